@@ -1,0 +1,16 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+func init() {
+	register(&command{name: "version", summary: "print the version", run: func(ctx context.Context, args []string) error {
+		fmt.Printf("tradebench %s (%s, %s/%s)\n", report.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return nil
+	}})
+}

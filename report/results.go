@@ -1,0 +1,219 @@
+// Package report is the results model every tradebench workload writes (a versioned JSON
+// schema), and the ways of showing it: the terminal summary table, comparison and the HTML report.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Version is the tradebench version recorded in every result.
+const Version = "0.1.0"
+
+// SchemaVersion is the version of the results JSON. Bump it on any incompatible change.
+const SchemaVersion = 1
+
+// Results is one run of one workload: what was measured, how, and against what.
+type Results struct {
+	SchemaVersion int       `json:"schema_version"`
+	Tool          string    `json:"tool"`    // "tradebench"
+	Version       string    `json:"version"` // tool version
+	Workload      string    `json:"workload"`
+	Scenario      string    `json:"scenario,omitempty"`
+	Target        string    `json:"target,omitempty"`
+	StartedAt     time.Time `json:"started_at"`
+	EndedAt       time.Time `json:"ended_at"`
+
+	// Settings are the run's settings as given (load model, users, rate, phases, think time...).
+	Settings map[string]any `json:"settings"`
+	// System describes the measuring machine and, where known, the system under test.
+	System map[string]any `json:"system,omitempty"`
+
+	Phases        Phases  `json:"phases"`
+	SteadySeconds float64 `json:"steady_seconds"` // the measured window's actual length
+
+	Transactions []Transaction `json:"transactions"`
+	Total        Transaction   `json:"total"` // all transactions together
+
+	Hits        int64            `json:"hits"` // HTTP requests (redirects are hits), measured window
+	HitsPerSec  float64          `json:"hits_per_sec"`
+	Bytes       int64            `json:"bytes"` // response bytes received, measured window
+	BytesPerSec float64          `json:"bytes_per_sec"`
+	StatusCodes map[string]int64 `json:"status_codes"`
+	Errors      []ErrorGroup     `json:"errors"`
+
+	// Open model only: arrivals never started because the in-flight limit was reached, and
+	// arrivals that started later than intended.
+	Dropped int64 `json:"dropped"`
+	Late    int64 `json:"late"`
+
+	// Series is one point per second over the whole run (all phases).
+	Series []SeriesPoint `json:"series"`
+
+	Peak       *PeakSearch       `json:"peak,omitempty"`
+	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
+	Audit      *AuditSummary     `json:"audit,omitempty"`
+	// Extra holds workload-specific results (cache statistics, sweep points, transport info).
+	Extra map[string]any `json:"extra,omitempty"`
+	Notes []string       `json:"notes,omitempty"`
+}
+
+// Phases are the configured phase lengths in seconds.
+type Phases struct {
+	RampUpSeconds   float64 `json:"ramp_up_seconds"`
+	SteadySeconds   float64 `json:"steady_seconds"`
+	RampDownSeconds float64 `json:"ramp_down_seconds"`
+}
+
+// Transaction is the measured-window summary of one named transaction, from an exact merge of
+// every worker's histogram.
+type Transaction struct {
+	Name   string  `json:"name"`
+	Count  int64   `json:"count"`  // pass + fail (stopped ones are not counted)
+	Pass   int64   `json:"pass"`   // completed with valid responses
+	Errors int64   `json:"errors"` // failed a check or the transport
+	Stop   int64   `json:"stop"`   // cut off by the end of the run
+	TPS    float64 `json:"tps"`    // passed per second of steady state
+	MinMs  float64 `json:"min_ms"`
+	MeanMs float64 `json:"mean_ms"`
+	StdMs  float64 `json:"std_ms"`
+	P50Ms  float64 `json:"p50_ms"`
+	P90Ms  float64 `json:"p90_ms"`
+	P95Ms  float64 `json:"p95_ms"`
+	P99Ms  float64 `json:"p99_ms"`
+	P999Ms float64 `json:"p999_ms"`
+	MaxMs  float64 `json:"max_ms"`
+	// Histogram is the HDR histogram of passed latencies in microseconds, encoded (V2,
+	// compressed, base64) so results from many agents or runs can be merged exactly later.
+	Histogram string `json:"histogram,omitempty"`
+}
+
+// ErrorGroup is all errors of one kind with the first example seen.
+type ErrorGroup struct {
+	Kind        string `json:"kind"`
+	Transaction string `json:"transaction"`
+	Count       int64  `json:"count"`
+	Example     string `json:"example"`
+}
+
+// SeriesPoint is one second of the run.
+type SeriesPoint struct {
+	Second int     `json:"t"`     // seconds since the run started
+	Phase  string  `json:"phase"` // ramp-up, steady, ramp-down
+	TPS    float64 `json:"tps"`   // transactions passed in this second
+	Errors int64   `json:"errors"`
+	Hits   int64   `json:"hits"`
+	P50Ms  float64 `json:"p50_ms"`
+	P90Ms  float64 `json:"p90_ms"`
+	P99Ms  float64 `json:"p99_ms"`
+	Users  int     `json:"users"` // running virtual users (closed) or in-flight iterations (open)
+}
+
+// PeakSearch is the outcome of stepping up the load.
+type PeakSearch struct {
+	PeakTPS   float64    `json:"peak_tps"`
+	PeakUsers int        `json:"peak_users"`
+	PeakStep  int        `json:"peak_step"`
+	StopWhy   string     `json:"stop_reason"`
+	Steps     []PeakStep `json:"steps"`
+}
+
+// PeakStep is one step of a peak search.
+type PeakStep struct {
+	Step      int     `json:"step"`
+	Users     int     `json:"users"`
+	Rate      float64 `json:"rate,omitempty"`
+	TPS       float64 `json:"tps"`
+	P90Ms     float64 `json:"p90_ms"`
+	P99Ms     float64 `json:"p99_ms"`
+	ErrorRate float64 `json:"error_rate"`
+}
+
+// ThresholdResult is one pass/fail criterion evaluated on the results.
+type ThresholdResult struct {
+	Name   string  `json:"name"`
+	Limit  float64 `json:"limit"`
+	Actual float64 `json:"actual"`
+	Passed bool    `json:"passed"`
+}
+
+// AuditSummary is the correctness audit of the database after a run.
+type AuditSummary struct {
+	Passed     bool     `json:"passed"`
+	Checks     int      `json:"checks"`
+	Violations []string `json:"violations,omitempty"`
+	OpenOrders int64    `json:"open_orders"`
+}
+
+// New returns Results with the identifying fields filled in.
+func New(workload string) *Results {
+	return &Results{
+		SchemaVersion: SchemaVersion,
+		Tool:          "tradebench",
+		Version:       Version,
+		Workload:      workload,
+		Settings:      map[string]any{},
+		StatusCodes:   map[string]int64{},
+	}
+}
+
+// Transaction returns the named transaction, or false.
+func (r *Results) Transaction(name string) (Transaction, bool) {
+	for _, t := range r.Transactions {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Transaction{}, false
+}
+
+// ErrorRate is errors / count over all transactions of the measured window.
+func (r *Results) ErrorRate() float64 {
+	if r.Total.Count == 0 {
+		return 0
+	}
+	return float64(r.Total.Errors) / float64(r.Total.Count)
+}
+
+// WriteFile writes the results as indented JSON, atomically (a temp file renamed into place),
+// so a crash never leaves a half-written results file.
+func (r *Results) WriteFile(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".results-*.json")
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("write results: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write results: %w", err)
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// ReadFile reads a results JSON file, refusing schema versions newer than this build knows.
+func ReadFile(path string) (*Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a tradebench results file: %w", path, err)
+	}
+	if r.SchemaVersion < 1 || r.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("%s: results schema_version %d is not supported (this build reads 1..%d)", path, r.SchemaVersion, SchemaVersion)
+	}
+	return &r, nil
+}

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteSummary prints the transaction summary table (in the manner of LoadRunner's), totals,
+// status codes and error groups.
+func (r *Results) WriteSummary(w io.Writer) {
+	fmt.Fprintf(w, "\n%s", r.Workload)
+	if r.Scenario != "" {
+		fmt.Fprintf(w, " / %s", r.Scenario)
+	}
+	if r.Target != "" {
+		fmt.Fprintf(w, " against %s", r.Target)
+	}
+	fmt.Fprintf(w, " — measured %.1fs of steady state\n\n", r.SteadySeconds)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "transaction\tcount\tpass\tfail\tstop\ttps\tmin ms\tmean ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t")
+	row := func(t Transaction) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, t.Count, t.Pass, t.Errors, t.Stop, t.TPS,
+			ms(t.MinMs), ms(t.MeanMs), ms(t.P50Ms), ms(t.P90Ms), ms(t.P99Ms), ms(t.MaxMs))
+	}
+	for _, t := range r.Transactions {
+		row(t)
+	}
+	if len(r.Transactions) > 1 {
+		row(r.Total)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nhits: %d (%.1f/s)  bytes: %s (%s/s)  error rate: %.4f%%", r.Hits, r.HitsPerSec, bytesStr(float64(r.Bytes)), bytesStr(r.BytesPerSec), 100*r.ErrorRate())
+	if r.Dropped > 0 || r.Late > 0 || r.Settings["model"] == "open" {
+		fmt.Fprintf(w, "  dropped: %d  late: %d", r.Dropped, r.Late)
+	}
+	fmt.Fprintln(w)
+	if len(r.StatusCodes) > 0 {
+		codes := make([]string, 0, len(r.StatusCodes))
+		for c := range r.StatusCodes {
+			codes = append(codes, c)
+		}
+		sort.Strings(codes)
+		parts := make([]string, len(codes))
+		for i, c := range codes {
+			parts[i] = fmt.Sprintf("%s×%d", c, r.StatusCodes[c])
+		}
+		fmt.Fprintf(w, "status codes: %s\n", strings.Join(parts, "  "))
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(w, "error: %s ×%d in %s — first: %s\n", e.Kind, e.Count, e.Transaction, e.Example)
+	}
+	if p := r.Peak; p != nil {
+		fmt.Fprintf(w, "peak sustained: %.1f tps at %d users (step %d); stopped: %s\n", p.PeakTPS, p.PeakUsers, p.PeakStep, p.StopWhy)
+	}
+	for _, t := range r.Thresholds {
+		verdict := "ok"
+		if !t.Passed {
+			verdict = "FAILED"
+		}
+		fmt.Fprintf(w, "threshold %s: %g (limit %g) %s\n", t.Name, t.Actual, t.Limit, verdict)
+	}
+	if a := r.Audit; a != nil {
+		if a.Passed {
+			fmt.Fprintf(w, "audit: passed (%d checks)\n", a.Checks)
+		} else {
+			fmt.Fprintf(w, "audit: FAILED, %d violations\n", len(a.Violations))
+			for i, v := range a.Violations {
+				if i == 20 {
+					fmt.Fprintf(w, "  … and %d more\n", len(a.Violations)-20)
+					break
+				}
+				fmt.Fprintf(w, "  - %s\n", v)
+			}
+		}
+	}
+}
+
+func ms(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+func bytesStr(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	default:
+		return fmt.Sprintf("%.0f B", b)
+	}
+}

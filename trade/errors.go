@@ -1,0 +1,55 @@
+package trade
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies a domain error so every transport can carry it and give it back as the same
+// error: HTTP status, SOAP fault code and gRPC status are all derived from it.
+type Code string
+
+const (
+	CodeInvalid      Code = "invalid_argument"  // malformed or out-of-range input
+	CodeNotFound     Code = "not_found"         // unknown user, symbol, holding, order
+	CodeUnauthorized Code = "unauthenticated"   // wrong user id or password
+	CodeForbidden    Code = "permission_denied" // another user's holding
+	CodeConflict     Code = "already_exists"    // duplicate user id on register
+)
+
+// Error is a domain error a user can cause. It is never a system fault.
+type Error struct {
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Is matches on Code, so errors.Is(err, ErrNotFound) works across transports.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
+}
+
+// Errorf builds a domain error of a code.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Sentinels for errors.Is; they match any *Error of the same code.
+var (
+	ErrInvalid      = &Error{Code: CodeInvalid}
+	ErrNotFound     = &Error{Code: CodeNotFound}
+	ErrUnauthorized = &Error{Code: CodeUnauthorized}
+	ErrForbidden    = &Error{Code: CodeForbidden}
+	ErrConflict     = &Error{Code: CodeConflict}
+)
+
+// AsError returns the domain error in err's chain, or nil for a system fault.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package trade
+
+import "context"
+
+// DefaultOrdersLimit caps GetOrders when the caller passes limit <= 0 (the account page's list).
+const DefaultOrdersLimit = 100
+
+// RegisterRequest is a new user's registration.
+type RegisterRequest struct {
+	UserID      string `json:"userID"`
+	Password    string `json:"password"`
+	FullName    string `json:"fullName"`
+	Address     string `json:"address"`
+	Email       string `json:"email"`
+	CreditCard  string `json:"creditCard"`
+	OpenBalance Money  `json:"openBalance"`
+}
+
+// Service is the business services contract of Trade 6.1 / StockTrader. The web tier depends
+// only on this interface: the in-process implementation and every remote client (SOAP, REST,
+// gRPC) implement it, so a page cannot tell where the service runs.
+//
+// Errors a user can cause are *Error values (see errors.go); any other error is a system fault.
+type Service interface {
+	Login(ctx context.Context, userID, password string) (Account, error)
+	Logout(ctx context.Context, userID string) error
+	Register(ctx context.Context, r RegisterRequest) (Account, error)
+
+	GetAccountData(ctx context.Context, userID string) (Account, error)
+	GetAccountProfileData(ctx context.Context, userID string) (AccountProfile, error)
+	// UpdateAccountProfile changes full name, address, email, credit card and, when non-empty,
+	// the password of p.UserID.
+	UpdateAccountProfile(ctx context.Context, p AccountProfile) (AccountProfile, error)
+
+	GetHoldings(ctx context.Context, userID string) ([]Holding, error)
+	// GetHolding returns a holding of userID; another user's holding is ErrNotYourHolding.
+	GetHolding(ctx context.Context, userID string, holdingID int64) (Holding, error)
+	// GetOrders returns the most recent orders first, at most limit (DefaultOrdersLimit if <= 0).
+	GetOrders(ctx context.Context, userID string, limit int) ([]Order, error)
+	// GetClosedOrders returns the orders closed since last shown and marks them completed, so
+	// each closed-order alert is shown once.
+	GetClosedOrders(ctx context.Context, userID string) ([]Order, error)
+
+	GetQuote(ctx context.Context, symbol string) (Quote, error)
+	GetQuotes(ctx context.Context, symbols []string) ([]Quote, error)
+	GetMarketSummary(ctx context.Context) (MarketSummary, error)
+
+	// Buy places a buy order of quantity shares. In sync order mode the returned order is
+	// already closed; in async modes it is open and completes later.
+	Buy(ctx context.Context, userID, symbol string, quantity int64) (Order, error)
+	// Sell places a sell order for a holding of userID; quantity 0 sells the whole holding.
+	Sell(ctx context.Context, userID string, holdingID int64, quantity int64) (Order, error)
+}
+
+// OrderProcessor completes placed orders: price, fee, holding, balance, quote price and volume.
+// Completing an order that is already final is a no-op that returns it unchanged, so a
+// redelivered message cannot apply an order twice.
+type OrderProcessor interface {
+	CompleteOrder(ctx context.Context, orderID int64) (Order, error)
+}
