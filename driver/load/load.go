@@ -1,0 +1,472 @@
+// Package load is the load engine: it runs a workload's virtual users through ramp-up, a
+// measured steady state and ramp-down, in a closed model (N users looping, the seeds' method) or
+// an open model (a target arrival rate, latency measured from each iteration's intended start so a
+// stalled server cannot hide its stall), and returns merged measurements as report.Results.
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/report"
+)
+
+// DefaultMaxInFlight bounds the open model's concurrent iterations when Config.MaxInFlight is 0.
+const DefaultMaxInFlight = 10000
+
+// LateThreshold is how far behind its intended start an open-model iteration may begin before it
+// counts as late.
+const LateThreshold = 10 * time.Millisecond
+
+// Config is one run's load model and phases.
+type Config struct {
+	// Users is the closed model's number of virtual users. They start staggered evenly across
+	// RampUp and stop in reverse order across RampDown.
+	Users int
+	// Rate > 0 selects the open model: iterations started per second (reached linearly over
+	// RampUp, held through Steady; no new arrivals in RampDown, which only lets work finish).
+	Rate float64
+	// MaxInFlight caps the open model's concurrent iterations; an arrival when the cap is reached
+	// is dropped and counted (0 = DefaultMaxInFlight).
+	MaxInFlight int
+	// Iterations, if > 0, stops each closed-model user after that many iterations.
+	Iterations int
+
+	RampUp, Steady, RampDown time.Duration
+
+	// Progress receives a live progress line each second (nil = none). Terminal writers get the
+	// line rewritten in place (\r); others get one line every ProgressEvery.
+	Progress      io.Writer
+	ProgressTTY   bool
+	ProgressEvery time.Duration
+	Label         string
+}
+
+// Open reports whether c is the open model.
+func (c Config) Open() bool { return c.Rate > 0 }
+
+func (c Config) validate() error {
+	switch {
+	case c.Rate < 0 || math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0):
+		return fmt.Errorf("rate must be a positive number of iterations per second, got %v", c.Rate)
+	case !c.Open() && c.Users < 1:
+		return fmt.Errorf("users must be at least 1, got %d", c.Users)
+	case c.Steady <= 0:
+		return fmt.Errorf("steady state duration must be positive, got %v", c.Steady)
+	case c.RampUp < 0 || c.RampDown < 0:
+		return errors.New("ramp durations must not be negative")
+	case c.MaxInFlight < 0:
+		return fmt.Errorf("max in flight must not be negative, got %d", c.MaxInFlight)
+	}
+	return nil
+}
+
+// Workload makes the state of each virtual user.
+type Workload interface {
+	NewUser(id int) User
+}
+
+// User runs iterations. Iterate runs one whole iteration (one script pass) and returns when it is
+// done or ctx ends. Transactions are recorded through it; an error return is an iteration that
+// could not run at all (it is counted under the transaction name "iteration").
+type User interface {
+	Iterate(ctx context.Context, it *Iteration) error
+}
+
+// Func is a stateless workload: every user calls the same function.
+type Func func(ctx context.Context, it *Iteration) error
+
+// NewUser implements Workload.
+func (f Func) NewUser(int) User { return f }
+
+// Iterate implements User.
+func (f Func) Iterate(ctx context.Context, it *Iteration) error { return f(ctx, it) }
+
+// Iteration is one pass of a user's script: the handle through which it records.
+type Iteration struct {
+	user     int
+	n        int64
+	shard    *metrics.Shard
+	intended time.Time // open model: when this iteration should have started
+	started  bool
+}
+
+// User is the virtual user's number (0-based).
+func (it *Iteration) User() int { return it.user }
+
+// Number is the iteration's sequence number for its user (closed) or in the run (open), 0-based.
+func (it *Iteration) Number() int64 { return it.n }
+
+// StartTx returns the start time for the next transaction. In the open model the first call of an
+// iteration returns the intended start, so time spent queued behind a slow server is counted in
+// the latency (no coordinated omission); every other call returns the current time.
+func (it *Iteration) StartTx() time.Time {
+	if !it.started {
+		it.started = true
+		if !it.intended.IsZero() {
+			return it.intended
+		}
+	}
+	return time.Now()
+}
+
+// Done records a transaction from start until now. err nil passes, a context cancellation (the
+// run ending) stops, anything else fails.
+func (it *Iteration) Done(name string, start time.Time, err error) {
+	it.shard.Transaction(name, start, time.Since(start), err)
+}
+
+// Record records a transaction of a known duration.
+func (it *Iteration) Record(name string, start time.Time, d time.Duration, err error) {
+	it.shard.Transaction(name, start, d, err)
+}
+
+// Hit records one HTTP request: its start, status (0 for no response) and response bytes.
+func (it *Iteration) Hit(start time.Time, status int, bytes int64) {
+	it.shard.Hit(start, status, bytes)
+}
+
+// Think pauses for d, or until ctx ends (then it returns ctx's error).
+func (it *Iteration) Think(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run is the state of one Run.
+type run struct {
+	cfg         Config
+	w           Workload
+	rec         *metrics.Recorder
+	start       time.Time
+	steadyStart time.Time
+	steadyEnd   time.Time
+	end         time.Time
+	active      atomic.Int64
+	dropped     atomic.Int64
+	late        atomic.Int64
+}
+
+// Run executes the workload under cfg and returns its results. It returns early, with what was
+// measured so far, if ctx is cancelled (the results then say so in Notes).
+func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxInFlight == 0 {
+		cfg.MaxInFlight = DefaultMaxInFlight
+	}
+	if cfg.ProgressEvery <= 0 {
+		cfg.ProgressEvery = 10 * time.Second
+	}
+	shards := runtime.GOMAXPROCS(0) * 2
+	if shards > 16 {
+		shards = 16
+	}
+	r := &run{cfg: cfg, w: w, rec: metrics.NewRecorder(shards)}
+	r.start = time.Now()
+	r.steadyStart = r.start.Add(cfg.RampUp)
+	r.steadyEnd = r.steadyStart.Add(cfg.Steady)
+	r.end = r.steadyEnd.Add(cfg.RampDown)
+	r.rec.SetWindow(r.start, r.steadyStart, r.steadyEnd)
+
+	// The run's end must reach every user as a cancellation (a "stop"), even when the caller's
+	// context ends by deadline, so in-flight transactions are not miscounted as failures.
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stopAfter := context.AfterFunc(ctx, cancel)
+	defer stopAfter()
+	var tickWG sync.WaitGroup
+	tickDone := make(chan struct{})
+	tickWG.Add(1)
+	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
+
+	if cfg.Open() {
+		r.runOpen(runCtx)
+	} else {
+		r.runClosed(runCtx)
+	}
+	close(tickDone)
+	tickWG.Wait()
+	ended := time.Now()
+
+	res := report.New("")
+	res.StartedAt = r.start.UTC()
+	res.EndedAt = ended.UTC()
+	res.Phases = report.Phases{RampUpSeconds: cfg.RampUp.Seconds(), SteadySeconds: cfg.Steady.Seconds(), RampDownSeconds: cfg.RampDown.Seconds()}
+	steady := cfg.Steady.Seconds()
+	if ended.Before(r.steadyEnd) { // interrupted: measure what ran
+		steady = math.Max(0, ended.Sub(r.steadyStart).Seconds())
+		res.Notes = append(res.Notes, fmt.Sprintf("run interrupted after %.1fs; the steady state was cut short", ended.Sub(r.start).Seconds()))
+	}
+	r.rec.Fill(res, steady)
+	res.Dropped = r.dropped.Load()
+	res.Late = r.late.Load()
+	res.Settings["model"] = "closed"
+	if cfg.Open() {
+		res.Settings["model"] = "open"
+		res.Settings["rate"] = cfg.Rate
+		res.Settings["max_in_flight"] = cfg.MaxInFlight
+	} else {
+		res.Settings["users"] = cfg.Users
+		if cfg.Iterations > 0 {
+			res.Settings["iterations"] = cfg.Iterations
+		}
+	}
+	res.Settings["ramp_up"] = cfg.RampUp.String()
+	res.Settings["steady"] = cfg.Steady.String()
+	res.Settings["ramp_down"] = cfg.RampDown.String()
+	res.System = System()
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// System describes the measuring machine.
+func System() map[string]any {
+	return map[string]any{
+		"go":         runtime.Version(),
+		"os":         runtime.GOOS,
+		"arch":       runtime.GOARCH,
+		"cpus":       runtime.NumCPU(),
+		"gomaxprocs": runtime.GOMAXPROCS(0),
+	}
+}
+
+// runClosed starts Users loops, staggered over RampUp, each stopping at its own time in RampDown.
+func (r *run) runClosed(ctx context.Context) {
+	n := r.cfg.Users
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		startAt := r.start.Add(time.Duration(int64(r.cfg.RampUp) * int64(i) / int64(n)))
+		// users leave in reverse order of arrival, the last to come is the first to go
+		stopAt := r.steadyEnd.Add(time.Duration(int64(r.cfg.RampDown) * int64(n-i) / int64(n)))
+		if r.cfg.RampDown == 0 {
+			stopAt = r.steadyEnd
+		}
+		if err := sleepUntil(ctx, startAt); err != nil {
+			break
+		}
+		wg.Add(1)
+		go func(id int) {
+			defer wg.Done()
+			uctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			stop := time.AfterFunc(time.Until(stopAt), cancel)
+			defer stop.Stop()
+			r.active.Add(1)
+			defer r.active.Add(-1)
+			u := r.w.NewUser(id)
+			it := &Iteration{user: id, shard: r.rec.Shard(id)}
+			for k := int64(0); uctx.Err() == nil; k++ {
+				if r.cfg.Iterations > 0 && k >= int64(r.cfg.Iterations) {
+					return
+				}
+				it.n, it.started = k, false
+				r.iterate(uctx, u, it)
+			}
+		}(i)
+	}
+	wg.Wait()
+}
+
+func (r *run) iterate(ctx context.Context, u User, it *Iteration) {
+	start := time.Now()
+	if !it.intended.IsZero() {
+		start = it.intended
+	}
+	if err := u.Iterate(ctx, it); err != nil && ctx.Err() == nil {
+		it.Record("iteration", start, time.Since(start), err)
+	}
+}
+
+// runOpen schedules arrivals at the target rate. Arrival k's intended time solves
+// N(t) = k for N(t) = rate·t²/(2·rampUp) during ramp-up and rate·(rampUp/2 + t − rampUp) after.
+func (r *run) runOpen(ctx context.Context) {
+	rate := r.cfg.Rate
+	ru := r.cfg.RampUp.Seconds()
+	arrival := func(k float64) time.Time {
+		var s float64
+		if ru > 0 && k < rate*ru/2 {
+			s = math.Sqrt(2 * ru * k / rate)
+		} else {
+			s = ru/2 + k/rate
+		}
+		return r.start.Add(time.Duration(s * float64(time.Second)))
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, r.cfg.MaxInFlight)
+	var poolMu sync.Mutex
+	var pool []User
+	nextID := 0
+	getUser := func() (User, int) {
+		poolMu.Lock()
+		defer poolMu.Unlock()
+		if n := len(pool); n > 0 {
+			u := pool[n-1]
+			pool = pool[:n-1]
+			return u, -1
+		}
+		nextID++
+		return r.w.NewUser(nextID - 1), nextID - 1
+	}
+	putUser := func(u User) {
+		poolMu.Lock()
+		pool = append(pool, u)
+		poolMu.Unlock()
+	}
+	iterCtx, cancelIters := context.WithCancel(ctx)
+	defer cancelIters()
+	var k int64
+	for ctx.Err() == nil {
+		at := arrival(float64(k))
+		if !at.Before(r.steadyEnd) {
+			break
+		}
+		if err := sleepUntil(ctx, at); err != nil {
+			break
+		}
+		// launch every arrival that is due, so a slow scheduler catches up instead of drifting
+		now := time.Now()
+		for ; ; k++ {
+			at = arrival(float64(k))
+			if at.After(now) || !at.Before(r.steadyEnd) {
+				break
+			}
+			select {
+			case sem <- struct{}{}:
+			default:
+				if !at.Before(r.steadyStart) {
+					r.dropped.Add(1)
+				}
+				continue
+			}
+			if now.Sub(at) > LateThreshold && !at.Before(r.steadyStart) {
+				r.late.Add(1)
+			}
+			wg.Add(1)
+			r.active.Add(1)
+			go func(n int64, intended time.Time) {
+				defer func() { <-sem; r.active.Add(-1); wg.Done() }()
+				u, id := getUser()
+				if id < 0 {
+					id = int(n)
+				}
+				it := &Iteration{user: id, n: n, shard: r.rec.Shard(int(n)), intended: intended}
+				r.iterate(iterCtx, u, it)
+				putUser(u)
+			}(k, at)
+		}
+	}
+	// ramp-down: no new arrivals; in-flight work may finish until the end, then it is stopped
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(time.Until(r.end))
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		cancelIters()
+		<-done
+	case <-ctx.Done():
+		cancelIters()
+		<-done
+	}
+}
+
+func sleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (r *run) phase(now time.Time) string {
+	switch {
+	case now.Before(r.steadyStart):
+		return "ramp-up"
+	case now.Before(r.steadyEnd):
+		return "steady"
+	default:
+		return "ramp-down"
+	}
+}
+
+// ticker closes each second of the series and draws the progress line.
+func (r *run) ticker(ctx context.Context, done <-chan struct{}) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	lastPrint := time.Now()
+	var last report.SeriesPoint
+	for {
+		select {
+		case <-done:
+			if r.cfg.Progress != nil && r.cfg.ProgressTTY {
+				fmt.Fprint(r.cfg.Progress, "\r\033[K")
+			}
+			return
+		case now := <-t.C:
+			// the second that just ended belongs to the phase it was in
+			ph := r.phase(now.Add(-500 * time.Millisecond))
+			last = r.rec.Tick(now, ph, int(r.active.Load()))
+			if r.cfg.Progress == nil {
+				continue
+			}
+			line := r.progressLine(now, last)
+			if r.cfg.ProgressTTY {
+				fmt.Fprintf(r.cfg.Progress, "\r\033[K%s", line)
+			} else if now.Sub(lastPrint) >= r.cfg.ProgressEvery {
+				fmt.Fprintln(r.cfg.Progress, line)
+				lastPrint = now
+			}
+		}
+	}
+}
+
+func (r *run) progressLine(now time.Time, p report.SeriesPoint) string {
+	total := r.end.Sub(r.start)
+	el := now.Sub(r.start)
+	if el > total {
+		el = total
+	}
+	who := fmt.Sprintf("users %d", p.Users)
+	if r.cfg.Open() {
+		who = fmt.Sprintf("in-flight %d dropped %d", p.Users, r.dropped.Load())
+	}
+	label := r.cfg.Label
+	if label != "" {
+		label += " "
+	}
+	return fmt.Sprintf("%s[%-9s %s/%s] %s  tps %.0f  p50 %.1fms  p90 %.1fms  p99 %.1fms  errors %d  hits/s %d",
+		label, p.Phase, clock(el), clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
+}
+
+func clock(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
