@@ -1,0 +1,141 @@
+package web
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CookieName is the session cookie. One cookie serves both URL contracts (path "/").
+const CookieName = "tb_session"
+
+// session is the signed state a browser carries. It is stateless on the server, so any number
+// of web processes sharing the secret accept each other's cookies (the stateless web tier of
+// DESIGN.md). The price is that logout clears the cookie but cannot revoke a copy of it: a
+// copied cookie stays valid until it expires, which is why cookies expire.
+type session struct {
+	UserID  string
+	Expires time.Time
+	Nonce   string // random per login; the CSRF token is derived from it
+}
+
+var (
+	errNoSession      = errors.New("no session")
+	errBadSession     = errors.New("session cookie is not valid")
+	errExpiredSession = errors.New("session has expired")
+)
+
+var b64 = base64.RawURLEncoding
+
+// sessions signs and verifies session cookies with HMAC-SHA256.
+type sessions struct {
+	secret []byte
+	ttl    time.Duration
+	secure bool // set the Secure attribute (behind TLS)
+	now    func() time.Time
+}
+
+// encode renders "v1.<uid>.<expiry unix>.<nonce>.<mac>" with the text parts base64url-encoded.
+func (s *sessions) encode(ss session) string {
+	payload := "v1." + b64.EncodeToString([]byte(ss.UserID)) + "." +
+		strconv.FormatInt(ss.Expires.Unix(), 10) + "." + ss.Nonce
+	return payload + "." + b64.EncodeToString(s.mac("session:"+payload))
+}
+
+func (s *sessions) mac(msg string) []byte {
+	h := hmac.New(sha256.New, s.secret)
+	h.Write([]byte(msg))
+	return h.Sum(nil)
+}
+
+// decode verifies a cookie value. Any change to any part fails the MAC.
+func (s *sessions) decode(v string) (session, error) {
+	if len(v) > 512 {
+		return session{}, errBadSession
+	}
+	i := strings.LastIndexByte(v, '.')
+	if i < 0 {
+		return session{}, errBadSession
+	}
+	payload, sig := v[:i], v[i+1:]
+	got, err := b64.DecodeString(sig)
+	if err != nil || !hmac.Equal(got, s.mac("session:"+payload)) {
+		return session{}, errBadSession
+	}
+	parts := strings.Split(payload, ".")
+	if len(parts) != 4 || parts[0] != "v1" {
+		return session{}, errBadSession
+	}
+	uid, err := b64.DecodeString(parts[1])
+	if err != nil || len(uid) == 0 {
+		return session{}, errBadSession
+	}
+	exp, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil {
+		return session{}, errBadSession
+	}
+	ss := session{UserID: string(uid), Expires: time.Unix(exp, 0), Nonce: parts[3]}
+	if !s.now().Before(ss.Expires) {
+		return session{}, errExpiredSession
+	}
+	return ss, nil
+}
+
+// read returns the request's session, errNoSession without a cookie, or why the cookie was refused.
+func (s *sessions) read(r *http.Request) (session, error) {
+	c, err := r.Cookie(CookieName)
+	if err != nil || c.Value == "" {
+		return session{}, errNoSession
+	}
+	return s.decode(c.Value)
+}
+
+// start makes a new session for userID (a fresh nonce, so a new login gets a new CSRF token).
+func (s *sessions) start(userID string) session {
+	var n [16]byte
+	rand.Read(n[:])
+	return session{UserID: userID, Expires: s.now().Add(s.ttl).Truncate(time.Second), Nonce: b64.EncodeToString(n[:])}
+}
+
+// write sets the cookie for ss.
+func (s *sessions) write(w http.ResponseWriter, ss session) {
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: s.encode(ss), Path: "/",
+		Expires: ss.Expires, MaxAge: int(time.Until(ss.Expires).Seconds()) + 1,
+		HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// refresh slides the expiry of an active session once half its lifetime has passed, so a user
+// who keeps working stays logged in while most requests carry no Set-Cookie.
+func (s *sessions) refresh(w http.ResponseWriter, ss session) {
+	if ss.Expires.Sub(s.now()) < s.ttl/2 {
+		ss.Expires = s.now().Add(s.ttl).Truncate(time.Second)
+		s.write(w, ss)
+	}
+}
+
+// clear deletes the cookie in the browser.
+func (s *sessions) clear(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// csrfToken is the per-session token the /trade/ forms carry: an HMAC of the session's nonce,
+// so it needs no server state and changes with every login.
+func (s *sessions) csrfToken(ss session) string {
+	return b64.EncodeToString(s.mac("csrf:" + ss.Nonce + ":" + ss.UserID)[:18])
+}
+
+func (s *sessions) checkCSRF(ss session, token string) bool {
+	want := s.csrfToken(ss)
+	return len(token) == len(want) && hmac.Equal([]byte(token), []byte(want))
+}

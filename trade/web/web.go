@@ -1,0 +1,377 @@
+// Package web is the StockTrader web application: server-rendered HTML pages over a
+// trade.Service, with signed-cookie sessions. The same handlers answer two URL contracts:
+// clean routes under /trade/ (the primary UI) and the Trade/DayTrader contract under
+// /daytrader/ (app?action=…, register.jsp, rest/quotes), so DayTrader's scripts run unchanged.
+//
+// The package never talks SQL: everything goes through trade.Service, so the pages cannot tell an
+// in-process service from a remote one.
+package web
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/trade"
+)
+
+// Setting is one line of the config page.
+type Setting struct {
+	Name  string
+	Value string
+}
+
+// Options configures the web application. The zero value works.
+type Options struct {
+	// SessionSecret signs session cookies (HMAC-SHA256). Empty: a random secret per process,
+	// so sessions do not survive a restart and are not shared between processes. Give every
+	// process of a scaled-out web tier the same secret (at least 32 bytes).
+	SessionSecret []byte
+	// SessionTTL is how long a session lives without activity (default 30 minutes).
+	SessionTTL time.Duration
+	// SecureCookies sets the Secure attribute (serve behind TLS).
+	SecureCookies bool
+	// OrdersLimit caps the orders on the account page (default trade.DefaultOrdersLimit).
+	OrdersLimit int
+	// Config returns the running modes and settings for the config page, in display order.
+	// It is called per request, so values like uptime may change.
+	Config func() []Setting
+	// MaxBodyBytes limits a request body (default 64 KiB); larger requests get 413.
+	MaxBodyBytes int64
+	// Logger receives system faults and panics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// DefaultSessionTTL is the session lifetime when Options.SessionTTL is zero (as DayTrader's
+// servlet session default).
+const DefaultSessionTTL = 30 * time.Minute
+
+// app is the web application.
+type app struct {
+	svc      trade.Service
+	sess     sessions
+	opts     Options
+	log      *slog.Logger
+	pages    *pageSet
+	csrf     *http.CrossOriginProtection
+	routes   map[string]route
+	dtAction map[string]dtRoute
+}
+
+// New returns the web application's handler for both URL contracts.
+func New(svc trade.Service, opts Options) (http.Handler, error) {
+	if svc == nil {
+		return nil, errors.New("web: nil trade.Service")
+	}
+	if opts.SessionTTL < 0 {
+		return nil, fmt.Errorf("web: negative session TTL %v", opts.SessionTTL)
+	}
+	if opts.SessionTTL == 0 {
+		opts.SessionTTL = DefaultSessionTTL
+	}
+	if opts.OrdersLimit <= 0 {
+		opts.OrdersLimit = trade.DefaultOrdersLimit
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 64 << 10
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	secret := opts.SessionSecret
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		rand.Read(secret)
+	} else if len(secret) < 16 {
+		return nil, fmt.Errorf("web: session secret is %d bytes; use at least 16 (32 recommended)", len(secret))
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	a := &app{
+		svc:   svc,
+		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: time.Now},
+		opts:  opts,
+		log:   opts.Logger,
+		pages: pages,
+		csrf:  http.NewCrossOriginProtection(),
+	}
+	a.routes = a.tradeRoutes()
+	a.dtAction = a.dayTraderActions()
+	return a, nil
+}
+
+// ServeHTTP is the middleware chain: panic recovery, body limit, security headers, routing.
+func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			a.log.Error("web: panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			if !rw.wrote {
+				a.systemFault(rw, r, nil)
+			}
+		}
+	}()
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(rw, r.Body, a.opts.MaxBodyBytes)
+	}
+	h := rw.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	a.route(rw, r)
+}
+
+// statusWriter remembers whether a response has started, so a late panic does not write twice.
+type statusWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	s.wrote = true
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	s.wrote = true
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// route dispatches by path. A small table rather than ServeMux patterns, so a wrong method is
+// a clean 405 and an unknown path our own 404 page.
+func (a *app) route(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	switch {
+	case p == "/" || p == "/trade" || p == "/trade/":
+		http.Redirect(w, r, "/trade/home", http.StatusSeeOther)
+		return
+	case p == "/daytrader" || p == "/daytrader/" || p == "/daytrader/app" || p == "/daytrader/welcome.jsp":
+		a.serveDayTrader(w, r)
+		return
+	case p == "/daytrader/register.jsp":
+		a.serve(w, r, true, a.showRegister)
+		return
+	case p == "/daytrader/rest/quotes" || strings.HasPrefix(p, "/daytrader/rest/quotes/"):
+		a.restQuotes(w, r)
+		return
+	}
+	rt, ok := a.routes[p]
+	if !ok {
+		a.serve(w, r, false, func(q *req) error {
+			return trade.Errorf(trade.CodeNotFound, "There is no page at %s.", p)
+		})
+		return
+	}
+	var h handler
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		h = rt.get
+	case http.MethodPost:
+		h = rt.post
+	}
+	if h == nil {
+		allow := []string{}
+		if rt.get != nil {
+			allow = append(allow, "GET, HEAD")
+		}
+		if rt.post != nil {
+			allow = append(allow, "POST")
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		a.serve(w, r, false, func(q *req) error {
+			return &httpError{status: http.StatusMethodNotAllowed, msg: "This page does not accept " + r.Method + " requests."}
+		})
+		return
+	}
+	a.serve(w, r, false, h)
+}
+
+// handler is one page's logic, shared by both contracts; it renders or returns an error.
+type handler func(q *req) error
+
+// route is the handlers of one /trade/ path by method.
+type route struct {
+	get, post handler
+	// public pages need no session; the rest send an anonymous visitor to the login page.
+	public bool
+	// noCSRFToken exempts a POST from the per-session form token: login and register have no
+	// session yet (the cross-origin check still applies).
+	noCSRFToken bool
+}
+
+// req is one request as the handlers see it.
+type req struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	dt      bool // the DayTrader contract: its page brand, URLs, and no form token
+	sess    session
+	authed  bool
+	sessErr error // why a cookie was refused (tampered, expired)
+}
+
+// httpError is a web-level failure with a status and a message for the user.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+// errLoginRequired sends an anonymous visitor to the login page.
+var errLoginRequired = errors.New("login required")
+
+func (a *app) tradeRoutes() map[string]route {
+	m := map[string]route{
+		"/trade/login":         {get: a.showLogin, post: a.doLogin, public: true, noCSRFToken: true},
+		"/trade/logout":        {post: a.doLogout, public: true},
+		"/trade/register":      {get: a.showRegister, post: a.doRegister, public: true, noCSRFToken: true},
+		"/trade/home":          {get: a.home},
+		"/trade/account":       {get: a.account, post: a.updateProfile},
+		"/trade/portfolio":     {get: a.portfolio},
+		"/trade/quotes":        {get: a.quotes},
+		"/trade/buy":           {post: a.buy},
+		"/trade/sell":          {post: a.sell},
+		"/trade/marketsummary": {get: a.marketSummary},
+		"/trade/config":        {get: a.config, public: true},
+	}
+	for p, rt := range m {
+		if rt.get != nil {
+			rt.get = a.guard(rt.get, rt.public, false)
+		}
+		if rt.post != nil {
+			rt.post = a.guard(rt.post, rt.public, !rt.noCSRFToken)
+		}
+		m[p] = rt
+	}
+	return m
+}
+
+// guard wraps a /trade/ handler with the login requirement and, for forms, the token check.
+func (a *app) guard(h handler, public, token bool) handler {
+	return func(q *req) error {
+		if !public && !q.authed {
+			return errLoginRequired
+		}
+		if token && q.authed && !a.sess.checkCSRF(q.sess, q.r.PostFormValue("csrf")) {
+			return &httpError{status: http.StatusForbidden, msg: "This form has expired or did not come from this site. Go back, reload the page and try again."}
+		}
+		if token && !q.authed {
+			return errLoginRequired
+		}
+		return h(q)
+	}
+}
+
+// serve runs a handler for one request: it reads the session, applies the cross-origin check to
+// unsafe methods, and turns the handler's error into the right status and page.
+func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) {
+	q := &req{w: w, r: r, dt: dt}
+	if ss, err := a.sess.read(r); err == nil {
+		q.sess, q.authed = ss, true
+		a.sess.refresh(w, ss)
+	} else if err != errNoSession {
+		q.sessErr = err
+		a.sess.clear(w)
+	}
+	var err error
+	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch || r.Method == http.MethodDelete {
+		if cerr := a.csrf.Check(r); cerr != nil {
+			err = &httpError{status: http.StatusForbidden, msg: "Cross-site form submissions are refused. Use the forms on this site."}
+		} else if perr := r.ParseForm(); perr != nil {
+			err = formError(perr)
+		}
+	} else if perr := r.ParseForm(); perr != nil {
+		err = formError(perr)
+	}
+	if err == nil {
+		err = h(q)
+	}
+	if err != nil {
+		a.fail(q, err)
+	}
+}
+
+func formError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &httpError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("The request is larger than %d bytes.", mbe.Limit)}
+	}
+	return &httpError{status: http.StatusBadRequest, msg: "The request's form data could not be read."}
+}
+
+// statusOf maps a domain error code to an HTTP status.
+func statusOf(c trade.Code) int {
+	switch c {
+	case trade.CodeInvalid:
+		return http.StatusBadRequest
+	case trade.CodeUnauthorized:
+		return http.StatusUnauthorized
+	case trade.CodeForbidden:
+		return http.StatusForbidden
+	case trade.CodeNotFound:
+		return http.StatusNotFound
+	case trade.CodeConflict:
+		return http.StatusConflict
+	}
+	return http.StatusBadRequest
+}
+
+// fail renders err: the login page for a missing or failed login, an error page with the
+// domain message for a user's mistake, and a generic page (details only in the log) for a fault.
+func (a *app) fail(q *req, err error) {
+	if errors.Is(err, errLoginRequired) {
+		msg := "Please log in to continue."
+		if q.sessErr == errExpiredSession {
+			msg = "Your session has expired. Please log in again."
+		} else if q.sessErr != nil {
+			msg = "Your session is not valid. Please log in again."
+		}
+		status := http.StatusUnauthorized
+		if q.dt {
+			status = http.StatusOK // DayTrader answers the login page with 200; its scripts expect that
+		}
+		a.renderLogin(q, status, "", msg)
+		return
+	}
+	var he *httpError
+	if errors.As(err, &he) {
+		a.renderError(q, he.status, he.msg)
+		return
+	}
+	if te := trade.AsError(err); te != nil {
+		if te.Code == trade.CodeUnauthorized {
+			a.renderLogin(q, http.StatusUnauthorized, "", te.Message)
+			return
+		}
+		a.renderError(q, statusOf(te.Code), te.Message)
+		return
+	}
+	a.systemFault(q.w, q.r, err)
+}
+
+// systemFault logs err and answers 500 with a generic message: internals stay in the log.
+func (a *app) systemFault(w http.ResponseWriter, r *http.Request, err error) {
+	if err != nil {
+		if r.Context().Err() != nil {
+			// the client went away; nothing to tell it
+			a.log.Debug("web: request canceled", "method", r.Method, "path", r.URL.Path, "err", err)
+			return
+		}
+		a.log.Error("web: system fault", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	q := &req{w: w, r: r, dt: strings.HasPrefix(r.URL.Path, "/daytrader/")}
+	a.renderError(q, http.StatusInternalServerError, "Something went wrong on the server. The error has been logged; please try again.")
+}
