@@ -112,7 +112,7 @@ func (a *app) restQuotes(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusMethodNotAllowed, trade.CodeInvalid, "use GET /daytrader/rest/quotes/SYMBOLS or POST /daytrader/rest/quotes with form field symbols")
 		return
 	}
-	syms, err := parseSymbols(raw, false)
+	syms, err := parseSymbols(raw)
 	if err != nil {
 		fail(http.StatusBadRequest, trade.CodeInvalid, err.Error())
 		return

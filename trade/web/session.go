@@ -31,7 +31,8 @@ var (
 	errExpiredSession = errors.New("session has expired")
 )
 
-var b64 = base64.RawURLEncoding
+// b64 decodes strictly: a changed padding bit in the signature must not decode to the same MAC.
+var b64 = base64.RawURLEncoding.Strict()
 
 // sessions signs and verifies session cookies with HMAC-SHA256.
 type sessions struct {
@@ -107,7 +108,7 @@ func (s *sessions) start(userID string) session {
 func (s *sessions) write(w http.ResponseWriter, ss session) {
 	http.SetCookie(w, &http.Cookie{
 		Name: CookieName, Value: s.encode(ss), Path: "/",
-		Expires: ss.Expires, MaxAge: int(time.Until(ss.Expires).Seconds()) + 1,
+		Expires: ss.Expires, MaxAge: int(ss.Expires.Sub(s.now()).Seconds()) + 1,
 		HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode,
 	})
 }

@@ -45,6 +45,8 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives system faults and panics (default slog.Default()).
 	Logger *slog.Logger
+	// Clock is the time sessions are checked against (default time.Now); tests move it.
+	Clock func() time.Time
 }
 
 // DefaultSessionTTL is the session lifetime when Options.SessionTTL is zero (as DayTrader's
@@ -80,6 +82,9 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
 	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -96,7 +101,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	}
 	a := &app{
 		svc:   svc,
-		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: time.Now},
+		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock},
 		opts:  opts,
 		log:   opts.Logger,
 		pages: pages,

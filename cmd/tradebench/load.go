@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/store"
+	_ "github.com/tradebench/tradebench/trade/store/all"
+)
+
+const defaultDB = "sqlite:tradebench.db"
+
+func init() {
+	register(&command{name: "load", summary: "fill a database with the StockTrader data set (replaces its contents)", run: runLoad})
+	register(&command{name: "reset", summary: "return a loaded database to exactly its loaded state", run: runReset})
+}
+
+const dbHelp = "database: sqlite:PATH or postgres://user:pass@host:port/dbname"
+
+func runLoad(ctx context.Context, args []string) error {
+	def := dataset.DefaultSpec()
+	fs := newFlagSet("load", "[--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]")
+	db := fs.String("db", defaultDB, dbHelp)
+	accounts := fs.Int("accounts", def.Accounts, "number of accounts uid:0… (password xxx)")
+	quotes := fs.Int("quotes", def.Quotes, "number of quotes s:0…")
+	holdings := fs.Int("holdings", def.Holdings, "holdings per account, each with the completed buy order that made it")
+	seed := fs.Int64("seed", def.Seed, "random seed: one seed always generates the same data")
+	cost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of the users' password hash (hashed once for the whole load)")
+	quiet := fs.Bool("quiet", false, "no progress output")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: tradebench load [--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]
+
+Drops the StockTrader tables in the database and fills them with a generated data set: the
+seeds' realistic default is 500,000 accounts with 5 holdings and 5 completed orders each, and
+100,000 quotes. The database can then be served, and returned to exactly this state between
+runs with 'tradebench reset'. Do not load while a server is using the database.
+
+examples:
+  tradebench load                                  # default size into sqlite:tradebench.db
+  tradebench load --accounts 1000 --quotes 500     # a small data set for trying things out
+  tradebench load --db postgres://postgres@127.0.0.1:5432/tradebench
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	spec := store.LoadSpec{Accounts: *accounts, Quotes: *quotes, Holdings: *holdings, Seed: *seed, HashCost: *cost}
+	if err := spec.Validate(); err != nil {
+		// Validate names the field as its flag name.
+		return usageErrorf("--%s", err)
+	}
+	if _, _, err := store.ParseDSN(*db); err != nil {
+		return usageErrorf("--db: %v", err)
+	}
+	st, err := store.Open(ctx, *db)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", store.Redact(*db), err)
+	}
+	defer st.Close()
+	p := newProgress(os.Stderr, "load", *quiet)
+	start := time.Now()
+	err = st.Load(ctx, spec, p.update)
+	p.finish()
+	if err != nil {
+		return fmt.Errorf("loading %s: %w", store.Redact(*db), err)
+	}
+	fmt.Fprintf(os.Stderr, "loaded %d accounts, %d holdings, %d orders, %d quotes into %s in %s\n",
+		spec.Accounts, spec.Accounts*spec.Holdings, spec.Accounts*spec.Holdings, spec.Quotes,
+		store.Redact(*db), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func runReset(ctx context.Context, args []string) error {
+	fs := newFlagSet("reset", "[--db DSN]")
+	db := fs.String("db", defaultDB, dbHelp)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: tradebench reset [--db DSN]
+
+Returns a database filled by 'tradebench load' to exactly its loaded state: removes the
+accounts, holdings and orders runs added, and restores balances, login counters, profiles,
+sold holdings and quote prices and volumes. Run it between benchmark runs, with no server
+using the database.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if _, _, err := store.ParseDSN(*db); err != nil {
+		return usageErrorf("--db: %v", err)
+	}
+	st, err := store.Open(ctx, *db)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", store.Redact(*db), err)
+	}
+	defer st.Close()
+	start := time.Now()
+	if err := st.Reset(ctx); err != nil {
+		return fmt.Errorf("resetting %s: %w", store.Redact(*db), err)
+	}
+	fmt.Fprintf(os.Stderr, "reset %s in %s\n", store.Redact(*db), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// progress draws a bar on a terminal and plain lines every few seconds otherwise.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	label string
+	tty   bool
+	off   bool
+	start time.Time
+	last  time.Time
+	drawn bool
+}
+
+func newProgress(w *os.File, label string, quiet bool) *progress {
+	tty := false
+	if fi, err := w.Stat(); err == nil {
+		tty = fi.Mode()&os.ModeCharDevice != 0
+	}
+	return &progress{w: w, label: label, tty: tty, off: quiet, start: time.Now()}
+}
+
+func (p *progress) update(done, total int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.off || total <= 0 {
+		return
+	}
+	now := time.Now()
+	every := 5 * time.Second
+	if p.tty {
+		every = 100 * time.Millisecond
+	}
+	if now.Sub(p.last) < every && done < total {
+		return
+	}
+	p.last = now
+	frac := float64(done) / float64(total)
+	elapsed := now.Sub(p.start).Round(100 * time.Millisecond)
+	if !p.tty {
+		fmt.Fprintf(p.w, "%s: %3.0f%% (%d of %d rows) %s\n", p.label, 100*frac, done, total, elapsed)
+		return
+	}
+	const width = 30
+	n := int(frac * width)
+	bar := strings.Repeat("=", n) + strings.Repeat(" ", width-n)
+	fmt.Fprintf(p.w, "\r%s [%s] %3.0f%% %d/%d rows %s ", p.label, bar, 100*frac, done, total, elapsed)
+	p.drawn = true
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,280 @@
+package scenario
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// A Template is a string with holes, compiled once when the scenario loads into segments that
+// render by appending to a buffer: no parsing and no text/template per request.
+//
+// Holes:
+//
+//	{{name}}          a parameter (folded to text at load), a variable, or user / iter / run
+//	{{rand A B}}      a uniform random integer A <= x < B; A and B are numbers or parameters
+//	{A..B}            the same, shorter: uid:{0..users} is one of the loaded accounts uid:0 … uid:users-1
+//	{{counter NAME}}  a run-wide counter: 0, 1, 2, … shared by every virtual user
+type Template struct {
+	segs  []seg
+	src   string
+	konst bool
+}
+
+type segKind uint8
+
+const (
+	segLit segKind = iota
+	segVar
+	segRand
+	segCounter
+	segUser
+	segIter
+)
+
+type seg struct {
+	kind   segKind
+	lit    string // segLit: the text; others: unused
+	esc    string // segLit: the text query-escaped
+	slot   int    // segVar
+	lo, hi int64  // segRand
+	ctr    *atomic.Int64
+}
+
+// Env is what a template reads while rendering: the user's variables and identity.
+type Env interface {
+	Var(slot int) string
+	UserID() int
+	IterNum() int64
+}
+
+// Source is the template's text as written.
+func (t *Template) Source() string { return t.src }
+
+// Const reports whether the template renders the same text every time, and that text.
+func (t *Template) Const() (string, bool) {
+	if !t.konst {
+		return "", false
+	}
+	if len(t.segs) == 0 {
+		return "", true
+	}
+	return t.segs[0].lit, true
+}
+
+// Append renders t onto dst.
+func (t *Template) Append(dst []byte, env Env) []byte {
+	for i := range t.segs {
+		s := &t.segs[i]
+		switch s.kind {
+		case segLit:
+			dst = append(dst, s.lit...)
+		default:
+			dst = s.appendDynamic(dst, env, false)
+		}
+	}
+	return dst
+}
+
+// AppendQuery renders t onto dst escaped as a URL query or form value.
+func (t *Template) AppendQuery(dst []byte, env Env) []byte {
+	for i := range t.segs {
+		s := &t.segs[i]
+		switch s.kind {
+		case segLit:
+			dst = append(dst, s.esc...)
+		default:
+			dst = s.appendDynamic(dst, env, true)
+		}
+	}
+	return dst
+}
+
+// String renders t to a string.
+func (t *Template) String(env Env) string {
+	if s, ok := t.Const(); ok {
+		return s
+	}
+	return string(t.Append(nil, env))
+}
+
+func (s *seg) appendDynamic(dst []byte, env Env, escape bool) []byte {
+	switch s.kind {
+	case segVar:
+		v := env.Var(s.slot)
+		if escape {
+			return AppendQueryEscape(dst, v)
+		}
+		return append(dst, v...)
+	case segRand:
+		return strconv.AppendInt(dst, s.lo+rand.Int64N(s.hi-s.lo), 10)
+	case segCounter:
+		return strconv.AppendInt(dst, s.ctr.Add(1)-1, 10)
+	case segUser:
+		return strconv.AppendInt(dst, int64(env.UserID()), 10)
+	case segIter:
+		return strconv.AppendInt(dst, env.IterNum(), 10)
+	}
+	return dst
+}
+
+// AppendQueryEscape appends s escaped as url.QueryEscape does (space as +).
+func AppendQueryEscape(dst []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			dst = append(dst, c)
+		case c == ' ':
+			dst = append(dst, '+')
+		default:
+			dst = append(dst, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return dst
+}
+
+// resolver answers what a name in a template means while compiling.
+type resolver interface {
+	param(name string) (string, bool)
+	variable(name string) (slot int, err error) // err: unknown, or not yet set on this path
+	counter(name string) *atomic.Int64
+	names() string // what is defined, for error messages
+}
+
+var rangeRE = regexp.MustCompile(`^\{(-?\d+|[A-Za-z_]\w*)\.\.(-?\d+|[A-Za-z_]\w*)\}`)
+
+// compileTemplate parses src into segments, folding parameters to text.
+func compileTemplate(src string, r resolver) (*Template, error) {
+	t := &Template{src: src}
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			t.segs = append(t.segs, seg{kind: segLit, lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(src); {
+		if strings.HasPrefix(src[i:], "{{") {
+			end := strings.Index(src[i+2:], "}}")
+			if end < 0 {
+				return nil, fmt.Errorf("template %q: {{ without a closing }}", src)
+			}
+			fields := strings.Fields(src[i+2 : i+2+end])
+			i += end + 4
+			if len(fields) == 0 {
+				return nil, fmt.Errorf("template %q: empty {{}}", src)
+			}
+			s, text, err := compileTag(fields, r)
+			if err != nil {
+				return nil, fmt.Errorf("template %q: %w", src, err)
+			}
+			if s == nil {
+				lit.WriteString(text)
+				continue
+			}
+			flush()
+			t.segs = append(t.segs, *s)
+			continue
+		}
+		if src[i] == '{' {
+			if m := rangeRE.FindStringSubmatch(src[i:]); m != nil {
+				lo, err := intArg(m[1], r)
+				if err == nil {
+					var hi int64
+					hi, err = intArg(m[2], r)
+					if err == nil {
+						err = checkRange(lo, hi)
+					}
+					if err == nil {
+						flush()
+						t.segs = append(t.segs, seg{kind: segRand, lo: lo, hi: hi})
+						i += len(m[0])
+						continue
+					}
+				}
+				return nil, fmt.Errorf("template %q: %s: %w", src, m[0], err)
+			}
+		}
+		lit.WriteByte(src[i])
+		i++
+	}
+	flush()
+	t.konst = len(t.segs) == 0 || (len(t.segs) == 1 && t.segs[0].kind == segLit)
+	for i := range t.segs {
+		if t.segs[i].kind == segLit {
+			t.segs[i].esc = string(AppendQueryEscape(nil, t.segs[i].lit))
+		}
+	}
+	return t, nil
+}
+
+func checkRange(lo, hi int64) error {
+	if hi <= lo {
+		return fmt.Errorf("empty range: the upper bound %d is exclusive and must be above the lower bound %d", hi, lo)
+	}
+	return nil
+}
+
+func compileTag(f []string, r resolver) (*seg, string, error) {
+	switch f[0] {
+	case "rand":
+		if len(f) != 3 {
+			return nil, "", fmt.Errorf("rand takes two bounds: {{rand 0 users}}")
+		}
+		lo, err := intArg(f[1], r)
+		if err != nil {
+			return nil, "", err
+		}
+		hi, err := intArg(f[2], r)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := checkRange(lo, hi); err != nil {
+			return nil, "", err
+		}
+		return &seg{kind: segRand, lo: lo, hi: hi}, "", nil
+	case "counter":
+		if len(f) != 2 {
+			return nil, "", fmt.Errorf("counter takes a name: {{counter reg}}")
+		}
+		return &seg{kind: segCounter, ctr: r.counter(f[1])}, "", nil
+	}
+	if len(f) != 1 {
+		return nil, "", fmt.Errorf("unknown function %q (known: rand, counter)", f[0])
+	}
+	name := f[0]
+	switch name {
+	case "user":
+		return &seg{kind: segUser}, "", nil
+	case "iter":
+		return &seg{kind: segIter}, "", nil
+	}
+	if v, ok := r.param(name); ok {
+		return nil, v, nil
+	}
+	slot, err := r.variable(name)
+	if err != nil {
+		return nil, "", err
+	}
+	return &seg{kind: segVar, slot: slot}, "", nil
+}
+
+func intArg(s string, r resolver) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	v, ok := r.param(s)
+	if !ok {
+		return 0, fmt.Errorf("%q is neither a number nor a parameter (%s)", s, r.names())
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("parameter %s=%q is used as a number but is not an integer", s, v)
+	}
+	return n, nil
+}

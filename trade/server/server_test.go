@@ -1,0 +1,184 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/store"
+)
+
+func smallSpec(accounts, quotes int) *store.LoadSpec {
+	s := dataset.DefaultSpec()
+	s.Accounts, s.Quotes = accounts, quotes
+	return &s
+}
+
+func startTest(t testing.TB, accounts, quotes int) *Server {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.DB = "sqlite:" + filepath.Join(t.TempDir(), "serve.db")
+	cfg.Listen = "127.0.0.1:0"
+	cfg.LoadIfEmpty = smallSpec(accounts, quotes)
+	s, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func newClient() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, Timeout: 30 * time.Second}
+}
+
+func get(t testing.TB, c *http.Client, u string) (int, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// TestServeOverTCP runs the monolith as `tradebench serve` does and drives it over loopback.
+func TestServeOverTCP(t *testing.T) {
+	s := startTest(t, 50, 150)
+	if !strings.HasPrefix(s.Addr(), "127.0.0.1:") || strings.HasSuffix(s.Addr(), ":0") {
+		t.Fatalf("bound address %q", s.Addr())
+	}
+	c := newClient()
+	code, body := get(t, c, s.URL()+"/daytrader/app?action=login&uid=uid:0&passwd=xxx")
+	if code != 200 || !strings.Contains(body, "Welcome uid:0") || !strings.Contains(body, "of Holdings: </b>5</td>") {
+		t.Fatalf("login over TCP: %d\n%s", code, body)
+	}
+	code, body = get(t, c, s.URL()+"/daytrader/app?action=buy&symbol=s:1&quantity=100")
+	if code != 200 || !strings.Contains(body, "has been submitted") {
+		t.Fatalf("buy over TCP: %d\n%s", code, body)
+	}
+	code, body = get(t, c, s.URL()+"/trade/config")
+	for _, want := range []string{"<th>storage</th><td>sqlite ", "<th>access mode</th><td>inprocess</td>", "<th>orders mode</th><td>sync</td>",
+		"<th>market summary interval</th><td>1m0s</td>", "<th>orders cap</th><td>100</td>", "<th>GOMAXPROCS</th>", "50 accounts, 150 quotes"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("config page lacks %q:\n%s", want, body)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.Done():
+	default:
+		t.Fatal("Done not closed after Close")
+	}
+	if _, err := http.Get(s.URL() + "/trade/login"); err == nil {
+		t.Fatal("server still answers after Close")
+	}
+}
+
+// TestShutdownWaitsForRequests: a request in flight when shutdown starts still completes.
+func TestShutdownWaitsForRequests(t *testing.T) {
+	s := startTest(t, 20, 20)
+	c := newClient()
+	get(t, c, s.URL()+"/daytrader/app?action=login&uid=uid:1&passwd=xxx")
+	// a keep-alive client gets its answer; shutdown then closes the idle connection
+	code, _ := get(t, c, s.URL()+"/trade/home")
+	if code != 200 {
+		t.Fatalf("home: %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil { // idempotent
+		t.Fatal(err)
+	}
+}
+
+func TestStartEmptyDatabaseSaysHowToLoad(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.DB = "sqlite:" + filepath.Join(t.TempDir(), "empty.db")
+	cfg.Listen = "127.0.0.1:0"
+	_, err := Start(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "tradebench load --db "+cfg.DB) {
+		t.Fatalf("Start on an empty database: %v", err)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for name, mod := range map[string]func(*Config){
+		"db":                 func(c *Config) { c.DB = "mysql://x" },
+		"listen":             func(c *Config) { c.Listen = "" },
+		"market-summary-ttl": func(c *Config) { c.MarketSummaryTTL = -time.Second },
+		"orders-limit":       func(c *Config) { c.OrdersLimit = -1 },
+		"hash-cost":          func(c *Config) { c.HashCost = 99 },
+		"session-ttl":        func(c *Config) { c.SessionTTL = time.Second },
+	} {
+		c := DefaultConfig()
+		mod(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), "--"+name) {
+			t.Errorf("%s: Validate() = %v, want an error naming the flag", name, err)
+		}
+	}
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// benchPage measures requests per second of one page with parallel logged-in clients over
+// real loopback HTTP against the full monolith (SQLite).
+func benchPage(b *testing.B, path string) {
+	s := startTest(b, 1000, 500)
+	var next atomic.Int64
+	b.SetParallelism(4) // 4 × GOMAXPROCS clients
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		c := newClient()
+		uid := "uid:" + strconv.FormatInt(next.Add(1)%1000, 10)
+		resp, err := c.PostForm(s.URL()+"/trade/login", url.Values{"uid": {uid}, "passwd": {"xxx"}})
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		for pb.Next() {
+			resp, err := c.Get(s.URL() + path)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Errorf("%s: status %d", path, resp.StatusCode)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
+}
+
+func BenchmarkQuotesPage(b *testing.B) { benchPage(b, "/trade/quotes?symbols=s:1,s:2,s:3,s:4,s:5") }
+func BenchmarkHomePage(b *testing.B)   { benchPage(b, "/trade/home") }
+func BenchmarkDayTraderQuotes(b *testing.B) {
+	benchPage(b, "/daytrader/app?action=quotes&symbols=s:1,s:2,s:3,s:4,s:5")
+}

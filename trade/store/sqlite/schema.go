@@ -1,0 +1,327 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/store"
+)
+
+// Tables. Money is integer cents, times integer microseconds (UTC), quantities whole shares.
+// Profiles live in the accounts row: every profile read is by user id, like the account's.
+// The *_base tables are the pristine copy Reset restores from.
+func tableDDL(name string) string {
+	switch strings.TrimSuffix(name, "_base") {
+	case "accounts":
+		return `CREATE TABLE IF NOT EXISTS ` + name + ` (accountid INTEGER PRIMARY KEY, userid TEXT NOT NULL,
+			passwd TEXT NOT NULL, fullname TEXT NOT NULL, address TEXT NOT NULL, email TEXT NOT NULL,
+			creditcard TEXT NOT NULL, balance INTEGER NOT NULL, openbalance INTEGER NOT NULL,
+			creationdate INTEGER NOT NULL, lastlogin INTEGER, logincount INTEGER NOT NULL, logoutcount INTEGER NOT NULL)`
+	case "holdings":
+		return `CREATE TABLE IF NOT EXISTS ` + name + ` (holdingid INTEGER PRIMARY KEY, accountid INTEGER NOT NULL,
+			symbol TEXT NOT NULL, quantity INTEGER NOT NULL, purchaseprice INTEGER NOT NULL, purchasedate INTEGER NOT NULL)`
+	case "orders":
+		return `CREATE TABLE IF NOT EXISTS ` + name + ` (orderid INTEGER PRIMARY KEY, accountid INTEGER NOT NULL,
+			holdingid INTEGER, symbol TEXT NOT NULL, ordertype TEXT NOT NULL, status TEXT NOT NULL,
+			opendate INTEGER NOT NULL, completiondate INTEGER, quantity INTEGER NOT NULL, price INTEGER NOT NULL,
+			fee INTEGER NOT NULL)`
+	case "quotes":
+		return `CREATE TABLE IF NOT EXISTS ` + name + ` (symbol TEXT PRIMARY KEY, companyname TEXT NOT NULL,
+			price INTEGER NOT NULL, open INTEGER NOT NULL, low INTEGER NOT NULL, high INTEGER NOT NULL,
+			change INTEGER NOT NULL, volume INTEGER NOT NULL) WITHOUT ROWID`
+	case "meta":
+		return `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`
+	}
+	panic("sqlite: no table " + name)
+}
+
+var tables = []string{"accounts", "holdings", "orders", "quotes", "meta"}
+
+// indexes serve every lookup the service makes: login and every page find the account by user
+// id; the portfolio lists holdings by account; the account page lists recent orders by account
+// and date; closed-order alerts find an account's closed orders (a partial index: only a few
+// orders are closed at any time). Quotes are found by symbol (primary key), and the market
+// index range s:1__ is a primary-key range scan.
+var indexes = []string{
+	`CREATE UNIQUE INDEX IF NOT EXISTS accounts_userid ON accounts (userid)`,
+	`CREATE INDEX IF NOT EXISTS holdings_account ON holdings (accountid)`,
+	`CREATE INDEX IF NOT EXISTS orders_account_date ON orders (accountid, opendate DESC, orderid DESC)`,
+	`CREATE INDEX IF NOT EXISTS orders_closed ON orders (accountid) WHERE status = 'closed'`,
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	return s.withTx(ctx, func(conn *sql.Tx) error {
+		for _, t := range tables {
+			if _, err := conn.ExecContext(ctx, tableDDL(t)); err != nil {
+				return err
+			}
+		}
+		for _, ix := range indexes {
+			if _, err := conn.ExecContext(ctx, ix); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Loaded implements store.Store.
+func (s *Store) Loaded(ctx context.Context) (store.LoadInfo, error) {
+	var v string
+	err := s.r.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'load'").Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.LoadInfo{}, store.ErrNotLoaded
+	}
+	if err != nil {
+		return store.LoadInfo{}, err
+	}
+	var li store.LoadInfo
+	if err := json.Unmarshal([]byte(v), &li); err != nil {
+		return store.LoadInfo{}, fmt.Errorf("load marker is corrupt: %w", err)
+	}
+	return li, nil
+}
+
+// batcher inserts rows with one prepared multi-row INSERT per batch: far fewer statement
+// executions than row-at-a-time.
+type batcher struct {
+	tx    *sql.Tx
+	table string
+	cols  int
+	rows  int
+	full  *sql.Stmt
+	args  []any
+	n     int
+}
+
+func newBatcher(ctx context.Context, tx *sql.Tx, table string, cols, rows int) (*batcher, error) {
+	b := &batcher{tx: tx, table: table, cols: cols, rows: rows, args: make([]any, 0, cols*rows)}
+	st, err := tx.PrepareContext(ctx, b.sql(rows))
+	if err != nil {
+		return nil, err
+	}
+	b.full = st
+	return b, nil
+}
+
+func (b *batcher) sql(rows int) string {
+	row := "(" + strings.Repeat(",?", b.cols)[1:] + ")"
+	return "INSERT INTO " + b.table + " VALUES " + strings.Repeat(","+row, rows)[1:]
+}
+
+func (b *batcher) add(ctx context.Context, vals ...any) error {
+	b.args = append(b.args, vals...)
+	b.n++
+	if b.n < b.rows {
+		return nil
+	}
+	_, err := b.full.ExecContext(ctx, b.args...)
+	b.args, b.n = b.args[:0], 0
+	return err
+}
+
+func (b *batcher) flush(ctx context.Context) error {
+	defer b.full.Close()
+	if b.n == 0 {
+		return nil
+	}
+	_, err := b.tx.ExecContext(ctx, b.sql(b.n), b.args...)
+	b.args, b.n = b.args[:0], 0
+	return err
+}
+
+// Load implements store.Store: one transaction on the writer connection with synchronous=OFF,
+// tables filled by multi-row inserts before their secondary indexes are built.
+func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(done, total int64)) error {
+	if err := spec.Validate(); err != nil {
+		return err
+	}
+	hash, err := dataset.HashPassword(spec.HashCost)
+	if err != nil {
+		return err
+	}
+	gen := dataset.New(spec, hash)
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	total := spec.Rows()
+
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	s.ws.reset()
+	s.rs.reset()
+	for _, p := range []string{"PRAGMA synchronous = OFF", "PRAGMA cache_size = -262144"} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		bg := context.WithoutCancel(ctx)
+		_, _ = conn.ExecContext(bg, "PRAGMA synchronous = NORMAL")
+		_, _ = conn.ExecContext(bg, "PRAGMA cache_size = -32000")
+	}()
+
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, t := range tables {
+		for _, name := range []string{t, t + "_base"} {
+			if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+name); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, tableDDL(t)); err != nil {
+			return err
+		}
+	}
+
+	var done int64
+	qb, err := newBatcher(ctx, tx, "quotes", 8, 500)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < spec.Quotes; i++ {
+		x := gen.Quote(i)
+		if err := qb.add(ctx, x.Symbol, x.CompanyName, int64(x.Price), int64(x.Open), int64(x.Low), int64(x.High), int64(x.Change), x.Volume); err != nil {
+			return err
+		}
+		if done++; done%8192 == 0 {
+			progress(done, total)
+		}
+	}
+	if err := qb.flush(ctx); err != nil {
+		return err
+	}
+
+	ab, err := newBatcher(ctx, tx, "accounts", 13, 200)
+	if err != nil {
+		return err
+	}
+	hb, err := newBatcher(ctx, tx, "holdings", 6, 500)
+	if err != nil {
+		return err
+	}
+	ob, err := newBatcher(ctx, tx, "orders", 11, 300)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < spec.Accounts; i++ {
+		b := gen.Account(i)
+		a, p := b.Account, b.Profile
+		if err := ab.add(ctx, a.AccountID, a.UserID, b.PasswordHash, p.FullName, p.Address, p.Email, p.CreditCard,
+			int64(a.Balance), int64(a.OpenBalance), tm(a.CreationDate), tm(a.LastLogin), a.LoginCount, a.LogoutCount); err != nil {
+			return err
+		}
+		for _, h := range b.Holdings {
+			if err := hb.add(ctx, h.HoldingID, h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate)); err != nil {
+				return err
+			}
+		}
+		for _, o := range b.Orders {
+			if err := ob.add(ctx, o.OrderID, o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
+				tm(o.OpenDate), tm(o.CompletionDate), o.Quantity, int64(o.Price), int64(o.Fee)); err != nil {
+				return err
+			}
+		}
+		if done += int64(1 + 2*len(b.Holdings)); i%1024 == 0 {
+			progress(done, total)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, b := range []*batcher{ab, hb, ob} {
+		if err := b.flush(ctx); err != nil {
+			return err
+		}
+	}
+	progress(done, total)
+
+	// The pristine copies Reset restores from (orders need none: loaded orders are final and
+	// no operation changes a final order).
+	for _, t := range []string{"accounts", "holdings", "quotes"} {
+		if _, err := tx.ExecContext(ctx, tableDDL(t+"_base")); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO "+t+"_base SELECT * FROM "+t); err != nil {
+			return err
+		}
+	}
+	for _, ix := range indexes {
+		if _, err := tx.ExecContext(ctx, ix); err != nil {
+			return err
+		}
+	}
+	info := store.LoadInfo{
+		Spec:         spec,
+		MaxAccountID: int64(spec.Accounts),
+		MaxHoldingID: int64(spec.Accounts) * int64(spec.Holdings),
+		MaxOrderID:   int64(spec.Accounts) * int64(spec.Holdings),
+		LoadedAt:     time.Now().UTC().Format(time.RFC3339),
+	}
+	js, _ := json.Marshal(info)
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('load', ?)", string(js)); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	// Statistics for the planner (sampled: cheap on big tables), and the WAL folded back into
+	// the database file so the first benchmark run does not pay for it.
+	for _, p := range []string{"PRAGMA analysis_limit = 1000", "ANALYZE", "PRAGMA wal_checkpoint(TRUNCATE)"} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// Reset implements store.Store with set-based statements in one transaction: delete rows with
+// ids above the loaded maximum, then put back every loaded row that differs from its pristine
+// copy. Only changed rows are written.
+func (s *Store) Reset(ctx context.Context) error {
+	li, err := s.Loaded(ctx)
+	if err != nil {
+		return err
+	}
+	const (
+		acols = "userid, passwd, fullname, address, email, creditcard, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
+		hcols = "accountid, symbol, quantity, purchaseprice, purchasedate"
+		qcols = "companyname, price, open, low, high, change, volume"
+	)
+	qual := func(t, cols string) string { // qual("b", "x, y") = "b.x, b.y"
+		return t + "." + strings.ReplaceAll(cols, ", ", ", "+t+".")
+	}
+	b := func(cols string) string { return qual("b", cols) }
+	stmts := []struct {
+		sql  string
+		args []any
+	}{
+		{"DELETE FROM orders WHERE orderid > ?", []any{li.MaxOrderID}},
+		{"DELETE FROM holdings WHERE holdingid > ?", []any{li.MaxHoldingID}},
+		{"INSERT INTO holdings SELECT * FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
+		{"UPDATE holdings SET (" + hcols + ") = (" + b(hcols) + ") FROM holdings_base b WHERE holdings.holdingid = b.holdingid AND (" + qual("holdings", hcols) + ") IS NOT (" + b(hcols) + ")", nil},
+		{"DELETE FROM accounts WHERE accountid > ?", []any{li.MaxAccountID}},
+		{"UPDATE accounts SET (" + acols + ") = (" + b(acols) + ") FROM accounts_base b WHERE accounts.accountid = b.accountid AND (" + qual("accounts", acols) + ") IS NOT (" + b(acols) + ")", nil},
+		{"UPDATE quotes SET (" + qcols + ") = (" + b(qcols) + ") FROM quotes_base b WHERE quotes.symbol = b.symbol AND (" + qual("quotes", qcols) + ") IS NOT (" + b(qcols) + ")", nil},
+	}
+	return s.withTx(ctx, func(tx *sql.Tx) error {
+		for _, st := range stmts {
+			if _, err := tx.ExecContext(ctx, st.sql, st.args...); err != nil {
+				return fmt.Errorf("reset: %w", err)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,225 @@
+// Package store is the StockTrader storage contract and its driver registry.
+//
+// A Store offers data primitives only; the business rules live once, in the service
+// (trade/inprocess), which composes the primitives inside one transaction per business
+// operation (Store.Update). Implementations register themselves like database/sql drivers:
+//
+//	import _ "github.com/tradebench/tradebench/trade/store/all" // or .../sqlite, .../postgres
+//	st, err := store.Open(ctx, "sqlite:tradebench.db")          // or "postgres://…"
+//
+// Locking discipline, which every caller of Update keeps so concurrent operations cannot
+// deadlock in a storm: lock the account first, then the order, then the quote, then the
+// holding. Lock* reads take a row lock until the end of the transaction (SELECT … FOR UPDATE on
+// PostgreSQL; SQLite serializes whole write transactions, so there they are plain reads).
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/dataset"
+)
+
+// Errors a primitive returns; the service maps them to domain errors.
+var (
+	ErrNotFound  = errors.New("store: no such row")
+	ErrDuplicate = errors.New("store: duplicate key")
+	ErrNotLoaded = errors.New("store: the database has not been loaded (run: tradebench load --db DSN)")
+)
+
+// LoadSpec sizes the data set Load generates (see package dataset).
+type LoadSpec = dataset.Spec
+
+// LoadInfo is the load marker a loaded database keeps: what was loaded and where the loaded
+// rows end, so Reset can remove what runs added.
+type LoadInfo struct {
+	Spec         LoadSpec `json:"spec"`
+	MaxAccountID int64    `json:"maxAccountID"`
+	MaxHoldingID int64    `json:"maxHoldingID"`
+	MaxOrderID   int64    `json:"maxOrderID"`
+	LoadedAt     string   `json:"loadedAt"` // RFC 3339
+}
+
+// Reader holds the read primitives. On a Store each is one statement outside any
+// transaction; on a Tx it reads inside the transaction without locking.
+type Reader interface {
+	// Account returns the account of userID (ErrNotFound).
+	Account(ctx context.Context, userID string) (trade.Account, error)
+	// Profile returns the profile of userID without the password (ErrNotFound).
+	Profile(ctx context.Context, userID string) (trade.AccountProfile, error)
+	// PasswordHash returns the stored password hash of userID (ErrNotFound).
+	PasswordHash(ctx context.Context, userID string) (string, error)
+	// Holdings returns an account's holdings, oldest first.
+	Holdings(ctx context.Context, accountID int64) ([]trade.Holding, error)
+	// Holding returns one holding by id (ErrNotFound).
+	Holding(ctx context.Context, holdingID int64) (trade.Holding, error)
+	// Orders returns an account's orders, most recent first, at most limit.
+	Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error)
+	// Order returns one order by id (ErrNotFound).
+	Order(ctx context.Context, orderID int64) (trade.Order, error)
+	// Quote returns one quote (ErrNotFound).
+	Quote(ctx context.Context, symbol string) (trade.Quote, error)
+	// Quotes returns the quotes that exist among symbols, in no particular order.
+	Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error)
+	// IndexQuotes returns the quotes of the market index: Trade 6.1's "s:1__" set (s:100…s:199).
+	IndexQuotes(ctx context.Context) ([]trade.Quote, error)
+}
+
+// IndexLow and IndexHigh bound the market index symbols: Trade's SQL is
+// symbol LIKE 's:1__', i.e. "s:1" followed by exactly two characters.
+const (
+	IndexPrefix = "s:1"
+	IndexLen    = 5
+)
+
+// Tx is one read-write transaction.
+type Tx interface {
+	Reader
+
+	// Lock* read a row and lock it until the transaction ends (ErrNotFound).
+	LockAccount(ctx context.Context, userID string) (trade.Account, error)
+	LockAccountByID(ctx context.Context, accountID int64) (trade.Account, error)
+	LockOrder(ctx context.Context, orderID int64) (trade.Order, error)
+	LockQuote(ctx context.Context, symbol string) (trade.Quote, error)
+	LockHolding(ctx context.Context, holdingID int64) (trade.Holding, error)
+
+	// CreateAccount inserts an account with its profile (p.Password ignored; passwordHash
+	// stored) and returns its id; an existing user id is ErrDuplicate.
+	CreateAccount(ctx context.Context, a trade.Account, p trade.AccountProfile, passwordHash string) (int64, error)
+	// UpdateAccount writes balance, lastLogin, loginCount and logoutCount (ErrNotFound).
+	UpdateAccount(ctx context.Context, a trade.Account) error
+	// UpdateProfile writes full name, address, email, credit card and, if passwordHash is not
+	// empty, the password hash (ErrNotFound).
+	UpdateProfile(ctx context.Context, p trade.AccountProfile, passwordHash string) error
+
+	CreateHolding(ctx context.Context, h trade.Holding) (int64, error)
+	SetHoldingQuantity(ctx context.Context, holdingID, quantity int64) error
+	DeleteHolding(ctx context.Context, holdingID int64) error
+
+	CreateOrder(ctx context.Context, o trade.Order) (int64, error)
+	// UpdateOrder writes status, completion date, holding id and price (ErrNotFound).
+	UpdateOrder(ctx context.Context, o trade.Order) error
+	// CompleteClosedOrders marks an account's closed orders completed and returns them as they
+	// were (status closed), oldest first: each closed-order alert is handed out once.
+	CompleteClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error)
+
+	// UpdateQuote writes price, low, high, change and volume (ErrNotFound).
+	UpdateQuote(ctx context.Context, q trade.Quote) error
+}
+
+// Store is an open database.
+type Store interface {
+	Reader
+
+	// Update runs fn in one read-write transaction and commits if fn returns nil. A
+	// serialization failure or deadlock is retried a bounded number of times, so fn may run
+	// more than once and must have no effects outside tx (compute random draws inside fn).
+	// fn's error is returned unchanged.
+	Update(ctx context.Context, fn func(tx Tx) error) error
+
+	// Load replaces the whole database with a generated data set. progress, if not nil, is
+	// called from one goroutine with rows done out of total.
+	Load(ctx context.Context, spec LoadSpec, progress func(done, total int64)) error
+	// Reset returns a loaded database to exactly its loaded state: it removes accounts,
+	// holdings and orders added since, and restores balances, counters, profiles, holdings and
+	// quotes (ErrNotLoaded if never loaded).
+	Reset(ctx context.Context) error
+	// Loaded returns the load marker (ErrNotLoaded if never loaded).
+	Loaded(ctx context.Context) (LoadInfo, error)
+
+	// Kind is the driver name: "sqlite" or "postgres".
+	Kind() string
+	Close() error
+}
+
+// Driver opens a Store from a DSN.
+type Driver interface {
+	// Open opens dsn; the schema is created if missing.
+	Open(ctx context.Context, dsn string) (Store, error)
+}
+
+var (
+	mu      sync.RWMutex
+	drivers = map[string]Driver{}
+)
+
+// Register makes a driver available by name ("sqlite", "postgres"). It panics on a duplicate.
+func Register(name string, d Driver) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := drivers[name]; dup {
+		panic("store: Register called twice for driver " + name)
+	}
+	drivers[name] = d
+}
+
+// Drivers lists the registered driver names.
+func Drivers() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var names []string
+	for n := range drivers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParseDSN returns the driver name a DSN selects and the DSN to hand the driver:
+// "sqlite:PATH" and bare "*.db" paths select sqlite (the driver gets PATH, which may carry a
+// ?query of SQLite options), "postgres://…" and "postgresql://…" select postgres.
+func ParseDSN(dsn string) (driver, rest string, err error) {
+	switch {
+	case strings.HasPrefix(dsn, "sqlite:"):
+		rest = strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
+		if rest == "" {
+			return "", "", fmt.Errorf("sqlite DSN %q has no file path (e.g. sqlite:tradebench.db)", dsn)
+		}
+		return "sqlite", rest, nil
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return "postgres", dsn, nil
+	case strings.HasSuffix(strings.SplitN(dsn, "?", 2)[0], ".db"):
+		return "sqlite", dsn, nil
+	}
+	return "", "", fmt.Errorf("unknown database %q: use sqlite:PATH (e.g. sqlite:tradebench.db) or postgres://user@host/dbname", redact(dsn))
+}
+
+// Open opens a Store for dsn through its registered driver.
+func Open(ctx context.Context, dsn string) (Store, error) {
+	name, rest, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	mu.RLock()
+	d := drivers[name]
+	mu.RUnlock()
+	if d == nil {
+		return nil, fmt.Errorf("store: driver %q is not linked in (import _ \"github.com/tradebench/tradebench/trade/store/all\")", name)
+	}
+	return d.Open(ctx, rest)
+}
+
+// redact hides a password in a URL-style DSN for error messages.
+func redact(dsn string) string {
+	if i := strings.Index(dsn, "://"); i >= 0 {
+		if at := strings.LastIndex(dsn, "@"); at > i {
+			if c := strings.Index(dsn[i+3:at], ":"); c >= 0 {
+				return dsn[:i+3+c] + ":xxxxx" + dsn[at:]
+			}
+		}
+	}
+	return dsn
+}
+
+// Redact hides a password in a DSN, for logs and the config page.
+func Redact(dsn string) string { return redact(dsn) }
+
+// IsIndexSymbol reports whether a symbol belongs to the market index ("s:1__").
+func IsIndexSymbol(s string) bool {
+	return len(s) == IndexLen && strings.HasPrefix(s, IndexPrefix)
+}

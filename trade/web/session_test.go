@@ -1,0 +1,92 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testSessions(now time.Time) *sessions {
+	return &sessions{secret: []byte("0123456789abcdef0123456789abcdef"), ttl: time.Hour, now: func() time.Time { return now }}
+}
+
+func TestSessionRoundTrip(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	s := testSessions(now)
+	ss := s.start("uid:7")
+	got, err := s.decode(s.encode(ss))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.UserID != "uid:7" || !got.Expires.Equal(ss.Expires) || got.Nonce != ss.Nonce {
+		t.Fatalf("round trip: got %+v, want %+v", got, ss)
+	}
+}
+
+func TestSessionTamperedRejected(t *testing.T) {
+	s := testSessions(time.Unix(1_700_000_000, 0))
+	v := s.encode(s.start("uid:1"))
+	parts := strings.Split(v, ".")
+	other := s.encode(s.start("uid:2"))
+	cases := map[string]string{
+		"other user id":    strings.Join([]string{parts[0], b64.EncodeToString([]byte("uid:2")), parts[2], parts[3], parts[4]}, "."),
+		"later expiry":     strings.Join([]string{parts[0], parts[1], "9999999999", parts[3], parts[4]}, "."),
+		"other signature":  strings.Join(parts[:4], ".") + "." + strings.Split(other, ".")[4],
+		"no signature":     strings.Join(parts[:4], "."),
+		"truncated":        v[:len(v)-2],
+		"garbage":          "not-a-cookie",
+		"empty user":       "v1..9999999999.x." + b64.EncodeToString(s.mac("session:v1..9999999999.x")),
+		"another key":      (&sessions{secret: []byte("another secret of enough length!"), ttl: time.Hour, now: s.now}).encode(s.start("uid:1")),
+		"very long cookie": strings.Repeat("a", 4000),
+	}
+	for name, c := range cases {
+		if _, err := s.decode(c); err != errBadSession {
+			t.Errorf("%s: decode = %v, want errBadSession", name, err)
+		}
+	}
+}
+
+func TestSessionExpired(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	s := testSessions(now)
+	v := s.encode(s.start("uid:1"))
+	s.now = func() time.Time { return now.Add(time.Hour + time.Second) }
+	if _, err := s.decode(v); err != errExpiredSession {
+		t.Fatalf("decode after expiry = %v, want errExpiredSession", err)
+	}
+}
+
+func TestSessionRefreshSlides(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	s := testSessions(now)
+	ss := s.start("uid:1")
+	w := httptest.NewRecorder()
+	s.refresh(w, ss)
+	if w.Header().Get("Set-Cookie") != "" {
+		t.Fatal("a fresh session was re-issued")
+	}
+	s.now = func() time.Time { return now.Add(40 * time.Minute) }
+	w = httptest.NewRecorder()
+	s.refresh(w, ss)
+	c := w.Result().Cookies()
+	if len(c) != 1 || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode {
+		t.Fatalf("refresh cookies = %+v", c)
+	}
+	got, err := s.decode(c[0].Value)
+	if err != nil || !got.Expires.Equal(now.Add(100*time.Minute)) {
+		t.Fatalf("refreshed session %+v, %v", got, err)
+	}
+}
+
+func TestCSRFToken(t *testing.T) {
+	s := testSessions(time.Unix(1_700_000_000, 0))
+	a, b := s.start("uid:1"), s.start("uid:1")
+	if !s.checkCSRF(a, s.csrfToken(a)) {
+		t.Fatal("own token refused")
+	}
+	if s.checkCSRF(a, s.csrfToken(b)) || s.checkCSRF(a, "") || s.checkCSRF(a, "x") {
+		t.Fatal("foreign or empty token accepted")
+	}
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/tradebench/tradebench/xmlmark"
+)
+
+func init() {
+	register(&command{name: "xmlmark", summary: "XML Mark: the XML document lifecycle benchmark (gen, run, configs)", run: runXMLMark})
+}
+
+const xmlmarkUsage = `usage: tradebench xmlmark <gen|run|configs> [flags]
+
+XML Mark measures the life of an XML business document (an invoice) in memory:
+tree transactions (dom: github.com/beevik/etree) parse, access, modify and serialize it;
+streaming transactions (sax: github.com/orisano/gosax, pull: encoding/xml) scan and access it.
+
+  gen      write a generated invoice document (and its XSD)
+  run      run a configuration: one of the built-ins (DOM1…DOM6, SAX1…SAX3) or an INI file
+  configs  list the built-in configurations, or print one: tradebench xmlmark configs DOM4
+
+Run 'tradebench xmlmark <sub> --help' for its flags.
+`
+
+func runXMLMark(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Print(xmlmarkUsage)
+		if len(args) == 0 {
+			return usageErrorf("missing subcommand (gen, run or configs)")
+		}
+		return nil
+	}
+	switch args[0] {
+	case "gen":
+		return xmlmarkGen(args[1:])
+	case "run":
+		return xmlmarkRun(ctx, args[1:])
+	case "configs":
+		return xmlmarkConfigs(args[1:])
+	}
+	return usageErrorf("unknown subcommand %q (want gen, run or configs)", args[0])
+}
+
+func xmlmarkGen(args []string) error {
+	fs := newFlagSet("xmlmark gen", "[--lines N] [--out FILE] [--xsd FILE]")
+	lines := fs.Int("lines", xmlmark.DOMLines, "line items in the invoice (the seeds use 100 ≈ 90 KB for DOM, 1000 ≈ 900 KB for streaming)")
+	out := fs.String("out", "-", "write the document to FILE (- = standard output)")
+	xsd := fs.String("xsd", "", "also write the invoice schema (XSD) to FILE")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if *lines < 1 {
+		return usageErrorf("--lines must be at least 1, got %d", *lines)
+	}
+	data, err := xmlmark.Generate(*lines)
+	if err != nil {
+		return usageErrorf("--lines: %v", err)
+	}
+	if *out == "-" || *out == "" {
+		if _, err := os.Stdout.Write(data); err != nil {
+			return err
+		}
+	} else if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	if *xsd != "" {
+		if err := os.WriteFile(*xsd, []byte(xmlmark.XSD), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func xmlmarkConfigs(args []string) error {
+	fs := newFlagSet("xmlmark configs", "[NAME]")
+	if err := parseFlags(fs, args, true); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		for _, n := range xmlmark.BuiltinNames() {
+			c, err := xmlmark.LoadConfig(n)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%-5s agents %d  dom %3d sax %3d pull %3d  selection %3d%%  content-mod %3d%%  structure-mod %3d%%  serialize %3d%%  docs %s\n",
+				n, c.Agents, c.DOMUsage, c.SAXUsage, c.PullParserUsage, c.Selection, c.ContentModification,
+				c.StructureModification, c.Serialization, strings.Join(c.XMLFiles, " "))
+		}
+		return nil
+	}
+	b, ok := xmlmark.BuiltinINI(fs.Arg(0))
+	if !ok {
+		return usageErrorf("no built-in configuration %q (built-ins: %s)", fs.Arg(0), strings.Join(xmlmark.BuiltinNames(), ", "))
+	}
+	_, err := os.Stdout.Write(b)
+	return err
+}
+
+func xmlmarkRun(ctx context.Context, args []string) error {
+	fs := newFlagSet("xmlmark run", "CONFIG.ini|NAME [flags]")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `usage: tradebench xmlmark run CONFIG.ini|NAME [flags]
+
+Runs an XML Mark configuration: Agents workers, no think time, each iteration one transaction
+(the whole life of one document, memory to memory), through RampUp, SteadyState (measured) and
+RampDown. NAME is a built-in (%s; see 'tradebench xmlmark configs');
+a file uses the old kit's INI keys. Phase lengths in INI files are whole seconds.
+XML_FILE_n names a file (relative to the INI file) or a built-in generated invoice inv<N>.xml
+(N line items; the seeds' inv100.xml and inv1000.xml).
+
+The mix: DOMUsage, SAXUsage and PullParserUsage are relative weights (the old kit had one
+streaming parser per platform, so its SAX configurations set both streaming keys to 100; here
+they run half sax, half pull, each reported as its own transaction). --only picks one kind.
+
+flags:
+`, strings.Join(xmlmark.BuiltinNames(), ", "))
+		fs.PrintDefaults()
+	}
+	rampUp := fs.Duration("rampup", 0, "override RampUp (e.g. 10s)")
+	steady := fs.Duration("steady", 0, "override SteadyState, the measured window (e.g. 60s)")
+	rampDown := fs.Duration("rampdown", 0, "override RampDown (e.g. 0s)")
+	agents := fs.Int("agents", 0, "override Agents (worker goroutines)")
+	only := fs.String("only", "", "run only one kind of the configuration's mix: dom, sax or pull")
+	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE")
+	strict := fs.Bool("strict-validation", false, "refuse configurations with Validation > 0 (XSD validation is not supported) instead of running without validation")
+	quiet := fs.Bool("quiet", false, "no live progress line on stderr")
+	// the configuration may come before or after the flags
+	if err := parseFlags(fs, args, true); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return usageErrorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file")
+	}
+	name := fs.Arg(0)
+	if err := parseFlags(fs, fs.Args()[1:], false); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	cfg, err := xmlmark.LoadConfig(name)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if set["rampup"] {
+		if *rampUp < 0 {
+			return usageErrorf("--rampup must not be negative")
+		}
+		cfg.RampUp = *rampUp
+	}
+	if set["steady"] {
+		if *steady <= 0 {
+			return usageErrorf("--steady must be above 0")
+		}
+		cfg.SteadyState = *steady
+	}
+	if set["rampdown"] {
+		if *rampDown < 0 {
+			return usageErrorf("--rampdown must not be negative")
+		}
+		cfg.RampDown = *rampDown
+	}
+	if set["agents"] {
+		if *agents < 1 || *agents > 10000 {
+			return usageErrorf("--agents must be from 1 to 10000, got %d", *agents)
+		}
+		cfg.Agents = *agents
+	}
+	kind := xmlmark.Kind(*only)
+	if _, err := cfg.Mix(kind); err != nil {
+		return usageErrorf("--only: %v", err)
+	}
+	opt := xmlmark.RunOptions{Only: kind, StrictValidation: *strict, Warn: os.Stderr}
+	if !*quiet {
+		opt.Progress = os.Stderr
+		if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			opt.ProgressTTY = true
+		}
+	}
+	fmt.Fprintf(os.Stderr, "xmlmark %s: %d agents, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
+	res, err := xmlmark.Run(ctx, cfg, opt)
+	if res == nil {
+		if errors.Is(err, xmlmark.ErrValidationUnsupported) {
+			return usageErrorf("%v (or run without --strict-validation)", err)
+		}
+		return err
+	}
+	res.WriteSummary(os.Stdout)
+	if mbps, ok := res.Extra["parsed_mb_per_sec"].(map[string]float64); ok {
+		kinds := make([]string, 0, len(mbps))
+		for k := range mbps {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			fmt.Printf("%s: %.1f MB/s of documents processed\n", k, mbps[k])
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Printf("note: %s\n", n)
+	}
+	if *out != "" {
+		if werr := res.WriteFile(*out); werr != nil {
+			return werr
+		}
+		fmt.Fprintf(os.Stderr, "results written to %s\n", *out)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Total.Errors > 0 {
+		return fmt.Errorf("%d transactions failed (see the errors above)", res.Total.Errors)
+	}
+	return nil
+}

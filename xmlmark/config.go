@@ -1,0 +1,286 @@
+package xmlmark
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/ini.v1"
+)
+
+// The seeds' nine configurations, byte for byte as printed (including the seeds' "XML_ FILE_1"
+// spelling, which the parser accepts).
+//
+//go:embed configs/*.ini
+var builtinFS embed.FS
+
+// Config is an XML Mark run configuration: the old kit's INI keys.
+type Config struct {
+	Name string // built-in name (DOM4) or the INI file's path
+
+	Agents int // worker goroutines (the closed model's users; no think time)
+
+	// The transaction mix. The old kit had one streaming parser per platform: the Java harness
+	// read SAXUsage, the C# one PullParserUsage, so the seeds' streaming configs set both to 100.
+	// tradebench has both (sax = gosax, pull = encoding/xml) and treats the three keys as relative
+	// weights: DOM configs run only tree transactions, SAX configs half sax and half pull, each
+	// reported as its own transaction.
+	PullParserUsage, SAXUsage, DOMUsage int
+
+	// Percentages of line items (0–100).
+	Selection, ContentModification, StructureModification int
+	// Percentages of tree transactions that are validated / serialized.
+	Validation, Serialization int
+
+	// Phase lengths. The INI values are whole seconds, as the seeds' comments say.
+	RampUp, SteadyState, RampDown time.Duration
+
+	// XMLFiles are XML_FILE_1 … XML_FILE_<XMLDocCount>, as written.
+	XMLFiles []string
+
+	// Read for completeness; tradebench generates the schema itself and writes results where
+	// --out says.
+	SchemaFile, OutputDir, OutputFilePrefix string
+
+	// dir resolves relative XML_FILE paths (the INI file's directory; "" for built-ins).
+	dir string
+}
+
+// BuiltinNames lists the built-in configurations.
+func BuiltinNames() []string {
+	ents, _ := builtinFS.ReadDir("configs")
+	var names []string
+	for _, e := range ents {
+		names = append(names, strings.TrimSuffix(e.Name(), ".ini"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// BuiltinINI returns a built-in configuration's INI text (name case-insensitive, ".ini" optional).
+func BuiltinINI(name string) ([]byte, bool) {
+	n := strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(name, ".ini"), ".INI"))
+	b, err := builtinFS.ReadFile("configs/" + n + ".ini")
+	return b, err == nil
+}
+
+// LoadConfig loads a built-in configuration by name (DOM1…DOM6, SAX1…SAX3) or an INI file by path.
+// A path that exists wins over a built-in name.
+func LoadConfig(nameOrPath string) (*Config, error) {
+	if _, err := os.Stat(nameOrPath); err == nil {
+		data, err := os.ReadFile(nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		c, err := ParseConfig(nameOrPath, data)
+		if err != nil {
+			return nil, err
+		}
+		c.dir = filepath.Dir(nameOrPath)
+		return c, nil
+	}
+	if data, ok := BuiltinINI(nameOrPath); ok {
+		return ParseConfig(strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(nameOrPath, ".ini"), ".INI")), data)
+	}
+	return nil, fmt.Errorf("%q is neither an INI file nor a built-in configuration (built-ins: %s)",
+		nameOrPath, strings.Join(BuiltinNames(), ", "))
+}
+
+// canonical key names, by normalized form (lower case, no spaces or underscores)
+var knownKeys = map[string]string{}
+
+func init() {
+	for _, k := range []string{"Agents", "PullParserUsage", "SAXUsage", "DOMUsage", "Selection", "Validation",
+		"ContentModification", "StructureModification", "Serialization", "RampUp", "SteadyState", "RampDown",
+		"XMLDocCount", "SchemaFile", "OutputDir", "OutputFilePrefix"} {
+		knownKeys[normKey(k)] = k
+	}
+}
+
+// normKey folds case and drops spaces and underscores, so "XML_ FILE_1" (as the seeds print it),
+// "XML_FILE_1" and "xml_file_1" are one key.
+func normKey(k string) string {
+	return strings.ToLower(strings.NewReplacer(" ", "", "\t", "", "_", "").Replace(k))
+}
+
+var fileKey = regexp.MustCompile(`^xmlfile([0-9]+)$`)
+
+// ParseConfig parses INI text in the old kit's format. Keys may be in a [CONFIG] section (as the
+// seeds' files) or at the top; every error names the key.
+func ParseConfig(name string, data []byte) (*Config, error) {
+	f, err := ini.LoadSources(ini.LoadOptions{SpaceBeforeInlineComment: true, AllowShadows: true}, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// The seeds' files use [CONFIG]; accept any case, or keys without a section.
+	var sec *ini.Section
+	for _, s := range f.Sections() {
+		if strings.EqualFold(s.Name(), "config") {
+			sec = s
+		}
+	}
+	if sec == nil {
+		sec = f.Section(ini.DefaultSection)
+	}
+	vals := map[string]string{} // canonical name -> value
+	raw := map[string]string{}  // canonical name -> key as written (for messages)
+	files := map[int]string{}
+	for _, k := range sec.Keys() {
+		if len(k.ValueWithShadows()) > 1 {
+			return nil, fmt.Errorf("%s: key %s is set more than once", name, k.Name())
+		}
+		nk := normKey(k.Name())
+		if m := fileKey.FindStringSubmatch(nk); m != nil {
+			n, err := strconv.Atoi(m[1])
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("%s: key %q: the file number must be 1 or more", name, k.Name())
+			}
+			files[n] = strings.TrimSpace(k.Value())
+			continue
+		}
+		canon, ok := knownKeys[nk]
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown key %q (known keys: Agents, PullParserUsage, SAXUsage, DOMUsage, Selection, Validation, ContentModification, StructureModification, Serialization, RampUp, SteadyState, RampDown, XMLDocCount, XML_FILE_n, SchemaFile, OutputDir, OutputFilePrefix)", name, k.Name())
+		}
+		if _, dup := vals[canon]; dup {
+			return nil, fmt.Errorf("%s: key %s is set twice", name, canon)
+		}
+		vals[canon] = strings.TrimSpace(k.Value())
+		raw[canon] = k.Name()
+	}
+	c := &Config{Name: name}
+	intKey := func(key string, lo, hi int, def int, required bool) (int, error) {
+		v, ok := vals[key]
+		if !ok {
+			if required {
+				return 0, fmt.Errorf("%s: missing key %s", name, key)
+			}
+			return def, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("%s: %s = %q: want a whole number from %d to %d", name, raw[key], v, lo, hi)
+		}
+		return n, nil
+	}
+	pct := func(key string) (int, error) {
+		n, err := intKey(key, 0, 100, 0, false)
+		if err != nil {
+			return 0, fmt.Errorf("%w (a percentage)", err)
+		}
+		return n, nil
+	}
+	seconds := func(key string, required bool) (time.Duration, error) {
+		v, ok := vals[key]
+		if !ok {
+			if required {
+				return 0, fmt.Errorf("%s: missing key %s", name, key)
+			}
+			return 0, nil
+		}
+		d, err := ParseSeconds(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %s = %q: %v", name, raw[key], v, err)
+		}
+		return d, nil
+	}
+	if c.Agents, err = intKey("Agents", 1, 10000, 0, true); err != nil {
+		return nil, err
+	}
+	for _, p := range []struct {
+		key string
+		dst *int
+	}{{"PullParserUsage", &c.PullParserUsage}, {"SAXUsage", &c.SAXUsage}, {"DOMUsage", &c.DOMUsage},
+		{"Selection", &c.Selection}, {"Validation", &c.Validation}, {"ContentModification", &c.ContentModification},
+		{"StructureModification", &c.StructureModification}, {"Serialization", &c.Serialization}} {
+		if *p.dst, err = pct(p.key); err != nil {
+			return nil, err
+		}
+	}
+	if c.DOMUsage+c.SAXUsage+c.PullParserUsage == 0 {
+		return nil, fmt.Errorf("%s: DOMUsage, SAXUsage and PullParserUsage are all 0: set at least one above 0", name)
+	}
+	if c.RampUp, err = seconds("RampUp", false); err != nil {
+		return nil, err
+	}
+	if c.SteadyState, err = seconds("SteadyState", true); err != nil {
+		return nil, err
+	}
+	if c.SteadyState <= 0 {
+		return nil, fmt.Errorf("%s: SteadyState must be above 0 seconds", name)
+	}
+	if c.RampDown, err = seconds("RampDown", false); err != nil {
+		return nil, err
+	}
+	count, err := intKey("XMLDocCount", 1, 1000, len(files), false)
+	if err != nil {
+		return nil, err
+	}
+	if count == 0 {
+		return nil, fmt.Errorf("%s: no documents: set XMLDocCount and XML_FILE_1 (a file path, or a built-in document such as inv100.xml)", name)
+	}
+	for n := range files {
+		if n > count {
+			return nil, fmt.Errorf("%s: XML_FILE_%d is beyond XMLDocCount = %d", name, n, count)
+		}
+	}
+	for n := 1; n <= count; n++ {
+		f, ok := files[n]
+		if !ok || f == "" {
+			return nil, fmt.Errorf("%s: XMLDocCount = %d but XML_FILE_%d is missing or empty", name, count, n)
+		}
+		c.XMLFiles = append(c.XMLFiles, f)
+	}
+	c.SchemaFile, c.OutputDir, c.OutputFilePrefix = vals["SchemaFile"], vals["OutputDir"], vals["OutputFilePrefix"]
+	return c, nil
+}
+
+// ParseSeconds parses a phase length: whole seconds as in the old kit's files ("180"), or a Go
+// duration ("90s", "2m").
+func ParseSeconds(v string) (time.Duration, error) {
+	if n, err := strconv.Atoi(v); err == nil {
+		if n < 0 || n > 7*24*3600 {
+			return 0, fmt.Errorf("want seconds from 0 to 604800")
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want whole seconds (e.g. 180) or a duration (e.g. 3m)")
+	}
+	return d, nil
+}
+
+// builtinDoc matches the names of the built-in generated documents: inv<N>.xml or
+// invoice<N>.xml (the old kit shipped inv100.xml and inv1000.xml).
+var builtinDoc = regexp.MustCompile(`^inv(?:oice)?([0-9]+)\.xml$`)
+
+// docSource says where XML_FILE_n's document comes from: a file that exists (relative to the INI
+// file), else a built-in generated invoice named inv<N>.xml by its base name, so the seeds' files
+// (..\\..\\docs\\inv100.xml) run unchanged.
+func (c *Config) docSource(n int) (file string, lines int, err error) {
+	v := c.XMLFiles[n]
+	p := v
+	if !filepath.IsAbs(p) && c.dir != "" {
+		p = filepath.Join(c.dir, p)
+	}
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		return p, 0, nil
+	}
+	// Windows paths from the old kit: both "\\" (as printed) and "\" separate directories
+	base := path.Base(strings.ReplaceAll(v, `\`, "/"))
+	if m := builtinDoc.FindStringSubmatch(strings.ToLower(base)); m != nil {
+		lines, err := strconv.Atoi(m[1])
+		if err == nil && lines >= 1 && lines <= 1_000_000 {
+			return "", lines, nil
+		}
+	}
+	return "", 0, fmt.Errorf("XML_FILE_%d = %q: no such file, and not a built-in document name (inv<N>.xml, e.g. inv100.xml, generated with N line items)", n+1, v)
+}
