@@ -32,7 +32,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 		row(r.Total)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nhits: %d (%.1f/s)  bytes: %s (%s/s)  error rate: %.4f%%", r.Hits, r.HitsPerSec, bytesStr(float64(r.Bytes)), bytesStr(r.BytesPerSec), 100*r.ErrorRate())
+	fmt.Fprintln(w)
+	if r.Hits > 0 { // workloads that make no HTTP requests (XML Mark, gRPC) have no hits to show
+		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, bytesStr(float64(r.Bytes)), bytesStr(r.BytesPerSec))
+	}
+	fmt.Fprintf(w, "error rate: %.4f%%", 100*r.ErrorRate())
 	if r.Dropped > 0 || r.Late > 0 || r.Settings["model"] == "open" {
 		fmt.Fprintf(w, "  dropped: %d  late: %d", r.Dropped, r.Late)
 	}

@@ -168,6 +168,9 @@ func (s *SAXScanner) Scan(data []byte, limit int) (res ScanResult, err error) {
 			if s.st.inAmount {
 				b := e.Bytes
 				if e.Type() == gosax.EventCData {
+					if !bytes.HasPrefix(b, []byte("<![CDATA[")) || len(b) < len("<![CDATA[]]>") {
+						return res, fmt.Errorf("malformed document: bad CDATA section %.20q", b)
+					}
 					b = b[len("<![CDATA[") : len(b)-len("]]>")]
 				} else if b, err = gosax.Unescape(b); err != nil {
 					return res, fmt.Errorf("malformed document: PriceAmount: %w", err)

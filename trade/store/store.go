@@ -60,6 +60,8 @@ type Reader interface {
 	Holding(ctx context.Context, holdingID int64) (trade.Holding, error)
 	// Orders returns an account's orders, most recent first, at most limit.
 	Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error)
+	// ClosedOrders returns an account's closed orders (alerts not yet shown), oldest first.
+	ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error)
 	// Order returns one order by id (ErrNotFound).
 	Order(ctx context.Context, orderID int64) (trade.Order, error)
 	// Quote returns one quote (ErrNotFound).
@@ -70,7 +72,7 @@ type Reader interface {
 	IndexQuotes(ctx context.Context) ([]trade.Quote, error)
 }
 
-// IndexLow and IndexHigh bound the market index symbols: Trade's SQL is
+// IndexPrefix and IndexLen describe the market index symbols: Trade's SQL is
 // symbol LIKE 's:1__', i.e. "s:1" followed by exactly two characters.
 const (
 	IndexPrefix = "s:1"

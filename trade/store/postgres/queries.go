@@ -161,6 +161,10 @@ func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Orde
 	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 ORDER BY opendate DESC, orderid DESC LIMIT $2", accountID, limit)
 }
 
+func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 AND status = 'closed' ORDER BY orderid", accountID)
+}
+
 func (q q) Order(ctx context.Context, id int64) (trade.Order, error) {
 	return one(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid = $1", id)
 }

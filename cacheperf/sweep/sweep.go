@@ -1,0 +1,464 @@
+// Package sweep runs the CachePerf sweep: for each unique-key range it starts the application
+// in-process with a fresh cache, warms the cache over that range, and drives it with a fixed
+// number of client threads and no think time (the seeds' 40) through the load engine, measuring
+// TPS, hit ratio, latency percentiles and the process's peak resident memory; then the same for
+// the seeds' mix of 40% cache users and 60% "other work" users. The outcome is one results file
+// and the seeds' table of unique keys against TPS.
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tradebench/tradebench/cacheperf"
+	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/report"
+)
+
+// SeedKeys are the seeds' unique-key ranges (their table's rows).
+var SeedKeys = []int{500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 10000, 20000, 25000, 26000, 27000, 30000, 40000}
+
+// SeedMixKeys are the ranges of the seeds' other-work mix tables.
+var SeedMixKeys = []int{500, 1500, 2500, 3500, 4500}
+
+// Config is one sweep.
+type Config struct {
+	// DB is the items' DSN. Empty: a temporary SQLite database is created and loaded with Items
+	// items of Size bytes, and removed afterwards.
+	DB    string
+	Items int   // items to load into the temporary database (0 = the largest key range)
+	Size  int64 // blob bytes per item in the temporary database
+	Seed  uint64
+
+	Cache objcache.Config // mode, byte budget, disk tier
+
+	Keys         []int // unique-key ranges of the cache sweep
+	MixKeys      []int // ranges of the mix sweep (empty or OtherWorkMix 0 = no mix)
+	OtherWorkMix int   // percent of threads doing other work in the mix (the seeds' 60)
+	Baseline     bool  // also measure GET /cacheperf/hello, the HTTP stack's ceiling
+	Threads      int   // client threads (closed model, no think time)
+
+	Warmup time.Duration // load before each measured window (not measured)
+	Steady time.Duration // the measured window of each point
+
+	Progress    io.Writer // phase lines and the load engine's progress (nil = quiet)
+	ProgressTTY bool
+	// SampleEvery is the RSS sampling period (0 = 50ms).
+	SampleEvery time.Duration
+}
+
+func (c *Config) validate() error {
+	switch {
+	case len(c.Keys) == 0:
+		return errors.New("no key ranges: give --keys, e.g. 500,1000,2000")
+	case c.Threads < 1:
+		return fmt.Errorf("threads must be at least 1, got %d", c.Threads)
+	case c.Steady <= 0:
+		return fmt.Errorf("steady must be positive, got %v", c.Steady)
+	case c.Warmup < 0:
+		return fmt.Errorf("warmup must not be negative, got %v", c.Warmup)
+	case c.OtherWorkMix < 0 || c.OtherWorkMix > 100:
+		return fmt.Errorf("other-work mix is a percentage of threads, 0..100, got %d", c.OtherWorkMix)
+	}
+	for _, k := range append(slices.Clone(c.Keys), c.MixKeys...) {
+		if k < 1 {
+			return fmt.Errorf("key ranges must be at least 1, got %d", k)
+		}
+	}
+	if c.OtherWorkMix > 0 && len(c.MixKeys) > 0 {
+		other := c.Threads * c.OtherWorkMix / 100
+		if other == 0 || other == c.Threads {
+			return fmt.Errorf("a %d%% other-work mix of %d threads leaves no thread for one side: use more threads", c.OtherWorkMix, c.Threads)
+		}
+	}
+	return nil
+}
+
+// Point is one measured point of the sweep.
+type Point struct {
+	Phase      string  `json:"phase"` // "baseline", "cache" or "mix"
+	Keys       int     `json:"unique_keys"`
+	WorkingSet int64   `json:"working_set_bytes"` // keys × the weight of one cached item
+	TPS        float64 `json:"tps"`               // all passed transactions per second
+	ItemTPS    float64 `json:"item_tps"`
+	OtherTPS   float64 `json:"otherwork_tps,omitempty"`
+	HitRatio   float64 `json:"hit_ratio"` // lookups served without the database, measured window
+	Hits       int64   `json:"hits"`
+	Misses     int64   `json:"misses"`
+	Evictions  int64   `json:"evictions"`
+	P50Ms      float64 `json:"p50_ms"` // item transaction (hello for the baseline)
+	P90Ms      float64 `json:"p90_ms"`
+	P99Ms      float64 `json:"p99_ms"`
+	Errors     int64   `json:"errors"`
+	PeakRSS    int64   `json:"peak_rss_bytes"`
+	CacheBytes int64   `json:"cache_bytes"` // accounted at the end of the point
+	Ceiling    int64   `json:"ceiling_bytes"`
+	WithinCeil bool    `json:"within_ceiling"`
+}
+
+// Run runs the sweep and returns its results: Workload "cacheperf", Scenario "sweep", one
+// transaction per point and kind named "item@KEYS", "mix-item@KEYS", "mix-otherwork@KEYS" and
+// "hello" (histograms kept, so points can be merged or compared later), and the points in
+// Extra["points"] as []Point.
+func Run(ctx context.Context, cfg Config) (*report.Results, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.SampleEvery <= 0 {
+		cfg.SampleEvery = 50 * time.Millisecond
+	}
+	maxKey := slices.Max(append(slices.Clone(cfg.Keys), cfg.MixKeys...))
+	st, cleanup, err := openStore(ctx, &cfg, maxKey)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	n, maxID, err := st.Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n < int64(maxKey) || maxID < int64(maxKey) {
+		return nil, fmt.Errorf("the database has %d items (largest id %d) but the sweep asks for %d unique keys: load more with 'tradebench cacheperf load --items %d' or lower --keys", n, maxID, maxKey, maxKey)
+	}
+	sample, err := st.Meta(ctx, 1)
+	if err != nil {
+		return nil, fmt.Errorf("reading item 1: %w", err)
+	}
+	itemWeight := sample.Size + int64(len(sample.Name)+len(sample.ContentType)) + objcache.EntryOverhead
+
+	sw := &sweeper{cfg: cfg, st: st, itemWeight: itemWeight}
+	sw.client = &http.Client{Transport: &http.Transport{
+		MaxIdleConns: cfg.Threads * 2, MaxIdleConnsPerHost: cfg.Threads * 2, IdleConnTimeout: time.Minute,
+		DisableCompression: true,
+	}}
+	defer sw.client.CloseIdleConnections()
+
+	out := report.New("cacheperf")
+	out.Scenario = "sweep"
+	out.StartedAt = time.Now().UTC()
+	var points []Point
+	var parts []*report.Results
+	add := func(p Point, r *report.Results) {
+		points = append(points, p)
+		parts = append(parts, r)
+		sw.logf("%s", p.line())
+	}
+	if cfg.Baseline {
+		p, r, err := sw.point(ctx, "baseline", 0)
+		if err != nil {
+			return nil, err
+		}
+		add(p, r)
+	}
+	for _, k := range cfg.Keys {
+		p, r, err := sw.point(ctx, "cache", k)
+		if err != nil {
+			return nil, err
+		}
+		add(p, r)
+	}
+	if cfg.OtherWorkMix > 0 {
+		for _, k := range cfg.MixKeys {
+			p, r, err := sw.point(ctx, "mix", k)
+			if err != nil {
+				return nil, err
+			}
+			add(p, r)
+		}
+	}
+	combine(out, parts)
+	out.EndedAt = time.Now().UTC()
+	out.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
+	out.Settings = map[string]any{
+		"model": "closed", "users": cfg.Threads, "think_time": "0s",
+		"warmup": cfg.Warmup.String(), "steady": cfg.Steady.String(),
+		"keys": cfg.Keys, "mix_keys": cfg.MixKeys, "other_work_mix_percent": cfg.OtherWorkMix,
+		"cache_mode": sw.mode(), "cache_budget_bytes": cfg.Cache.Budget, "item_bytes": sample.Size,
+		"store": st.Kind(), "items": n, "baseline": cfg.Baseline,
+	}
+	out.System = load.System()
+	out.Extra = map[string]any{"points": points, "item_weight_bytes": itemWeight}
+	if len(points) > 0 {
+		out.Extra["limits"] = sw.limits
+	}
+	return out, nil
+}
+
+// openStore opens cfg.DB, or creates and loads a temporary SQLite database.
+func openStore(ctx context.Context, cfg *Config, maxKey int) (store.Store, func(), error) {
+	if cfg.DB != "" {
+		st, err := store.Open(ctx, cfg.DB)
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, func() { st.Close() }, nil
+	}
+	items := cfg.Items
+	if items == 0 {
+		items = maxKey
+	}
+	if cfg.Size <= 0 {
+		return nil, nil, errors.New("item size must be positive")
+	}
+	dir, err := os.MkdirTemp("", "cacheperf-sweep-")
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(dir, "items.db"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	done := func() { st.Close(); os.RemoveAll(dir) }
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, cacheperf.FormatSize(cfg.Size), dir)
+	}
+	if err := st.Load(ctx, store.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: cfg.Progress}); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return st, done, nil
+}
+
+type sweeper struct {
+	cfg        Config
+	st         store.Store
+	client     *http.Client
+	itemWeight int64
+	limits     objcache.Limits
+}
+
+func (s *sweeper) mode() string {
+	if s.cfg.Cache.Mode == "" {
+		return objcache.ModeMemory
+	}
+	return s.cfg.Cache.Mode
+}
+
+func (s *sweeper) logf(format string, args ...any) {
+	if s.cfg.Progress != nil {
+		fmt.Fprintf(s.cfg.Progress, "cacheperf sweep: "+format+"\n", args...)
+	}
+}
+
+// point measures one key range with a fresh application and cache.
+func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *report.Results, error) {
+	label := phase
+	if keys > 0 {
+		label = fmt.Sprintf("%s@%d", phase, keys)
+	}
+	// Start from a clean process: the previous point's cache is garbage; return it to the OS
+	// so this point's peak RSS is its own.
+	runtime.GC()
+	debug.FreeOSMemory()
+	srv, err := cacheperf.Start(ctx, cacheperf.Config{Store: s.st, Cache: s.cfg.Cache, SetMemoryLimit: true})
+	if err != nil {
+		return Point{}, nil, err
+	}
+	defer srv.Close()
+	s.limits = srv.App.Cache().Limits()
+
+	// peak RSS over warm-up and measurement
+	cacheperf.ResetPeakRSS()
+	smp := startSampler(s.cfg.SampleEvery)
+	defer smp.stop()
+
+	if keys > 0 {
+		s.logf("%s: warming the cache over %d keys", label, keys)
+		if err := s.warm(ctx, srv.URL, keys); err != nil {
+			return Point{}, nil, fmt.Errorf("%s: warming: %w", label, err)
+		}
+	}
+	w := &workload{base: srv.URL, client: s.client, keys: keys, seed: s.cfg.Seed}
+	switch phase {
+	case "baseline":
+		w.hello = true
+	case "mix":
+		w.otherUsers = s.cfg.Threads * s.cfg.OtherWorkMix / 100
+	}
+	// The cache's counters are sampled at the steady window's edges for the hit ratio.
+	c := srv.App.Cache()
+	var before, after objcache.Stats
+	var gotAfter bool
+	var mu sync.Mutex
+	timerStart := time.AfterFunc(s.cfg.Warmup, func() { mu.Lock(); before = c.Stats(); mu.Unlock() })
+	timerEnd := time.AfterFunc(s.cfg.Warmup+s.cfg.Steady, func() { mu.Lock(); after, gotAfter = c.Stats(), true; mu.Unlock() })
+	res, err := load.Run(ctx, load.Config{
+		Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady,
+		Progress: s.cfg.Progress, ProgressTTY: s.cfg.ProgressTTY, ProgressEvery: 5 * time.Second, Label: "cacheperf " + label,
+	}, w)
+	timerStart.Stop()
+	timerEnd.Stop()
+	if err != nil {
+		return Point{}, nil, err
+	}
+	mu.Lock()
+	if !gotAfter {
+		after = c.Stats() // the run ended a hair before the timer
+	}
+	delta := objcache.Stats{
+		Hits: after.Hits - before.Hits, DiskHits: after.DiskHits - before.DiskHits, RemoteHits: after.RemoteHits - before.RemoteHits,
+		Misses: after.Misses - before.Misses, Evictions: after.Evictions - before.Evictions,
+	}
+	mu.Unlock()
+	peak := smp.stop()
+	if _, hwm := cacheperf.ReadRSS(); hwm > peak {
+		peak = hwm
+	}
+
+	p := Point{Phase: phase, Keys: keys, TPS: res.Total.TPS, HitRatio: delta.HitRatio(), Hits: delta.Hits + delta.DiskHits + delta.RemoteHits,
+		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, CacheBytes: c.Stats().Bytes,
+		Ceiling: s.limits.Ceiling}
+	p.WithinCeil = p.PeakRSS <= p.Ceiling
+	if keys > 0 {
+		p.WorkingSet = int64(keys) * s.itemWeight
+	}
+	main := "item"
+	if w.hello {
+		main = "hello"
+	}
+	if t, ok := res.Transaction(main); ok {
+		p.ItemTPS, p.P50Ms, p.P90Ms, p.P99Ms = t.TPS, t.P50Ms, t.P90Ms, t.P99Ms
+	}
+	if t, ok := res.Transaction("otherwork"); ok {
+		p.OtherTPS = t.TPS
+	}
+	// name the point's transactions after it, so one results file holds them all
+	for i := range res.Transactions {
+		t := &res.Transactions[i]
+		switch {
+		case phase == "baseline":
+		case phase == "mix":
+			t.Name = "mix-" + t.Name + "@" + strconv.Itoa(keys)
+		default:
+			t.Name = t.Name + "@" + strconv.Itoa(keys)
+		}
+	}
+	for i := range res.Errors {
+		res.Errors[i].Transaction = label + " " + res.Errors[i].Transaction
+	}
+	return p, res, nil
+}
+
+// warm requests every key of the range once, Threads at a time, so the measured window starts
+// with the cache holding as much of the range as fits.
+func (s *sweeper) warm(ctx context.Context, base string, keys int) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, s.cfg.Threads)
+	for i := 0; i < s.cfg.Threads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 32<<10)
+			for {
+				id := next.Add(1)
+				if id > int64(keys) || ctx.Err() != nil {
+					return
+				}
+				status, _, err := getPage(ctx, s.client, itemURL(base, int(id)), buf)
+				if err == nil && status != http.StatusOK {
+					err = fmt.Errorf("GET item %d: status %d", id, status)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// combine folds the points' results into out: transactions side by side, totals merged.
+func combine(out *report.Results, parts []*report.Results) {
+	var steady float64
+	var tp, tf, ts int64
+	total := newHist()
+	sec := 0
+	for _, r := range parts {
+		out.Transactions = append(out.Transactions, r.Transactions...)
+		for _, t := range r.Transactions {
+			mergeEncoded(total, t.Histogram)
+			tp += t.Pass
+			tf += t.Errors
+			ts += t.Stop
+		}
+		steady += r.SteadySeconds
+		out.Hits += r.Hits
+		out.Bytes += r.Bytes
+		for k, v := range r.StatusCodes {
+			out.StatusCodes[k] += v
+		}
+		out.Errors = append(out.Errors, r.Errors...)
+		for _, p := range r.Series {
+			p.Second += sec
+			out.Series = append(out.Series, p)
+		}
+		sec += len(r.Series)
+		out.Notes = append(out.Notes, r.Notes...)
+		out.Phases.RampUpSeconds += r.Phases.RampUpSeconds
+		out.Phases.SteadySeconds += r.Phases.SteadySeconds
+		out.Phases.RampDownSeconds += r.Phases.RampDownSeconds
+	}
+	out.SteadySeconds = steady
+	out.Total = summarize(total, tp, tf, ts, steady)
+	if steady > 0 {
+		out.HitsPerSec = float64(out.Hits) / steady
+		out.BytesPerSec = float64(out.Bytes) / steady
+	}
+	out.Notes = append(out.Notes, "each point ran against a freshly started application and cache; the total row merges all points")
+}
+
+// workload is the sweep's virtual users: each requests the item page for a uniformly random key
+// in 1..keys (or, in the mix, the first otherUsers users request the other-work page).
+type workload struct {
+	base       string
+	client     *http.Client
+	keys       int
+	otherUsers int
+	hello      bool
+	seed       uint64
+}
+
+func (w *workload) NewUser(id int) load.User {
+	return &user{w: w, other: id < w.otherUsers, rng: rand.New(rand.NewPCG(w.seed, uint64(id)+1)), buf: make([]byte, 32<<10)}
+}
+
+type user struct {
+	w     *workload
+	other bool
+	rng   *rand.Rand
+	buf   []byte
+}
+
+func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
+	switch {
+	case u.w.hello:
+		return u.request(ctx, it, "hello", u.w.base+"/cacheperf/hello", "Hello, World!")
+	case u.other:
+		return u.request(ctx, it, "otherwork", u.w.base+"/cacheperf/otherwork", "Image Content Type")
+	default:
+		return u.request(ctx, it, "item", itemURL(u.w.base, 1+u.rng.IntN(u.w.keys)), "The image byte at index")
+	}
+}

@@ -1,0 +1,100 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tradebench/tradebench/cacheperf"
+	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/report"
+)
+
+var readRSS = cacheperf.ReadRSS
+
+func newHist() *hdr.Histogram { return metrics.NewHistogram() }
+
+// mergeEncoded adds an encoded transaction histogram (report.Transaction.Histogram) into h.
+func mergeEncoded(h *hdr.Histogram, enc string) {
+	if enc == "" {
+		return
+	}
+	if d, err := hdr.Decode([]byte(enc)); err == nil {
+		h.Merge(d)
+	}
+}
+
+func summarize(h *hdr.Histogram, pass, fail, stop int64, steady float64) report.Transaction {
+	t := metrics.Summarize("total", h, pass, fail, stop, steady)
+	t.Histogram = ""
+	return t
+}
+
+func (p Point) line() string {
+	switch p.Phase {
+	case "baseline":
+		return fmt.Sprintf("baseline hello: %.0f tps, p50 %.2fms p99 %.2fms, peak RSS %s", p.TPS, p.P50Ms, p.P99Ms, cacheperf.FormatSize(p.PeakRSS))
+	case "mix":
+		return fmt.Sprintf("mix@%d: cache %.0f tps + other work %.0f tps = %.0f tps, hit ratio %.1f%%, peak RSS %s (ceiling %s)",
+			p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+	}
+	return fmt.Sprintf("cache@%d: %.0f tps, hit ratio %.1f%%, p50 %.2fms p90 %.2fms p99 %.2fms, peak RSS %s (ceiling %s)",
+		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+}
+
+// WriteTable prints the seeds' tables from a sweep's points: unique keys against TPS (with hit
+// ratio, percentiles and peak RSS), and the mix's cache / other-work / total TPS.
+func WriteTable(w io.Writer, points []Point) {
+	var base *Point
+	var cache, mix []Point
+	for i, p := range points {
+		switch p.Phase {
+		case "baseline":
+			base = &points[i]
+		case "cache":
+			cache = append(cache, p)
+		case "mix":
+			mix = append(mix, p)
+		}
+	}
+	if base != nil {
+		fmt.Fprintf(w, "\nbaseline: GET /cacheperf/hello (\"Hello, World!\") %.0f tps, p50 %.2f ms, p99 %.2f ms\n", base.TPS, base.P50Ms, base.P99Ms)
+	}
+	if len(cache) > 0 {
+		fmt.Fprintln(w, "\nCachePerf: unique keys vs throughput (item page, displayImage=false)")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		hdrLine := "unique keys\tworking set\tTPS\t"
+		if base != nil {
+			hdrLine += "of hello\t"
+		}
+		fmt.Fprintln(tw, hdrLine+"hit ratio\tp50 ms\tp90 ms\tp99 ms\terrors\tpeak RSS\tceiling\t")
+		for _, p := range cache {
+			row := fmt.Sprintf("%d\t%s\t%.0f\t", p.Keys, cacheperf.FormatSize(p.WorkingSet), p.TPS)
+			if base != nil && base.TPS > 0 {
+				row += fmt.Sprintf("%.0f%%\t", 100*p.TPS/base.TPS)
+			}
+			fmt.Fprintf(tw, "%s%.1f%%\t%.2f\t%.2f\t%.2f\t%d\t%s\t%s%s\t\n", row, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors,
+				cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling), overMark(p))
+		}
+		tw.Flush()
+	}
+	if len(mix) > 0 {
+		fmt.Fprintln(w, "\nCachePerf mix: cache transactions and other work")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "unique keys\tcache TPS\tother work TPS\ttotal TPS\thit ratio\tcache p99 ms\terrors\tpeak RSS\tceiling\t")
+		for _, p := range mix {
+			fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.0f\t%.1f%%\t%.2f\t%d\t%s\t%s%s\t\n", p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, p.P99Ms, p.Errors,
+				cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling), overMark(p))
+		}
+		tw.Flush()
+	}
+}
+
+func overMark(p Point) string {
+	if p.WithinCeil {
+		return ""
+	}
+	return " OVER"
+}

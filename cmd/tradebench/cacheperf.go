@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/cacheperf"
+	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/sweep"
+)
+
+func init() {
+	register(&command{name: "cacheperf", summary: "CachePerf: the middle-tier object cache benchmark (load, serve, sweep)", run: runCachePerf})
+}
+
+const cacheperfUsage = `usage: tradebench cacheperf <load|serve|sweep> [flags]
+
+CachePerf serves records holding large binary objects (the seeds' 500 KB images) from a database
+through an in-process object cache bounded by bytes, and measures what happens to throughput as
+the working set outgrows the cache.
+
+  load   store N generated items of a given size in SQLite or PostgreSQL
+  serve  run the CachePerf web application
+  sweep  run the seeds' sweep: unique keys vs TPS, hit ratio, latency and peak RSS, plus the
+         40% cache / 60% other-work mix (--quick: a scaled-down run that takes about two minutes)
+
+Run 'tradebench cacheperf <sub> --help' for its flags.
+`
+
+func runCachePerf(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Print(cacheperfUsage)
+		if len(args) == 0 {
+			return usageErrorf("missing subcommand (load, serve or sweep)")
+		}
+		return nil
+	}
+	switch args[0] {
+	case "load":
+		return cacheperfLoad(ctx, args[1:])
+	case "serve":
+		return cacheperfServe(ctx, args[1:])
+	case "sweep":
+		return cacheperfSweep(ctx, args[1:])
+	}
+	return usageErrorf("unknown subcommand %q (want load, serve or sweep)", args[0])
+}
+
+// sizeFlag is a byte size flag parsed strictly (50KB, 500KB, 1MB, 2GB).
+type sizeFlag struct{ n int64 }
+
+func (s *sizeFlag) String() string {
+	if s == nil {
+		return ""
+	}
+	return cacheperf.FormatSize(s.n)
+}
+
+func (s *sizeFlag) Set(v string) error {
+	n, err := cacheperf.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	s.n = n
+	return nil
+}
+
+func newSize(fs *flag.FlagSet, name string, def int64, usage string) *sizeFlag {
+	s := &sizeFlag{n: def}
+	fs.Var(s, name, usage)
+	return s
+}
+
+// cacheFlags are the cache settings serve and sweep share.
+type cacheFlags struct {
+	mode     *string
+	size     *sizeFlag
+	window   *sizeFlag
+	ttl      *time.Duration
+	diskDir  *string
+	diskSize *sizeFlag
+}
+
+func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
+	return &cacheFlags{
+		mode: fs.String("cache", objcache.ModeMemory, "cache mode: memory (in-process, bounded by --cache-size), none (every request reads the database), "+
+			"memory+disk (entries evicted from memory spill to files in --disk-dir), redis://HOST:PORT[/DB] or memcached://HOST:PORT (a distributed cache)"),
+		size: newSize(fs, "cache-size", defSize, "the in-memory cache's budget in bytes (e.g. 100MB, 1GB): blobs + names + 256 bytes per entry"),
+		window: newSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
+			"but streamed (default max(cache-size/16, 8MB))"),
+		ttl:      fs.Duration("ttl", objcache.DefaultTTL, "an entry's lifetime after it is written (the seeds' 8 hours)"),
+		diskDir:  fs.String("disk-dir", "cacheperf-disk", "memory+disk: the disk tier's directory (its *.cpitem files are deleted on start and exit)"),
+		diskSize: newSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
+	}
+}
+
+func (c *cacheFlags) config() (objcache.Config, error) {
+	if *c.ttl <= 0 {
+		return objcache.Config{}, usageErrorf("--ttl must be positive, got %v", *c.ttl)
+	}
+	cfg := objcache.Config{Mode: *c.mode, Budget: c.size.n, Window: c.window.n, TTL: *c.ttl, DiskDir: *c.diskDir, DiskBudget: c.diskSize.n}
+	if cfg.Mode == objcache.ModeMemory || cfg.Mode == objcache.ModeMemoryDisk || cfg.Mode == "" {
+		if cfg.Budget < 1<<20 {
+			return cfg, usageErrorf("--cache-size must be at least 1MB, got %s", c.size)
+		}
+	}
+	return cfg, nil
+}
+
+func checkDSN(dsn string) error {
+	if dsn == "" {
+		return usageErrorf("--db is required: sqlite:PATH or postgres://user:pass@host/db")
+	}
+	if !strings.HasPrefix(dsn, "sqlite:") && !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
+		return usageErrorf("--db %q: want sqlite:PATH or postgres://user:pass@host/db", dsn)
+	}
+	return nil
+}
+
+func cacheperfLoad(ctx context.Context, args []string) error {
+	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
+	db := fs.String("db", "", "the database: sqlite:PATH or postgres://user:pass@host/db (its cacheperf_items table is replaced)")
+	items := fs.Int("items", 40000, "number of items, ids 1..N (the seeds loaded 40,000)")
+	size := newSize(fs, "size", 500<<10, "blob size per item (e.g. 50KB, 500KB, 1MB; the seeds' images were 500KB)")
+	seed := fs.Uint64("seed", 1, "generator seed: the same seed gives the same blobs")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if err := checkDSN(*db); err != nil {
+		return err
+	}
+	if *items < 1 {
+		return usageErrorf("--items must be at least 1, got %d", *items)
+	}
+	if size.n < 16 || size.n > 1<<30 {
+		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
+	}
+	st, err := store.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, cacheperf.FormatSize(int64(*items)*size.n), st.Kind())
+	start := time.Now()
+	if err := st.Load(ctx, store.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "cacheperf load: done in %.1fs\n", time.Since(start).Seconds())
+	return nil
+}
+
+func cacheperfServe(ctx context.Context, args []string) error {
+	fs := newFlagSet("cacheperf serve", "--db DSN [--cache-size 100MB] [--listen ADDR] [--cache MODE]")
+	db := fs.String("db", "", "the database loaded by 'tradebench cacheperf load': sqlite:PATH or postgres://…")
+	listen := fs.String("listen", "127.0.0.1:8083", "address to listen on (:8083 for all interfaces)")
+	cf := addCacheFlags(fs, 100<<20)
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if err := checkDSN(*db); err != nil {
+		return err
+	}
+	cc, err := cf.config()
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log})
+	if err != nil {
+		return err
+	}
+	lim := srv.App.Cache().Limits()
+	fmt.Fprintf(os.Stderr, "cacheperf: serving %s/cacheperf/ (cache %s, budget %s, window %s, memory ceiling %s)\n",
+		srv.URL, srv.App.Cache().Mode(), cacheperf.FormatSize(lim.Budget), cacheperf.FormatSize(lim.Window), cacheperf.FormatSize(lim.Ceiling))
+	return srv.Wait()
+}
+
+func cacheperfSweep(ctx context.Context, args []string) error {
+	fs := newFlagSet("cacheperf sweep", "[--quick] [--db DSN] [--items N --size 500KB --cache-size 1GB] [--keys 500,1000,…] [--threads 40] [--warmup D --steady D] [--other-work-mix 60] [--out FILE]")
+	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
+	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
+	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
+	size := newSize(fs, "size", 500<<10, "blob size of the temporary database's items (the seeds' 500KB)")
+	cf := addCacheFlags(fs, 1<<30)
+	keys := fs.String("keys", joinInts(sweep.SeedKeys), "unique-key ranges, one measured point each (the seeds' table)")
+	mixKeys := fs.String("mix-keys", joinInts(sweep.SeedMixKeys), "unique-key ranges of the other-work mix")
+	mix := fs.Int("other-work-mix", 60, "percent of threads requesting the other-work page in the mix (0 = no mix)")
+	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
+	threads := fs.Int("threads", 40, "client threads (closed model, no think time; the seeds used 40)")
+	warmup := fs.Duration("warmup", 10*time.Second, "unmeasured load before each point's measurement (after a pass that requests every key once)")
+	steady := fs.Duration("steady", 30*time.Second, "measured window of each point")
+	out := fs.String("out", "cacheperf-sweep.json", "results file (report JSON; points in extra.points)")
+	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *quick {
+		preset := map[string]string{"size": "50KB", "cache-size": "25MB", "keys": "100,200,300,400,500,600,800,1000,2000,4000",
+			"mix-keys": "200,400,600,800,1000", "warmup": "1s", "steady": "3s"}
+		for name, v := range preset {
+			if !set[name] {
+				if err := fs.Set(name, v); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if *db != "" {
+		if err := checkDSN(*db); err != nil {
+			return err
+		}
+	}
+	ks, err := parseInts("--keys", *keys)
+	if err != nil {
+		return err
+	}
+	mks, err := parseInts("--mix-keys", *mixKeys)
+	if err != nil {
+		return err
+	}
+	if *items < 0 {
+		return usageErrorf("--items must not be negative, got %d", *items)
+	}
+	if size.n < 16 || size.n > 1<<30 {
+		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
+	}
+	if *threads < 1 {
+		return usageErrorf("--threads must be at least 1, got %d", *threads)
+	}
+	if *steady <= 0 || *warmup < 0 {
+		return usageErrorf("--steady must be positive and --warmup not negative")
+	}
+	if *mix < 0 || *mix > 100 {
+		return usageErrorf("--other-work-mix is a percentage, 0..100, got %d", *mix)
+	}
+	cc, err := cf.config()
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageErrorf("--out must name a file")
+	}
+	tty := false
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		tty = true
+	}
+	res, err := sweep.Run(ctx, sweep.Config{
+		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
+		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
+		Warmup: *warmup, Steady: *steady, Progress: os.Stderr, ProgressTTY: tty,
+	})
+	if err != nil {
+		return err
+	}
+	res.Settings["quick"] = *quick
+	if err := res.WriteFile(*out); err != nil {
+		return err
+	}
+	sweep.WriteTable(os.Stdout, res.Extra["points"].([]sweep.Point))
+	fmt.Printf("\nresults: %s\n", *out)
+	return nil
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
+
+func parseInts(flagName, s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, usageErrorf("%s: %q is not a whole number of at least 1 (want e.g. 500,1000,2000)", flagName, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/peak"
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/report"
+)
+
+func init() {
+	register(&command{name: "drive", summary: "drive load at a system: a scenario (stocktrader, buysell, daytrader-mix, a file) or one URL", run: runDrive})
+}
+
+const driveExamples = `
+examples:
+  tradebench drive --target http://localhost:8080 --scenario stocktrader --users 200 -d 2m --out results.json
+  tradebench drive --target http://localhost:9080 --scenario buysell --set users=500000 --set quotes=100000
+  tradebench drive --target http://dt:9080 --scenario my-flow.yaml --rate 100 -d 5m --max-p90 500ms
+  tradebench drive --target http://localhost:8080 --peak --peak-start 20 --peak-step 20 --peak-p90 500ms
+  tradebench drive --url http://localhost:8080/daytrader/app -c 50 -d 15s        # quick mode, like wrk/hey
+  tradebench drive --url 'http://localhost:8080/daytrader/rest/quotes/s:{0..1000}' --rate 2000 -d 30s
+
+Scenarios: built-ins are %s; anything else is read as a YAML file in the same
+format (see driver/scenarios/*.yaml). Closed model (default): --users virtual users, each starting
+every iteration as a new visitor (fresh connection, no cookies) unless --keep-connections. Open
+model: --rate iterations per second, latency measured from each intended start. Only the steady
+state (--duration) is measured; ramp-up and ramp-down are not.
+Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed.
+`
+
+// optBool is a boolean flag that knows whether it was given.
+type optBool struct{ v, set bool }
+
+func (b *optBool) String() string { return strconv.FormatBool(b.v) }
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	b.v, b.set = v, true
+	return err
+}
+func (b *optBool) IsBoolFlag() bool { return true }
+
+// kvFlag collects repeated --set k=v.
+type kvFlag map[string]string
+
+func (m kvFlag) String() string { return "" }
+func (m kvFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("want name=value, got %q", s)
+	}
+	m[strings.TrimSpace(k)] = v
+	return nil
+}
+
+// driveFlags are the flags drive and run share.
+type driveFlags struct {
+	target, scenario, out, think string
+	users, iterations, maxInFlight int
+	rate                           float64
+	duration, rampUp, rampDown     time.Duration
+	timeout                        time.Duration
+	keep                           optBool
+	insecure                       bool
+	set                            kvFlag
+	maxErrorRate                   string
+	maxP90, maxP99                 time.Duration
+	minTPS                         float64
+	progress                       string
+
+	peak                     bool
+	peakStart, peakStep      int
+	peakMax                  int
+	peakStepDur, peakP90     time.Duration
+	peakGain, peakMaxErrRate float64
+}
+
+func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp, defRampDown time.Duration) {
+	f.set = kvFlag{}
+	fs.StringVar(&f.target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
+	fs.StringVar(&f.scenario, "scenario", "stocktrader", "built-in scenario name or a scenario YAML file")
+	fs.IntVar(&f.users, "users", defUsers, "virtual users (closed model)")
+	fs.IntVar(&f.users, "c", defUsers, "same as --users")
+	fs.DurationVar(&f.duration, "duration", defDur, "the measured steady state")
+	fs.DurationVar(&f.duration, "d", defDur, "same as --duration")
+	fs.DurationVar(&f.rampUp, "ramp-up", defRampUp, "users start evenly over this time before the steady state (not measured)")
+	fs.DurationVar(&f.rampDown, "ramp-down", defRampDown, "users stop over this time after the steady state (not measured)")
+	fs.StringVar(&f.think, "think", "", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the scenario's; none in quick mode)")
+	fs.Float64Var(&f.rate, "rate", 0, "open model: iterations started per second (instead of --users)")
+	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = 10000)")
+	fs.IntVar(&f.iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
+	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the seeds ran)")
+	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "per-request timeout")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify https certificates")
+	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
+	fs.StringVar(&f.out, "out", "", "write the results JSON to this file")
+	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
+	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
+	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
+	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
+	fs.StringVar(&f.progress, "progress", "auto", "live progress on stderr: auto (in place on a terminal, every 10s otherwise), on, off")
+	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
+	fs.IntVar(&f.peakStart, "peak-start", 10, "peak search: users in the first step")
+	fs.IntVar(&f.peakStep, "peak-step", 10, "peak search: users added per step")
+	fs.IntVar(&f.peakMax, "peak-max-users", 10000, "peak search: most users")
+	fs.DurationVar(&f.peakStepDur, "peak-step-duration", 30*time.Second, "peak search: measured time per step (each step also ramps up over --ramp-up)")
+	fs.DurationVar(&f.peakP90, "peak-p90", 500*time.Millisecond, "peak search: latency bound on p90 (0 = none)")
+	fs.Float64Var(&f.peakGain, "peak-min-gain", 0.03, "peak search: relative TPS gain that counts as still rising")
+	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", 0.0001, "peak search: highest error rate a step may have (fraction)")
+}
+
+// config turns the flags into a drive configuration; quickURL is quick mode's --url.
+func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	cfg := driver.Config{Target: f.target, Scenario: f.scenario, URL: quickURL, Params: f.set,
+		Users: f.users, Rate: f.rate, MaxInFlight: f.maxInFlight, Iterations: f.iterations,
+		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure}
+	if len(f.set) == 0 {
+		cfg.Params = nil
+	}
+	if quickURL != "" {
+		if given["target"] || given["scenario"] {
+			return cfg, usageErrorf("--url (quick mode) drives one URL; drop --target/--scenario")
+		}
+		cfg.Scenario = ""
+		if !given["ramp-up"] {
+			cfg.RampUp = 0
+		}
+		if !given["ramp-down"] {
+			cfg.RampDown = 0
+		}
+	}
+	switch {
+	case f.users < 1 && f.rate == 0:
+		return cfg, usageErrorf("--users (-c) must be at least 1, got %d", f.users)
+	case f.rate < 0:
+		return cfg, usageErrorf("--rate must be positive, got %g", f.rate)
+	case f.rate > 0 && given["users"] || f.rate > 0 && given["c"]:
+		return cfg, usageErrorf("give --users (closed model) or --rate (open model), not both")
+	case f.duration <= 0:
+		return cfg, usageErrorf("--duration (-d) must be positive, got %v", f.duration)
+	case f.rampUp < 0:
+		return cfg, usageErrorf("--ramp-up must not be negative")
+	case f.rampDown < 0:
+		return cfg, usageErrorf("--ramp-down must not be negative")
+	case f.timeout <= 0:
+		return cfg, usageErrorf("--timeout must be positive")
+	case f.maxInFlight < 0:
+		return cfg, usageErrorf("--max-in-flight must not be negative")
+	}
+	if f.think != "" {
+		t, err := scenario.ParseThink(f.think)
+		if err != nil {
+			return cfg, usageErrorf("--think: %v", err)
+		}
+		cfg.Think = &t
+	}
+	if f.keep.set {
+		v := f.keep.v
+		cfg.KeepConnections = &v
+	}
+	if f.maxErrorRate != "" {
+		r, err := parseRate(f.maxErrorRate)
+		if err != nil {
+			return cfg, usageErrorf("--max-error-rate: %v", err)
+		}
+		cfg.Thresholds = append(cfg.Thresholds, report.MaxErrorRate(r))
+	}
+	if f.maxP90 < 0 || f.maxP99 < 0 || f.minTPS < 0 {
+		return cfg, usageErrorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
+	}
+	if f.maxP90 > 0 {
+		cfg.Thresholds = append(cfg.Thresholds, report.MaxP90Ms(ms(f.maxP90)))
+	}
+	if f.maxP99 > 0 {
+		cfg.Thresholds = append(cfg.Thresholds, report.MaxP99Ms(ms(f.maxP99)))
+	}
+	if f.minTPS > 0 {
+		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
+	}
+	if f.peak {
+		if f.rate > 0 {
+			return cfg, usageErrorf("--peak steps virtual users; it cannot be combined with --rate")
+		}
+		if f.peakStart < 1 || f.peakStep < 1 || f.peakMax < f.peakStart {
+			return cfg, usageErrorf("--peak-start and --peak-step must be at least 1 and --peak-max-users at least --peak-start")
+		}
+		if f.peakStepDur <= 0 {
+			return cfg, usageErrorf("--peak-step-duration must be positive")
+		}
+		if f.peakGain <= 0 || f.peakMaxErrRate < 0 || f.peakMaxErrRate > 1 {
+			return cfg, usageErrorf("--peak-min-gain must be positive and --peak-max-error-rate a fraction in [0, 1]")
+		}
+		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
+			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
+	}
+	switch f.progress {
+	case "auto":
+		cfg.Progress = os.Stderr
+		cfg.ProgressTTY = isatty.IsTerminal(os.Stderr.Fd())
+	case "on":
+		cfg.Progress = os.Stderr
+	case "off":
+	default:
+		return cfg, usageErrorf("--progress must be auto, on or off, got %q", f.progress)
+	}
+	return cfg, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// parseRate reads 0.01 or 1%.
+func parseRate(s string) (float64, error) {
+	pct := strings.HasSuffix(s, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number or percentage", s)
+	}
+	if pct {
+		v /= 100
+	}
+	if v < 0 || v > 1 {
+		return 0, fmt.Errorf("%q is not between 0 and 1 (0%% and 100%%)", s)
+	}
+	return v, nil
+}
+
+// finish prints the summary, writes --out and passes on the run's error (a threshold failure
+// keeps its exit status 3).
+func finish(res *report.Results, out string, runErr error) error {
+	if res == nil {
+		return runErr
+	}
+	res.WriteSummary(os.Stdout)
+	if out != "" {
+		if err := res.WriteFile(out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
+	}
+	return runErr
+}
+
+func runDrive(ctx context.Context, args []string) error {
+	fs := newFlagSet("drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
+	var f driveFlags
+	f.register(fs, 10, time.Minute, 0, 0)
+	var quickURL string
+	var list bool
+	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
+	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
+	usage := fs.Usage
+	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if list {
+		for _, n := range scenarios.Names() {
+			data, _ := scenarios.Get(n)
+			sc, err := scenario.Parse(n, data, scenario.Options{})
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%-14s %s\n", n, sc.Description)
+		}
+		return nil
+	}
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if quickURL != "" && !given["users"] && !given["c"] {
+		f.users = 50
+	}
+	cfg, err := f.config(fs, quickURL)
+	if err != nil {
+		return err
+	}
+	if cfg.URL == "" && cfg.Target == "" {
+		return usageErrorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
+	}
+	res, err := driver.Drive(ctx, cfg)
+	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return finish(res, f.out, err)
+}

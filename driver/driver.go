@@ -1,0 +1,242 @@
+// Package driver is the load driver's front door: it turns a drive configuration — a scenario
+// (built-in or file) or a single URL, the load model, phases, thresholds, an optional peak
+// search — into a run of the load engine and returns the results with the run's settings and
+// thresholds filled in. cmd/tradebench's drive and run commands are thin wrappers around Drive.
+package driver
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/peak"
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/vuser"
+	"github.com/tradebench/tradebench/report"
+)
+
+// Config is one drive.
+type Config struct {
+	// Target is the system under test's base URL (scheme://host:port) for scenario paths.
+	Target string
+	// Scenario is a built-in scenario's name or a scenario file's path.
+	Scenario string
+	// URL selects quick mode: every iteration is one GET of this URL (templates allowed, e.g.
+	// s:{0..1000}). Target and Scenario must then be empty.
+	URL string
+	// Params override scenario parameters (--set k=v).
+	Params map[string]string
+	// Think replaces the scenario's think time (nil: the scenario's; quick mode: none).
+	Think *scenario.Think
+
+	Users       int
+	Rate        float64 // > 0: the open model
+	MaxInFlight int
+	Iterations  int // per user, closed model (0 = until the duration ends)
+	RampUp      time.Duration
+	Duration    time.Duration // the measured steady state
+	RampDown    time.Duration
+
+	// KeepConnections keeps connections and cookies across iterations (nil: the default — fresh
+	// per iteration for scenarios, as the seeds did; kept in quick mode, as wrk does).
+	KeepConnections *bool
+	Timeout         time.Duration // per request (0 = 60s)
+	Insecure        bool          // skip TLS certificate verification
+
+	Progress    io.Writer
+	ProgressTTY bool
+
+	Thresholds []report.Threshold
+	// Peak, if set, runs a peak search instead of one run (closed model only).
+	Peak *peak.Config
+	// RunID makes registered user ids unique across runs ("" = generated).
+	RunID string
+}
+
+// Workload is the results' workload name for driven HTTP scenarios.
+const Workload = "http"
+
+// LoadScenario resolves a built-in name or a file path and compiles it.
+func LoadScenario(nameOrPath string, opt scenario.Options) (*scenario.Scenario, error) {
+	if data, ok := scenarios.Get(nameOrPath); ok && !strings.ContainsAny(nameOrPath, `/\.`) {
+		return scenario.Parse(nameOrPath, data, opt)
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("scenario %q is neither a built-in (%s) nor a file", nameOrPath, strings.Join(scenarios.Names(), ", "))
+		}
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	return scenario.Parse(filepath.Base(nameOrPath), data, opt)
+}
+
+// NewRunID returns a short id unique to this run: the time in base 36 and random letters.
+func NewRunID() string {
+	var b [3]byte
+	rand.Read(b[:])
+	r := strconv.FormatUint(uint64(b[0])<<16|uint64(b[1])<<8|uint64(b[2]), 36)
+	return strconv.FormatInt(time.Now().Unix(), 36) + strings.Repeat("0", 5-len(r)) + r
+}
+
+// quickScenario is quick mode's one-request scenario, written in the scenario format so it
+// runs through exactly the same engine.
+func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("--url %q: %v", rawURL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, "", fmt.Errorf("--url %q: give an absolute http:// or https:// URL", rawURL)
+	}
+	target := u.Scheme + "://" + u.Host
+	path := u.RequestURI()
+	doc := map[string]any{
+		"name": "quick",
+		"flow": []any{map[string]any{"request": map[string]any{"name": "GET " + u.Path, "url": path}}},
+	}
+	data, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, "", err
+	}
+	sc, err := scenario.Parse("--url", data, opt)
+	return sc, target, err
+}
+
+// Drive runs cfg and returns its results. A run that completes but misses a threshold returns
+// the results and a *report.ThresholdsFailed (exit status 3); an interrupted run returns what
+// was measured and the context's error.
+func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	if cfg.RunID == "" {
+		cfg.RunID = NewRunID()
+	}
+	quick := cfg.URL != ""
+	opt := scenario.Options{Params: cfg.Params, RunID: cfg.RunID, Think: cfg.Think}
+	var sc *scenario.Scenario
+	var err error
+	target := cfg.Target
+	switch {
+	case quick && (cfg.Target != "" || cfg.Scenario != ""):
+		return nil, errors.New("--url (quick mode) drives one URL; do not combine it with --target or --scenario")
+	case quick:
+		if len(cfg.Params) > 0 {
+			return nil, errors.New("--set applies to scenarios; quick mode (--url) has no parameters")
+		}
+		sc, target, err = quickScenario(cfg.URL, opt)
+	default:
+		if cfg.Target == "" {
+			return nil, errors.New("--target is required (the base URL of the system under test, e.g. http://localhost:8080), or use --url for quick mode")
+		}
+		name := cfg.Scenario
+		if name == "" {
+			name = "stocktrader"
+		}
+		sc, err = LoadScenario(name, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	keep := quick
+	if cfg.KeepConnections != nil {
+		keep = *cfg.KeepConnections
+	}
+	hopt := httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
+	if cfg.Insecure {
+		hopt.TLS = &tls.Config{InsecureSkipVerify: true}
+	}
+	w, err := vuser.New(vuser.Config{Target: target, Scenario: sc, HTTP: hopt, KeepConnections: keep, Open: cfg.Rate > 0})
+	if err != nil {
+		return nil, err
+	}
+	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
+		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name}
+
+	var res *report.Results
+	if cfg.Peak != nil {
+		if cfg.Rate > 0 {
+			return nil, errors.New("peak search steps virtual users (the closed model); drop --rate")
+		}
+		pc := *cfg.Peak
+		res, err = runPeak(ctx, pc, lc, w)
+	} else {
+		res, err = load.Run(ctx, lc, w)
+	}
+	if res == nil {
+		return nil, err
+	}
+	describe(res, cfg, sc, target, keep, quick)
+	if err != nil {
+		return res, err
+	}
+	if len(cfg.Thresholds) > 0 {
+		return res, res.CheckThresholds(cfg.Thresholds)
+	}
+	return res, nil
+}
+
+func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workload) (*report.Results, error) {
+	pc.Defaults()
+	base := lc.Label
+	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, step, users int) (*report.Results, error) {
+		c := lc
+		c.Users = users
+		c.Steady = pc.StepDuration
+		c.RampDown = 0
+		c.Label = fmt.Sprintf("%s step %d (%d users)", base, step, users)
+		return load.Run(ctx, c, w)
+	})
+	if best == nil {
+		if err == nil {
+			err = fmt.Errorf("peak search found no step within its bounds: %s", ps.StopWhy)
+		}
+		return nil, err
+	}
+	best.Settings["peak_step_duration"] = pc.StepDuration.String()
+	best.Settings["peak_start"] = pc.Start
+	best.Settings["peak_step"] = pc.Step
+	best.Settings["peak_max_users"] = pc.MaxUsers
+	if pc.MaxP90 > 0 {
+		best.Settings["peak_max_p90"] = pc.MaxP90.String()
+	}
+	best.Notes = append(best.Notes, fmt.Sprintf("peak search: the transactions above are step %d (%d users), the peak", ps.PeakStep, ps.PeakUsers))
+	return best, err
+}
+
+func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target string, keep, quick bool) {
+	res.Workload = Workload
+	res.Scenario = sc.Name
+	res.Target = target
+	if quick {
+		res.Target = cfg.URL
+		res.Settings["mode"] = "quick"
+	} else {
+		res.Settings["scenario_source"] = sc.Source
+		params := map[string]string{}
+		for _, p := range sc.Params {
+			params[p.Name] = p.Value
+		}
+		res.Settings["params"] = params
+	}
+	res.Settings["think"] = sc.Think.String()
+	res.Settings["keep_connections"] = keep
+	to := cfg.Timeout
+	if to <= 0 {
+		to = 60 * time.Second
+	}
+	res.Settings["timeout"] = to.String()
+	res.Settings["run_id"] = cfg.RunID
+}

@@ -1,0 +1,474 @@
+// Package vuser executes a compiled scenario over HTTP as a load.Workload: each virtual user
+// walks the scenario's steps with its own connection, cookies and variables, records every HTTP
+// request as a hit (redirects included) and every transaction through the load engine.
+//
+// By default (the seeds' method) a user starts each iteration as a new visitor: a fresh
+// connection and an empty cookie jar. KeepConnections keeps both across iterations instead.
+package vuser
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/scenario"
+)
+
+// MaxRedirects is how many redirects one request follows before it fails.
+const MaxRedirects = 10
+
+// Config configures a workload.
+type Config struct {
+	// Target is the base URL that scenario paths (/…) are relative to, e.g. http://host:8080.
+	Target   string
+	Scenario *scenario.Scenario
+	HTTP     httpc.Options
+	// KeepConnections keeps a user's connection and cookies from one iteration to the next.
+	KeepConnections bool
+	// Open is the open model: an iteration is one arrival and ends without a trailing think.
+	Open bool
+}
+
+// Workload is a scenario ready to run under load.Run.
+type Workload struct {
+	cfg    Config
+	sc     *scenario.Scenario
+	target httpc.Endpoint
+	base   *url.URL
+	opt    *httpc.Options
+}
+
+// New checks the target and returns the workload.
+func New(cfg Config) (*Workload, error) {
+	if cfg.Scenario == nil {
+		return nil, errors.New("vuser: no scenario")
+	}
+	w := &Workload{cfg: cfg, sc: cfg.Scenario, opt: &cfg.HTTP}
+	w.opt = &w.cfg.HTTP
+	if cfg.Target != "" {
+		u, err := url.Parse(strings.TrimRight(cfg.Target, "/"))
+		if err != nil {
+			return nil, fmt.Errorf("target %q: %v", cfg.Target, err)
+		}
+		if u.Path != "" || u.RawQuery != "" {
+			return nil, fmt.Errorf("target %q: give only scheme://host[:port]; the scenario supplies the paths", cfg.Target)
+		}
+		ep, err := httpc.ParseEndpoint(u)
+		if err != nil {
+			return nil, fmt.Errorf("target: %w", err)
+		}
+		w.target, w.base = ep, u
+	}
+	return w, nil
+}
+
+// NewUser implements load.Workload. The user's client is made on its first request.
+func (w *Workload) NewUser(id int) load.User { return &user{w: w, id: id} }
+
+// user is one virtual user: kept small, because there may be tens of thousands.
+type user struct {
+	w       *Workload
+	id      int
+	iter    int64
+	c       *httpc.Client
+	vars    []string
+	pending bool // a think time is due before the next transaction
+	next    scenario.Think
+}
+
+func (u *user) Var(slot int) string { return u.vars[slot] }
+func (u *user) UserID() int         { return u.id }
+func (u *user) IterNum() int64      { return u.iter }
+
+// Control flow through the steps, as errors.
+var (
+	errStop   = errors.New("stop")   // a stop step: the iteration ends normally
+	errFailed = errors.New("failed") // a transaction failed (already recorded): the iteration ends
+)
+
+// Iterate implements load.User: one pass over the scenario.
+func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
+	u.iter = it.Number()
+	if u.c == nil {
+		u.c = httpc.NewClient(u.w.opt)
+	}
+	if u.vars == nil && len(u.w.sc.Vars) > 0 {
+		u.vars = make([]string, len(u.w.sc.Vars))
+	}
+	u.pending = false
+	err := u.steps(ctx, it, u.w.sc.Steps)
+	u.c.ReleaseBody()
+	if !u.w.cfg.KeepConnections {
+		// a new visitor next time: no connection, no cookies, no variables
+		u.c.CloseConn()
+		u.c.Jar.Reset()
+		clear(u.vars)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil // the run ended; the engine counts the cut-off transaction as stopped
+	}
+	// the think after the last transaction paces the closed model's next iteration
+	if u.pending && !u.w.cfg.Open {
+		u.pending = false
+		it.Think(ctx, u.next.Sample())
+	}
+	return nil
+}
+
+func (u *user) think(ctx context.Context, it *load.Iteration) error {
+	if !u.pending {
+		return nil
+	}
+	u.pending = false
+	return it.Think(ctx, u.next.Sample())
+}
+
+// steps runs a list of steps. It returns nil when the list is done (or an extraction's else
+// branch replaced the rest), errStop / errFailed / a context error to end the iteration.
+func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.Step) error {
+	for _, st := range steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		switch st.Kind {
+		case scenario.StepRequest:
+			if err := u.think(ctx, it); err != nil {
+				return err
+			}
+			req := st.Request
+			start := it.StartTx()
+			elseSteps, err := u.request(ctx, it, req)
+			it.Done(req.Name, start, err)
+			if err != nil {
+				return errFailed
+			}
+			u.pending, u.next = true, u.w.sc.Think
+			if req.Think != nil {
+				u.next = *req.Think
+			}
+			if elseSteps != nil {
+				return u.steps(ctx, it, elseSteps) // instead of the rest of this list
+			}
+		case scenario.StepTransaction:
+			if err := u.think(ctx, it); err != nil {
+				return err
+			}
+			start := it.StartTx()
+			var err error
+			for _, sub := range st.Steps {
+				if sub.Kind == scenario.StepSet {
+					u.set(sub.Sets)
+					continue
+				}
+				if _, err = u.request(ctx, it, sub.Request); err != nil {
+					break
+				}
+			}
+			it.Done(st.Name, start, err)
+			if err != nil {
+				return errFailed
+			}
+			u.pending, u.next = true, u.w.sc.Think
+		case scenario.StepSet:
+			u.set(st.Sets)
+		case scenario.StepThink:
+			u.pending = false
+			if err := it.Think(ctx, st.Think.Sample()); err != nil {
+				return err
+			}
+		case scenario.StepChoice:
+			n := rand.IntN(st.TotalWeight)
+			for i := range st.Branches {
+				b := &st.Branches[i]
+				if n < b.Weight {
+					if err := u.steps(ctx, it, b.Steps); err != nil {
+						return err
+					}
+					break
+				}
+				n -= b.Weight
+			}
+		case scenario.StepRepeat:
+			n := st.Min
+			if st.Max > st.Min {
+				n += rand.IntN(st.Max - st.Min + 1)
+			}
+			for k := 0; k < n; k++ {
+				if err := u.steps(ctx, it, st.Steps); err != nil {
+					return err
+				}
+			}
+		case scenario.StepStop:
+			return errStop
+		}
+	}
+	return nil
+}
+
+func (u *user) set(sets []scenario.Set) {
+	for i := range sets {
+		s := &sets[i]
+		if !s.IsRepeated {
+			u.vars[s.Slot] = s.Value.String(u)
+			continue
+		}
+		n := s.Min
+		if s.Max > s.Min {
+			n += rand.IntN(s.Max - s.Min + 1)
+		}
+		var b []byte
+		for k := 0; k < n; k++ {
+			if k > 0 {
+				b = append(b, s.Join...)
+			}
+			b = s.Value.Append(b, u)
+		}
+		u.vars[s.Slot] = string(b)
+	}
+}
+
+// scratch holds one request's rendered parts; pooled so a thinking user holds none.
+type scratch struct {
+	target, header, body, tmp []byte
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// request sends one request (following redirects), checks the final response and extracts
+// variables. It returns an extraction's else steps when one found nothing.
+func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Request) (elseSteps []*scenario.Step, err error) {
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	s.target, s.header, s.body = s.target[:0], s.header[:0], s.body[:0]
+
+	ep := &u.w.target
+	s.target = r.URL.Append(s.target, u)
+	if len(s.target) == 0 || s.target[0] != '/' {
+		abs, err := url.Parse(string(s.target))
+		if err != nil || (abs.Scheme != "http" && abs.Scheme != "https") {
+			return nil, metrics.Failf("bad url", "%s: %q is neither a path nor an http(s) URL", r.Name, s.target)
+		}
+		e, err := httpc.ParseEndpoint(abs)
+		if err != nil {
+			return nil, metrics.Failf("bad url", "%s: %v", r.Name, err)
+		}
+		ep = &e
+		s.target = append(s.target[:0], abs.RequestURI()...)
+	} else if u.w.base == nil {
+		return nil, metrics.Failf("bad url", "%s: %q is a path but no target URL was given", r.Name, s.target)
+	}
+	if len(r.Query) > 0 {
+		sep := byte('?')
+		if bytes.IndexByte(s.target, '?') >= 0 {
+			sep = '&'
+		}
+		for _, f := range r.Query {
+			s.target = append(s.target, sep)
+			sep = '&'
+			s.target = scenario.AppendQueryEscape(s.target, f.Key)
+			s.target = append(s.target, '=')
+			s.target = f.Val.AppendQuery(s.target, u)
+		}
+	}
+	for _, h := range r.Header {
+		s.header = append(s.header, h.Key...)
+		s.header = append(s.header, ": "...)
+		s.header = h.Val.Append(s.header, u)
+		s.header = append(s.header, "\r\n"...)
+	}
+	switch {
+	case len(r.Form) > 0:
+		for i, f := range r.Form {
+			if i > 0 {
+				s.body = append(s.body, '&')
+			}
+			s.body = scenario.AppendQueryEscape(s.body, f.Key)
+			s.body = append(s.body, '=')
+			s.body = f.Val.AppendQuery(s.body, u)
+		}
+	case r.Body != nil:
+		s.body = r.Body.Append(s.body, u)
+	}
+
+	hreq := httpc.Request{Method: r.Method, Target: s.target, Header: s.header, Body: s.body, KeepBody: r.NeedBody}
+	var resp httpc.Response
+	for hop := 0; ; hop++ {
+		start := time.Now()
+		resp, err = u.c.Do(ctx, ep, &hreq)
+		it.Hit(start, resp.Status, resp.Bytes)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("%s: %w", r.Name, err)
+		}
+		if !r.FollowRedirects || !isRedirect(resp.Status) || resp.Location == "" {
+			break
+		}
+		if hop == MaxRedirects {
+			return nil, metrics.Failf("too many redirects", "%s: more than %d redirects", r.Name, MaxRedirects)
+		}
+		next, nep, err := resolve(ep, hreq.Target, resp.Location)
+		if err != nil {
+			return nil, metrics.Failf("bad redirect", "%s: Location %q: %v", r.Name, resp.Location, err)
+		}
+		s.tmp = append(s.tmp[:0], next...)
+		s.target, s.tmp = s.tmp, s.target
+		hreq.Target, ep = s.target, nep
+		if resp.Status != 307 && resp.Status != 308 {
+			hreq.Method, hreq.Body = "GET", nil
+		}
+	}
+	return u.check(r, resp, s)
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+// resolve turns a Location into the next request's target and endpoint.
+func resolve(ep *httpc.Endpoint, target []byte, loc string) (string, *httpc.Endpoint, error) {
+	scheme := "http"
+	if ep.TLS {
+		scheme = "https"
+	}
+	base, err := url.Parse(scheme + "://" + ep.Host + string(target))
+	if err != nil {
+		return "", nil, err
+	}
+	ref, err := url.Parse(loc)
+	if err != nil {
+		return "", nil, err
+	}
+	next := base.ResolveReference(ref)
+	if next.Host == base.Host && next.Scheme == base.Scheme {
+		return next.RequestURI(), ep, nil
+	}
+	e, err := httpc.ParseEndpoint(next)
+	if err != nil {
+		return "", nil, err
+	}
+	return next.RequestURI(), &e, nil
+}
+
+func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*scenario.Step, error) {
+	ck := &r.Check
+	if len(ck.Status) > 0 {
+		ok := false
+		for _, st := range ck.Status {
+			ok = ok || st == resp.Status
+		}
+		if !ok {
+			return nil, metrics.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d, expected %v%s", r.Name, resp.Status, ck.Status, excerpt(resp.Body))
+		}
+	} else if resp.Status >= 400 {
+		return nil, metrics.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d%s", r.Name, resp.Status, excerpt(resp.Body))
+	}
+	if resp.Bytes < ck.MinBytes {
+		return nil, metrics.Failf("check min_bytes", "%s: %d bytes, expected at least %d", r.Name, resp.Bytes, ck.MinBytes)
+	}
+	for _, t := range ck.Contains {
+		s.tmp = t.Append(s.tmp[:0], u)
+		if !bytes.Contains(resp.Body, s.tmp) {
+			return nil, metrics.Failf("check contains", "%s: response does not contain %q%s", r.Name, s.tmp, excerpt(resp.Body))
+		}
+	}
+	for _, t := range ck.NotContains {
+		s.tmp = t.Append(s.tmp[:0], u)
+		if bytes.Contains(resp.Body, s.tmp) {
+			return nil, metrics.Failf("check not_contains", "%s: response contains %q%s", r.Name, s.tmp, excerpt(resp.Body))
+		}
+	}
+	for _, re := range ck.Regex {
+		if !re.Match(resp.Body) {
+			return nil, metrics.Failf("check regex", "%s: response does not match %s%s", r.Name, re, excerpt(resp.Body))
+		}
+	}
+	for i := range r.Extract {
+		x := &r.Extract[i]
+		v, ok := extract(x, resp.Body)
+		if !ok {
+			if x.Else != nil {
+				return x.Else, nil
+			}
+			return nil, metrics.Failf("extract "+x.Var, "%s: nothing matches %s%s", r.Name, x.Re, excerpt(resp.Body))
+		}
+		u.vars[x.Slot] = v
+	}
+	return nil, nil
+}
+
+func extract(x *scenario.Extract, body []byte) (string, bool) {
+	if x.Pick == scenario.PickFirst {
+		m := x.Re.FindSubmatchIndex(body)
+		if m == nil || m[2*x.Group] < 0 {
+			return "", false
+		}
+		return string(body[m[2*x.Group]:m[2*x.Group+1]]), true
+	}
+	all := x.Re.FindAllSubmatchIndex(body, -1)
+	var vals [][]byte
+	for _, m := range all {
+		if m[2*x.Group] >= 0 {
+			vals = append(vals, body[m[2*x.Group]:m[2*x.Group+1]])
+		}
+	}
+	if len(vals) == 0 {
+		return "", false
+	}
+	var v []byte
+	switch x.Pick {
+	case scenario.PickLast:
+		v = vals[len(vals)-1]
+	case scenario.PickRandom:
+		v = vals[rand.IntN(len(vals))]
+	case scenario.PickMax, scenario.PickMin:
+		v = vals[0]
+		for _, c := range vals[1:] {
+			if cmp := numCompare(c, v); (x.Pick == scenario.PickMax) == (cmp > 0) && cmp != 0 {
+				v = c
+			}
+		}
+	}
+	return string(v), true
+}
+
+// numCompare compares decimal digit strings as numbers (longer is larger), else as text.
+func numCompare(a, b []byte) int {
+	a, b = bytes.TrimLeft(a, "0"), bytes.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		if len(a) < len(b) {
+			return -1
+		}
+		return 1
+	}
+	return bytes.Compare(a, b)
+}
+
+// excerpt gives a failed check's example a hint of what came back: the page title, or its start.
+func excerpt(body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	if i := bytes.Index(body, []byte("<title>")); i >= 0 {
+		rest := body[i+7:]
+		if j := bytes.Index(rest, []byte("</title>")); j >= 0 && j < 200 {
+			return fmt.Sprintf(" (page title %q)", strings.TrimSpace(string(rest[:j])))
+		}
+	}
+	n := min(len(body), 120)
+	return fmt.Sprintf(" (body starts %q)", body[:n])
+}

@@ -1,0 +1,109 @@
+// Package remote selects a remote trade.Service client by access mode: the web tier calls
+// Dial("soap"|"rest"|"grpc", addr, opts) and gets something that implements trade.Service
+// exactly as the in-process service does, domain errors included. The servers live in the
+// soap, rest and grpc subpackages and are hosted together by package host.
+package remote
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/trade"
+	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/rest"
+	"github.com/tradebench/tradebench/trade/remote/soap"
+)
+
+// Access modes (web tier -> business services). InProcess is handled by the caller.
+const (
+	InProcess = "inprocess"
+	SOAP      = "soap"
+	REST      = "rest"
+	GRPC      = "grpc"
+)
+
+// Accesses lists the access modes, in-process first.
+func Accesses() []string { return []string{InProcess, SOAP, REST, GRPC} }
+
+// Defaults.
+const (
+	DefaultTimeout         = 10 * time.Second
+	DefaultMaxConnsPerHost = 256
+	DefaultGRPCConns       = tgrpc.DefaultConns
+)
+
+// Options configures a remote client. Zero fields take the defaults.
+type Options struct {
+	// Timeout bounds every call, so a lost services host gives an error, never a hang
+	// (0 = DefaultTimeout).
+	Timeout time.Duration
+	// MaxConnsPerHost is the SOAP/REST client's connection pool: at most this many connections
+	// to the host, all kept idle for reuse (0 = DefaultMaxConnsPerHost). A small pool (the old
+	// .NET default was 2) serialises a web tier's calls and ruins a benchmark.
+	MaxConnsPerHost int
+	// GRPCConns is how many HTTP/2 connections the gRPC client spreads calls over; each one
+	// multiplexes any number of calls (0 = DefaultGRPCConns).
+	GRPCConns int
+}
+
+// Client is a remote trade service: the service contract, the order processor's
+// CompleteOrder, and Close to release connections.
+type Client interface {
+	trade.Service
+	trade.OrderProcessor
+	Close() error
+}
+
+// Settings describes a client for config pages and results files.
+type Settings struct {
+	Access          string `json:"access"`
+	Addr            string `json:"addr"`
+	Timeout         string `json:"timeout"`
+	MaxConnsPerHost int    `json:"maxConnsPerHost,omitempty"`
+	GRPCConns       int    `json:"grpcConns,omitempty"`
+}
+
+// Describe returns the effective settings Dial would use.
+func Describe(access, addr string, opts Options) Settings {
+	opts = opts.withDefaults()
+	s := Settings{Access: access, Addr: addr, Timeout: opts.Timeout.String()}
+	if access == GRPC {
+		s.GRPCConns = opts.GRPCConns
+	} else {
+		s.MaxConnsPerHost = opts.MaxConnsPerHost
+	}
+	return s
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxConnsPerHost <= 0 {
+		o.MaxConnsPerHost = DefaultMaxConnsPerHost
+	}
+	if o.GRPCConns <= 0 {
+		o.GRPCConns = DefaultGRPCConns
+	}
+	return o
+}
+
+// Dial returns a client for access ("soap", "rest" or "grpc") of the services host at addr.
+// For soap and rest, addr is the host's HTTP address (host:port or http://host:port); for
+// grpc, its gRPC address (host:port). Connections are made lazily: Dial does not wait for the
+// host, and calls fail fast while it is unreachable.
+func Dial(access, addr string, opts Options) (Client, error) {
+	opts = opts.withDefaults()
+	switch strings.ToLower(access) {
+	case SOAP:
+		return soap.NewClient(addr, soap.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost})
+	case REST:
+		return rest.NewClient(addr, rest.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost})
+	case GRPC:
+		return tgrpc.NewClient(addr, tgrpc.Options{Timeout: opts.Timeout, Conns: opts.GRPCConns})
+	case InProcess:
+		return nil, fmt.Errorf("remote: access %q needs no client: use the in-process service", access)
+	}
+	return nil, fmt.Errorf("remote: unknown access mode %q: want one of soap, rest, grpc (or inprocess)", access)
+}

@@ -1,0 +1,345 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/storetest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func small() store.LoadSpec {
+	s := dataset.DefaultSpec()
+	s.Accounts, s.Quotes, s.Seed = 50, 20, 42
+	return s
+}
+
+func TestParseDSN(t *testing.T) {
+	for _, c := range []struct{ dsn, driver, rest string }{
+		{"sqlite:trade.db", "sqlite", "trade.db"},
+		{"sqlite:///tmp/x.db", "sqlite", "/tmp/x.db"},
+		{"sqlite:x?_pragma=foo", "sqlite", "x?_pragma=foo"},
+		{"/var/data/trade.db", "sqlite", "/var/data/trade.db"},
+		{"postgres://u@h/db", "postgres", "postgres://u@h/db"},
+		{"postgresql://u:p@h:5/db?sslmode=disable", "postgres", "postgresql://u:p@h:5/db?sslmode=disable"},
+	} {
+		d, r, err := store.ParseDSN(c.dsn)
+		if err != nil || d != c.driver || r != c.rest {
+			t.Errorf("ParseDSN(%q) = %q, %q, %v; want %q, %q", c.dsn, d, r, err, c.driver, c.rest)
+		}
+	}
+	for _, bad := range []string{"", "sqlite:", "mysql://x", "trade.txt"} {
+		if _, _, err := store.ParseDSN(bad); err == nil {
+			t.Errorf("ParseDSN(%q) accepted", bad)
+		}
+	}
+	if got := store.Redact("postgres://u:secret@h/db"); got != "postgres://u:xxxxx@h/db" {
+		t.Errorf("Redact = %q", got)
+	}
+}
+
+// The loaded data is exactly what the generator makes, on every store.
+func TestLoadMatchesGenerator(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		spec := small()
+		st := storetest.Loaded(t, dsn, spec)
+		got := storetest.Take(t, st, storetest.Users(spec.Accounts+5), storetest.Symbols(spec.Quotes+5))
+		if len(got.Accounts) != spec.Accounts || len(got.Quotes) != spec.Quotes {
+			t.Fatalf("loaded %d accounts and %d quotes, want %d and %d", len(got.Accounts), len(got.Quotes), spec.Accounts, spec.Quotes)
+		}
+		hash := got.Accounts["uid:0"].PasswordHash
+		if err := bcrypt.CompareHashAndPassword([]byte(hash), []byte(dataset.Password)); err != nil {
+			t.Fatalf("stored hash does not match the password %q: %v", dataset.Password, err)
+		}
+		if c, _ := bcrypt.Cost([]byte(hash)); c != spec.HashCost {
+			t.Errorf("hash cost %d, want %d", c, spec.HashCost)
+		}
+		if d := storetest.Diff(storetest.Generated(spec, hash), got); d != "" {
+			t.Fatalf("loaded data differs from the generator:\n%s", d)
+		}
+		li, err := st.Loaded(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if li.Spec != spec || li.MaxAccountID != 50 || li.MaxHoldingID != 250 || li.MaxOrderID != 250 {
+			t.Errorf("load marker %+v", li)
+		}
+		// The loaded balances already satisfy the audit invariant.
+		for u, a := range got.Accounts {
+			want := a.Account.OpenBalance
+			for _, o := range a.Orders {
+				want -= o.Total()
+			}
+			if a.Account.Balance != want {
+				t.Errorf("%s: balance %s, want open balance minus loaded buys %s", u, a.Account.Balance, want)
+			}
+		}
+	})
+}
+
+// One seed, one data set; another seed, another.
+func TestLoadDeterministic(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		spec := small()
+		st := storetest.Loaded(t, dsn, spec)
+		users, syms := storetest.Users(spec.Accounts), storetest.Symbols(spec.Quotes)
+		first := storetest.Take(t, st, users, syms).WithoutHashes()
+		if err := st.Load(ctx, spec, nil); err != nil {
+			t.Fatal(err)
+		}
+		if d := storetest.Diff(first, storetest.Take(t, st, users, syms).WithoutHashes()); d != "" {
+			t.Fatalf("second load with the same seed differs:\n%s", d)
+		}
+		spec.Seed++
+		if err := st.Load(ctx, spec, nil); err != nil {
+			t.Fatal(err)
+		}
+		if storetest.Diff(first, storetest.Take(t, st, users, syms).WithoutHashes()) == "" {
+			t.Fatal("a different seed loaded the same data")
+		}
+	})
+}
+
+func TestLoadProgressAndBadSpec(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		st := storetest.Open(t, dsn)
+		if _, err := st.Loaded(ctx); !errors.Is(err, store.ErrNotLoaded) {
+			t.Fatalf("Loaded on an empty database = %v, want ErrNotLoaded", err)
+		}
+		if err := st.Reset(ctx); !errors.Is(err, store.ErrNotLoaded) {
+			t.Fatalf("Reset on an empty database = %v, want ErrNotLoaded", err)
+		}
+		bad := small()
+		bad.Accounts = 0
+		if err := st.Load(ctx, bad, nil); err == nil {
+			t.Fatal("Load accepted 0 accounts")
+		}
+		var last, total int64
+		if err := st.Load(ctx, small(), func(d, tot int64) { last, total = d, tot }); err != nil {
+			t.Fatal(err)
+		}
+		if total == 0 || last != total {
+			t.Fatalf("progress ended at %d of %d", last, total)
+		}
+	})
+}
+
+// Reset puts back exactly the loaded state after every kind of change, and ids continue
+// after the loaded ones.
+func TestResetRestoresLoadedState(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		spec := small()
+		st := storetest.Loaded(t, dsn, spec)
+		users, syms := storetest.Users(spec.Accounts, "newbie"), storetest.Symbols(spec.Quotes)
+		loaded := storetest.Take(t, st, users, syms)
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var newOrder, newHolding int64
+		err := st.Update(ctx, func(tx store.Tx) error {
+			a, err := tx.LockAccount(ctx, "uid:3")
+			if err != nil {
+				return err
+			}
+			a.Balance -= 12345
+			a.LoginCount += 3
+			a.LogoutCount++
+			a.LastLogin = now
+			if err := tx.UpdateAccount(ctx, a); err != nil {
+				return err
+			}
+			if err := tx.UpdateProfile(ctx, trade.AccountProfile{UserID: "uid:4", FullName: "x", Address: "y", Email: "z", CreditCard: "c"}, "newhash"); err != nil {
+				return err
+			}
+			hs, err := tx.Holdings(ctx, a.AccountID)
+			if err != nil {
+				return err
+			}
+			if err := tx.DeleteHolding(ctx, hs[0].HoldingID); err != nil {
+				return err
+			}
+			if err := tx.SetHoldingQuantity(ctx, hs[1].HoldingID, 1); err != nil {
+				return err
+			}
+			if newHolding, err = tx.CreateHolding(ctx, trade.Holding{AccountID: a.AccountID, Symbol: "s:1", Quantity: 7, PurchasePrice: 100, PurchaseDate: now}); err != nil {
+				return err
+			}
+			if newOrder, err = tx.CreateOrder(ctx, trade.Order{AccountID: a.AccountID, Symbol: "s:1", Type: trade.Buy, Status: trade.StatusClosed,
+				OpenDate: now, CompletionDate: now, Quantity: 7, Price: 100, Fee: trade.OrderFee, HoldingID: newHolding}); err != nil {
+				return err
+			}
+			q, err := tx.LockQuote(ctx, "s:2")
+			if err != nil {
+				return err
+			}
+			q.Price, q.Volume, q.High = 99999, q.Volume+1000, 99999
+			if err := tx.UpdateQuote(ctx, q); err != nil {
+				return err
+			}
+			_, err = tx.CreateAccount(ctx, trade.Account{UserID: "newbie", Balance: 5, OpenBalance: 5, CreationDate: now}, trade.AccountProfile{UserID: "newbie"}, "h")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if newOrder != 251 || newHolding != 251 {
+			t.Errorf("new ids %d, %d; want 251 after the loaded 250", newOrder, newHolding)
+		}
+		if storetest.Diff(loaded, storetest.Take(t, st, users, syms)) == "" {
+			t.Fatal("the changes did not change the snapshot")
+		}
+		if err := st.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if d := storetest.Diff(loaded, storetest.Take(t, st, users, syms)); d != "" {
+			t.Fatalf("after reset:\n%s", d)
+		}
+		if _, err := st.Order(ctx, newOrder); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("order %d survived reset: %v", newOrder, err)
+		}
+		// Ids start again after the loaded ones, as after a fresh load.
+		err = st.Update(ctx, func(tx store.Tx) error {
+			id, err := tx.CreateOrder(ctx, trade.Order{AccountID: 1, Symbol: "s:1", Type: trade.Buy, Status: trade.StatusOpen, OpenDate: now, Quantity: 1, Price: 1, Fee: 1})
+			if err == nil && id != 251 {
+				t.Errorf("first order id after reset %d, want 251", id)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Reset of an unchanged database changes nothing.
+		if err := st.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if d := storetest.Diff(loaded, storetest.Take(t, st, users, syms)); d != "" {
+			t.Fatalf("after a second reset:\n%s", d)
+		}
+	})
+}
+
+func TestPrimitives(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		spec := small()
+		st := storetest.Loaded(t, dsn, spec)
+		before := storetest.Take(t, st, storetest.Users(spec.Accounts), storetest.Symbols(spec.Quotes))
+
+		// A failed transaction leaves nothing behind.
+		boom := errors.New("boom")
+		err := st.Update(ctx, func(tx store.Tx) error {
+			a, err := tx.LockAccount(ctx, "uid:1")
+			if err != nil {
+				return err
+			}
+			a.Balance = 0
+			if err := tx.UpdateAccount(ctx, a); err != nil {
+				return err
+			}
+			if _, err := tx.CreateAccount(ctx, trade.Account{UserID: "ghost", CreationDate: time.Now()}, trade.AccountProfile{UserID: "ghost"}, "h"); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("Update returned %v, want fn's error", err)
+		}
+		if d := storetest.Diff(before, storetest.Take(t, st, storetest.Users(spec.Accounts, "ghost"), storetest.Symbols(spec.Quotes))); d != "" {
+			t.Fatalf("rolled-back transaction changed data:\n%s", d)
+		}
+
+		// Duplicate user ids and missing rows are reported as such.
+		err = st.Update(ctx, func(tx store.Tx) error {
+			_, err := tx.CreateAccount(ctx, trade.Account{UserID: "uid:0", CreationDate: time.Now()}, trade.AccountProfile{UserID: "uid:0"}, "h")
+			return err
+		})
+		if !errors.Is(err, store.ErrDuplicate) {
+			t.Fatalf("duplicate user id: %v, want ErrDuplicate", err)
+		}
+		for name, f := range map[string]func() error{
+			"account": func() error { _, err := st.Account(ctx, "nobody"); return err },
+			"holding": func() error { _, err := st.Holding(ctx, 999999); return err },
+			"order":   func() error { _, err := st.Order(ctx, 999999); return err },
+			"quote":   func() error { _, err := st.Quote(ctx, "s:nope"); return err },
+			"update quote": func() error {
+				return st.Update(ctx, func(tx store.Tx) error { return tx.UpdateQuote(ctx, trade.Quote{Symbol: "s:nope"}) })
+			},
+		} {
+			if err := f(); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("%s: %v, want ErrNotFound", name, err)
+			}
+		}
+
+		// Closed orders are handed out once.
+		var id int64
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		err = st.Update(ctx, func(tx store.Tx) error {
+			var err error
+			id, err = tx.CreateOrder(ctx, trade.Order{AccountID: 2, Symbol: "s:3", Type: trade.Buy, Status: trade.StatusClosed, OpenDate: now, CompletionDate: now, Quantity: 1, Price: 10, Fee: trade.OrderFee})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed, err := st.ClosedOrders(ctx, 2)
+		if err != nil || len(closed) != 1 || closed[0].OrderID != id {
+			t.Fatalf("ClosedOrders = %v, %v", closed, err)
+		}
+		for i, want := range []int{1, 0} {
+			var got []trade.Order
+			err := st.Update(ctx, func(tx store.Tx) error {
+				var err error
+				got, err = tx.CompleteClosedOrders(ctx, 2)
+				return err
+			})
+			if err != nil || len(got) != want {
+				t.Fatalf("CompleteClosedOrders call %d = %v, %v; want %d orders", i+1, got, err, want)
+			}
+			if want == 1 && (got[0].OrderID != id || got[0].Status != trade.StatusClosed) {
+				t.Fatalf("got %+v", got[0])
+			}
+		}
+		if o, _ := st.Order(ctx, id); o.Status != trade.StatusCompleted {
+			t.Fatalf("order status %s after alert, want completed", o.Status)
+		}
+
+		// The market index is s:1__ only: with 20 quotes, s:10 … s:19 have 4 characters.
+		if idx, err := st.IndexQuotes(ctx); err != nil || len(idx) != 0 {
+			t.Fatalf("IndexQuotes with 20 quotes = %d quotes, %v", len(idx), err)
+		}
+	})
+}
+
+func TestIndexQuotes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		spec := small()
+		spec.Accounts, spec.Quotes = 2, 1500
+		st := storetest.Loaded(t, dsn, spec)
+		idx, err := st.IndexQuotes(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(idx) != 100 {
+			t.Fatalf("%d index quotes, want 100 (s:100 … s:199)", len(idx))
+		}
+		for _, q := range idx {
+			if !store.IsIndexSymbol(q.Symbol) {
+				t.Errorf("%s is not an index symbol", q.Symbol)
+			}
+		}
+	})
+}
