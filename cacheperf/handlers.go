@@ -309,7 +309,6 @@ type StatsReport struct {
 	HitRatio float64          `json:"hit_ratio"`
 	Requests map[string]int64 `json:"requests"`
 	Process  ProcessMemory    `json:"process"`
-	Limits   objcache.Limits  `json:"limits"`
 }
 
 // Report returns the current statistics.
@@ -317,7 +316,7 @@ func (a *App) Report() StatsReport {
 	cs := a.cache.Stats()
 	return StatsReport{
 		Time: time.Now().UTC(), Uptime: time.Since(a.started).Seconds(), Store: a.st.Kind(),
-		Cache: cs, HitRatio: cs.HitRatio(), Limits: cs.Limits,
+		Cache: cs, HitRatio: cs.HitRatio(),
 		Requests: map[string]int64{"item": a.itemReqs.Load(), "image": a.imageReqs.Load(), "otherwork": a.otherReqs.Load(), "bad": a.badReqs.Load()},
 		Process:  ReadProcessMemory(),
 	}

@@ -17,7 +17,7 @@ var statsPage = template.Must(template.New("stats").Funcs(template.FuncMap{
 <tr><th>hit ratio</th><td>{{pct .HitRatio}}</td></tr>
 <tr><th>entries</th><td>{{.Cache.Entries}}</td></tr>
 <tr><th>bytes (accounted)</th><td>{{size .Cache.Bytes}}</td></tr>
-<tr><th>budget</th><td>{{size .Limits.Budget}}</td></tr>
+<tr><th>budget</th><td>{{size .Cache.Limits.Budget}}</td></tr>
 <tr><th>hits (memory)</th><td>{{.Cache.Hits}}</td></tr>
 <tr><th>hits (disk tier)</th><td>{{.Cache.DiskHits}}</td></tr>
 <tr><th>hits (remote)</th><td>{{.Cache.RemoteHits}}</td></tr>
@@ -33,8 +33,8 @@ var statsPage = template.Must(template.New("stats").Funcs(template.FuncMap{
 <table>
 <tr><th>resident (RSS)</th><td>{{size .Process.RSS}}</td></tr>
 <tr><th>peak resident (VmHWM)</th><td>{{size .Process.PeakRSS}}</td></tr>
-<tr><th>stated ceiling (budget + 3 × window + base)</th><td>{{size .Limits.Ceiling}}</td></tr>
-<tr><th>Go memory limit</th><td>{{if lt .Process.MemoryLimit 9223372036854775807}}{{size .Process.MemoryLimit}}{{else}}none{{end}}</td></tr>
+<tr><th>stated ceiling (budget + 3 × window + 64MB)</th><td>{{size .Cache.Limits.Ceiling}}</td></tr>
+<tr><th>Go memory limit (ceiling − 32MB outside Go)</th><td>{{if lt .Process.MemoryLimit 9223372036854775807}}{{size .Process.MemoryLimit}}{{else}}none{{end}}</td></tr>
 <tr><th>heap in use</th><td>{{size .Process.HeapInuse}}</td></tr>
 <tr><th>heap allocated</th><td>{{size .Process.HeapAlloc}}</td></tr>
 <tr><th>from the OS (Go runtime)</th><td>{{size .Process.Sys}}</td></tr>

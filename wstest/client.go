@@ -150,7 +150,7 @@ func (p *LeanPoster) Post(ctx context.Context, r *PostRequest) (int, []byte, err
 	}
 	p.head = h
 	p.target = append(append(p.target[:0], p.base...), r.Path...)
-	resp, err := p.c.Do(ctx, &p.ep, &httpc.Request{Method: "POST", Target: string(p.target), Header: h, Body: r.Body, KeepBody: true})
+	resp, err := p.c.Do(ctx, &p.ep, &httpc.Request{Method: "POST", Target: p.target, Header: h, Body: r.Body, KeepBody: true})
 	if p.closeEach {
 		p.c.CloseConn()
 	}
@@ -163,6 +163,6 @@ func (p *LeanPoster) Post(ctx context.Context, r *PostRequest) (int, []byte, err
 // Close implements Poster.
 func (p *LeanPoster) Close() error {
 	p.c.CloseConn()
-	p.c.Release()
+	p.c.ReleaseBody()
 	return nil
 }

@@ -37,6 +37,9 @@ func (l Limits) OrDefault() Limits {
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if l.MaxBodyBytes > 1<<30 { // parsers index documents with int32
+		l.MaxBodyBytes = 1 << 30
+	}
 	if l.MaxItems <= 0 {
 		l.MaxItems = DefaultMaxItems
 	}

@@ -7,7 +7,7 @@
 // database, the disk tier or a remote cache, blobs evicted and waiting to be spilled to disk, and
 // blobs handed to a caller without being cached. An object heavier than MaxObject (≤ Window ≤
 // Budget) is never loaded whole: callers read what they need of it in chunks (Pin + the store's
-// ReadAt). Ceiling() states the resulting process memory bound, and SetMemoryLimit sets Go's
+// ReadAt). Limits().Ceiling states the resulting process memory bound, and SetMemoryLimit sets Go's
 // memory limit from it so the collector returns garbage before the process passes it.
 package objcache
 
@@ -50,9 +50,13 @@ const EntryOverhead = 256
 
 // BaseOverhead is the process memory outside the cache and the window that the ceiling allows
 // for: the Go runtime, goroutine stacks and buffers of a few hundred HTTP connections, the
-// database pools (8 SQLite connections' page caches or 16 PostgreSQL connections), the load
-// driver when it runs in the same process.
+// database pools, the load driver when it runs in the same process, and — outside the Go heap —
+// the program's code and SQLite's C heap (its page caches are capped, see store).
 const BaseOverhead = 64 << 20
+
+// NonGoAllowance is the part of BaseOverhead the Go runtime cannot see or limit: the binary's
+// mapped code and data and SQLite's C heap. Go's memory limit is the ceiling less this.
+const NonGoAllowance = 32 << 20
 
 // copyFactor is how many transient copies of a blob a load may make besides the one kept: the
 // database driver's buffer and database/sql's copy (SQLite), or pgx's read buffer.
@@ -456,7 +460,9 @@ type Limits struct {
 	MaxObject int64 `json:"max_object_bytes"`
 	// Ceiling is the stated bound on the process's memory: Budget + (1+copyFactor)·Window +
 	// BaseOverhead.
-	Ceiling    int64 `json:"ceiling_bytes"`
+	Ceiling int64 `json:"ceiling_bytes"`
+	// GoLimit is the Go memory limit SetMemoryLimit sets: Ceiling − NonGoAllowance.
+	GoLimit    int64 `json:"go_limit_bytes"`
 	DiskBudget int64 `json:"disk_budget_bytes,omitempty"`
 }
 
@@ -467,14 +473,16 @@ func (c *Cache) Limits() Limits {
 		l.Budget = 0
 	}
 	l.Ceiling = l.Budget + (1+copyFactor)*l.Window + BaseOverhead
+	l.GoLimit = l.Ceiling - NonGoAllowance
 	return l
 }
 
-// SetMemoryLimit sets Go's soft memory limit to the stated ceiling (see Limits) and returns the
-// previous limit, so the collector works harder rather than let garbage blobs push the process
-// past it. It is process-wide: call it once, from the program that owns the process.
+// SetMemoryLimit sets Go's soft memory limit to the stated ceiling less NonGoAllowance and
+// returns the previous limit, so the collector works harder rather than let garbage blobs push
+// the process past the ceiling. It is process-wide: call it once, from the program that owns
+// the process.
 func (c *Cache) SetMemoryLimit() int64 {
-	return debug.SetMemoryLimit(c.Limits().Ceiling)
+	return debug.SetMemoryLimit(c.Limits().GoLimit)
 }
 
 // Stats is a snapshot of the cache's counters.
@@ -494,7 +502,6 @@ type Stats struct {
 	Rejected   int64  `json:"rejected"` // never cached: heavier than MaxObject
 	// EvictedBytes is the accounted weight of size-based evictions.
 	EvictedBytes int64        `json:"evicted_bytes"`
-	WindowInUse  int64        `json:"-"`
 	Disk         *DiskStats   `json:"disk,omitempty"`
 	Remote       *RemoteStats `json:"remote,omitempty"`
 	Limits       Limits       `json:"limits"`

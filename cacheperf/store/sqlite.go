@@ -22,13 +22,18 @@ func openSQLite(path string) (*sqliteStore, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// Blobs are read once per miss and live in the object cache after: a big SQLite page cache
+	// would only duplicate them outside the Go heap, where no memory limit reaches. Keep each
+	// connection's page cache at 512KB and SQLite's whole heap softly at 16MB.
+	q.Add("_pragma", "cache_size(-512)")
+	q.Add("_pragma", "soft_heap_limit(16777216)")
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	// A handful of connections: enough readers for a 40-thread sweep's misses, few enough that
-	// SQLite's per-connection page caches stay a small, fixed part of the memory overhead.
+	// SQLite's per-connection memory stays a small, fixed part of the overhead.
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	if err := db.Ping(); err != nil {

@@ -5,11 +5,13 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"runtime/metrics"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/metrics"
+	tbmetrics "github.com/tradebench/tradebench/driver/metrics"
 )
 
 func itemURL(base string, id int) string {
@@ -45,22 +47,31 @@ func (u *user) request(ctx context.Context, it *load.Iteration, name, url, marke
 		if ctx.Err() != nil {
 			err = context.Canceled // the run ended mid-request: a stop, not a failure
 		} else {
-			err = metrics.Failf("transport", "%v", err)
+			err = tbmetrics.Failf("transport", "%v", err)
 		}
 	case status != http.StatusOK:
-		err = metrics.Failf("http "+strconv.Itoa(status), "GET %s: %.200s", url, body)
+		err = tbmetrics.Failf("http "+strconv.Itoa(status), "GET %s: %.200s", url, body)
 	case !bytes.Contains(body, []byte(marker)):
-		err = metrics.Failf("content", "GET %s: page lacks %q", url, marker)
+		err = tbmetrics.Failf("content", "GET %s: page lacks %q", url, marker)
 	}
 	it.Done(name, start, err)
 	return nil
 }
 
-// sampler records the largest RSS seen every period.
+// sampler records the largest RSS, and the most memory the Go runtime held from the OS (mapped
+// minus released), seen every period.
 type sampler struct {
-	peak    int64
-	done    chan struct{}
-	stopped chan struct{}
+	peak, peakGo int64
+	done         chan struct{}
+	stopped      chan struct{}
+}
+
+var goMemSamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+
+func goMemory() int64 {
+	s := slices.Clone(goMemSamples)
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
 func startSampler(every time.Duration) *sampler {
@@ -71,9 +82,8 @@ func startSampler(every time.Duration) *sampler {
 		defer t.Stop()
 		for {
 			rss, _ := readRSS()
-			if rss > s.peak {
-				s.peak = rss
-			}
+			s.peak = max(s.peak, rss)
+			s.peakGo = max(s.peakGo, goMemory())
 			select {
 			case <-t.C:
 			case <-s.done:
@@ -84,7 +94,7 @@ func startSampler(every time.Duration) *sampler {
 	return s
 }
 
-// stop ends sampling and returns the peak. Safe to call more than once.
+// stop ends sampling and returns the peak RSS. Safe to call more than once.
 func (s *sampler) stop() int64 {
 	select {
 	case <-s.done:

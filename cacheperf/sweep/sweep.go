@@ -50,7 +50,7 @@ type Config struct {
 	Keys         []int // unique-key ranges of the cache sweep
 	MixKeys      []int // ranges of the mix sweep (empty or OtherWorkMix 0 = no mix)
 	OtherWorkMix int   // percent of threads doing other work in the mix (the seeds' 60)
-	Baseline     bool  // also measure GET /cacheperf/hello, the HTTP stack's ceiling
+	Baseline     bool  // also measure GET /cacheperf/hello, the HTTP stack's ceiling, before and after the sweep
 	Threads      int   // client threads (closed model, no think time)
 
 	Warmup time.Duration // load before each measured window (not measured)
@@ -98,7 +98,8 @@ type Point struct {
 	ItemTPS    float64 `json:"item_tps"`
 	OtherTPS   float64 `json:"otherwork_tps,omitempty"`
 	HitRatio   float64 `json:"hit_ratio"` // lookups served without the database, measured window
-	Hits       int64   `json:"hits"`
+	Hits       int64   `json:"hits"`      // memory + disk tier + remote
+	DiskHits   int64   `json:"disk_hits,omitempty"`
 	Misses     int64   `json:"misses"`
 	Evictions  int64   `json:"evictions"`
 	P50Ms      float64 `json:"p50_ms"` // item transaction (hello for the baseline)
@@ -106,14 +107,15 @@ type Point struct {
 	P99Ms      float64 `json:"p99_ms"`
 	Errors     int64   `json:"errors"`
 	PeakRSS    int64   `json:"peak_rss_bytes"`
-	CacheBytes int64   `json:"cache_bytes"` // accounted at the end of the point
+	PeakGo     int64   `json:"peak_go_bytes"` // most memory the Go runtime held (the rest of RSS is SQLite's C heap, code, stacks)
+	CacheBytes int64   `json:"cache_bytes"`   // accounted at the end of the point
 	Ceiling    int64   `json:"ceiling_bytes"`
 	WithinCeil bool    `json:"within_ceiling"`
 }
 
 // Run runs the sweep and returns its results: Workload "cacheperf", Scenario "sweep", one
-// transaction per point and kind named "item@KEYS", "mix-item@KEYS", "mix-otherwork@KEYS" and
-// "hello" (histograms kept, so points can be merged or compared later), and the points in
+// transaction per point and kind named "item@KEYS", "mix-item@KEYS", "mix-otherwork@KEYS",
+// "hello@0" and "hello@1" (the baseline before and after the sweep; histograms kept, so points can be merged or compared later), and the points in
 // Extra["points"] as []Point.
 func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := cfg.validate(); err != nil {
@@ -167,6 +169,14 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	for _, k := range cfg.Keys {
 		p, r, err := sw.point(ctx, "cache", k)
+		if err != nil {
+			return nil, err
+		}
+		add(p, r)
+	}
+	if cfg.Baseline {
+		// again after the sweep: the machine may be busier or quieter than at the start
+		p, r, err := sw.point(ctx, "baseline", 0)
 		if err != nil {
 			return nil, err
 		}
@@ -241,6 +251,7 @@ type sweeper struct {
 	client     *http.Client
 	itemWeight int64
 	limits     objcache.Limits
+	baselines  int
 }
 
 func (s *sweeper) mode() string {
@@ -317,12 +328,13 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	}
 	mu.Unlock()
 	peak := smp.stop()
+	peakGo := smp.peakGo
 	if _, hwm := cacheperf.ReadRSS(); hwm > peak {
 		peak = hwm
 	}
 
-	p := Point{Phase: phase, Keys: keys, TPS: res.Total.TPS, HitRatio: delta.HitRatio(), Hits: delta.Hits + delta.DiskHits + delta.RemoteHits,
-		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, CacheBytes: c.Stats().Bytes,
+	p := Point{Phase: phase, Keys: keys, TPS: res.Total.TPS, HitRatio: delta.HitRatio(), Hits: delta.Hits + delta.DiskHits + delta.RemoteHits, DiskHits: delta.DiskHits,
+		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, PeakGo: peakGo, CacheBytes: c.Stats().Bytes,
 		Ceiling: s.limits.Ceiling}
 	p.WithinCeil = p.PeakRSS <= p.Ceiling
 	if keys > 0 {
@@ -343,6 +355,7 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 		t := &res.Transactions[i]
 		switch {
 		case phase == "baseline":
+			t.Name += "@" + strconv.Itoa(s.baselines)
 		case phase == "mix":
 			t.Name = "mix-" + t.Name + "@" + strconv.Itoa(keys)
 		default:
@@ -351,6 +364,9 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	}
 	for i := range res.Errors {
 		res.Errors[i].Transaction = label + " " + res.Errors[i].Transaction
+	}
+	if phase == "baseline" {
+		s.baselines++
 	}
 	return p, res, nil
 }

@@ -40,27 +40,35 @@ func (p Point) line() string {
 		return fmt.Sprintf("mix@%d: cache %.0f tps + other work %.0f tps = %.0f tps, hit ratio %.1f%%, peak RSS %s (ceiling %s)",
 			p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
 	}
-	return fmt.Sprintf("cache@%d: %.0f tps, hit ratio %.1f%%, p50 %.2fms p90 %.2fms p99 %.2fms, peak RSS %s (ceiling %s)",
-		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+	return fmt.Sprintf("cache@%d: %.0f tps, hit ratio %.1f%%, p50 %.2fms p90 %.2fms p99 %.2fms, peak RSS %s (Go %s, ceiling %s)",
+		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.PeakGo), cacheperf.FormatSize(p.Ceiling))
 }
 
 // WriteTable prints the seeds' tables from a sweep's points: unique keys against TPS (with hit
 // ratio, percentiles and peak RSS), and the mix's cache / other-work / total TPS.
 func WriteTable(w io.Writer, points []Point) {
 	var base *Point
+	var bases []Point
 	var cache, mix []Point
-	for i, p := range points {
+	for _, p := range points {
 		switch p.Phase {
 		case "baseline":
-			base = &points[i]
+			bases = append(bases, p)
 		case "cache":
 			cache = append(cache, p)
 		case "mix":
 			mix = append(mix, p)
 		}
 	}
-	if base != nil {
-		fmt.Fprintf(w, "\nbaseline: GET /cacheperf/hello (\"Hello, World!\") %.0f tps, p50 %.2f ms, p99 %.2f ms\n", base.TPS, base.P50Ms, base.P99Ms)
+	if len(bases) > 0 {
+		// the "of hello" column compares with the mean of the runs before and after the sweep
+		m := Point{Phase: "baseline"}
+		for _, p := range bases {
+			fmt.Fprintf(w, "\nbaseline: GET /cacheperf/hello (\"Hello, World!\") %.0f tps, p50 %.2f ms, p99 %.2f ms", p.TPS, p.P50Ms, p.P99Ms)
+			m.TPS += p.TPS / float64(len(bases))
+		}
+		fmt.Fprintln(w)
+		base = &m
 	}
 	if len(cache) > 0 {
 		fmt.Fprintln(w, "\nCachePerf: unique keys vs throughput (item page, displayImage=false)")
@@ -69,13 +77,25 @@ func WriteTable(w io.Writer, points []Point) {
 		if base != nil {
 			hdrLine += "of hello\t"
 		}
-		fmt.Fprintln(tw, hdrLine+"hit ratio\tp50 ms\tp90 ms\tp99 ms\terrors\tpeak RSS\tceiling\t")
+		disk := false
+		for _, p := range cache {
+			disk = disk || p.DiskHits > 0
+		}
+		hdrLine += "hit ratio\t"
+		if disk {
+			hdrLine += "from disk\t"
+		}
+		fmt.Fprintln(tw, hdrLine+"p50 ms\tp90 ms\tp99 ms\terrors\tpeak RSS\tceiling\t")
 		for _, p := range cache {
 			row := fmt.Sprintf("%d\t%s\t%.0f\t", p.Keys, cacheperf.FormatSize(p.WorkingSet), p.TPS)
 			if base != nil && base.TPS > 0 {
 				row += fmt.Sprintf("%.0f%%\t", 100*p.TPS/base.TPS)
 			}
-			fmt.Fprintf(tw, "%s%.1f%%\t%.2f\t%.2f\t%.2f\t%d\t%s\t%s%s\t\n", row, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors,
+			row += fmt.Sprintf("%.1f%%\t", 100*p.HitRatio)
+			if disk {
+				row += fmt.Sprintf("%.1f%%\t", 100*float64(p.DiskHits)/float64(max(p.Hits+p.Misses, 1)))
+			}
+			fmt.Fprintf(tw, "%s%.2f\t%.2f\t%.2f\t%d\t%s\t%s%s\t\n", row, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors,
 				cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling), overMark(p))
 		}
 		tw.Flush()

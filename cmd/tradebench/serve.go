@@ -23,7 +23,9 @@ func runServe(ctx context.Context, args []string) error {
 		"Trade/DayTrader contract under /daytrader/app, over one database, in one process\n"+
 		"(in-process services, synchronous orders). Load the database first with\n"+
 		"'tradebench load --db DSN', or pass --load-if-empty for a quick start.\n"+
-		"Stops gracefully on SIGINT or SIGTERM.")
+		"Stops gracefully on SIGINT or SIGTERM.\n\n"+
+		"Session cookies are signed with $TRADEBENCH_SESSION_SECRET (give every web process\n"+
+		"behind one load balancer the same value); unset, a random secret per process.")
 	db := fs.String("db", def.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname")
 	listen := fs.String("listen", def.Listen, "address to serve HTTP on (host:port; port 0 picks a free one)")
 	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")

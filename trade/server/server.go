@@ -243,7 +243,7 @@ func (s *Server) settings() []web.Setting {
 	return []web.Setting{
 		{Name: "tradebench version", Value: report.Version},
 		{Name: "roles", Value: "web + business services + order processing (monolith)"},
-		{Name: "storage", Value: s.st.Kind() + " " + store.Redact(c.DB)},
+		{Name: "storage", Value: store.Redact(c.DB)},
 		{Name: "data set", Value: fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", sp.Accounts, sp.Quotes, sp.Holdings, sp.Seed, s.info.LoadedAt)},
 		{Name: "access mode", Value: "inprocess"},
 		{Name: "orders mode", Value: "sync"},

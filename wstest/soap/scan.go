@@ -54,9 +54,11 @@ type token struct {
 	offset        int  // where the token began, for error messages
 }
 
+// frame is an open element: where its qualified name is in the document and how many namespace
+// bindings were in scope before it. It holds no pointers, so pushing it costs no write barrier.
 type frame struct {
-	qname, local, ns []byte
-	nsMark           int // bindings to restore when the element ends
+	qs, qe int32
+	nsMark int32
 }
 
 type binding struct{ prefix, uri []byte }
@@ -125,30 +127,39 @@ var nameByte = func() (t [256]uint8) {
 	return
 }()
 
-// name reads a QName at s.p and returns it; it checks the characters and the colon.
-func (s *scanner) name() ([]byte, error) {
+// name reads a QName at s.p and returns it and the colon's index in it (-1 for none); it
+// checks the characters and the colon.
+func (s *scanner) name() ([]byte, int, error) {
 	start := s.p
-	if s.p >= len(s.b) || nameByte[s.b[s.p]] != 2 {
-		return nil, s.errf(start, "expected a name")
+	b := s.b
+	if s.p >= len(b) || nameByte[b[s.p]] != 2 {
+		return nil, -1, s.errf(start, "expected a name")
 	}
 	colon := -1
-	for s.p < len(s.b) && nameByte[s.b[s.p]] != 0 {
-		if s.b[s.p] == ':' {
-			if colon >= 0 {
-				return nil, s.errf(start, "name with two colons")
-			}
-			colon = s.p
+	high := false
+	p := s.p
+	for ; p < len(b); p++ {
+		c := b[p]
+		if nameByte[c] == 0 {
+			break
 		}
-		s.p++
+		if c == ':' {
+			if colon >= 0 {
+				return nil, -1, s.errf(start, "name with two colons")
+			}
+			colon = p - start
+		}
+		high = high || c >= 0x80
 	}
-	n := s.b[start:s.p]
-	if colon >= 0 && (colon == start || colon == s.p-1 || nameByte[s.b[colon+1]] != 2) {
-		return nil, s.errf(start, "bad qualified name %q", clip(n))
+	s.p = p
+	n := b[start:p]
+	if colon >= 0 && (colon == 0 || colon == len(n)-1 || nameByte[n[colon+1]] != 2) {
+		return nil, -1, s.errf(start, "bad qualified name %q", clip(n))
 	}
-	if !utf8.Valid(n) {
-		return nil, s.errf(start, "name is not valid UTF-8")
+	if high && !utf8.Valid(n) {
+		return nil, -1, s.errf(start, "name is not valid UTF-8")
 	}
-	return n, nil
+	return n, colon, nil
 }
 
 func splitQName(q []byte) (prefix, local []byte) {
@@ -181,20 +192,23 @@ func (s *scanner) skipSpace() {
 
 // next returns the next token. Comments, processing instructions and the XML declaration are
 // consumed silently.
-func (s *scanner) next() (token, error) {
+func (s *scanner) next(t *token) error {
 	if s.pending {
 		s.pending = false
-		return s.pop(s.p), nil
+		s.pop(t, s.p)
+		return nil
 	}
 	for {
 		if s.p >= len(s.b) {
 			if len(s.stack) > 0 {
-				return token{}, s.errf(s.p, "document ends inside <%s>", clip(s.stack[len(s.stack)-1].qname))
+				f := s.stack[len(s.stack)-1]
+				return s.errf(s.p, "document ends inside <%s>", clip(s.b[f.qs:f.qe]))
 			}
 			if !s.rootSeen {
-				return token{}, s.errf(s.p, "no root element (empty document)")
+				return s.errf(s.p, "no root element (empty document)")
 			}
-			return token{kind: tEOF, offset: s.p}, nil
+			*t = token{kind: tEOF, offset: s.p}
+			return nil
 		}
 		if s.b[s.p] != '<' {
 			start := s.p
@@ -208,32 +222,33 @@ func (s *scanner) next() (token, error) {
 			txt := s.b[start:end]
 			if len(s.stack) == 0 {
 				if !isSpaceOnly(txt) {
-					return token{}, s.errf(start, "text outside the root element")
+					return s.errf(start, "text outside the root element")
 				}
 				continue
 			}
-			return token{kind: tText, text: txt, decode: bytes.IndexByte(txt, '&') >= 0 || bytes.IndexByte(txt, '\r') >= 0, offset: start}, nil
+			*t = token{kind: tText, text: txt, decode: bytes.IndexByte(txt, '&') >= 0 || bytes.IndexByte(txt, '\r') >= 0, offset: start}
+			return nil
 		}
 		if s.p+1 >= len(s.b) {
-			return token{}, s.errf(s.p, "document ends inside markup")
+			return s.errf(s.p, "document ends inside markup")
 		}
 		switch s.b[s.p+1] {
 		case '?':
 			if err := s.procInst(); err != nil {
-				return token{}, err
+				return err
 			}
 		case '!':
-			t, ok, err := s.bang()
+			ok, err := s.bang(t)
 			if err != nil {
-				return token{}, err
+				return err
 			}
 			if ok {
-				return t, nil
+				return nil
 			}
 		case '/':
-			return s.endTag()
+			return s.endTag(t)
 		default:
-			return s.startTag()
+			return s.startTag(t)
 		}
 	}
 }
@@ -241,7 +256,7 @@ func (s *scanner) next() (token, error) {
 func (s *scanner) procInst() error {
 	start := s.p
 	s.p += 2
-	target, err := s.name()
+	target, _, err := s.name()
 	if err != nil {
 		return err
 	}
@@ -293,71 +308,75 @@ func isUTF8Name(enc []byte) bool {
 }
 
 // bang handles <!-- -->, <![CDATA[ ]]> (returned as text) and refuses <!DOCTYPE and the rest.
-func (s *scanner) bang() (token, bool, error) {
+func (s *scanner) bang(t *token) (bool, error) {
 	start := s.p
 	rest := s.b[s.p:]
 	switch {
 	case bytes.HasPrefix(rest, []byte("<!--")):
 		end := bytes.Index(rest[4:], []byte("-->"))
 		if end < 0 {
-			return token{}, false, s.errf(start, "unterminated comment")
+			return false, s.errf(start, "unterminated comment")
 		}
 		s.p += 4 + end + 3
-		return token{}, false, nil
+		return false, nil
 	case bytes.HasPrefix(rest, []byte("<![CDATA[")):
 		if len(s.stack) == 0 {
-			return token{}, false, s.errf(start, "CDATA outside the root element")
+			return false, s.errf(start, "CDATA outside the root element")
 		}
 		end := bytes.Index(rest[9:], []byte("]]>"))
 		if end < 0 {
-			return token{}, false, s.errf(start, "unterminated CDATA section")
+			return false, s.errf(start, "unterminated CDATA section")
 		}
 		txt := rest[9 : 9+end]
 		s.p += 9 + end + 3
-		return token{kind: tText, text: txt, cdata: true, decode: bytes.IndexByte(txt, '\r') >= 0, offset: start}, true, nil
+		*t = token{kind: tText, text: txt, cdata: true, decode: bytes.IndexByte(txt, '\r') >= 0, offset: start}
+		return true, nil
 	case bytes.HasPrefix(rest, []byte("<!DOCTYPE")):
-		return token{}, false, s.errf(start, "DOCTYPE declarations are not allowed (no DTDs, no entity definitions)")
+		return false, s.errf(start, "DOCTYPE declarations are not allowed (no DTDs, no entity definitions)")
 	}
-	return token{}, false, s.errf(start, "unexpected markup declaration (DTD syntax is not allowed)")
+	return false, s.errf(start, "unexpected markup declaration (DTD syntax is not allowed)")
 }
 
-func (s *scanner) endTag() (token, error) {
+func (s *scanner) endTag(t *token) error {
 	start := s.p
 	s.p += 2
-	q, err := s.name()
+	q, _, err := s.name()
 	if err != nil {
-		return token{}, err
+		return err
 	}
 	s.skipSpace()
 	if s.p >= len(s.b) || s.b[s.p] != '>' {
-		return token{}, s.errf(start, "end tag </%s> is not closed with '>'", clip(q))
+		return s.errf(start, "end tag </%s> is not closed with '>'", clip(q))
 	}
 	s.p++
 	if len(s.stack) == 0 {
-		return token{}, s.errf(start, "end tag </%s> without a start tag", clip(q))
+		return s.errf(start, "end tag </%s> without a start tag", clip(q))
 	}
-	if top := s.stack[len(s.stack)-1].qname; !bytes.Equal(top, q) {
-		return token{}, s.errf(start, "end tag </%s> does not match <%s>", clip(q), clip(top))
+	if f := s.stack[len(s.stack)-1]; !bytes.Equal(s.b[f.qs:f.qe], q) {
+		return s.errf(start, "end tag </%s> does not match <%s>", clip(q), clip(s.b[f.qs:f.qe]))
 	}
-	return s.pop(start), nil
+	s.pop(t, start)
+	return nil
 }
 
-func (s *scanner) pop(off int) token {
+// pop closes the innermost element. End tokens carry no name: the decoder knows what it opened.
+func (s *scanner) pop(t *token, off int) {
 	f := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	s.ns = s.ns[:f.nsMark]
-	return token{kind: tEnd, local: f.local, ns: f.ns, offset: off}
+	*t = token{kind: tEnd, offset: off}
 }
 
-func (s *scanner) startTag() (token, error) {
+func (s *scanner) startTag(t *token) error {
 	start := s.p
 	if s.rootSeen && len(s.stack) == 0 {
-		return token{}, s.errf(start, "content after the root element")
+		return s.errf(start, "content after the root element")
 	}
 	s.p++
-	q, err := s.name()
+	qs := s.p
+	q, colon, err := s.name()
 	if err != nil {
-		return token{}, err
+		return err
 	}
 	s.attrs = s.attrs[:0]
 	selfClose := false
@@ -365,7 +384,7 @@ func (s *scanner) startTag() (token, error) {
 		hadSpace := s.p < len(s.b) && isSpace(s.b[s.p])
 		s.skipSpace()
 		if s.p >= len(s.b) {
-			return token{}, s.errf(start, "document ends inside the tag <%s", clip(q))
+			return s.errf(start, "document ends inside the tag <%s", clip(q))
 		}
 		if s.b[s.p] == '>' {
 			s.p++
@@ -373,46 +392,46 @@ func (s *scanner) startTag() (token, error) {
 		}
 		if s.b[s.p] == '/' {
 			if s.p+1 >= len(s.b) || s.b[s.p+1] != '>' {
-				return token{}, s.errf(s.p, "expected '/>'")
+				return s.errf(s.p, "expected '/>'")
 			}
 			s.p += 2
 			selfClose = true
 			break
 		}
 		if !hadSpace {
-			return token{}, s.errf(s.p, "expected space before an attribute in <%s", clip(q))
+			return s.errf(s.p, "expected space before an attribute in <%s", clip(q))
 		}
-		an, err := s.name()
+		an, _, err := s.name()
 		if err != nil {
-			return token{}, err
+			return err
 		}
 		s.skipSpace()
 		if s.p >= len(s.b) || s.b[s.p] != '=' {
-			return token{}, s.errf(s.p, "attribute %s has no value", clip(an))
+			return s.errf(s.p, "attribute %s has no value", clip(an))
 		}
 		s.p++
 		s.skipSpace()
 		if s.p >= len(s.b) || (s.b[s.p] != '"' && s.b[s.p] != '\'') {
-			return token{}, s.errf(s.p, "attribute %s: value must be quoted", clip(an))
+			return s.errf(s.p, "attribute %s: value must be quoted", clip(an))
 		}
 		qc := s.b[s.p]
 		s.p++
 		end := bytes.IndexByte(s.b[s.p:], qc)
 		if end < 0 {
-			return token{}, s.errf(s.p, "unterminated attribute value")
+			return s.errf(s.p, "unterminated attribute value")
 		}
 		v := s.b[s.p : s.p+end]
 		if bytes.IndexByte(v, '<') >= 0 {
-			return token{}, s.errf(s.p, "'<' in an attribute value")
+			return s.errf(s.p, "'<' in an attribute value")
 		}
 		s.p += end + 1
 		if len(s.attrs) >= maxAttrs {
-			return token{}, s.errf(start, "more than %d attributes on one element", maxAttrs)
+			return s.errf(start, "more than %d attributes on one element", maxAttrs)
 		}
 		s.attrs = append(s.attrs, attr{an, v})
 	}
 	if len(s.stack) >= s.maxDepth {
-		return token{}, s.errf(start, "elements nested more than %d deep", s.maxDepth)
+		return s.errf(start, "elements nested more than %d deep", s.maxDepth)
 	}
 	mark := len(s.ns)
 	// namespace declarations first: they apply to the element's own name and attributes
@@ -424,29 +443,32 @@ func (s *scanner) startTag() (token, error) {
 		case bytes.HasPrefix(a.name, []byte("xmlns:")):
 			prefix = a.name[6:]
 			if len(a.value) == 0 {
-				return token{}, s.errf(start, "prefix %s bound to an empty namespace", clip(prefix))
+				return s.errf(start, "prefix %s bound to an empty namespace", clip(prefix))
 			}
 			if string(prefix) == "xmlns" || string(prefix) == "xml" {
-				return token{}, s.errf(start, "reserved prefix %s redeclared", prefix)
+				return s.errf(start, "reserved prefix %s redeclared", prefix)
 			}
 		default:
 			continue
 		}
 		if len(s.ns) >= maxBindings {
-			return token{}, s.errf(start, "more than %d namespace declarations in scope", maxBindings)
+			return s.errf(start, "more than %d namespace declarations in scope", maxBindings)
 		}
 		uri, err := attrValue(a.value)
 		if err != nil {
-			return token{}, s.errf(start, "namespace %s: %v", clip(a.value), err)
+			return s.errf(start, "namespace %s: %v", clip(a.value), err)
 		}
 		s.ns = append(s.ns, binding{prefix, uri})
 	}
-	prefix, local := splitQName(q)
+	var prefix, local []byte = nil, q
+	if colon >= 0 {
+		prefix, local = q[:colon], q[colon+1:]
+	}
 	ns, ok := s.lookup(prefix)
 	if !ok {
-		return token{}, s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, clip(q))
+		return s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, clip(q))
 	}
-	t := token{kind: tStart, local: local, ns: ns, offset: start}
+	*t = token{kind: tStart, local: local, ns: ns, offset: start}
 	for _, a := range s.attrs {
 		ap, al := splitQName(a.name)
 		if len(ap) == 0 || string(ap) == "xmlns" {
@@ -454,7 +476,7 @@ func (s *scanner) startTag() (token, error) {
 		}
 		auri, ok := s.lookup(ap)
 		if !ok {
-			return token{}, s.errf(start, "undeclared namespace prefix %q on attribute %s", ap, clip(a.name))
+			return s.errf(start, "undeclared namespace prefix %q on attribute %s", ap, clip(a.name))
 		}
 		switch {
 		case string(al) == "nil" && string(auri) == nsXSI:
@@ -463,10 +485,10 @@ func (s *scanner) startTag() (token, error) {
 			t.mustUnderst = string(a.value) == "1" || string(a.value) == "true"
 		}
 	}
-	s.stack = append(s.stack, frame{qname: q, local: local, ns: ns, nsMark: mark})
+	s.stack = append(s.stack, frame{qs: int32(qs), qe: int32(qs + len(q)), nsMark: int32(mark)})
 	s.rootSeen = true
 	s.pending = selfClose
-	return t, nil
+	return nil
 }
 
 // attrValue decodes an attribute value's references (rarely present: a fresh slice then).

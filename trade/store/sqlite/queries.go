@@ -14,19 +14,22 @@ import (
 
 // q runs the primitives on the reader pool (tx == nil) or inside a write transaction.
 type q struct {
-	s  *Store
-	tx *sql.Tx
+	s    *Store
+	tx   *sql.Tx
+	miss *[]string // statements the transaction had to prepare itself
 }
 
 func (q q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if q.tx == nil {
 		return q.s.rs.get(ctx, q.s.r, query)
 	}
-	st, err := q.s.ws.get(ctx, q.s.w, query)
-	if err != nil {
-		return nil, err
+	if st := q.s.ws.lookup(query); st != nil {
+		return q.tx.StmtContext(ctx, st), nil
 	}
-	return q.tx.StmtContext(ctx, st), nil
+	// The writer pool's one connection is this transaction's, so the statement cannot be
+	// prepared on the pool now: prepare it in the transaction and cache it afterwards.
+	*q.miss = append(*q.miss, query)
+	return q.tx.PrepareContext(ctx, query)
 }
 
 func (q q) queryRow(ctx context.Context, query string, args ...any) (*sql.Row, error) {

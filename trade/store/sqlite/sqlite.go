@@ -93,7 +93,12 @@ const maxAttempts = 8
 // Update implements store.Store. The writer pool has one connection, so in-process writers
 // queue for it; SQLITE_BUSY (another process) is retried with backoff.
 func (s *Store) Update(ctx context.Context, fn func(tx store.Tx) error) error {
-	return s.withTx(ctx, func(sqltx *sql.Tx) error { return fn(&tx{q: q{s: s, tx: sqltx}}) })
+	var miss []string
+	err := s.withTx(ctx, func(sqltx *sql.Tx) error { return fn(&tx{q: q{s: s, tx: sqltx, miss: &miss}}) })
+	for _, query := range miss {
+		_, _ = s.ws.get(ctx, s.w, query) // best effort: a failure only means preparing again
+	}
+	return err
 }
 
 // withTx runs fn in a write transaction on the writer connection, retrying busy failures.
@@ -178,6 +183,12 @@ func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stm
 	}
 	c.m[query] = st
 	return st, nil
+}
+
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[query]
 }
 
 func (c *stmtCache) close() {

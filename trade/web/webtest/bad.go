@@ -10,7 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tradebench/tradebench/trade"
 )
+
+func manySymbols(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("s:" + strconv.Itoa(i) + ",")
+	}
+	return b.String()
+}
 
 func htmlEsc(s string) string { return html.EscapeString(s) }
 
@@ -95,7 +105,7 @@ func (e *env) testBadInput(t *testing.T) {
 		{name: "profile password mismatch", method: "POST", path: dt, form: prof("password", "a", "cpassword", "b"), status: 400, text: "do not match"},
 		{name: "profile other user", method: "POST", path: dt, form: prof("userID", "uid:5", "fullname", "Hacked"), status: 403},
 		{name: "quotes unknown symbol", method: "GET", path: "/trade/quotes?symbols=s:1,%3Cscript%3Ealert(1)%3C/script%3E", status: 404},
-		{name: "quotes too many", method: "GET", path: "/trade/quotes?symbols=" + strings.Repeat("s:1x,", 50) + strings.Repeat("s:2y,", 60), status: 400},
+		{name: "quotes too many", method: "GET", path: "/trade/quotes?symbols=" + manySymbols(trade.MaxSymbols+1), status: 400, text: "At most"},
 		{name: "unknown action", method: "GET", path: dt + "?action=<b>nope</b>", status: 400, text: "Unknown action"},
 		{name: "unknown page", method: "GET", path: "/trade/nope", status: 404},
 		{name: "wrong method", method: "GET", path: "/trade/buy", status: 405},
@@ -161,7 +171,8 @@ func (e *env) testIsolation(t *testing.T) {
 		b.login(dt, me, e.f.Password)
 		for _, p := range []string{"home", "account", "portfolio"} {
 			_, body := b.page(dt, p)
-			mustNot(t, body, them+"<", ">"+strconv.FormatInt(themAcct.AccountID, 10)+"<")
+			aid := strconv.FormatInt(themAcct.AccountID, 10)
+			mustNot(t, body, them+"<", "Account ID: </b>"+aid+"</td>", "<th>Account ID</th><td>"+aid+"</td>")
 			for _, h := range theirs {
 				mustNot(t, body, "holdingID="+strconv.FormatInt(h.HoldingID, 10)+`"`, `name="holdingID" value="`+strconv.FormatInt(h.HoldingID, 10)+`"`)
 			}
@@ -191,7 +202,8 @@ func (e *env) testSessions(t *testing.T) {
 	good := cookies[0].Value
 
 	// the cookie's attributes
-	resp, err := http.PostForm(e.srv.URL+"/trade/login", url.Values{"uid": {uid}, "passwd": {e.f.Password}})
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.PostForm(e.srv.URL+"/trade/login", url.Values{"uid": {uid}, "passwd": {e.f.Password}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,6 +283,9 @@ func (e *env) testCSRF(t *testing.T) {
 	const uid = "uid:13"
 	b := e.browser(t)
 	b.login(false, uid, e.f.Password)
+	b2 := e.browser(t)
+	b2.login(false, uid, e.f.Password)
+	b2.get("/trade/home")
 	before := e.snap(t, uid, "s:1")
 	for _, tok := range []string{"", "forged-token"} {
 		code, body := b.post("/trade/buy", url.Values{"symbol": {"s:1"}, "quantity": {"1"}, "csrf": {tok}})
@@ -278,9 +293,6 @@ func (e *env) testCSRF(t *testing.T) {
 		mustNot(t, body, "has been submitted")
 	}
 	// another session's token does not work in this one
-	b2 := e.browser(t)
-	b2.login(false, uid, e.f.Password)
-	b2.get("/trade/home")
 	code, _ := b.post("/trade/buy", url.Values{"symbol": {"s:1"}, "quantity": {"1"}, "csrf": {b2.csrf()}})
 	wantStatus(t, "buy with another session's token", code, http.StatusForbidden)
 

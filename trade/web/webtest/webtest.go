@@ -165,9 +165,16 @@ func (b *browser) page(dt bool, name string) (int, string) {
 	return b.get("/trade/" + name)
 }
 
+// clip shortens a page for a failure message to its main part.
 func clip(s string) string {
-	if len(s) > 3000 {
-		return s[:3000] + "…"
+	if i := strings.Index(s, "<main>"); i >= 0 {
+		s = s[i:]
+	}
+	if i := strings.Index(s, "</main>"); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 1500 {
+		return s[:1500] + "…"
 	}
 	return s
 }
