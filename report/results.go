@@ -199,6 +199,11 @@ func (r *Results) WriteFile(path string) error {
 		os.Remove(f.Name())
 		return fmt.Errorf("write results: %w", err)
 	}
+	// CreateTemp makes the file 0600; results are meant to be shared.
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write results: %w", err)
+	}
 	return os.Rename(f.Name(), path)
 }
 

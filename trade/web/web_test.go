@@ -1,23 +1,45 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/store"
-	_ "github.com/tradebench/tradebench/trade/store/sqlite"
+	_ "github.com/tradebench/tradebench/trade/store/all"
 	"github.com/tradebench/tradebench/trade/web"
 	"github.com/tradebench/tradebench/trade/web/webtest"
 )
 
-// TestPages runs the acceptance suite on the real in-process service over a real SQLite file.
-func TestPages(t *testing.T) {
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// TestPagesSQLite runs the acceptance suite on the real in-process service over a SQLite file.
+func TestPagesSQLite(t *testing.T) {
+	runSuite(t, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
+}
+
+// TestPagesPostgres runs it over a fresh PostgreSQL database (see internal/pgtest).
+func TestPagesPostgres(t *testing.T) {
+	runSuite(t, pgtest.DSN(t))
+}
+
+func runSuite(t *testing.T, dsn string) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +53,85 @@ func TestPages(t *testing.T) {
 	webtest.Run(t, webtest.Fixture{
 		Service: svc, Accounts: spec.Accounts, Quotes: spec.Quotes, Holdings: spec.Holdings, Password: dataset.Password,
 		Options: web.Options{OrdersLimit: 100, Config: func() []web.Setting {
-			return []web.Setting{{Name: "storage", Value: "sqlite"}, {Name: "access mode", Value: "inprocess"}}
+			return []web.Setting{{Name: "storage", Value: st.Kind()}, {Name: "access mode", Value: "inprocess"}}
 		}},
 	})
 }
+
+// faulty is the real service with two faults injected: a panic and a system error. It tests
+// the web tier's handling of faults, not the service.
+type faulty struct{ trade.Service }
+
+func (faulty) GetMarketSummary(context.Context) (trade.MarketSummary, error) {
+	panic("injected panic")
+}
+
+func (faulty) GetQuotes(context.Context, []string) ([]trade.Quote, error) {
+	return nil, errors.New("injected fault: connection to db.internal:5432 refused")
+}
+
+func TestSystemFaults(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = 5, 5
+	if err := st.Load(ctx, spec, nil); err != nil {
+		t.Fatal(err)
+	}
+	var logBuf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logBuf.Write(p)
+	}), nil))
+	h, err := web.New(faulty{inprocess.New(st, inprocess.Options{})}, web.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	get := func(path string) (int, string) {
+		resp, err := c.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get("/daytrader/app?action=login&uid=uid:0&passwd=xxx"); code != 500 {
+		t.Fatalf("home with a panicking market summary: status %d, want 500", code)
+	}
+	for _, p := range []string{"/daytrader/app?action=mksummary", "/trade/quotes?symbols=s:1", "/daytrader/rest/quotes/s:1"} {
+		code, body := get(p)
+		if code != http.StatusInternalServerError {
+			t.Errorf("%s: status %d, want 500", p, code)
+		}
+		if strings.Contains(body, "injected") || strings.Contains(body, "db.internal") || strings.Contains(body, "goroutine") {
+			t.Errorf("%s: the fault's details leaked to the page:\n%s", p, body)
+		}
+	}
+	// the server still works after a panic
+	if code, body := get("/daytrader/app?action=account"); code != 200 || !strings.Contains(body, "<td>uid:0</td>") {
+		t.Fatalf("account after faults: %d", code)
+	}
+	mu.Lock()
+	logs := logBuf.String()
+	mu.Unlock()
+	for _, want := range []string{"injected panic", "stack=", "db.internal:5432 refused", "path=/trade/quotes"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("log lacks %q:\n%s", want, logs)
+		}
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -309,17 +309,17 @@ func (d *decoder) timeEl(t *token) (time.Time, error) {
 
 // structField fills one TestStruct field; it reports false for an element that is not one.
 func (d *decoder) structField(t *token, i *int32, f *float32, s *string) (bool, error) {
-	if !ours(&t) || len(t.local) != 1 {
+	if !ours(t) || len(t.local) != 1 {
 		return false, nil
 	}
 	var err error
 	switch t.local[0] {
 	case 'i':
-		*i, err = d.int32El(&t)
+		*i, err = d.int32El(t)
 	case 'f':
-		*f, err = d.float32El(&t)
+		*f, err = d.float32El(t)
 	case 's':
-		*s, err = d.stringEl(&t)
+		*s, err = d.stringEl(t)
 	default:
 		return false, nil
 	}
@@ -699,7 +699,7 @@ func (d *decoder) order(parent string) (*wstest.Order, error) {
 
 // envelope reads <Envelope>[<Header>…]<Body><op/></Body></Envelope> and calls body for the
 // Body's one child element (its start token just read; body must consume it to its end).
-func (d *decoder) envelope(body func(t *token) error) error {
+func (d *decoder) envelope(body func(t token) error) error {
 	var t token
 	if err := d.s.next(&t); err != nil {
 		return err
@@ -774,7 +774,7 @@ func (d *decoder) header() error {
 	}
 }
 
-func (d *decoder) body(fn func(t *token) error) error {
+func (d *decoder) body(fn func(t token) error) error {
 	seen := false
 	for {
 		var t token
@@ -792,7 +792,7 @@ func (d *decoder) body(fn func(t *token) error) error {
 			return clientFault("soap:Body holds more than one element (<%s>); send one operation per request", clip(t.local))
 		}
 		seen = true
-		if err := fn(&t); err != nil {
+		if err := fn(t); err != nil {
 			return err
 		}
 	}
@@ -808,7 +808,7 @@ var requestOps = map[string]wstest.Op{
 func DecodeRequest(b []byte, lim wstest.Limits, m *Message) error {
 	d := getDecoder(b, lim)
 	defer putDecoder(d)
-	return d.envelope(func(t *token) error {
+	return d.envelope(func(t token) error {
 		op, ok := requestOps[string(t.local)]
 		if !ok || string(t.ns) != wstest.Namespace {
 			if ok {
@@ -870,7 +870,7 @@ var responseOps = map[string]wstest.Op{
 func DecodeResponse(b []byte, lim wstest.Limits, m *Message) error {
 	d := getDecoder(b, lim)
 	defer putDecoder(d)
-	return d.envelope(func(t *token) error {
+	return d.envelope(func(t token) error {
 		if string(t.ns) == NamespaceEnvelope && string(t.local) == "Fault" {
 			return d.fault(m)
 		}

@@ -20,8 +20,9 @@ func BenchmarkTmpDecode(b *testing.B) {
 		n := 0
 		for b.Loop() {
 			s.reset(req, 100)
+			var t token
 			for {
-				t, err := s.next()
+				err := s.next(&t)
 				if err != nil || t.kind == tEOF {
 					break
 				}
