@@ -36,7 +36,6 @@ func TestBuiltinScenariosAgainstMonolith(t *testing.T) {
 	noThink := scenario.Think{}
 	iterations := map[string]int{"stocktrader": 3, "buysell": 5, "daytrader-mix": 3}
 	for _, name := range []string{"stocktrader", "buysell", "daytrader-mix"} {
-		Drive(context.Background(), Config{Target: s.URL(), Scenario: name, Params: map[string]string{"users": "200", "quotes": "100"}, Think: &noThink, Users: 1, Iterations: 3, Duration: time.Minute})
 		t.Run(name, func(t *testing.T) {
 			res, err := Drive(context.Background(), Config{
 				Target: s.URL(), Scenario: name, Params: map[string]string{"users": "200", "quotes": "100"},

@@ -66,7 +66,7 @@ func (m kvFlag) Set(s string) error {
 
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
-	target, scenario, out, think string
+	target, scenario, out, think   string
 	users, iterations, maxInFlight int
 	rate                           float64
 	duration, rampUp, rampDown     time.Duration

@@ -135,7 +135,7 @@ type Client struct {
 	// connection and context rather than per request, which costs measurable CPU at 100k req/s
 	watch    func() bool
 	watchCtx context.Context
-	Jar    Jar
+	Jar      Jar
 }
 
 // NewClient returns a client using the shared options.

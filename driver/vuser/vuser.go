@@ -148,12 +148,14 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 			start := it.StartTx()
 			elseSteps, err := u.request(ctx, it, req, start)
 			it.Done(req.Name, start, err)
-			if err != nil {
-				return errFailed
-			}
+			// a failed transaction is followed by the same think, so a failing system is not
+			// hammered faster than a working one
 			u.pending, u.next = true, u.w.sc.Think
 			if req.Think != nil {
 				u.next = *req.Think
+			}
+			if err != nil {
+				return errFailed
 			}
 			if elseSteps != nil {
 				return u.steps(ctx, it, elseSteps) // instead of the rest of this list
@@ -176,10 +178,10 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 				first = time.Time{}
 			}
 			it.Done(st.Name, start, err)
+			u.pending, u.next = true, u.w.sc.Think
 			if err != nil {
 				return errFailed
 			}
-			u.pending, u.next = true, u.w.sc.Think
 		case scenario.StepSet:
 			u.set(st.Sets)
 		case scenario.StepThink:

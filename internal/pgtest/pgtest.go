@@ -202,8 +202,15 @@ func startCluster() (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "tbpg-")
+	sweep()
+	dir, err := os.MkdirTemp("", dirPrefix)
 	if err != nil {
+		return nil, err
+	}
+	// The owner file lets a later test process remove this directory if this one dies
+	// without calling Main (the server itself dies with us: Pdeathsig).
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		_ = os.RemoveAll(dir)
 		return nil, err
 	}
 	c := &cluster{dir: dir, done: make(chan struct{})}
@@ -299,6 +306,29 @@ func (c *cluster) stop() {
 	}
 	c.cmd = nil
 	_ = os.RemoveAll(c.dir)
+}
+
+const (
+	dirPrefix = "tbpg-"
+	ownerFile = "owner.pid"
+)
+
+// sweep removes cluster directories left by test processes that died without calling Main.
+func sweep() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err != nil {
+			continue // being created right now, or not ours
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.RemoveAll(d)
+		}
+	}
 }
 
 func freePort() (int, error) {

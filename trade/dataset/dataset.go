@@ -60,7 +60,7 @@ func (s Spec) Validate() error {
 	case s.Holdings < 0 || s.Holdings > MaxHoldings:
 		return fmt.Errorf("holdings must be between 0 and %d, got %d", MaxHoldings, s.Holdings)
 	case s.HashCost < bcrypt.MinCost || s.HashCost > bcrypt.MaxCost:
-		return fmt.Errorf("hash cost must be between %d and %d, got %d", bcrypt.MinCost, bcrypt.MaxCost, s.HashCost)
+		return fmt.Errorf("hash-cost must be between %d and %d, got %d", bcrypt.MinCost, bcrypt.MaxCost, s.HashCost)
 	}
 	return nil
 }

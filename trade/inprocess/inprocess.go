@@ -311,8 +311,8 @@ func (s *Service) GetClosedOrders(ctx context.Context, userID string) ([]trade.O
 		return nil, err
 	}
 	// The common case, nothing closed, is one indexed read and no write transaction.
-	open, err := s.st.ClosedOrders(ctx, a.AccountID)
-	if err != nil || len(open) == 0 {
+	pending, err := s.st.ClosedOrders(ctx, a.AccountID)
+	if err != nil || len(pending) == 0 {
 		return []trade.Order{}, err
 	}
 	var out []trade.Order

@@ -42,7 +42,10 @@ type LoadInfo struct {
 	MaxAccountID int64    `json:"maxAccountID"`
 	MaxHoldingID int64    `json:"maxHoldingID"`
 	MaxOrderID   int64    `json:"maxOrderID"`
-	LoadedAt     string   `json:"loadedAt"` // RFC 3339
+	// HoldingShares is the total quantity of the loaded holdings: Reset's check that no
+	// loaded holding changed other than by a sell order.
+	HoldingShares int64  `json:"holdingShares"`
+	LoadedAt      string `json:"loadedAt"` // RFC 3339
 }
 
 // Reader holds the read primitives. On a Store each is one statement outside any
@@ -129,7 +132,9 @@ type Store interface {
 	Load(ctx context.Context, spec LoadSpec, progress func(done, total int64)) error
 	// Reset returns a loaded database to exactly its loaded state: it removes accounts,
 	// holdings and orders added since, and restores balances, counters, profiles, holdings and
-	// quotes (ErrNotLoaded if never loaded).
+	// quotes (ErrNotLoaded if never loaded). Loaded holdings are restored from the sell orders
+	// placed since the load; if the loaded holdings' count or total shares then still differ
+	// from the load (a change made other than by the service), every holding is compared.
 	Reset(ctx context.Context) error
 	// Loaded returns the load marker (ErrNotLoaded if never loaded).
 	Loaded(ctx context.Context) (LoadInfo, error)

@@ -343,3 +343,25 @@ func TestIndexQuotes(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkLoad loads 10,000 accounts (110,000 rows with the quotes) per iteration; the
+// full-size load is measured with 'time tradebench load' (see docs/benchmarks.md).
+func BenchmarkLoad(b *testing.B) {
+	for _, kind := range []string{"sqlite", "postgres"} {
+		b.Run(kind, func(b *testing.B) {
+			dsn := storetest.SQLiteDSN(b)
+			if kind == "postgres" {
+				dsn = pgtest.DSN(b)
+			}
+			st := storetest.Open(b, dsn)
+			spec := small()
+			spec.Accounts, spec.Quotes = 10_000, 10_000
+			for b.Loop() {
+				if err := st.Load(context.Background(), spec, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(spec.Rows())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}

@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/grpcapi"
@@ -85,7 +89,10 @@ func benchCases() []benchCase {
 	pl100 := &pb.EchoListRequest{List: grpcapi.ListToPB(l100)}
 	return []benchCase{
 		{name: "EchoVoid", op: wstest.EchoVoid, soap: soap.Message{Op: wstest.EchoVoid},
-			grpc: func(ctx context.Context, c pb.WSTestClient) error { _, err := c.EchoVoid(ctx, &pb.EchoVoidRequest{}); return err }},
+			grpc: func(ctx context.Context, c pb.WSTestClient) error {
+				_, err := c.EchoVoid(ctx, &pb.EchoVoidRequest{})
+				return err
+			}},
 		{name: "EchoStruct-20", op: wstest.EchoStruct, soap: soap.Message{Op: wstest.EchoStruct, Structs: s20}, json: jsonapi.Request{Array: s20},
 			grpc: func(ctx context.Context, c pb.WSTestClient) error { _, err := c.EchoStruct(ctx, ps20); return err }},
 		{name: "EchoList-20", op: wstest.EchoList, soap: soap.Message{Op: wstest.EchoList, List: l20}, json: jsonapi.Request{List: l20},
@@ -194,5 +201,70 @@ func BenchmarkClient(b *testing.B) {
 				reqPerSec(b)
 			})
 		}
+	}
+}
+
+// BenchmarkRatio measures SOAP EchoList-20 against the plain "Hello, World!" handler in
+// alternating 100 ms phases (all client goroutines on one target, then all on the other), so
+// other load on a shared machine hits both sides alike. Each b.N iteration is one pair of
+// phases; run it with a fixed count:
+//
+//	go test -run '^$' -bench Ratio -benchtime 30x ./wstest/server/
+func BenchmarkRatio(b *testing.B) {
+	r := start(b, wstest.Limits{})
+	hello := startHello(b)
+	workers := benchParallelism * runtime.GOMAXPROCS(0)
+	for _, bc := range benchCases() {
+		if bc.name != "EchoList-20" && bc.name != "EchoVoid" && bc.name != "EchoList-100" {
+			continue
+		}
+		body := soap.AppendRequest(nil, &bc.soap)
+		b.Run("SOAP/"+bc.name, func(b *testing.B) {
+			helloP := make([]*wstest.LeanPoster, workers)
+			soapP := make([]*wstest.LeanPoster, workers)
+			for i := range helloP {
+				helloP[i], _ = wstest.NewLeanPoster(hello, nil, false)
+				soapP[i], _ = wstest.NewLeanPoster(base(r), nil, false)
+				defer helloP[i].Close()
+				defer soapP[i].Close()
+			}
+			helloReq := &wstest.PostRequest{Path: "/", ContentType: "text/plain"}
+			soapReq := &wstest.PostRequest{Path: soap.Path, ContentType: "text/xml; charset=utf-8", Body: body}
+			var helloN, soapN int64
+			var helloT, soapT time.Duration
+			phase := func(ps []*wstest.LeanPoster, req *wstest.PostRequest) (int64, time.Duration) {
+				var n atomic.Int64
+				var wg sync.WaitGroup
+				start := time.Now()
+				deadline := start.Add(100 * time.Millisecond)
+				for _, p := range ps {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for time.Now().Before(deadline) {
+							if st, _, err := p.Post(context.Background(), req); err != nil || st != 200 {
+								b.Errorf("status %d: %v", st, err)
+								return
+							}
+							n.Add(1)
+						}
+					}()
+				}
+				wg.Wait()
+				return n.Load(), time.Since(start)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				n, d := phase(helloP, helloReq)
+				helloN, helloT = helloN+n, helloT+d
+				n, d = phase(soapP, soapReq)
+				soapN, soapT = soapN+n, soapT+d
+			}
+			hr, sr := float64(helloN)/helloT.Seconds(), float64(soapN)/soapT.Seconds()
+			b.ReportMetric(hr, "hello-req/s")
+			b.ReportMetric(sr, "soap-req/s")
+			b.ReportMetric(sr/hr, "ratio")
+			b.ReportMetric(0, "ns/op")
+		})
 	}
 }

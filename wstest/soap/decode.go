@@ -19,6 +19,7 @@ const (
 	NamespaceEnvelope   = "http://schemas.xmlsoap.org/soap/envelope/"
 	namespaceEnvelope12 = "http://www.w3.org/2003/05/soap-envelope"
 	nsXSI               = "http://www.w3.org/2001/XMLSchema-instance"
+	wstestNamespace     = wstest.Namespace
 )
 
 // Fault codes (SOAP 1.1, qualified with the envelope namespace on the wire).
@@ -70,8 +71,6 @@ func (d *decoder) reset(b []byte, lim wstest.Limits) {
 	d.slab = nil
 }
 
-
-
 // child returns the next child element's start token, or the parent's end token. Whitespace
 // between elements is skipped; other text is an error.
 func (d *decoder) child(parent string, t *token) error {
@@ -95,6 +94,9 @@ func (d *decoder) child(parent string, t *token) error {
 // text reads the text content of the element whose start token was just read, up to and
 // including its end tag. The result is valid until the next call.
 func (d *decoder) text(el []byte) ([]byte, error) {
+	if b, ok := d.s.leafText(); ok {
+		return b, nil
+	}
 	var single []byte
 	n := 0
 	d.scratch = d.scratch[:0]
@@ -155,7 +157,7 @@ func (d *decoder) skip() error {
 // ours reports whether a child element is in the contract's namespace. Unqualified children are
 // accepted too: some hand-written clients forget elementFormDefault.
 func ours(t *token) bool {
-	return len(t.ns) == 0 || string(t.ns) == wstest.Namespace
+	return t.nsid <= nsOurs
 }
 
 func unexpected(t *token, parent string) error {

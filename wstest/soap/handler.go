@@ -65,7 +65,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fault(w, http.StatusMethodNotAllowed, clientFault("method %s not allowed: POST SOAP 1.1 envelopes here, or GET %s?wsdl for the WSDL", r.Method, Path))
 		return
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !plainXMLType(ct) {
 		mt, params, err := mime.ParseMediaType(ct)
 		if err != nil {
 			h.fault(w, http.StatusInternalServerError, clientFault("bad Content-Type %q: %v", ct, err))
@@ -125,6 +125,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 var contentTypeXML = []string{"text/xml; charset=utf-8"}
+
+// plainXMLType recognizes the content types SOAP 1.1 clients send without parsing them:
+// text/xml, alone or with a UTF-8 charset.
+func plainXMLType(ct string) bool {
+	switch ct {
+	case "text/xml", "text/xml; charset=utf-8", "text/xml; charset=UTF-8", "text/xml;charset=utf-8", "text/xml;charset=UTF-8", `text/xml; charset="utf-8"`:
+		return true
+	}
+	return false
+}
 
 // readBody reads all of r into buf (reusing its capacity), refusing more than max bytes.
 func readBody(buf []byte, r io.Reader, max int64) ([]byte, error) {

@@ -49,9 +49,10 @@ type token struct {
 	// decode says text holds '&' or '\r' and must go through decodeText; cdata says it came
 	// from a CDATA section (no entities, only line ends to normalize).
 	decode, cdata bool
-	nil           bool // start: xsi:nil="true"
-	mustUnderst   bool // start: soap:mustUnderstand="1"
-	offset        int  // where the token began, for error messages
+	nsid          uint8 // start: class of ns
+	nil           bool  // start: xsi:nil="true"
+	mustUnderst   bool  // start: soap:mustUnderstand="1"
+	offset        int   // where the token began, for error messages
 }
 
 // frame is an open element: where its qualified name is in the document and how many namespace
@@ -61,7 +62,30 @@ type frame struct {
 	nsMark int32
 }
 
-type binding struct{ prefix, uri []byte }
+type binding struct {
+	prefix, uri []byte
+	id          uint8 // nsOther, nsOurs, nsEnvelope: classified once, when declared
+}
+
+// Namespace classes, so the decoder's checks compare a byte, not a URI, per element.
+const (
+	nsNone uint8 = iota
+	nsOurs
+	nsEnvelope
+	nsOther
+)
+
+func classify(uri []byte) uint8 {
+	switch string(uri) {
+	case "":
+		return nsNone
+	case wstestNamespace:
+		return nsOurs
+	case NamespaceEnvelope:
+		return nsEnvelope
+	}
+	return nsOther
+}
 
 type attr struct{ name, value []byte }
 
@@ -169,19 +193,19 @@ func splitQName(q []byte) (prefix, local []byte) {
 	return nil, q
 }
 
-func (s *scanner) lookup(prefix []byte) ([]byte, bool) {
+func (s *scanner) lookup(prefix []byte) ([]byte, uint8, bool) {
 	for i := len(s.ns) - 1; i >= 0; i-- {
 		if bytes.Equal(s.ns[i].prefix, prefix) {
-			return s.ns[i].uri, true
+			return s.ns[i].uri, s.ns[i].id, true
 		}
 	}
 	switch string(prefix) {
 	case "":
-		return nil, true // no default namespace
+		return nil, nsNone, true // no default namespace
 	case "xml":
-		return []byte(nsXML), true
+		return []byte(nsXML), nsOther, true
 	}
-	return nil, false
+	return nil, nsNone, false
 }
 
 func (s *scanner) skipSpace() {
@@ -226,7 +250,8 @@ func (s *scanner) next(t *token) error {
 				}
 				continue
 			}
-			*t = token{kind: tText, text: txt, decode: bytes.IndexByte(txt, '&') >= 0 || bytes.IndexByte(txt, '\r') >= 0, offset: start}
+			t.kind, t.text, t.offset, t.cdata = tText, txt, start, false
+			t.decode = bytes.IndexByte(txt, '&') >= 0 || bytes.IndexByte(txt, '\r') >= 0
 			return nil
 		}
 		if s.p+1 >= len(s.b) {
@@ -364,7 +389,7 @@ func (s *scanner) pop(t *token, off int) {
 	f := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	s.ns = s.ns[:f.nsMark]
-	*t = token{kind: tEnd, offset: off}
+	t.kind, t.offset = tEnd, off
 }
 
 func (s *scanner) startTag(t *token) error {
@@ -458,23 +483,25 @@ func (s *scanner) startTag(t *token) error {
 		if err != nil {
 			return s.errf(start, "namespace %s: %v", clip(a.value), err)
 		}
-		s.ns = append(s.ns, binding{prefix, uri})
+		s.ns = append(s.ns, binding{prefix, uri, classify(uri)})
 	}
 	var prefix, local []byte = nil, q
 	if colon >= 0 {
 		prefix, local = q[:colon], q[colon+1:]
 	}
-	ns, ok := s.lookup(prefix)
+	ns, nsid, ok := s.lookup(prefix)
 	if !ok {
 		return s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, clip(q))
 	}
-	*t = token{kind: tStart, local: local, ns: ns, offset: start}
+	// field by field: a whole-struct store of a pointerful token costs a typed copy
+	t.kind, t.local, t.ns, t.nsid, t.offset = tStart, local, ns, nsid, start
+	t.text, t.decode, t.cdata, t.nil, t.mustUnderst = nil, false, false, false, false
 	for _, a := range s.attrs {
 		ap, al := splitQName(a.name)
 		if len(ap) == 0 || string(ap) == "xmlns" {
 			continue
 		}
-		auri, ok := s.lookup(ap)
+		auri, _, ok := s.lookup(ap)
 		if !ok {
 			return s.errf(start, "undeclared namespace prefix %q on attribute %s", ap, clip(a.name))
 		}
@@ -595,4 +622,38 @@ func clip(b []byte) string {
 		return string(b[:40]) + "..."
 	}
 	return string(b)
+}
+
+// leafText is the fast path for the commonest shape in a SOAP body, <x>text</x>: called right
+// after a start token, it takes the text and the matching end tag in one step when the text has
+// no markup, entity or CR and the end tag follows at once. Otherwise it changes nothing and
+// reports false, and the caller reads tokens as usual.
+func (s *scanner) leafText() ([]byte, bool) {
+	if s.pending { // <x/>
+		s.pending = false
+		f := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		s.ns = s.ns[:f.nsMark]
+		return nil, true
+	}
+	b := s.b
+	i := bytes.IndexByte(b[s.p:], '<')
+	if i < 0 {
+		return nil, false
+	}
+	end := s.p + i
+	f := s.stack[len(s.stack)-1]
+	q := b[f.qs:f.qe]
+	j := end + 2 + len(q)
+	if j >= len(b) || b[end+1] != '/' || b[j] != '>' || !bytes.Equal(b[end+2:j], q) {
+		return nil, false
+	}
+	txt := b[s.p:end]
+	if bytes.IndexByte(txt, '&') >= 0 || bytes.IndexByte(txt, '\r') >= 0 {
+		return nil, false
+	}
+	s.p = j + 1
+	s.stack = s.stack[:len(s.stack)-1]
+	s.ns = s.ns[:f.nsMark]
+	return txt, true
 }

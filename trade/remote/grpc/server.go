@@ -8,11 +8,16 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"strings"
+	"sync"
 
 	ggrpc "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
+	gproto "google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/protoadapt"
 
 	"github.com/tradebench/tradebench/trade"
 	pb "github.com/tradebench/tradebench/trade/remote/tradepb"
@@ -48,7 +53,11 @@ func NewServer(svc trade.Service, opts ServerOptions) *ggrpc.Server {
 		opts.Processor, _ = svc.(trade.OrderProcessor)
 	}
 	so := append([]ggrpc.ServerOption{
+		ggrpc.ForceServerCodecV2(lenientCodec{encoding.GetCodecV2(proto.Name)}),
 		ggrpc.MaxRecvMsgSize(opts.MaxRecvBytes),
+		// Fixed flow-control windows turn off the BDP estimator's pings (see the client).
+		ggrpc.InitialWindowSize(1 << 20),
+		ggrpc.InitialConnWindowSize(1 << 20),
 		ggrpc.ChainUnaryInterceptor(recoverInterceptor(opts.Logger)),
 	}, opts.Extra...)
 	s := ggrpc.NewServer(so...)
@@ -56,9 +65,32 @@ func NewServer(svc trade.Service, opts ServerOptions) *ggrpc.Server {
 	return s
 }
 
+// grpc-go reports a request it cannot unmarshal as INTERNAL, and writes that status itself
+// before the handler sees the error. A malformed message is the caller's mistake, so
+// lenientCodec records the error against the message instead of failing, and the wrapped
+// handlers (serviceDesc) answer INVALID_ARGUMENT for it.
+type lenientCodec struct{ encoding.CodecV2 }
+
+// undecodable maps a request message (its pointer, allocated per call by the generated
+// handler) to why it could not be decoded; the handler removes the entry at once.
+var undecodable sync.Map
+
+var tradePackage = pb.File_trade_remote_tradepb_trade_proto.Package()
+
+func (c lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	err := c.CodecV2.Unmarshal(data, v)
+	// Only this service's messages: another service registered on the server would never
+	// collect its entries.
+	if m, ok := v.(protoadapt.MessageV2); ok && err != nil && m.ProtoReflect().Descriptor().ParentFile().Package() == tradePackage {
+		gproto.Reset(m)
+		undecodable.Store(v, err)
+		return nil
+	}
+	return err
+}
+
 // serviceDesc is the generated service description with every method's request decoding
-// wrapped: grpc-go reports an undecodable request as INTERNAL, but a malformed message is the
-// caller's mistake, so it becomes INVALID_ARGUMENT.
+// wrapped to turn an undecodable message into INVALID_ARGUMENT.
 func serviceDesc() *ggrpc.ServiceDesc {
 	d := pb.TradeService_ServiceDesc
 	d.Methods = make([]ggrpc.MethodDesc, len(pb.TradeService_ServiceDesc.Methods))
@@ -68,11 +100,13 @@ func serviceDesc() *ggrpc.ServiceDesc {
 			MethodName: m.MethodName,
 			Handler: func(srv any, ctx context.Context, dec func(any) error, in ggrpc.UnaryServerInterceptor) (any, error) {
 				return h(srv, ctx, func(v any) error {
-					err := dec(v)
-					if st, ok := status.FromError(err); ok && err != nil && st.Code() == codes.Internal && strings.Contains(st.Message(), "unmarshal") {
-						return status.Error(codes.InvalidArgument, "malformed request message: "+st.Message())
+					if err := dec(v); err != nil {
+						return err
 					}
-					return err
+					if err, bad := undecodable.LoadAndDelete(v); bad {
+						return status.Errorf(codes.InvalidArgument, "malformed %s request message: %v", m.MethodName, err)
+					}
+					return nil
 				}, in)
 			},
 		}

@@ -42,9 +42,9 @@ func (h *Handler) serveWSDL(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// appendAttr appends s escaped for a double-quoted attribute value.
 func appendAttr(b []byte, s string) []byte {
-	b = appendText(b, s)
-	return []byte(strings.ReplaceAll(string(b), `"`, "&quot;"))
+	return append(b, strings.ReplaceAll(string(appendText(nil, s)), `"`, "&quot;")...)
 }
 
 func occurs(f field) string {

@@ -178,6 +178,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 	g, gctx := errgroup.WithContext(ctx)
 	// One producer generates each account once and hands the batch to the three COPYs.
 	const batchSize = 1024
+	var shares int64 // total loaded shares, summed by the producer
 	chans := [3]chan []dataset.Bundle{make(chan []dataset.Bundle, 4), make(chan []dataset.Bundle, 4), make(chan []dataset.Bundle, 4)}
 	g.Go(func() error {
 		defer func() {
@@ -188,7 +189,11 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		for i := 0; i < spec.Accounts; i += batchSize {
 			batch := make([]dataset.Bundle, 0, batchSize)
 			for j := i; j < min(i+batchSize, spec.Accounts); j++ {
-				batch = append(batch, gen.Account(j))
+				b := gen.Account(j)
+				for _, h := range b.Holdings {
+					shares += h.Quantity
+				}
+				batch = append(batch, b)
 			}
 			for _, c := range chans {
 				select {
@@ -284,9 +289,10 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 	}
 	g, _ = errgroup.WithContext(ctx)
 	g.SetLimit(2)
-	for _, t := range []string{"accounts", "holdings", "quotes"} {
-		g.Go(exec("CREATE TABLE " + t + "_base AS SELECT * FROM " + t))
-	}
+	g.Go(exec("CREATE TABLE accounts_base AS SELECT * FROM accounts"))
+	g.Go(exec("CREATE TABLE quotes_base AS SELECT * FROM quotes"))
+	// Reset looks loaded holdings up by id.
+	g.Go(exec("CREATE TABLE holdings_base AS SELECT * FROM holdings", "ALTER TABLE holdings_base ADD PRIMARY KEY (holdingid)"))
 	if err := g.Wait(); err != nil {
 		return err
 	}
@@ -299,11 +305,12 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		return err
 	}
 	info := store.LoadInfo{
-		Spec:         spec,
-		MaxAccountID: int64(spec.Accounts),
-		MaxHoldingID: int64(spec.Accounts) * int64(spec.Holdings),
-		MaxOrderID:   int64(spec.Accounts) * int64(spec.Holdings),
-		LoadedAt:     time.Now().UTC().Format(time.RFC3339),
+		Spec:          spec,
+		MaxAccountID:  int64(spec.Accounts),
+		MaxHoldingID:  int64(spec.Accounts) * int64(spec.Holdings),
+		MaxOrderID:    int64(spec.Accounts) * int64(spec.Holdings),
+		HoldingShares: shares,
+		LoadedAt:      time.Now().UTC().Format(time.RFC3339),
 	}
 	js, _ := json.Marshal(info)
 	err = pgx.BeginFunc(ctx, s.pool, func(t pgx.Tx) error {
@@ -336,8 +343,9 @@ func setSequences(ctx context.Context, t pgx.Tx, li store.LoadInfo) error {
 }
 
 // Reset implements store.Store with set-based statements in one transaction: rows above the
-// loaded ids are deleted, loaded rows that differ from their pristine copy are written back,
-// and the id sequences restart after the loaded ids.
+// loaded ids are deleted, the loaded holdings that sell orders touched are put back, loaded
+// accounts and quotes that differ from their pristine copy are written back, and the id
+// sequences restart after the loaded ids.
 func (s *Store) Reset(ctx context.Context) error {
 	li, err := s.Loaded(ctx)
 	if err != nil {
@@ -353,28 +361,57 @@ func (s *Store) Reset(ctx context.Context) error {
 		return "UPDATE " + table + " " + alias + " SET (" + cols + ") = (" + qual("b", cols) + ") FROM " + table + "_base b WHERE " +
 			alias + "." + key + " = b." + key + " AND (" + qual(alias, cols) + ") IS DISTINCT FROM (" + qual("b", cols) + ")"
 	}
-	stmts := []struct {
+	type stmt struct {
 		sql  string
 		args []any
-	}{
-		{"SET LOCAL work_mem = '256MB'", nil},
-		{"DELETE FROM orders WHERE orderid > $1", []any{li.MaxOrderID}},
-		{"DELETE FROM holdings WHERE holdingid > $1", []any{li.MaxHoldingID}},
-		{"INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
-		{restore("holdings", "h", "holdingid", hcols), nil},
-		{"DELETE FROM accounts WHERE accountid > $1", []any{li.MaxAccountID}},
-		{restore("accounts", "a", "accountid", acols), nil},
-		{restore("quotes", "x", "symbol", qcols), nil},
+	}
+	run := func(t pgx.Tx, stmts ...stmt) error {
+		for _, st := range stmts {
+			if _, err := t.Exec(ctx, st.sql, st.args...); err != nil {
+				return fmt.Errorf("reset: %w", err)
+			}
+		}
+		return nil
+	}
+	// Loaded holdings sold from since the load: the sell orders name them.
+	const touched = "SELECT holdingid FROM orders WHERE orderid > $1 AND ordertype = 'sell' AND holdingid <= $2"
+	reset := func(t pgx.Tx) error {
+		err := run(t,
+			stmt{"SET LOCAL work_mem = '256MB'", nil},
+			stmt{"DELETE FROM holdings WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
+			stmt{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
+			stmt{"DELETE FROM orders WHERE orderid > $1", []any{li.MaxOrderID}},
+			stmt{"DELETE FROM holdings WHERE holdingid > $1", []any{li.MaxHoldingID}},
+		)
+		if err != nil {
+			return err
+		}
+		var n, shares int64
+		if err := t.QueryRow(ctx, "SELECT count(*), coalesce(sum(quantity), 0)::bigint FROM holdings").Scan(&n, &shares); err != nil {
+			return err
+		}
+		if n != li.MaxHoldingID || shares != li.HoldingShares {
+			// Changed other than through sells: compare every loaded holding.
+			err := run(t,
+				stmt{"INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
+				stmt{restore("holdings", "h", "holdingid", hcols), nil},
+			)
+			if err != nil {
+				return err
+			}
+		}
+		err = run(t,
+			stmt{"DELETE FROM accounts WHERE accountid > $1", []any{li.MaxAccountID}},
+			stmt{restore("accounts", "a", "accountid", acols), nil},
+			stmt{restore("quotes", "x", "symbol", qcols), nil},
+		)
+		if err != nil {
+			return err
+		}
+		return setSequences(ctx, t, li)
 	}
 	for attempt := 1; ; attempt++ {
-		err = pgx.BeginFunc(ctx, s.pool, func(t pgx.Tx) error {
-			for _, st := range stmts {
-				if _, err := t.Exec(ctx, st.sql, st.args...); err != nil {
-					return fmt.Errorf("reset: %w", err)
-				}
-			}
-			return setSequences(ctx, t, li)
-		})
+		err = pgx.BeginFunc(ctx, s.pool, reset)
 		if err == nil || !retryable(err) || attempt == maxAttempts {
 			return err
 		}

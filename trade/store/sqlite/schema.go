@@ -150,7 +150,10 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 	if progress == nil {
 		progress = func(int64, int64) {}
 	}
-	total := spec.Rows()
+	rows := spec.Rows()
+	post := rows/4 + 1 // the share of the bar for the copies, indexes and statistics
+	total := rows + post
+	const postSteps = 8
 
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
@@ -186,7 +189,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		}
 	}
 
-	var done int64
+	var done, shares int64
 	qb, err := newBatcher(ctx, tx, "quotes", 8, 500)
 	if err != nil {
 		return err
@@ -224,6 +227,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 			return err
 		}
 		for _, h := range b.Holdings {
+			shares += h.Quantity
 			if err := hb.add(ctx, h.HoldingID, h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate)); err != nil {
 				return err
 			}
@@ -247,6 +251,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		}
 	}
 	progress(done, total)
+	step := func() { done += post / postSteps; progress(done, total) }
 
 	// The pristine copies Reset restores from (orders need none: loaded orders are final and
 	// no operation changes a final order).
@@ -257,18 +262,21 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		if _, err := tx.ExecContext(ctx, "INSERT INTO "+t+"_base SELECT * FROM "+t); err != nil {
 			return err
 		}
+		step()
 	}
 	for _, ix := range indexes {
 		if _, err := tx.ExecContext(ctx, ix); err != nil {
 			return err
 		}
+		step()
 	}
 	info := store.LoadInfo{
-		Spec:         spec,
-		MaxAccountID: int64(spec.Accounts),
-		MaxHoldingID: int64(spec.Accounts) * int64(spec.Holdings),
-		MaxOrderID:   int64(spec.Accounts) * int64(spec.Holdings),
-		LoadedAt:     time.Now().UTC().Format(time.RFC3339),
+		Spec:          spec,
+		MaxAccountID:  int64(spec.Accounts),
+		MaxHoldingID:  int64(spec.Accounts) * int64(spec.Holdings),
+		MaxOrderID:    int64(spec.Accounts) * int64(spec.Holdings),
+		HoldingShares: shares,
+		LoadedAt:      time.Now().UTC().Format(time.RFC3339),
 	}
 	js, _ := json.Marshal(info)
 	if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('load', ?)", string(js)); err != nil {
@@ -284,12 +292,14 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
+	progress(total, total)
 	return nil
 }
 
 // Reset implements store.Store with set-based statements in one transaction: delete rows with
-// ids above the loaded maximum, then put back every loaded row that differs from its pristine
-// copy. Only changed rows are written.
+// ids above the loaded maximum, put back the loaded holdings that sell orders touched, then
+// every loaded account and quote that differs from its pristine copy. Only changed rows are
+// written.
 func (s *Store) Reset(ctx context.Context) error {
 	li, err := s.Loaded(ctx)
 	if err != nil {
@@ -304,24 +314,48 @@ func (s *Store) Reset(ctx context.Context) error {
 		return t + "." + strings.ReplaceAll(cols, ", ", ", "+t+".")
 	}
 	b := func(cols string) string { return qual("b", cols) }
-	stmts := []struct {
+	type stmt struct {
 		sql  string
 		args []any
-	}{
-		{"DELETE FROM orders WHERE orderid > ?", []any{li.MaxOrderID}},
-		{"DELETE FROM holdings WHERE holdingid > ?", []any{li.MaxHoldingID}},
-		{"INSERT INTO holdings SELECT * FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
-		{"UPDATE holdings SET (" + hcols + ") = (" + b(hcols) + ") FROM holdings_base b WHERE holdings.holdingid = b.holdingid AND (" + qual("holdings", hcols) + ") IS NOT (" + b(hcols) + ")", nil},
-		{"DELETE FROM accounts WHERE accountid > ?", []any{li.MaxAccountID}},
-		{"UPDATE accounts SET (" + acols + ") = (" + b(acols) + ") FROM accounts_base b WHERE accounts.accountid = b.accountid AND (" + qual("accounts", acols) + ") IS NOT (" + b(acols) + ")", nil},
-		{"UPDATE quotes SET (" + qcols + ") = (" + b(qcols) + ") FROM quotes_base b WHERE quotes.symbol = b.symbol AND (" + qual("quotes", qcols) + ") IS NOT (" + b(qcols) + ")", nil},
 	}
-	return s.withTx(ctx, func(tx *sql.Tx) error {
+	run := func(tx *sql.Tx, stmts ...stmt) error {
 		for _, st := range stmts {
 			if _, err := tx.ExecContext(ctx, st.sql, st.args...); err != nil {
 				return fmt.Errorf("reset: %w", err)
 			}
 		}
 		return nil
+	}
+	// Loaded holdings sold from since the load: the sell orders name them.
+	const touched = "SELECT holdingid FROM orders WHERE orderid > ? AND ordertype = 'sell' AND holdingid <= ?"
+	return s.withTx(ctx, func(tx *sql.Tx) error {
+		err := run(tx,
+			stmt{"DELETE FROM holdings WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
+			stmt{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
+			stmt{"DELETE FROM orders WHERE orderid > ?", []any{li.MaxOrderID}},
+			stmt{"DELETE FROM holdings WHERE holdingid > ?", []any{li.MaxHoldingID}},
+		)
+		if err != nil {
+			return err
+		}
+		var n, shares int64
+		if err := tx.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(quantity), 0) FROM holdings").Scan(&n, &shares); err != nil {
+			return err
+		}
+		if n != li.MaxHoldingID || shares != li.HoldingShares {
+			// Changed other than through sells: compare every loaded holding.
+			err := run(tx,
+				stmt{"INSERT INTO holdings SELECT * FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
+				stmt{"UPDATE holdings SET (" + hcols + ") = (" + b(hcols) + ") FROM holdings_base b WHERE holdings.holdingid = b.holdingid AND (" + qual("holdings", hcols) + ") IS NOT (" + b(hcols) + ")", nil},
+			)
+			if err != nil {
+				return err
+			}
+		}
+		return run(tx,
+			stmt{"DELETE FROM accounts WHERE accountid > ?", []any{li.MaxAccountID}},
+			stmt{"UPDATE accounts SET (" + acols + ") = (" + b(acols) + ") FROM accounts_base b WHERE accounts.accountid = b.accountid AND (" + qual("accounts", acols) + ") IS NOT (" + b(acols) + ")", nil},
+			stmt{"UPDATE quotes SET (" + qcols + ") = (" + b(qcols) + ") FROM quotes_base b WHERE quotes.symbol = b.symbol AND (" + qual("quotes", qcols) + ") IS NOT (" + b(qcols) + ")", nil},
+		)
 	})
 }

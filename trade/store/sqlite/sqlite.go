@@ -169,14 +169,20 @@ type stmtCache struct {
 }
 
 func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.m[query]; ok {
+	if st := c.lookup(query); st != nil {
 		return st, nil
 	}
+	// Prepare without holding the lock: on the writer pool it waits for the connection, which
+	// a transaction that itself looks up statements may hold.
 	st, err := db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.m[query]; ok {
+		st.Close()
+		return prev, nil
 	}
 	if c.m == nil {
 		c.m = map[string]*sql.Stmt{}

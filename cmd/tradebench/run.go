@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/tradebench/tradebench/driver/runjob"
+)
+
+func init() {
+	register(&command{name: "run", summary: "the main job: load a StockTrader data set, serve it, drive the 19-step scenario, report (≈3 min)", run: runRun})
+}
+
+const runHelp = `usage: tradebench run [flags]
+
+The one-command main job. With no flags it creates ./tradebench-work/, loads an embedded SQLite
+StockTrader data set (5,000 accounts, 1,000 quotes; reset instead of reloaded on later runs),
+starts the StockTrader monolith in this process on 127.0.0.1, drives the seeds' 19-step
+stocktrader scenario (50 users, 1 s think, 30 s ramp-up, 2 min measured, 10 s ramp-down: about
+three minutes in all), prints the transaction summary, writes the results JSON to
+./tradebench-work/results.json and stops everything. It exits 0 when the run passed its
+thresholds (by default: error rate at most 0.01%, the seeds' criterion), 3 when one failed.
+
+With --target it drives an external deployment instead (e.g. Apache DayTrader): nothing is
+loaded or served; size the scenario to that database with --set users=N --set quotes=N.
+
+examples:
+  tradebench run
+  tradebench run --accounts 500000 --quotes 100000 --users 500 --duration 30m
+  tradebench run --scenario buysell --users 100
+  tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
+
+flags:
+`
+
+func runRun(ctx context.Context, args []string) error {
+	fs := newFlagSet("run", "[flags]")
+	var f driveFlags
+	f.register(fs, runjob.DefaultUsers, runjob.DefaultDuration, runjob.DefaultRampUp, runjob.DefaultRampDown)
+	workdir := fs.String("workdir", runjob.DefaultWorkdir, "working directory for the database and results")
+	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the seeds' 500000 and beyond)")
+	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the seeds used 100000)")
+	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:WORKDIR/stocktrader.db; postgres://… works too)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), runHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if !given["max-error-rate"] {
+		f.maxErrorRate = "0.01%"
+	}
+	if *accounts < 1 || *quotes < 1 {
+		return usageErrorf("--accounts and --quotes must be at least 1")
+	}
+	if f.target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
+		return usageErrorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
+	}
+	cfg, err := f.config(fs, "")
+	if err != nil {
+		return err
+	}
+	out, err := runjob.Run(ctx, runjob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr})
+	if out == nil || out.Results == nil {
+		return err
+	}
+	out.Results.WriteSummary(os.Stdout)
+	if out.Out != "" {
+		fmt.Fprintf(os.Stderr, "results written to %s\n", out.Out)
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; partial results kept")
+	}
+	return err
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/wstest"
+	"github.com/tradebench/tradebench/wstest/drive"
+	"github.com/tradebench/tradebench/wstest/server"
+)
+
+func init() {
+	register(&command{name: "wstest", summary: "WSTest: the web-service serialization benchmark (serve, drive, configs)", run: runWSTest})
+}
+
+const wstestUsage = `usage: tradebench wstest <serve|drive|configs> [flags]
+
+WSTest (Sun's WSTest 1.0, Microsoft's 1.1) measures a web-service stack: its operations do no
+business logic but echo their parameters — EchoVoid, EchoStruct (an array of structs), EchoList
+(a linked list), EchoSynthetic (string, struct, byte array) and GetOrder (a purchase order).
+
+  serve    run the service: SOAP 1.1 at POST /wstest/soap (WSDL: GET /wstest/soap?wsdl),
+           JSON at POST /wstest/json/{operation}, and gRPC on --grpc-listen
+  drive    load a WSTest service and check every echo; flags or the old kit's INI keys
+  configs  list the built-in INI configurations, or print one: tradebench wstest configs sun-echolist20
+
+Run 'tradebench wstest <sub> --help' for its flags.
+`
+
+func runWSTest(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Print(wstestUsage)
+		if len(args) == 0 {
+			return usageErrorf("missing subcommand (serve, drive or configs)")
+		}
+		return nil
+	}
+	switch args[0] {
+	case "serve":
+		return wstestServe(ctx, args[1:])
+	case "drive":
+		return wstestDrive(ctx, args[1:])
+	case "configs":
+		return wstestConfigs(args[1:])
+	}
+	return usageErrorf("unknown subcommand %q (want serve, drive or configs)", args[0])
+}
+
+func wstestServe(ctx context.Context, args []string) error {
+	fs := newFlagSet("wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
+	listen := fs.String("listen", ":8080", "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
+	grpcListen := fs.String("grpc-listen", ":9090", "gRPC address (empty: no gRPC)")
+	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
+	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if *maxBody < 1024 || *maxBody > 1<<30 {
+		return usageErrorf("--max-body %d: want 1024 to 1073741824 bytes", *maxBody)
+	}
+	if *maxItems < 1 || *maxItems > 9000 {
+		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
+		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
+		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wstest: SOAP http://%s/wstest/soap (WSDL ?wsdl), JSON http://%s/wstest/json/{op}", r.HTTPAddr, r.HTTPAddr)
+	if r.GRPCAddr != nil {
+		fmt.Fprintf(os.Stderr, ", gRPC %s", r.GRPCAddr)
+	}
+	fmt.Fprintln(os.Stderr, "; Ctrl-C stops")
+	return r.Wait()
+}
+
+func wstestConfigs(args []string) error {
+	if len(args) == 0 {
+		fmt.Println("built-in WSTest configurations (run with: tradebench wstest drive --config NAME --target URL):")
+		for _, n := range drive.Builtins() {
+			fmt.Println("  " + n)
+		}
+		return nil
+	}
+	if len(args) > 1 {
+		return usageErrorf("configs takes at most one name")
+	}
+	data, err := drive.BuiltinText(args[0])
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	fmt.Print(data)
+	return nil
+}
+
+// wstestFlagKeys maps drive flags to the INI keys they override.
+var wstestFlagKeys = map[string]string{
+	"agents": "Agents", "rampup": "RampUp", "steady": "SteadyState", "rampdown": "RampDown",
+	"list-size": "ListSize", "num-bytes": "NumBytes", "message-size": "MessageSize",
+	"encoding": "Encoding", "methodology": "Methodology", "think": "ThinkTime",
+}
+
+func wstestDrive(ctx context.Context, args []string) error {
+	fs := newFlagSet("wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")
+	target := fs.String("target", "", "the WSTest service's HTTP base URL, e.g. http://127.0.0.1:8080 (SOAP and JSON)")
+	grpcTarget := fs.String("grpc", "", "the WSTest service's gRPC address host:port (--encoding grpc)")
+	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
+	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(drive.Builtins(), ", ")+"; flags override it")
+	fs.String("encoding", "soap", "soap | json | grpc")
+	fs.String("methodology", "sun", "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
+	fs.String("agents", "", "virtual users (default 8 for sun, 100 for users)")
+	fs.String("rampup", "10s", "ramp-up: seconds or a duration (not measured)")
+	fs.String("steady", "60s", "steady state: seconds or a duration (the measured window)")
+	fs.String("rampdown", "5s", "ramp-down: seconds or a duration (not measured)")
+	fs.String("think", "", "think time before each request (default 0 for sun, 1s for users)")
+	mix := fs.String("mix", "EchoList=100", "operation weights, e.g. EchoList=80,EchoStruct=20 (replaces the config's mix)")
+	fs.String("list-size", "20", "EchoStruct array and EchoList length (ListSize)")
+	fs.String("num-bytes", "1024", "EchoSynthetic byte array length (NumBytes)")
+	fs.String("message-size", "50", "GetOrder line items")
+	timeout := fs.Duration("timeout", 60*time.Second, "bound on one request")
+	out := fs.String("out", "", "write the results JSON to this file")
+	quiet := fs.Bool("quiet", false, "no live progress line")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	var s drive.Settings
+	name := ""
+	if *config != "" {
+		n, err := drive.LoadINI(*config, &s)
+		if err != nil {
+			return usageErrorf("--config: %v", err)
+		}
+		name = n
+	}
+	var ferr error
+	fs.Visit(func(f *flag.Flag) {
+		if key, ok := wstestFlagKeys[f.Name]; ok {
+			s.Set(key, f.Value.String(), "--"+f.Name)
+		}
+		if f.Name == "mix" && ferr == nil {
+			ferr = drive.SetMix(&s, *mix, "--mix")
+		}
+	})
+	if ferr != nil {
+		return usageErrorf("%v", ferr)
+	}
+	cfg, err := drive.Resolve(s)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	cfg.Name, cfg.Target, cfg.GRPCTarget, cfg.SOAPPath, cfg.Timeout = name, *target, *grpcTarget, *soapPath, *timeout
+	if err := cfg.Validate(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d agents, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
+		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
+	var progress *os.File
+	tty := false
+	if !*quiet {
+		progress = os.Stderr
+		if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	var res *report.Results
+	if progress != nil {
+		res, err = drive.Run(ctx, cfg, progress, tty)
+	} else {
+		res, err = drive.Run(ctx, cfg, nil, false)
+	}
+	return finish(res, *out, err)
+}

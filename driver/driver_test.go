@@ -1,0 +1,129 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+func trivial(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte("hello " + r.URL.RawQuery))
+	}))
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, &conns
+}
+
+func TestQuickModeClosedKeepAlive(t *testing.T) {
+	srv, conns := trivial(t)
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/x?s=s:{0..10}", Users: 3, Duration: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, ok := res.Transaction("GET /x")
+	if !ok || tx.Pass < 100 || tx.Errors != 0 {
+		t.Fatalf("quick: %+v", res.Transactions)
+	}
+	if n := conns.Load(); n != 3 {
+		t.Errorf("%d connections for 3 keep-alive users, want 3", n)
+	}
+	if res.Target != srv.URL+"/x?s=s:{0..10}" || res.Settings["mode"] != "quick" || res.Settings["keep_connections"] != true || res.Settings["model"] != "closed" {
+		t.Errorf("settings: %v target %s", res.Settings, res.Target)
+	}
+	if res.Bytes < tx.Pass*int64(len("hello s=s:1")) {
+		t.Errorf("bytes %d for %d responses", res.Bytes, tx.Pass)
+	}
+}
+
+func TestOpenModeAndThresholds(t *testing.T) {
+	srv, _ := trivial(t)
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/missing", Rate: 200, Duration: time.Second,
+		Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}})
+	var tf *report.ThresholdsFailed
+	if !errors.As(err, &tf) || tf.ExitCode() != 3 || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
+		t.Fatalf("404s against a 1%% error threshold: %v", err)
+	}
+	if res.Settings["model"] != "open" || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["404"] != res.Total.Errors {
+		t.Errorf("open model at 200/s for 1s: %+v %v", res.Total, res.StatusCodes)
+	}
+	if len(res.Thresholds) != 2 || res.Errors[0].Kind != "status 404" {
+		t.Errorf("thresholds %+v errors %+v", res.Thresholds, res.Errors)
+	}
+}
+
+func TestScenarioFileAndSettings(t *testing.T) {
+	srv, conns := trivial(t)
+	file := filepath.Join(t.TempDir(), "flow.yaml")
+	os.WriteFile(file, []byte(`
+name: flow
+params: {n: "5"}
+think: 0
+flow:
+  - request: {name: a, url: "/a?{{n}}", check: {contains: "hello 7"}}
+  - request: {name: b, url: "/b"}
+`), 0o644)
+	res, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: file, Params: map[string]string{"n": "7"}, Users: 2, Iterations: 5, Duration: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := res.Transaction("a"); a.Pass != 10 {
+		t.Errorf("a: %+v %+v", a, res.Errors)
+	}
+	if n := conns.Load(); n != 10 {
+		t.Errorf("%d connections: a scenario starts each iteration on a fresh one (want 10)", n)
+	}
+	p := res.Settings["params"].(map[string]string)
+	if res.Scenario != "flow" || p["n"] != "7" || res.Settings["think"] != "0" || res.Settings["keep_connections"] != false {
+		t.Errorf("settings %v", res.Settings)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	srv, _ := trivial(t)
+	cases := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Scenario: "stocktrader", Users: 1, Duration: time.Second}, "--target is required"},
+		{Config{Target: srv.URL, Scenario: "nope", Users: 1, Duration: time.Second}, `"nope" is neither a built-in (buysell, daytrader-mix, stocktrader) nor a file`},
+		{Config{Target: srv.URL, URL: srv.URL, Users: 1, Duration: time.Second}, "do not combine"},
+		{Config{URL: "localhost:8080/x", Users: 1, Duration: time.Second}, "absolute http"},
+		{Config{Target: srv.URL + "/app", Users: 1, Duration: time.Second}, "give only scheme://host"},
+		{Config{Target: srv.URL, Params: map[string]string{"userz": "1"}, Users: 1, Duration: time.Second}, `unknown parameter "userz"`},
+		{Config{URL: srv.URL, Users: 0, Duration: time.Second}, "users must be at least 1"},
+	}
+	for _, tc := range cases {
+		_, err := Drive(context.Background(), tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+func TestRunIDsDiffer(t *testing.T) {
+	a, b := NewRunID(), NewRunID()
+	if a == b || len(a) < 8 || strings.ContainsAny(a, "-: ") {
+		t.Errorf("run ids %q %q", a, b)
+	}
+}

@@ -1,0 +1,201 @@
+// Package runjob is `tradebench run`, the one-command main job: prepare a working directory
+// and an embedded SQLite StockTrader data set, start the monolith in-process on loopback, drive
+// the stocktrader scenario through ramp-up, a measured steady state and ramp-down, and leave a
+// results file — or, with a target URL, drive an external deployment (DayTrader, a cluster)
+// without loading or serving anything.
+package runjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/server"
+	"github.com/tradebench/tradebench/trade/store"
+	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
+)
+
+// Defaults: a data set and load that take about three minutes on a laptop, end to end.
+const (
+	DefaultWorkdir  = "tradebench-work"
+	DefaultAccounts = 5000
+	DefaultQuotes   = 1000
+	DefaultUsers    = 50
+	DefaultRampUp   = 30 * time.Second
+	DefaultDuration = 2 * time.Minute
+	DefaultRampDown = 10 * time.Second
+)
+
+// Config is one main-job run.
+type Config struct {
+	// Workdir holds the database ("" = DefaultWorkdir); created if missing.
+	Workdir string
+	// DB overrides the database DSN (default sqlite:WORKDIR/stocktrader.db).
+	DB string
+	// Data set size for the embedded run.
+	Accounts, Quotes, Holdings int
+	// Drive is the load: its Target empty means "the embedded monolith". Scenario parameters
+	// users and quotes default to the data set's size.
+	Drive driver.Config
+	// Out is the results file ("" = WORKDIR/results.json).
+	Out string
+	// Log receives the job's own messages (steps, where things are); nil = io.Discard.
+	Log io.Writer
+	// Audit, if set, checks the database after the run (the correctness audit) and its
+	// summary goes into the results; a failed audit fails the run.
+	Audit func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error)
+}
+
+// Outcome is what a run produced.
+type Outcome struct {
+	Results *report.Results
+	Out     string // where the results were written
+}
+
+// AuditFailed is the error of a run whose audit found violations (exit status 4).
+type AuditFailed struct{ Violations int }
+
+func (e *AuditFailed) Error() string {
+	return fmt.Sprintf("the audit found %d violations (see the results file)", e.Violations)
+}
+
+// ExitCode implements the command line's exit-status convention.
+func (e *AuditFailed) ExitCode() int { return 4 }
+
+// Run does the job. The results are written even when a threshold fails (the error then is a
+// *report.ThresholdsFailed).
+func Run(ctx context.Context, cfg Config) (*Outcome, error) {
+	logw := cfg.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	say := func(format string, args ...any) { fmt.Fprintf(logw, "tradebench run: "+format+"\n", args...) }
+	dc := cfg.Drive
+	if dc.Scenario == "" && dc.URL == "" {
+		dc.Scenario = "stocktrader"
+	}
+	if cfg.Workdir == "" {
+		cfg.Workdir = DefaultWorkdir
+	}
+	if cfg.Accounts == 0 {
+		cfg.Accounts = DefaultAccounts
+	}
+	if cfg.Quotes == 0 {
+		cfg.Quotes = DefaultQuotes
+	}
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = cfg.Accounts, cfg.Quotes
+	if cfg.Holdings > 0 {
+		spec.Holdings = cfg.Holdings
+	}
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	out := cfg.Out
+	if out == "" {
+		out = filepath.Join(cfg.Workdir, "results.json")
+	}
+
+	var srv *server.Server
+	if dc.Target == "" && dc.URL == "" {
+		db := cfg.DB
+		if db == "" {
+			db = "sqlite:" + filepath.Join(cfg.Workdir, "stocktrader.db")
+		}
+		if err := prepare(ctx, db, spec, say, logw); err != nil {
+			return nil, err
+		}
+		sc := server.DefaultConfig()
+		sc.DB, sc.Listen = db, "127.0.0.1:0"
+		sc.Logger = slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		var err error
+		srv, err = server.Start(ctx, sc)
+		if err != nil {
+			return nil, fmt.Errorf("start the StockTrader monolith: %w", err)
+		}
+		defer srv.Close()
+		say("serving StockTrader (monolith, %s) at %s", store.Redact(db), srv.URL()+"/trade/")
+		dc.Target = srv.URL()
+		// the scenario draws users and quotes from the data set just loaded
+		params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
+		for k, v := range dc.Params {
+			params[k] = v
+		}
+		dc.Params = params
+	}
+	total := dc.RampUp + dc.Duration + dc.RampDown
+	if dc.Rate > 0 {
+		say("driving %s at %s: %g iterations/s, %v ramp-up, %v measured, %v ramp-down", dc.Scenario, dc.Target, dc.Rate, dc.RampUp, dc.Duration, dc.RampDown)
+	} else {
+		say("driving %s at %s: %d users, %v ramp-up, %v measured, %v ramp-down (%v in all)", dc.Scenario, dc.Target, dc.Users, dc.RampUp, dc.Duration, dc.RampDown, total)
+	}
+	res, err := driver.Drive(ctx, dc)
+	if res == nil {
+		return nil, err
+	}
+	if srv != nil {
+		res.Extra = map[string]any{"server": map[string]any{"mode": "monolith (in-process)", "db": "sqlite", "accounts": spec.Accounts, "quotes": spec.Quotes, "holdings": spec.Holdings}}
+		if cfg.Audit != nil && ctx.Err() == nil {
+			a, aerr := cfg.Audit(ctx, srv)
+			if aerr != nil {
+				res.Notes = append(res.Notes, "audit could not run: "+aerr.Error())
+			} else {
+				res.Audit = a
+				if !a.Passed && err == nil {
+					err = &AuditFailed{Violations: len(a.Violations)}
+				}
+			}
+		}
+	}
+	if werr := res.WriteFile(out); werr != nil {
+		return &Outcome{Results: res}, errors.Join(err, fmt.Errorf("write results: %w", werr))
+	}
+	return &Outcome{Results: res, Out: out}, err
+}
+
+// prepare leaves db holding exactly spec's data set: a database already loaded with the same
+// spec is reset (fast), anything else is loaded afresh.
+func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(string, ...any), logw io.Writer) error {
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", store.Redact(db), err)
+	}
+	defer st.Close()
+	start := time.Now()
+	info, err := st.Loaded(ctx)
+	if err == nil && info.Spec == spec {
+		if err := st.Reset(ctx); err != nil {
+			return fmt.Errorf("reset %s: %w", store.Redact(db), err)
+		}
+		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", store.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotLoaded) {
+		return fmt.Errorf("%s: %w", store.Redact(db), err)
+	}
+	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, store.Redact(db))
+	last := time.Now()
+	err = st.Load(ctx, spec, func(done, total int64) {
+		if time.Since(last) >= 5*time.Second && total > 0 {
+			last = time.Now()
+			say("loading: %d%%", 100*done/total)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("load %s: %w", store.Redact(db), err)
+	}
+	say("loaded in %v", time.Since(start).Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,138 @@
+package driver
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain doubles as two child processes for BenchmarkQuickVsWrk: a trivial HTTP server
+// (TB_CHILD=server) and the driver's quick mode (TB_CHILD=drive), so each side's CPU time is
+// its own process's.
+func TestMain(m *testing.M) {
+	switch os.Getenv("TB_CHILD") {
+	case "server":
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		fmt.Println(ln.Addr().String())
+		body := []byte("hello world\n")
+		http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+		os.Exit(0)
+	case "drive":
+		c, _ := strconv.Atoi(os.Getenv("TB_C"))
+		d, _ := time.ParseDuration(os.Getenv("TB_D"))
+		res, err := Drive(context.Background(), Config{URL: os.Getenv("TB_URL"), Users: c, Duration: d})
+		if err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		// every request made, including those cut off at the end, as wrk counts them
+		fmt.Println(res.Total.Pass + res.Total.Errors)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func child(tb testing.TB, env ...string) (*exec.Cmd, *bufio.Reader) {
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	return cmd, bufio.NewReader(out)
+}
+
+func cpuSeconds(ps *os.ProcessState) float64 { return (ps.UserTime() + ps.SystemTime()).Seconds() }
+
+var wrkRequests = regexp.MustCompile(`(\d+) requests in`)
+
+// BenchmarkQuickVsWrk compares the driver's quick mode with wrk on a trivial keep-alive endpoint,
+// in the same run, by requests per CPU-second of each client process (user + system time from
+// the kernel's accounting of the child). The server is a third process. Rounds alternate the
+// two clients and the median of each is reported. Needs wrk on PATH (apt-get install wrk).
+//
+//	go test -run XXX -bench QuickVsWrk -benchtime 1x ./driver/
+//
+// TB_WRK_C (connections, default 50), TB_WRK_D (seconds per run, default 5), TB_WRK_ROUNDS
+// (default 3) and TB_WRK_THREADS (wrk -t, default 2) adjust it.
+func BenchmarkQuickVsWrk(b *testing.B) {
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		b.Skip("wrk is not installed (apt-get install wrk)")
+	}
+	env := func(k string, def int) int {
+		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+			return v
+		}
+		return def
+	}
+	conns, secs, rounds, threads := env("TB_WRK_C", 50), env("TB_WRK_D", 5), env("TB_WRK_ROUNDS", 3), env("TB_WRK_THREADS", 2)
+	srv, out := child(b, "TB_CHILD=server")
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	line, err := out.ReadString('\n')
+	if err != nil || strings.HasPrefix(line, "ERR") {
+		b.Fatalf("server: %q %v", line, err)
+	}
+	url := "http://" + strings.TrimSpace(line) + "/"
+
+	var wrkRates, drvRates, wrkRPS, drvRPS []float64
+	b.ResetTimer()
+	for r := 0; r < rounds; r++ {
+		cmd := exec.Command(wrk, "-t"+strconv.Itoa(threads), "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(secs)+"s", url)
+		text, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("wrk: %v", err)
+		}
+		m := wrkRequests.FindSubmatch(text)
+		if m == nil {
+			b.Fatalf("wrk output: %s", text)
+		}
+		n, _ := strconv.ParseFloat(string(m[1]), 64)
+		wrkRates = append(wrkRates, n/cpuSeconds(cmd.ProcessState))
+		wrkRPS = append(wrkRPS, n/float64(secs))
+
+		drv, dout := child(b, "TB_CHILD=drive", "TB_URL="+url, "TB_C="+strconv.Itoa(conns), "TB_D="+strconv.Itoa(secs)+"s")
+		line, _ := dout.ReadString('\n')
+		if err := drv.Wait(); err != nil || strings.HasPrefix(line, "ERR") {
+			b.Fatalf("driver: %q %v", line, err)
+		}
+		n, _ = strconv.ParseFloat(strings.TrimSpace(line), 64)
+		drvRates = append(drvRates, n/cpuSeconds(drv.ProcessState))
+		drvRPS = append(drvRPS, n/float64(secs))
+		b.Logf("round %d: wrk %.0f req/s, %.0f req/CPU-s; driver %.0f req/s, %.0f req/CPU-s", r+1, wrkRPS[r], wrkRates[r], drvRPS[r], drvRates[r])
+	}
+	b.StopTimer()
+	w, d := median(wrkRates), median(drvRates)
+	b.ReportMetric(w, "wrk-req/CPU-s")
+	b.ReportMetric(d, "driver-req/CPU-s")
+	b.ReportMetric(100*d/w, "%-of-wrk")
+	b.ReportMetric(median(wrkRPS), "wrk-req/s")
+	b.ReportMetric(median(drvRPS), "driver-req/s")
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
