@@ -36,7 +36,8 @@ func TestClosedModelPhasesAndThink(t *testing.T) {
 	if tx.Pass < 60 || tx.Pass > 84 {
 		t.Fatalf("measured %d passes in 1 s steady state with 4 users thinking 50 ms, want about 80", tx.Pass)
 	}
-	if tx.MinMs < 50 || tx.P50Ms < 50 || tx.P50Ms > 80 {
+	// The histogram keeps 3 significant digits: 50 ms may be recorded as 49.98 ms.
+	if tx.MinMs < 49.9 || tx.P50Ms < 49.9 || tx.P50Ms > 80 {
 		t.Fatalf("think time not honoured: min %v p50 %v", tx.MinMs, tx.P50Ms)
 	}
 	if iters.Load() <= tx.Pass {
