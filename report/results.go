@@ -140,12 +140,25 @@ type ThresholdResult struct {
 	Passed bool    `json:"passed"`
 }
 
-// AuditSummary is the correctness audit of the database after a run.
+// AuditSummary is the correctness audit of the database after a run (package trade/audit).
 type AuditSummary struct {
-	Passed     bool     `json:"passed"`
-	Checks     int      `json:"checks"`
+	Passed bool `json:"passed"`
+	Checks int  `json:"checks"` // invariants checked
+	// Violations lists violations readably, "kind: what", at most a limit of each kind.
 	Violations []string `json:"violations,omitempty"`
-	OpenOrders int64    `json:"open_orders"`
+	// OpenOrders counts orders not in a final state (violations unless allowed).
+	OpenOrders int64 `json:"open_orders"`
+	// ViolationCount counts every violation, listed or not; ByKind splits it by kind.
+	ViolationCount int64            `json:"violation_count"`
+	ByKind         map[string]int64 `json:"by_kind,omitempty"`
+	// Open lists open orders when they were allowed (not violations).
+	Open []string `json:"open,omitempty"`
+	// What was examined, and how long the audit took.
+	Accounts int64   `json:"accounts"`
+	Orders   int64   `json:"orders"`
+	Holdings int64   `json:"holdings"`
+	Quotes   int64   `json:"quotes"`
+	Seconds  float64 `json:"seconds"`
 }
 
 // New returns Results with the identifying fields filled in.

@@ -68,15 +68,19 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 	if a := r.Audit; a != nil {
 		if a.Passed {
-			fmt.Fprintf(w, "audit: passed (%d checks)\n", a.Checks)
+			fmt.Fprintf(w, "audit: passed (%d checks over %d accounts, %d orders, %d holdings, %d quotes in %.2fs)\n",
+				a.Checks, a.Accounts, a.Orders, a.Holdings, a.Quotes, a.Seconds)
 		} else {
-			fmt.Fprintf(w, "audit: FAILED, %d violations\n", len(a.Violations))
+			n := max(a.ViolationCount, int64(len(a.Violations))) // results written before violation_count
+			fmt.Fprintf(w, "audit: FAILED, %d violations\n", n)
 			for i, v := range a.Violations {
 				if i == 20 {
-					fmt.Fprintf(w, "  … and %d more\n", len(a.Violations)-20)
 					break
 				}
 				fmt.Fprintf(w, "  - %s\n", v)
+			}
+			if more := n - int64(min(len(a.Violations), 20)); more > 0 {
+				fmt.Fprintf(w, "  … and %d more (see the results file)\n", more)
 			}
 		}
 	}

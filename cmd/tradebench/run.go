@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/tradebench/tradebench/driver/runjob"
+	"github.com/tradebench/tradebench/trade/audit"
 )
 
 func init() {
@@ -21,8 +22,10 @@ StockTrader data set (5,000 accounts, 1,000 quotes; reset instead of reloaded on
 starts the StockTrader monolith in this process on 127.0.0.1, drives the seeds' 19-step
 stocktrader scenario (50 users, 1 s think, 30 s ramp-up, 2 min measured, 10 s ramp-down: about
 three minutes in all), prints the transaction summary, writes the results JSON to
-./tradebench-work/results.json and stops everything. It exits 0 when the run passed its
-thresholds (by default: error rate at most 0.01%, the seeds' criterion), 3 when one failed.
+./tradebench-work/results.json and stops everything. At the end it audits the database (see
+'tradebench audit --help'; the result is in the summary and the results JSON). It exits 0
+when the run passed its thresholds (by default: error rate at most 0.01%, the seeds'
+criterion) and the audit, 3 when a threshold failed, 4 when the audit found violations.
 
 With --target it drives an external deployment instead (e.g. Apache DayTrader): nothing is
 loaded or served; size the scenario to that database with --set users=N --set quotes=N.
@@ -63,7 +66,8 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := runjob.Run(ctx, runjob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr})
+	out, err := runjob.Run(ctx, runjob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr,
+		Audit: runjob.StoreAudit(audit.Options{})})
 	if out == nil || out.Results == nil {
 		return err
 	}

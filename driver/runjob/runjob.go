@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
@@ -51,8 +52,15 @@ type Config struct {
 	// Log receives the job's own messages (steps, where things are); nil = io.Discard.
 	Log io.Writer
 	// Audit, if set, checks the database after the run (the correctness audit) and its
-	// summary goes into the results; a failed audit fails the run.
+	// summary goes into the results; a failed audit fails the run. StoreAudit is the usual one.
 	Audit func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error)
+}
+
+// StoreAudit is the Audit hook that runs package audit on the server's database.
+func StoreAudit(opts audit.Options) func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
+	return func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
+		return audit.Run(ctx, srv.Store(), opts)
+	}
 }
 
 // Outcome is what a run produced.
@@ -65,7 +73,7 @@ type Outcome struct {
 type AuditFailed struct{ Violations int }
 
 func (e *AuditFailed) Error() string {
-	return fmt.Sprintf("the audit found %d violations (see the results file)", e.Violations)
+	return fmt.Sprintf("the audit found %d violations", e.Violations)
 }
 
 // ExitCode implements the command line's exit-status convention.
@@ -146,15 +154,17 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	if srv != nil {
-		res.Extra = map[string]any{"server": map[string]any{"mode": "monolith (in-process)", "db": "sqlite", "accounts": spec.Accounts, "quotes": spec.Quotes, "holdings": spec.Holdings}}
+		res.Extra = map[string]any{"server": map[string]any{"mode": "monolith (in-process)", "db": srv.Store().Kind(), "accounts": spec.Accounts, "quotes": spec.Quotes, "holdings": spec.Holdings}}
 		if cfg.Audit != nil && ctx.Err() == nil {
 			a, aerr := cfg.Audit(ctx, srv)
 			if aerr != nil {
+				say("the audit could not run: %v", aerr)
 				res.Notes = append(res.Notes, "audit could not run: "+aerr.Error())
 			} else {
 				res.Audit = a
+				say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
 				if !a.Passed && err == nil {
-					err = &AuditFailed{Violations: len(a.Violations)}
+					err = &AuditFailed{Violations: int(a.ViolationCount)}
 				}
 			}
 		}

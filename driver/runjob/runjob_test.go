@@ -2,6 +2,8 @@ package runjob
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -9,6 +11,8 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/server"
 )
 
 // The main job end to end on a small data set: load, serve, drive stocktrader, write results —
@@ -18,7 +22,8 @@ func TestRunEmbedded(t *testing.T) {
 	think := scenario.Think{}
 	cfg := Config{Workdir: dir, Accounts: 300, Quotes: 100,
 		Drive: driver.Config{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second,
-			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}}}
+			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
+		Audit: StoreAudit(audit.Options{})}
 	for run := 1; run <= 2; run++ {
 		out, err := Run(context.Background(), cfg)
 		if err != nil {
@@ -43,6 +48,9 @@ func TestRunEmbedded(t *testing.T) {
 		if p["users"] != "300" || p["quotes"] != "100" {
 			t.Errorf("the scenario was not sized to the data set: %v", p)
 		}
+		if a := res.Audit; a == nil || !a.Passed || a.Checks != audit.Checks || a.Accounts < 300 || a.Orders <= 1500 {
+			t.Errorf("run %d: the results have no passed audit over the run's orders: %+v", run, a)
+		}
 		if _, ok := res.Transaction("register"); !ok {
 			t.Errorf("no registrations measured: %+v", res.Transactions)
 		}
@@ -53,5 +61,39 @@ func TestRunRejectsBadDataSet(t *testing.T) {
 	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Accounts: 1, Quotes: -5, Drive: driver.Config{Users: 1, Duration: time.Second}})
 	if err == nil {
 		t.Error("a negative quote count was accepted")
+	}
+}
+
+// A run whose database does not add up fails with AuditFailed (exit status 4), and the
+// results file still has the audit and its violations.
+func TestRunFailsOnAudit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "corrupt.db")
+	think := scenario.Think{}
+	corrupt := func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			return nil, err
+		}
+		defer db.Close()
+		// what a lost update of one order would leave: the money moved, the volume did not
+		if _, err := db.ExecContext(ctx, "UPDATE quotes SET volume = volume - 3 WHERE symbol = 's:7'"); err != nil {
+			return nil, err
+		}
+		return StoreAudit(audit.Options{})(ctx, srv)
+	}
+	cfg := Config{Workdir: dir, DB: "sqlite:" + path, Accounts: 100, Quotes: 50,
+		Drive: driver.Config{Users: 2, Think: &think, Duration: time.Second, Timeout: 10 * time.Second}, Audit: corrupt}
+	out, err := Run(context.Background(), cfg)
+	var af *AuditFailed
+	if !errors.As(err, &af) || af.ExitCode() != 4 || af.Violations != 1 {
+		t.Fatalf("run on a corrupted database: %v, want AuditFailed with 1 violation", err)
+	}
+	res, rerr := report.ReadFile(out.Out)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if a := res.Audit; a == nil || a.Passed || a.ByKind[audit.KindVolume] != 1 || len(a.Violations) != 1 {
+		t.Fatalf("results audit %+v, want one volume violation", a)
 	}
 }

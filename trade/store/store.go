@@ -139,6 +139,10 @@ type Store interface {
 	// Loaded returns the load marker (ErrNotLoaded if never loaded).
 	Loaded(ctx context.Context) (LoadInfo, error)
 
+	// OpenOrders returns open orders with ids above afterID, lowest id first, at most limit:
+	// the durable order queue's relay (its outbox) pages through them.
+	OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error)
+
 	// Kind is the driver name: "sqlite" or "postgres".
 	Kind() string
 	Close() error

@@ -58,11 +58,15 @@ var keys = map[string][]string{
 		`ALTER TABLE orders ADD PRIMARY KEY (orderid)`,
 		`CREATE INDEX orders_account_date ON orders (accountid, opendate DESC, orderid DESC)`,
 		`CREATE INDEX orders_closed ON orders (accountid) WHERE status = 'closed'`,
+		openOrdersIndex,
 	},
 	"quotes": {
 		`ALTER TABLE quotes ADD PRIMARY KEY (symbol)`,
 	},
 }
+
+// openOrdersIndex lets the durable order queue's relay find open orders (few at any time).
+const openOrdersIndex = `CREATE INDEX IF NOT EXISTS orders_open ON orders (orderid) WHERE status = 'open'`
 
 // schemaLock serializes schema changes between processes opening one database at once.
 const schemaLock = 0x7472616465 // "trade"
@@ -77,7 +81,9 @@ func (s *Store) migrate(ctx context.Context) error {
 			return err
 		}
 		if exists {
-			return nil
+			// added after the first release: databases made before get it here
+			_, err := t.Exec(ctx, openOrdersIndex)
+			return err
 		}
 		for _, name := range tables {
 			if _, err := t.Exec(ctx, tableDDL[name]); err != nil {

@@ -24,7 +24,9 @@ func tableDDL(name string) string {
 			creditcard TEXT NOT NULL, balance INTEGER NOT NULL, openbalance INTEGER NOT NULL,
 			creationdate INTEGER NOT NULL, lastlogin INTEGER, logincount INTEGER NOT NULL, logoutcount INTEGER NOT NULL)`
 	case "holdings":
-		return `CREATE TABLE IF NOT EXISTS ` + name + ` (holdingid INTEGER PRIMARY KEY, accountid INTEGER NOT NULL,
+		// AUTOINCREMENT: a plain rowid key reuses the largest id once that holding is sold in
+		// full, and the orders naming the old holding would then name the new one.
+		return `CREATE TABLE IF NOT EXISTS ` + name + ` (holdingid INTEGER PRIMARY KEY AUTOINCREMENT, accountid INTEGER NOT NULL,
 			symbol TEXT NOT NULL, quantity INTEGER NOT NULL, purchaseprice INTEGER NOT NULL, purchasedate INTEGER NOT NULL)`
 	case "orders":
 		return `CREATE TABLE IF NOT EXISTS ` + name + ` (orderid INTEGER PRIMARY KEY, accountid INTEGER NOT NULL,
@@ -53,6 +55,8 @@ var indexes = []string{
 	`CREATE INDEX IF NOT EXISTS holdings_account ON holdings (accountid)`,
 	`CREATE INDEX IF NOT EXISTS orders_account_date ON orders (accountid, opendate DESC, orderid DESC)`,
 	`CREATE INDEX IF NOT EXISTS orders_closed ON orders (accountid) WHERE status = 'closed'`,
+	// the durable order queue's relay finds open orders (few at any time) by id
+	`CREATE INDEX IF NOT EXISTS orders_open ON orders (orderid) WHERE status = 'open'`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -62,6 +66,9 @@ func (s *Store) migrate(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := autoincrementHoldings(ctx, conn); err != nil {
+			return fmt.Errorf("migrating holdings to never reuse ids: %w", err)
+		}
 		for _, ix := range indexes {
 			if _, err := conn.ExecContext(ctx, ix); err != nil {
 				return err
@@ -69,6 +76,32 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		return nil
 	})
+}
+
+// autoincrementHoldings rebuilds a holdings table made before its key was AUTOINCREMENT, and
+// starts the id sequence after every holding id an order names, so no id is handed out twice.
+func autoincrementHoldings(ctx context.Context, conn *sql.Tx) error {
+	var ddl string
+	if err := conn.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'holdings'").Scan(&ddl); err != nil {
+		return err
+	}
+	if strings.Contains(strings.ToUpper(ddl), "AUTOINCREMENT") {
+		return nil
+	}
+	for _, q := range []string{
+		"DROP INDEX IF EXISTS holdings_account",
+		"ALTER TABLE holdings RENAME TO holdings_old",
+		tableDDL("holdings"),
+		"INSERT INTO holdings SELECT * FROM holdings_old",
+		"DROP TABLE holdings_old",
+		`INSERT INTO sqlite_sequence (name, seq) SELECT 'holdings', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'holdings')`,
+		`UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT max(holdingid) FROM orders), 0)) WHERE name = 'holdings'`,
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
 }
 
 // Loaded implements store.Store.
@@ -353,6 +386,8 @@ func (s *Store) Reset(ctx context.Context) error {
 			}
 		}
 		return run(tx,
+			// new holdings are numbered after the loaded ones again, as on PostgreSQL
+			stmt{"UPDATE sqlite_sequence SET seq = ? WHERE name = 'holdings'", []any{li.MaxHoldingID}},
 			stmt{"DELETE FROM accounts WHERE accountid > ?", []any{li.MaxAccountID}},
 			stmt{"UPDATE accounts SET (" + acols + ") = (" + b(acols) + ") FROM accounts_base b WHERE accounts.accountid = b.accountid AND (" + qual("accounts", acols) + ") IS NOT (" + b(acols) + ")", nil},
 			stmt{"UPDATE quotes SET (" + qcols + ") = (" + b(qcols) + ") FROM quotes_base b WHERE quotes.symbol = b.symbol AND (" + qual("quotes", qcols) + ") IS NOT (" + b(qcols) + ")", nil},

@@ -1,0 +1,51 @@
+package orders
+
+import (
+	"flag"
+	"fmt"
+)
+
+// Flags holds the order processing flags of `tradebench serve`.
+type Flags struct {
+	Config
+	mode string
+	// HTTPListen and GRPCListen are where `serve --role orders` serves its REST and gRPC
+	// endpoints (--order-http, --order-grpc).
+	HTTPListen, GRPCListen string
+}
+
+// Register adds the flags to fs; Parse turns them into a Config after fs.Parse.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.mode, "orders", string(Sync), "order processing mode:\n"+
+		"  sync            the order completes in the buy/sell request\n"+
+		"  async-durable   JetStream work queue on disk + transactional outbox: an order\n"+
+		"                  committed is never lost, whatever crashes\n"+
+		"  async-volatile  core NATS subject, fast, but orders queued or in flight are LOST\n"+
+		"                  (left open) if a process or the NATS server crashes\n"+
+		"  async-http      the order id is POSTed to the processor's REST endpoint (lost on a crash)\n"+
+		"  async-grpc      the order id is sent to the processor's gRPC endpoint (lost on a crash)")
+	fs.StringVar(&f.NATS, "nats", "", "NATS server URL (nats://host:port) for the async-durable and async-volatile modes; empty starts an embedded NATS server with JetStream storing under --work-dir/nats")
+	fs.StringVar(&f.WorkDir, "work-dir", "tradebench-work", "working directory (the embedded NATS server's files)")
+	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: address of the order processor (`serve --role orders`) endpoint; empty in the monolith runs one in-process")
+	fs.IntVar(&f.Concurrency, "concurrency", 8, "order processor: orders completed at once")
+	fs.IntVar(&f.Batch, "batch", 64, "order processor: durable queue messages pulled per fetch")
+	fs.StringVar(&f.HTTPListen, "order-http", "127.0.0.1:8091", "--role orders: address of the processor's REST endpoint (empty = none)")
+	fs.StringVar(&f.GRPCListen, "order-grpc", "127.0.0.1:8092", "--role orders: address of the processor's gRPC endpoint (empty = none)")
+}
+
+// Parse checks the flags and returns the config.
+func (f *Flags) Parse() (Config, error) {
+	m, err := ParseMode(f.mode)
+	if err != nil {
+		return Config{}, fmt.Errorf("--orders: %w", err)
+	}
+	c := f.Config
+	c.Mode = m
+	if c.Concurrency < 1 {
+		return Config{}, fmt.Errorf("--concurrency must be between 1 and 10000, got %d", c.Concurrency)
+	}
+	if c.Batch < 1 {
+		return Config{}, fmt.Errorf("--batch must be between 1 and 10000, got %d", c.Batch)
+	}
+	return c, c.Validate()
+}

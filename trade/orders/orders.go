@@ -1,0 +1,131 @@
+// Package orders carries placed (open) orders from the services tier to the order processor
+// over NATS, for the asynchronous order modes:
+//
+//   - async-durable: a JetStream work-queue stream on file storage, explicit acks, a message id
+//     per order for de-duplication, and a relay (the transactional outbox) that republishes open
+//     orders, so an order committed to the database is never lost, even if the services process
+//     dies between the commit and the publish or NATS is down at the time.
+//   - async-volatile: a core NATS subject consumed by a queue group: fast, but an order in flight
+//     when a process or the server dies is lost and stays open.
+//
+// The order row itself is the outbox: an order is written open in the order's own
+// transaction, and it stays open until the processor completes it, so "open and older than
+// the grace period" is exactly "maybe not yet delivered". Completing is idempotent
+// (trade.OrderProcessor), so redelivery and republishing can never apply an order twice.
+package orders
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/tradebench/tradebench/trade"
+)
+
+// Mode is an order processing mode (serve --orders).
+type Mode string
+
+// The order modes.
+const (
+	Sync          Mode = "sync"
+	AsyncDurable  Mode = "async-durable"
+	AsyncVolatile Mode = "async-volatile"
+	AsyncHTTP     Mode = "async-http"
+	AsyncGRPC     Mode = "async-grpc"
+)
+
+// Modes lists the order modes, the default first.
+var Modes = []Mode{Sync, AsyncDurable, AsyncVolatile, AsyncHTTP, AsyncGRPC}
+
+// ParseMode checks an --orders value.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Modes))
+	for i, m := range Modes {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("unknown order mode %q: use one of %s", s, strings.Join(names, ", "))
+}
+
+// Names of the NATS objects both sides agree on.
+const (
+	StreamName      = "TRADEBENCH_ORDERS"
+	DurableSubject  = "tradebench.orders.durable"
+	VolatileSubject = "tradebench.orders.volatile"
+	ConsumerName    = "order-processor"
+	QueueGroup      = "order-processors"
+)
+
+// DedupWindow is how long JetStream remembers message ids: a republished order within it is
+// dropped by the server; after it, the processor's idempotent completion drops it.
+const DedupWindow = 10 * time.Minute
+
+// msgID names one placed order. The open date is part of it because a reset database hands
+// out order ids again, and a new order must not be dropped as a duplicate of an old one.
+func msgID(o trade.Order) string {
+	return strconv.FormatInt(o.OrderID, 10) + "@" + strconv.FormatInt(o.OpenDate.UnixMicro(), 10)
+}
+
+func payload(id int64) []byte { return strconv.AppendInt(nil, id, 10) }
+
+func parsePayload(b []byte) (int64, error) {
+	id, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fmt.Errorf("order message %q is not an order id", b)
+	}
+	return id, nil
+}
+
+// Embedded is a NATS server with JetStream running in this process.
+type Embedded struct {
+	srv *server.Server
+}
+
+// StartEmbedded starts a NATS server with JetStream storing its files under dir, listening on
+// 127.0.0.1:port (port -1 picks a free one).
+func StartEmbedded(dir string, port int) (*Embedded, error) {
+	if dir == "" {
+		return nil, errors.New("embedded NATS needs a storage directory")
+	}
+	srv, err := server.NewServer(&server.Options{
+		ServerName: "tradebench", Host: "127.0.0.1", Port: port,
+		JetStream: true, StoreDir: dir, NoSigs: true, NoLog: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded NATS: %w", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(30 * time.Second) {
+		srv.Shutdown()
+		return nil, errors.New("embedded NATS did not start within 30s")
+	}
+	return &Embedded{srv: srv}, nil
+}
+
+// URL is the client URL (nats://127.0.0.1:port).
+func (e *Embedded) URL() string { return e.srv.ClientURL() }
+
+// Shutdown stops the server and waits for it.
+func (e *Embedded) Shutdown() {
+	e.srv.Shutdown()
+	e.srv.WaitForShutdown()
+}
+
+// Connect connects to a NATS server, retrying for ever in the background once connected, so a
+// broker restart interrupts but does not end a long run.
+func Connect(url, name string) (*nats.Conn, error) {
+	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
+	if err != nil {
+		return nil, fmt.Errorf("connecting to NATS at %s: %w", url, err)
+	}
+	return nc, nil
+}

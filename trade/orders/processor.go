@@ -1,0 +1,119 @@
+package orders
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradebench/tradebench/trade"
+)
+
+// Processor is the order processor: it completes the orders every transport delivers, with
+// Concurrency workers shared by all transports.
+type Processor struct {
+	Orders trade.OrderProcessor
+	// Concurrency is the number of orders completed at once (default 8).
+	Concurrency int
+	// Batch is how many durable messages one fetch pulls (default 64).
+	Batch int
+	Log   *slog.Logger
+
+	completed atomic.Int64
+	failed    atomic.Int64
+}
+
+// job is one delivered order id and how to acknowledge it.
+type job struct {
+	id   int64
+	done func(error)
+}
+
+func (p *Processor) batch() int {
+	if p.Batch <= 0 {
+		return 64
+	}
+	return p.Batch
+}
+
+func (p *Processor) concurrency() int {
+	if p.Concurrency <= 0 {
+		return 8
+	}
+	return p.Concurrency
+}
+
+// Completed is how many deliveries were completed (a redelivered final order counts too).
+func (p *Processor) Completed() int64 { return p.completed.Load() }
+
+// Failed is how many deliveries failed.
+func (p *Processor) Failed() int64 { return p.failed.Load() }
+
+// Run consumes the durable stream (if js is not nil) and the volatile subject (if nc is not
+// nil) until ctx ends, and returns the first fatal error. Other transports (HTTP, gRPC) hand
+// orders in through Complete.
+func (p *Processor) Run(ctx context.Context, nc *nats.Conn, js jetstream.JetStream) error {
+	jobs := make(chan job, p.batch())
+	g, gctx := errgroup.WithContext(ctx)
+	var workers sync.WaitGroup
+	for range p.concurrency() {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for j := range jobs {
+				j.done(p.Complete(context.WithoutCancel(gctx), j.id))
+			}
+		}()
+	}
+	if js != nil {
+		g.Go(func() error { return p.consumeDurable(gctx, js, jobs) })
+	}
+	if nc != nil {
+		g.Go(func() error { return p.consumeVolatile(gctx, nc, jobs) })
+	}
+	err := g.Wait()
+	close(jobs)
+	workers.Wait()
+	return err
+}
+
+// Complete completes one order and counts the outcome.
+func (p *Processor) Complete(ctx context.Context, id int64) error {
+	_, err := p.CompleteOrder(ctx, id)
+	return err
+}
+
+// CompleteOrder implements trade.OrderProcessor, counting outcomes: the HTTP and gRPC endpoints
+// of the order processor (trade/remote rest and grpc servers) serve it.
+func (p *Processor) CompleteOrder(ctx context.Context, id int64) (trade.Order, error) {
+	o, err := p.Orders.CompleteOrder(ctx, id)
+	if err != nil {
+		p.failed.Add(1)
+		return o, err
+	}
+	p.completed.Add(1)
+	return o, nil
+}
+
+var _ trade.OrderProcessor = (*Processor)(nil)
+
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.Default()
+	}
+	return l
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

@@ -1,0 +1,258 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/rest"
+)
+
+// Config is the order processing part of `tradebench serve`.
+type Config struct {
+	Mode Mode // --orders
+	// NATS is an external server's URL (--nats); empty starts an embedded server with
+	// JetStream storing under WorkDir/nats.
+	NATS    string
+	WorkDir string
+	// Processor is the order processor's endpoint for async-http (REST, host:port or URL) and
+	// async-grpc (host:port), --order-processor; empty in the monolith runs one in-process on a
+	// free local port.
+	Processor   string
+	Concurrency int // --concurrency: orders completed at once by a processor
+	Batch       int // --batch: durable messages pulled per fetch
+	Log         *slog.Logger
+}
+
+// Validate names the bad flag.
+func (c Config) Validate() error {
+	if _, err := ParseMode(string(c.Mode)); err != nil {
+		return fmt.Errorf("--orders: %w", err)
+	}
+	if c.NATS != "" && !strings.HasPrefix(c.NATS, "nats://") && !strings.HasPrefix(c.NATS, "tls://") {
+		return fmt.Errorf("--nats must be a nats://host:port URL, got %q", c.NATS)
+	}
+	if c.Concurrency < 0 || c.Concurrency > 10000 {
+		return fmt.Errorf("--concurrency must be between 1 and 10000, got %d", c.Concurrency)
+	}
+	if c.Batch < 0 || c.Batch > 10000 {
+		return fmt.Errorf("--batch must be between 1 and 10000, got %d", c.Batch)
+	}
+	return nil
+}
+
+// Running is the order processing machinery a process started; Close stops it.
+type Running struct {
+	// Dispatch is what the service hands placed orders to (nil in sync mode).
+	Dispatch inprocess.OrderDispatcher
+	// NATSURL is the broker in use ("" when none).
+	NATSURL string
+	// HTTPAddr and GRPCAddr are the processor's endpoints when this process serves them.
+	HTTPAddr, GRPCAddr string
+	// Processor is the in-process order processor, if this process runs one.
+	Processor *Processor
+
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	closers []func()
+}
+
+// Close stops consumers, the relay, endpoints, connections and an embedded server, in reverse.
+func (r *Running) Close() {
+	if r == nil {
+		return
+	}
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.wg.Wait()
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+func (r *Running) goRun(f func() error, log *slog.Logger, what string) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		if err := f(); err != nil {
+			logger(log).Error(what, "err", err)
+		}
+	}()
+}
+
+// broker connects to c.NATS or starts the embedded server.
+func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn, jetstream.JetStream, error) {
+	url := c.NATS
+	if url == "" {
+		dir := c.WorkDir
+		if dir == "" {
+			dir = "tradebench-work"
+		}
+		e, err := StartEmbedded(filepath.Join(dir, "nats"), -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.closers = append(r.closers, e.Shutdown)
+		url = e.URL()
+		logger(c.Log).Info("embedded NATS with JetStream started", "url", url, "dir", filepath.Join(dir, "nats"))
+	}
+	nc, err := Connect(url, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.closers = append(r.closers, func() { _ = nc.Drain() })
+	r.NATSURL = url
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := EnsureStream(ctx, js); err != nil {
+		return nil, nil, err
+	}
+	return nc, js, nil
+}
+
+// StartServices starts what the services tier needs for c.Mode (broker connection, relay,
+// processor client) and returns the service svc builds with the mode's dispatcher (nil in
+// sync mode). With local set (the monolith) it also runs an order
+// processor in this process; without it (the web/bsl roles) `serve --role orders` completes
+// the orders.
+func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispatcher) *inprocess.Service, local bool) (*Running, *inprocess.Service, error) {
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	r := &Running{}
+	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	fail := func(err error) (*Running, *inprocess.Service, error) { r.Close(); return nil, nil, err }
+	switch c.Mode {
+	case Sync:
+		return r, svc(nil), nil
+	case AsyncDurable, AsyncVolatile:
+		nc, js, err := r.broker(ctx, c, "tradebench-services")
+		if err != nil {
+			return fail(err)
+		}
+		var s *inprocess.Service
+		if c.Mode == AsyncDurable {
+			s = svc(&DurableDispatcher{JS: js, Log: c.Log})
+			relay := &Relay{Store: s.Store(), JS: js, Log: c.Log}
+			r.goRun(func() error { return relay.Run(ctx) }, c.Log, "order relay")
+		} else {
+			s = svc(&VolatileDispatcher{NC: nc})
+		}
+		r.Dispatch = s.Options().Dispatch
+		if local {
+			p := &Processor{Orders: s, Concurrency: c.Concurrency, Batch: c.Batch, Log: c.Log}
+			r.Processor = p
+			if c.Mode == AsyncDurable {
+				r.goRun(func() error { return p.Run(ctx, nil, js) }, c.Log, "order processor")
+			} else {
+				r.goRun(func() error { return p.Run(ctx, nc, nil) }, c.Log, "order processor")
+			}
+		}
+		return r, s, nil
+	case AsyncHTTP, AsyncGRPC:
+		addr := c.Processor
+		if addr == "" {
+			if !local {
+				return fail(fmt.Errorf("--orders %s needs --order-processor (the address of `serve --role orders`)", c.Mode))
+			}
+			// The monolith's own processor endpoint, on a free local port: still real TCP.
+			if err := r.endpoints(c, svc(nil), "127.0.0.1:0", "127.0.0.1:0"); err != nil {
+				return fail(err)
+			}
+			addr = r.HTTPAddr
+			if c.Mode == AsyncGRPC {
+				addr = r.GRPCAddr
+			}
+		}
+		var proc remoteProcessor
+		var err error
+		if c.Mode == AsyncHTTP {
+			proc, err = rest.NewClient(addr, rest.Options{})
+		} else {
+			proc, err = grpc.NewClient(addr, grpc.Options{})
+		}
+		if err != nil {
+			return fail(fmt.Errorf("--order-processor: %w", err))
+		}
+		d := &DirectDispatcher{Proc: proc, Concurrency: c.Concurrency, Log: c.Log}
+		r.closers = append(r.closers, func() { d.Wait(); _ = proc.Close() })
+		r.Dispatch = d
+		return r, svc(d), nil
+	}
+	return fail(fmt.Errorf("--orders: unknown mode %q", c.Mode))
+}
+
+// remoteProcessor is a remote order processor client.
+type remoteProcessor interface {
+	trade.OrderProcessor
+	Close() error
+}
+
+// endpoints serves the order processor over REST on httpAddr and gRPC on grpcAddr ("" = not).
+func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr string) error {
+	if r.Processor == nil {
+		r.Processor = &Processor{Orders: s, Concurrency: c.Concurrency, Batch: c.Batch, Log: c.Log}
+	}
+	if httpAddr != "" {
+		ln, err := net.Listen("tcp", httpAddr)
+		if err != nil {
+			return fmt.Errorf("order processor HTTP endpoint: %w", err)
+		}
+		hs := &http.Server{Handler: rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})}
+		r.HTTPAddr = ln.Addr().String()
+		go func() { _ = hs.Serve(ln) }()
+		r.closers = append(r.closers, func() { _ = hs.Close() })
+	}
+	if grpcAddr != "" {
+		ln, err := net.Listen("tcp", grpcAddr)
+		if err != nil {
+			return fmt.Errorf("order processor gRPC endpoint: %w", err)
+		}
+		gs := grpc.NewServer(s, grpc.ServerOptions{Processor: r.Processor, Logger: c.Log})
+		r.GRPCAddr = ln.Addr().String()
+		go func() { _ = gs.Serve(ln) }()
+		r.closers = append(r.closers, gs.Stop)
+	}
+	return nil
+}
+
+// StartProcessor runs the order processor role on s: it consumes the durable stream and the
+// volatile subject of the broker (c.NATS, or an embedded one) and serves the REST and gRPC
+// endpoints on httpAddr and grpcAddr ("" = not served), all at once.
+func StartProcessor(ctx context.Context, c Config, s *inprocess.Service, httpAddr, grpcAddr string) (*Running, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Options().Dispatch != nil {
+		return nil, errors.New("the order processor's service must complete orders itself (no dispatcher)")
+	}
+	r := &Running{}
+	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if err := r.endpoints(c, s, httpAddr, grpcAddr); err != nil {
+		r.Close()
+		return nil, err
+	}
+	nc, js, err := r.broker(ctx, c, "tradebench-orders")
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	p := r.Processor
+	r.goRun(func() error { return p.Run(ctx, nc, js) }, c.Log, "order processor")
+	return r, nil
+}
