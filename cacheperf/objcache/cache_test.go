@@ -366,11 +366,18 @@ func TestDiskTier(t *testing.T) {
 	if r.Source != SourceDisk || r.Item.Name != store.ItemName(promoted) || !bytes.Equal(r.Item.Data, want) {
 		t.Fatalf("read of item %d from disk: source %v, content equal %v", promoted, r.Source, bytes.Equal(r.Item.Data, want))
 	}
-	if r2 := get(t, c, promoted); r2.Source != SourceMemory {
-		t.Fatalf("after promotion: source %v, want memory", r2.Source)
+	// The memory tier's admission policy (W-TinyLFU) may turn away an item read only once or
+	// twice in favour of one it values more; each read raises its frequency, so a hot item must
+	// be back in memory within a few reads, and every read until then is a disk hit.
+	diskReads := int64(1)
+	for r2 := get(t, c, promoted); r2.Source != SourceMemory; r2 = get(t, c, promoted) {
+		if r2.Source != SourceDisk || diskReads == 5 {
+			t.Fatalf("read %d after promotion: source %v, want memory (or disk, for at most 5 reads)", diskReads, r2.Source)
+		}
+		diskReads++
 	}
-	if c.Stats().DiskHits != 1 {
-		t.Fatalf("disk hits = %d", c.Stats().DiskHits)
+	if got := c.Stats().DiskHits; got != diskReads {
+		t.Fatalf("disk hits = %d, want %d", got, diskReads)
 	}
 	if err := c.disk.flush(ctx); err != nil {
 		t.Fatal(err)

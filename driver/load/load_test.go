@@ -130,7 +130,11 @@ func TestOpenModelSeesStall(t *testing.T) {
 	if tx.Errors > 0 || tx.Pass < 15000 {
 		t.Fatalf("errors %d passes %d", tx.Errors, tx.Pass)
 	}
-	if tx.P99Ms < 350 || tx.P99Ms > 520 {
+	// Above 450 ms by up to a few tens of ms on a quiet machine: the thousand requests queued in
+	// the stall all open connections and complete at once when it ends. A shared 2-core CI
+	// machine running other test packages alongside adds more; a hidden stall gives a few ms, a
+	// latency measured from the wrong start would exceed the 500 ms stall by far more.
+	if tx.P99Ms < 350 || tx.P99Ms > 650 {
 		t.Fatalf("p99 = %.1f ms, want near 450 ms: the stall is hidden or mismeasured", tx.P99Ms)
 	}
 	if tx.P50Ms > 50 {
