@@ -45,6 +45,11 @@ var (
 	ErrConflict     = &Error{Code: CodeConflict}
 )
 
+// ErrUnavailable marks a system fault in reaching the business services: a remote services
+// host that is down, too slow or answers garbage. It is not a domain error (AsError is nil);
+// the pages answer it with 503 and a message that says so.
+var ErrUnavailable = errors.New("the business services are unavailable")
+
 // AsError returns the domain error in err's chain, or nil for a system fault.
 func AsError(err error) *Error {
 	var e *Error

@@ -1,6 +1,7 @@
-// Package server wires the StockTrader monolith: it opens the store, builds the in-process
-// trade service over it and the web application over that, and serves HTTP. `tradebench serve`
-// and the embedded runs (`tradebench run`) start it through Start.
+// Package server wires a StockTrader process from its roles: the web tier (pages), the business
+// services host (SOAP, REST, gRPC) and the order processor, over one database, with the web
+// tier's access mode and the order processing mode as settings. All roles together are the
+// monolith. `tradebench serve` and the embedded runs (`tradebench run`) start it through Start.
 package server
 
 import (
@@ -11,30 +12,54 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/access"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
 	"github.com/tradebench/tradebench/trade/web"
 )
 
-// Config is the monolith's configuration. Start it from DefaultConfig: a zero
+// Config configures a StockTrader process. Start it from DefaultConfig: a zero
 // MarketSummaryTTL means "no cache", not the default.
 type Config struct {
-	DB     string // store DSN: sqlite:PATH or postgres://…
-	Listen string // TCP address; "127.0.0.1:0" picks a free port (see Server.Addr)
+	// Roles this process runs; zero = all (the monolith).
+	Roles Roles
+
+	DB     string // store DSN: sqlite:PATH or postgres://…; not needed by a web-only remote tier
+	Listen string // web role: TCP address; "127.0.0.1:0" picks a free port (see Server.Addr)
 
 	MarketSummaryTTL time.Duration // market summary cache interval; 0 = computed on every request
 	OrdersLimit      int           // most orders on the account page; 0 = trade.DefaultOrdersLimit
 	HashCost         int           // bcrypt cost of new and changed passwords; 0 = dataset.DefaultHashCost
 	SessionTTL       time.Duration // session lifetime; 0 = web.DefaultSessionTTL
 	SessionSecret    []byte        // signs session cookies; empty = random per process
+
+	// Access is how the web tier calls the business services: inprocess (default), soap,
+	// rest or grpc. The remote modes call the services host at BSL (SOAP, REST) or BSLGRPC
+	// (gRPC); with the bsl role in this process, empty addresses mean its own host.
+	Access        string
+	BSL, BSLGRPC  string
+	Remote        remote.Options // the remote clients' timeout and connection pools
+	BSLListen     string         // bsl role: the host's SOAP/REST address ("" = a free loopback port)
+	BSLGRPCListen string         // bsl role: the host's gRPC address ("" = a free loopback port)
+
+	// Orders is the order processing mode and its broker (Mode "" = sync).
+	Orders orders.Config
+	// OrderHTTPListen and OrderGRPCListen are where an order processor that runs without the
+	// services in its process (serve --role orders) takes orders over REST and gRPC.
+	OrderHTTPListen, OrderGRPCListen string
 
 	// LoadIfEmpty, if not nil, loads this data set into a database that has never been loaded;
 	// nil makes an empty database an error that says how to load it.
@@ -53,15 +78,41 @@ func DefaultConfig() Config {
 		OrdersLimit:      trade.DefaultOrdersLimit,
 		HashCost:         dataset.DefaultHashCost,
 		SessionTTL:       web.DefaultSessionTTL,
+		Access:           remote.InProcess,
+		Orders:           orders.Config{Mode: orders.Sync, Concurrency: 8, Batch: 64},
 	}
 }
 
+func (c Config) roles() Roles {
+	if c.Roles.IsZero() {
+		return AllRoles
+	}
+	return c.Roles
+}
+
+func (c Config) access() string {
+	if c.Access == "" {
+		return remote.InProcess
+	}
+	return c.Access
+}
+
+// localServices reports whether this process runs the in-process trade service (and so needs
+// the database): the services host, or a web tier that calls the services in-process.
+func (c Config) localServices() bool {
+	r := c.roles()
+	return r.BSL || (r.Web && c.access() == remote.InProcess)
+}
+
+func (c Config) needsDB() bool { return c.localServices() || c.roles().Orders }
+
 // Validate reports a configuration that cannot run, naming the setting as its serve flag.
 func (c Config) Validate() error {
+	r := c.roles()
 	switch {
-	case c.DB == "":
+	case c.needsDB() && c.DB == "":
 		return errors.New("--db is required (e.g. sqlite:tradebench.db)")
-	case c.Listen == "":
+	case r.Web && c.Listen == "":
 		return errors.New("--listen is required (e.g. 127.0.0.1:8080)")
 	case c.MarketSummaryTTL < 0:
 		return fmt.Errorf("--market-summary-ttl must be 0 (no cache) or positive, got %v", c.MarketSummaryTTL)
@@ -73,20 +124,49 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--session-ttl must be positive, got %v", c.SessionTTL)
 	case c.SessionTTL > 0 && c.SessionTTL < time.Minute:
 		return fmt.Errorf("--session-ttl must be at least 1m, got %v", c.SessionTTL)
+	case c.Remote.Timeout < 0:
+		return fmt.Errorf("--call-timeout must be positive, got %v", c.Remote.Timeout)
+	case c.Remote.MaxConnsPerHost < 0 || c.Remote.MaxConnsPerHost > 100_000:
+		return fmt.Errorf("--max-conns-per-host must be between 1 and 100000, got %d", c.Remote.MaxConnsPerHost)
+	case c.Remote.GRPCConns < 0 || c.Remote.GRPCConns > 1024:
+		return fmt.Errorf("--grpc-conns must be between 1 and 1024, got %d", c.Remote.GRPCConns)
 	}
-	if _, _, err := store.ParseDSN(c.DB); err != nil {
-		return fmt.Errorf("--db: %w", err)
+	if !slices.Contains(remote.Accesses(), c.access()) {
+		return fmt.Errorf("--access: unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
+	}
+	if r.Web && !r.BSL {
+		switch a := c.access(); {
+		case (a == remote.SOAP || a == remote.REST) && c.BSL == "":
+			return fmt.Errorf("--access %s needs --bsl, the services host's SOAP/REST address (serve --role bsl)", a)
+		case a == remote.GRPC && c.BSLGRPC == "":
+			return errors.New("--access grpc needs --bsl-grpc, the services host's gRPC address (serve --role bsl)")
+		}
+	}
+	if c.Orders.Mode != "" {
+		if err := c.Orders.Validate(); err != nil {
+			return err
+		}
+	}
+	if c.needsDB() {
+		if _, _, err := store.ParseDSN(c.DB); err != nil {
+			return fmt.Errorf("--db: %w", err)
+		}
 	}
 	return nil
 }
 
-// Server is a running monolith.
+// Server is a running StockTrader process: any of the web tier, the services host and the
+// order processor, over one database.
 type Server struct {
 	cfg     Config
+	roles   Roles
 	log     *slog.Logger
-	st      store.Store
-	svc     *inprocess.Service
-	http    *http.Server
+	st      store.Store        // nil when no role here needs the database
+	svc     *inprocess.Service // the in-process service, when this process has one
+	sw      *access.Switch     // the web tier's service (web role)
+	host    *host.Host         // the services host (bsl role)
+	ord     *orders.Running    // order processing (any async mode or the orders role)
+	http    *http.Server       // the web tier (web role)
 	ln      net.Listener
 	started time.Time
 	info    store.LoadInfo
@@ -99,9 +179,9 @@ type Server struct {
 	closeErr  error
 }
 
-// Start opens the database (loading it first if cfg.LoadIfEmpty and it is empty), builds the
-// service and web application, and starts serving on cfg.Listen. It returns once the listener
-// is bound; Close stops it.
+// Start opens the database (loading it first if cfg.LoadIfEmpty and it is empty) when a role
+// needs it, and starts the roles cfg asks for: the order processing machinery, the services
+// host, the web tier. It returns once every listener is bound; Close stops it.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -115,57 +195,132 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = web.DefaultSessionTTL
 	}
+	cfg.Access = cfg.access()
+	if cfg.Orders.Mode == "" {
+		cfg.Orders.Mode = orders.Sync
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: log, done: make(chan struct{}), started: time.Now()}
-
-	st, err := store.Open(ctx, cfg.DB)
-	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", store.Redact(cfg.DB), err)
-	}
-	s.st = st
+	cfg.Orders.Log = log
+	s := &Server{cfg: cfg, roles: cfg.roles(), log: log, done: make(chan struct{}), started: time.Now()}
 	fail := func(err error) (*Server, error) {
-		st.Close()
+		s.stop(context.Background())
 		return nil, err
 	}
+	if cfg.needsDB() {
+		if err := s.openStore(ctx); err != nil {
+			return nil, err
+		}
+	}
+	mkService := func(d inprocess.OrderDispatcher) *inprocess.Service {
+		return inprocess.New(s.st, inprocess.Options{
+			MarketSummaryTTL: cfg.MarketSummaryTTL,
+			OrdersLimit:      cfg.OrdersLimit,
+			HashCost:         cfg.HashCost,
+			Dispatch:         d,
+		})
+	}
+	var err error
+	switch {
+	case cfg.localServices():
+		// The service places orders through the mode's dispatcher; with the orders role here
+		// too, StartServices also runs the processor that completes them.
+		s.ord, s.svc, err = orders.StartServices(ctx, cfg.Orders, mkService, s.roles.Orders)
+	case s.roles.Orders:
+		// A processor on its own: it takes orders from every transport at once.
+		s.svc = mkService(nil)
+		s.ord, err = orders.StartProcessor(ctx, cfg.Orders, s.svc, cfg.OrderHTTPListen, cfg.OrderGRPCListen)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if s.roles.BSL {
+		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
+		if hl == "" {
+			hl = "127.0.0.1:0"
+		}
+		if gl == "" {
+			gl = "127.0.0.1:0"
+		}
+		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log})
+		if err != nil {
+			return fail(fmt.Errorf("--bsl-listen/--bsl-grpc-listen: %w", err))
+		}
+	}
+	if s.roles.Web {
+		if err := s.startWeb(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	return s, nil
+}
+
+func (s *Server) openStore(ctx context.Context) error {
+	cfg, log := s.cfg, s.log
+	st, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", store.Redact(cfg.DB), err)
+	}
+	s.st = st
 	info, err := st.Loaded(ctx)
 	if errors.Is(err, store.ErrNotLoaded) {
 		if cfg.LoadIfEmpty == nil {
-			return fail(fmt.Errorf("database %s is empty: load it first with\n  tradebench load --db %s\n(or start with --load-if-empty)", store.Redact(cfg.DB), store.Redact(cfg.DB)))
+			st.Close()
+			return fmt.Errorf("database %s is empty: load it first with\n  tradebench load --db %s\n(or start with --load-if-empty)", store.Redact(cfg.DB), store.Redact(cfg.DB))
 		}
 		spec := *cfg.LoadIfEmpty
 		log.Info("loading an empty database", "db", store.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
 		if err := st.Load(ctx, spec, cfg.LoadProgress); err != nil {
-			return fail(fmt.Errorf("load %s: %w", store.Redact(cfg.DB), err))
+			st.Close()
+			return fmt.Errorf("load %s: %w", store.Redact(cfg.DB), err)
 		}
 		info, err = st.Loaded(ctx)
 	}
 	if err != nil {
-		return fail(fmt.Errorf("database %s: %w", store.Redact(cfg.DB), err))
+		st.Close()
+		return fmt.Errorf("database %s: %w", store.Redact(cfg.DB), err)
 	}
 	s.info = info
+	return nil
+}
 
-	s.svc = inprocess.New(st, inprocess.Options{
-		MarketSummaryTTL: cfg.MarketSummaryTTL,
-		OrdersLimit:      cfg.OrdersLimit,
-		HashCost:         cfg.HashCost,
-	})
-	h, err := web.New(s.svc, web.Options{
+// startWeb builds the web tier over an access switch and starts serving it.
+func (s *Server) startWeb(ctx context.Context) error {
+	cfg, log := s.cfg, s.log
+	ac := access.Config{HTTPAddr: cfg.BSL, GRPCAddr: cfg.BSLGRPC, Remote: cfg.Remote}
+	if s.svc != nil {
+		ac.Local = s.svc
+	}
+	if s.host != nil {
+		// the web tier in front of its own services host calls it over loopback
+		if ac.HTTPAddr == "" {
+			ac.HTTPAddr = s.host.HTTPAddr()
+		}
+		if ac.GRPCAddr == "" {
+			ac.GRPCAddr = s.host.GRPCAddr()
+		}
+	}
+	sw, err := access.New(ac, cfg.Access)
+	if err != nil {
+		return fmt.Errorf("--access: %w", err)
+	}
+	s.sw = sw
+	h, err := web.New(sw, web.Options{
 		SessionSecret: cfg.SessionSecret,
 		SessionTTL:    cfg.SessionTTL,
 		OrdersLimit:   cfg.OrdersLimit,
 		Config:        s.settings,
+		Access:        sw,
 		Logger:        log,
 	})
 	if err != nil {
-		return fail(err)
+		return err
 	}
-
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {
-		return fail(fmt.Errorf("--listen %s: %w", cfg.Listen, err))
+		return fmt.Errorf("--listen %s: %w", cfg.Listen, err)
 	}
 	s.ln = ln
 	s.http = &http.Server{
@@ -186,43 +341,85 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			log.Error("http server stopped", "err", err)
 		}
 	}()
-	return s, nil
+	return nil
 }
 
-// Addr is the bound address (host:port), useful with port 0.
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+// Addr is the web tier's bound address (host:port), useful with port 0; "" without the web role.
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
 
 // URL is the base URL of the web application, e.g. http://127.0.0.1:8080.
 func (s *Server) URL() string { return "http://" + s.Addr() }
 
-// Service is the in-process trade service the pages use (for audits and tests).
-func (s *Server) Service() trade.Service { return s.svc }
+// Service is the trade service the pages use (the access switch), or the in-process service
+// in a process without the web role.
+func (s *Server) Service() trade.Service {
+	if s.sw != nil {
+		return s.sw
+	}
+	return s.svc
+}
 
-// Store is the open database.
+// Access is the web tier's access switch (nil without the web role).
+func (s *Server) Access() *access.Switch { return s.sw }
+
+// Host is the services host (nil without the bsl role).
+func (s *Server) Host() *host.Host { return s.host }
+
+// Orders is the order processing this process runs (nil when it runs none).
+func (s *Server) Orders() *orders.Running { return s.ord }
+
+// Store is the open database (nil when no role here needs one).
 func (s *Server) Store() store.Store { return s.st }
 
-// Done is closed when the server has stopped serving.
+// Done is closed when the web tier has stopped serving (or the server was shut down).
 func (s *Server) Done() <-chan struct{} { return s.done }
 
 // Err is why serving stopped on its own (nil after a Close).
 func (s *Server) Err() error {
 	s.serveMu.Lock()
 	defer s.serveMu.Unlock()
+	if s.err == nil && s.host != nil {
+		return s.host.Err()
+	}
 	return s.err
 }
 
 // Shutdown stops accepting connections, waits for requests in flight until ctx ends (then
-// drops them), and closes the database.
+// drops them), stops the services host and the order processing, and closes the database.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.closeOnce.Do(func() {
+	s.closeOnce.Do(func() { s.closeErr = s.stop(ctx) })
+	return s.closeErr
+}
+
+// stop tears down whatever was started, outermost first.
+func (s *Server) stop(ctx context.Context) error {
+	var errs []error
+	if s.http != nil {
 		err := s.http.Shutdown(ctx)
 		if err != nil {
 			s.http.Close()
 		}
 		<-s.done
-		s.closeErr = errors.Join(err, s.st.Close())
-	})
-	return s.closeErr
+		errs = append(errs, err)
+	} else {
+		close(s.done)
+	}
+	if s.sw != nil {
+		errs = append(errs, s.sw.Close())
+	}
+	if s.host != nil {
+		errs = append(errs, s.host.Close())
+	}
+	s.ord.Close()
+	if s.st != nil {
+		errs = append(errs, s.st.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Close is Shutdown with a 10 second grace period.
@@ -230,6 +427,26 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return s.Shutdown(ctx)
+}
+
+// Describe is what this process runs, for results files: roles, modes, endpoints.
+func (s *Server) Describe() map[string]any {
+	m := map[string]any{"roles": s.roles.String(), "orders": string(s.cfg.Orders.Mode)}
+	if s.st != nil {
+		m["db"] = s.st.Kind()
+		sp := s.info.Spec
+		m["accounts"], m["quotes"], m["holdings"] = sp.Accounts, sp.Quotes, sp.Holdings
+	}
+	if s.sw != nil {
+		m["access"] = s.sw.Settings()
+	}
+	if s.host != nil {
+		m["bsl"] = s.host.Info()
+	}
+	if s.ord != nil && s.ord.NATSURL != "" {
+		m["nats"] = s.ord.NATSURL
+	}
+	return m
 }
 
 // settings are the config page's lines.
@@ -240,13 +457,46 @@ func (s *Server) settings() []web.Setting {
 		ttl = "0 (no cache: computed on every request)"
 	}
 	sp := s.info.Spec
-	return []web.Setting{
+	set := []web.Setting{
 		{Name: "tradebench version", Value: report.Version},
-		{Name: "roles", Value: "web + business services + order processing (monolith)"},
-		{Name: "storage", Value: store.Redact(c.DB)},
-		{Name: "data set", Value: fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", sp.Accounts, sp.Quotes, sp.Holdings, sp.Seed, s.info.LoadedAt)},
-		{Name: "access mode", Value: "inprocess"},
-		{Name: "orders mode", Value: "sync"},
+		{Name: "roles", Value: s.roles.String()},
+	}
+	if s.st != nil {
+		set = append(set,
+			web.Setting{Name: "storage", Value: store.Redact(c.DB)},
+			web.Setting{Name: "data set", Value: fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", sp.Accounts, sp.Quotes, sp.Holdings, sp.Seed, s.info.LoadedAt)})
+	}
+	if s.sw != nil {
+		a := s.sw.Settings()
+		v := a.Access
+		if a.Addr != "" {
+			v += " → " + a.Addr + ", call timeout " + a.Timeout
+			if a.MaxConnsPerHost > 0 {
+				v += ", at most " + strconv.Itoa(a.MaxConnsPerHost) + " connections"
+			}
+			if a.GRPCConns > 0 {
+				v += ", " + strconv.Itoa(a.GRPCConns) + " HTTP/2 connections"
+			}
+		}
+		set = append(set, web.Setting{Name: "access mode", Value: v})
+	}
+	if s.host != nil {
+		in := s.host.Info()
+		set = append(set, web.Setting{Name: "business services host", Value: fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", in.SOAPURL, in.WSDLURL, in.RESTURL, in.OpenAPIURL, in.GRPCAddr)})
+	}
+	om := string(c.Orders.Mode)
+	if s.ord != nil {
+		if s.ord.NATSURL != "" {
+			om += ", NATS " + s.ord.NATSURL
+		}
+		if s.ord.Processor != nil {
+			om += fmt.Sprintf(", processor in this process (%d at once, batch %d)", c.Orders.Concurrency, c.Orders.Batch)
+		} else if c.Orders.Mode != orders.Sync {
+			om += ", completed by `serve --role orders`"
+		}
+	}
+	set = append(set, web.Setting{Name: "orders mode", Value: om})
+	set = append(set, []web.Setting{
 		{Name: "market summary interval", Value: ttl},
 		{Name: "orders cap", Value: strconv.Itoa(c.OrdersLimit)},
 		{Name: "password hash", Value: fmt.Sprintf("bcrypt, cost %d for new passwords, cost %d for the loaded users", c.HashCost, sp.HashCost)},
@@ -257,5 +507,6 @@ func (s *Server) settings() []web.Setting {
 		{Name: "CPUs", Value: strconv.Itoa(runtime.NumCPU())},
 		{Name: "started", Value: s.started.Format(time.RFC3339)},
 		{Name: "uptime", Value: time.Since(s.started).Round(time.Second).String()},
-	}
+	}...)
+	return set
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -458,15 +459,62 @@ func (a *app) marketSummary(q *req) error {
 	return nil
 }
 
-func (a *app) config(q *req) error {
-	var s []Setting
+// configPage is the config page's data: the settings and, when the access mode can be
+// switched, the form's choices.
+type configPage struct {
+	Settings []Setting
+	Access   string
+	Modes    []string
+}
+
+func (a *app) settings() []Setting {
 	if a.opts.Config != nil {
-		s = a.opts.Config()
-	} else {
-		s = []Setting{{"orders cap", strconv.Itoa(a.opts.OrdersLimit)}, {"session TTL", a.opts.SessionTTL.String()}}
+		return a.opts.Config()
 	}
-	a.render(q, http.StatusOK, "config", "Configuration", "", s)
+	return []Setting{{"orders cap", strconv.Itoa(a.opts.OrdersLimit)}, {"session TTL", a.opts.SessionTTL.String()}}
+}
+
+func (a *app) config(q *req) error { return a.renderConfig(q, http.StatusOK, "") }
+
+func (a *app) renderConfig(q *req, status int, msg string) error {
+	p := configPage{Settings: a.settings()}
+	if a.opts.Access != nil {
+		p.Access, p.Modes = a.opts.Access.Mode(), a.opts.Access.Modes()
+	}
+	a.render(q, status, "config", "Configuration", msg, p)
 	return nil
+}
+
+// configJSON is the config page as a JSON object of name: value, for the driver to record
+// what it measured.
+func (a *app) configJSON(q *req) error {
+	m := map[string]string{}
+	for _, s := range a.settings() {
+		m[s.Name] = s.Value
+	}
+	if a.opts.Access != nil {
+		m["access mode"] = a.opts.Access.Mode()
+	}
+	q.w.Header().Set("Content-Type", "application/json")
+	q.w.Header().Set("Cache-Control", "no-store")
+	return json.NewEncoder(q.w).Encode(m)
+}
+
+// setAccess switches the access mode from the config page's form (field access).
+func (a *app) setAccess(q *req) error {
+	if a.opts.Access == nil {
+		return &httpError{status: http.StatusMethodNotAllowed, msg: "This web tier's access mode is fixed; it cannot be switched here."}
+	}
+	mode := q.r.PostFormValue("access")
+	if mode == "" {
+		return &httpError{status: http.StatusBadRequest, msg: "Choose an access mode."}
+	}
+	if err := a.opts.Access.Set(mode); err != nil {
+		a.log.Warn("web: access mode switch refused", "mode", truncate(mode, 40), "err", err)
+		return &httpError{status: http.StatusBadRequest, msg: "The access mode was not changed: " + truncate(err.Error(), 300)}
+	}
+	a.log.Info("web: access mode switched", "mode", mode)
+	return a.renderConfig(q, http.StatusOK, "Access mode switched to "+mode+".")
 }
 
 // percent is num/den as a percentage with two decimals, in exact integer arithmetic.

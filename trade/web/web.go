@@ -48,12 +48,22 @@ type Options struct {
 	// Config returns the running modes and settings for the config page, in display order.
 	// It is called per request, so values like uptime may change.
 	Config func() []Setting
+	// Access, if set, lets the config page switch the web tier's access mode (in-process, SOAP,
+	// REST, gRPC) while it runs.
+	Access AccessSwitch
 	// MaxBodyBytes limits a request body (default 64 KiB); larger requests get 413.
 	MaxBodyBytes int64
 	// Logger receives system faults and panics (default slog.Default()).
 	Logger *slog.Logger
 	// Clock is the time sessions are checked against (default time.Now); tests move it.
 	Clock func() time.Time
+}
+
+// AccessSwitch changes how the web tier reaches the business services (package access).
+type AccessSwitch interface {
+	Mode() string
+	Modes() []string
+	Set(mode string) error
 }
 
 // DefaultSessionTTL is the session lifetime when Options.SessionTTL is zero (as DayTrader's
@@ -257,7 +267,8 @@ func (a *app) tradeRoutes() map[string]route {
 		"/trade/buy":           {post: a.buy},
 		"/trade/sell":          {post: a.sell},
 		"/trade/marketsummary": {get: a.marketSummary},
-		"/trade/config":        {get: a.config, public: true},
+		"/trade/config":        {get: a.config, post: a.setAccess, public: true, noCSRFToken: true},
+		"/trade/config.json":   {get: a.configJSON, public: true},
 	}
 	for p, rt := range m {
 		if rt.get != nil {
@@ -361,6 +372,13 @@ func (a *app) fail(q *req, err error) {
 	var he *httpError
 	if errors.As(err, &he) {
 		a.renderError(q, he.status, he.msg)
+		return
+	}
+	if errors.Is(err, trade.ErrUnavailable) {
+		// a remote services host is down or slow: say so, with details only in the log
+		a.log.Warn("web: business services unavailable", "method", q.r.Method, "path", q.r.URL.Path, "err", err)
+		q.w.Header().Set("Retry-After", "1")
+		a.renderError(q, http.StatusServiceUnavailable, "The business services are not reachable right now. Please try again in a moment.")
 		return
 	}
 	if te := trade.AsError(err); te != nil {
