@@ -8,26 +8,45 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
 )
 
 func init() {
-	register(&command{name: "serve", summary: "run the StockTrader web application (monolith: web + services + orders)", run: runServe})
+	register(&command{name: "serve", summary: "run StockTrader: the monolith, or any of its tiers (web, bsl, orders)", run: runServe})
 }
 
 func runServe(ctx context.Context, args []string) error {
 	def := server.DefaultConfig()
 	fs := newFlagSet("serve", "[flags]\n\n"+
-		"Serves the StockTrader brokerage application: the pages under /trade/ and the\n"+
-		"Trade/DayTrader contract under /daytrader/app, over one database, in one process\n"+
-		"(in-process services, synchronous orders). Load the database first with\n"+
-		"'tradebench load --db DSN', or pass --load-if-empty for a quick start.\n"+
+		"Serves the StockTrader brokerage application. With no --role it is the monolith: the\n"+
+		"pages under /trade/ and the Trade/DayTrader contract under /daytrader/app, the business\n"+
+		"services host (SOAP, REST, gRPC) and the order processor, over one database, in one\n"+
+		"process. --role splits it into tiers, e.g. the seeds' web-service test bed:\n\n"+
+		"  tradebench serve --role bsl --db postgres://… --bsl-listen :8081 --bsl-grpc-listen :8082\n"+
+		"  tradebench serve --role web --access soap --bsl 127.0.0.1:8081 --listen :8080\n"+
+		"  tradebench serve --role web --access grpc --bsl-grpc 127.0.0.1:8082 --listen :8090\n"+
+		"  tradebench serve --role orders --db postgres://… --orders async-durable --nats nats://…\n\n"+
+		"The access mode of a running web tier can be switched on its config page (/trade/config).\n"+
+		"Load the database first with 'tradebench load --db DSN', or pass --load-if-empty.\n"+
 		"Stops gracefully on SIGINT or SIGTERM.\n\n"+
 		"Session cookies are signed with $TRADEBENCH_SESSION_SECRET (give every web process\n"+
 		"behind one load balancer the same value); unset, a random secret per process.")
-	db := fs.String("db", def.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname")
-	listen := fs.String("listen", def.Listen, "address to serve HTTP on (host:port; port 0 picks a free one)")
+	role := fs.String("role", "all", "roles to run: all (the monolith), or a comma-separated list of web, bsl (business services host), orders (order processor)")
+	db := fs.String("db", def.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname (roles bsl and orders, and web with --access inprocess)")
+	listen := fs.String("listen", def.Listen, "web role: address to serve HTTP on (host:port; port 0 picks a free one)")
+	acc := fs.String("access", def.Access, "web role: how the pages call the business services: inprocess, soap, rest or grpc (switchable at runtime on /trade/config)")
+	bsl := fs.String("bsl", "", "web role: the services host's SOAP/REST address (host:port) for --access soap|rest; empty with the bsl role in this process = its own")
+	bslGRPC := fs.String("bsl-grpc", "", "web role: the services host's gRPC address (host:port) for --access grpc; empty with the bsl role in this process = its own")
+	bslListen := fs.String("bsl-listen", "127.0.0.1:8081", "bsl role: address of the SOAP (/soap/trade, WSDL at ?wsdl) and REST (/api/v1/, OpenAPI at /api/v1/openapi.json) endpoints")
+	bslGRPCListen := fs.String("bsl-grpc-listen", "127.0.0.1:8082", "bsl role: address of the gRPC endpoint")
+	callTimeout := fs.Duration("call-timeout", remote.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
+	maxConns := fs.Int("max-conns-per-host", remote.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
+	grpcConns := fs.Int("grpc-conns", remote.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
+	var of orders.Flags
+	of.Register(fs)
 	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
 	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
 	hashCost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of new and changed passwords (4-31; higher makes login/register realistic but slow)")
@@ -43,7 +62,30 @@ func runServe(ctx context.Context, args []string) error {
 	}
 
 	cfg := def
+	roles, err := server.ParseRoles(*role)
+	if err != nil {
+		return usageErrorf("--role: %v", err)
+	}
+	cfg.Roles = roles
 	cfg.DB, cfg.Listen = *db, *listen
+	cfg.Access, cfg.BSL, cfg.BSLGRPC = *acc, *bsl, *bslGRPC
+	cfg.BSLListen, cfg.BSLGRPCListen = *bslListen, *bslGRPCListen
+	if *callTimeout <= 0 {
+		return usageErrorf("--call-timeout must be positive, got %v", *callTimeout)
+	}
+	if *maxConns < 1 {
+		return usageErrorf("--max-conns-per-host must be at least 1, got %d", *maxConns)
+	}
+	if *grpcConns < 1 {
+		return usageErrorf("--grpc-conns must be at least 1, got %d", *grpcConns)
+	}
+	cfg.Remote = remote.Options{Timeout: *callTimeout, MaxConnsPerHost: *maxConns, GRPCConns: *grpcConns}
+	oc, err := of.Parse()
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	cfg.Orders = oc
+	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.HTTPListen, of.GRPCListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
 	if *ordersLimit < 1 {
 		return usageErrorf("--orders-limit must be at least 1, got %d", *ordersLimit)
@@ -78,7 +120,26 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	log.Info("tradebench serving", "url", srv.URL()+"/trade/", "daytrader", srv.URL()+"/daytrader/app", "db", store.Redact(cfg.DB))
+	attrs := []any{"roles", roles.String(), "orders", string(oc.Mode)}
+	if srv.Store() != nil {
+		attrs = append(attrs, "db", store.Redact(cfg.DB))
+	}
+	if srv.Access() != nil {
+		attrs = append(attrs, "url", srv.URL()+"/trade/", "daytrader", srv.URL()+"/daytrader/app", "access", srv.Access().Mode())
+	}
+	if h := srv.Host(); h != nil {
+		in := h.Info()
+		attrs = append(attrs, "soap", in.SOAPURL, "rest", in.RESTURL, "grpc", in.GRPCAddr)
+	}
+	if o := srv.Orders(); o != nil {
+		if o.NATSURL != "" {
+			attrs = append(attrs, "nats", o.NATSURL)
+		}
+		if o.HTTPAddr != "" && !roles.Web && !roles.BSL {
+			attrs = append(attrs, "order-http", o.HTTPAddr, "order-grpc", o.GRPCAddr)
+		}
+	}
+	log.Info("tradebench serving", attrs...)
 	select {
 	case <-ctx.Done():
 		log.Info("shutting down")

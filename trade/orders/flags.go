@@ -25,8 +25,9 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 		"  async-http      the order id is POSTed to the processor's REST endpoint (lost on a crash)\n"+
 		"  async-grpc      the order id is sent to the processor's gRPC endpoint (lost on a crash)")
 	fs.StringVar(&f.NATS, "nats", "", "NATS server URL (nats://host:port) for the async-durable and async-volatile modes; empty starts an embedded NATS server with JetStream storing under --work-dir/nats")
+	fs.IntVar(&f.NATSPort, "nats-port", -1, "port of the embedded NATS server on 127.0.0.1 (-1 = any free port); give it (e.g. 4222) when other processes (serve --role orders) must reach it with --nats")
 	fs.StringVar(&f.WorkDir, "work-dir", "tradebench-work", "working directory (the embedded NATS server's files)")
-	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: address of the order processor (`serve --role orders`) endpoint; empty in the monolith runs one in-process")
+	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: host:port of the order processor's REST (async-http) or gRPC (async-grpc) endpoint (serve --role orders); empty in the monolith runs one in-process")
 	fs.IntVar(&f.Concurrency, "concurrency", 8, "order processor: orders completed at once")
 	fs.IntVar(&f.Batch, "batch", 64, "order processor: durable queue messages pulled per fetch")
 	fs.StringVar(&f.HTTPListen, "order-http", "127.0.0.1:8091", "--role orders: address of the processor's REST endpoint (empty = none)")

@@ -25,8 +25,10 @@ type Config struct {
 	Mode Mode // --orders
 	// NATS is an external server's URL (--nats); empty starts an embedded server with
 	// JetStream storing under WorkDir/nats.
-	NATS    string
-	WorkDir string
+	NATS string
+	// NATSPort is the embedded server's port on 127.0.0.1 (0 or -1 = any free port).
+	NATSPort int
+	WorkDir  string
 	// Processor is the order processor's endpoint for async-http (REST, host:port or URL) and
 	// async-grpc (host:port), --order-processor; empty in the monolith runs one in-process on a
 	// free local port.
@@ -101,7 +103,11 @@ func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn
 		if dir == "" {
 			dir = "tradebench-work"
 		}
-		e, err := StartEmbedded(filepath.Join(dir, "nats"), -1)
+		port := c.NATSPort
+		if port == 0 {
+			port = -1
+		}
+		e, err := StartEmbedded(filepath.Join(dir, "nats"), port)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -247,12 +253,18 @@ func StartProcessor(ctx context.Context, c Config, s *inprocess.Service, httpAdd
 		r.Close()
 		return nil, err
 	}
+	p := r.Processor
+	if c.NATS == "" && (c.Mode == AsyncHTTP || c.Mode == AsyncGRPC || c.Mode == Sync) {
+		// A processor on its own with no broker named: an embedded broker nobody else knows
+		// would only look like it works, so take orders over the endpoints alone.
+		logger(c.Log).Info("order processor without a broker: taking orders over REST and gRPC only (give --nats for the queues)")
+		return r, nil
+	}
 	nc, js, err := r.broker(ctx, c, "tradebench-orders")
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	p := r.Processor
 	r.goRun(func() error { return p.Run(ctx, nc, js) }, c.Log, "order processor")
 	return r, nil
 }

@@ -142,6 +142,9 @@ func (c Config) Validate() error {
 			return errors.New("--access grpc needs --bsl-grpc, the services host's gRPC address (serve --role bsl)")
 		}
 	}
+	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
+		return fmt.Errorf("--orders %s with --role orders alone needs --nats, the broker the services tier uses (start it with --nats-port 4222 and pass --nats nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
+	}
 	if c.Orders.Mode != "" {
 		if err := c.Orders.Validate(); err != nil {
 			return err

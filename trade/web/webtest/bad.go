@@ -151,7 +151,7 @@ func (e *env) testBadInput(t *testing.T) {
 	if after := e.snap(t, "uid:5"); after != beforeOther {
 		t.Fatalf("bad input changed another user:\nbefore %s\nafter  %s", beforeOther, after)
 	}
-	if _, err := e.f.Service.GetAccountData(e.ctx, "bad:new"); err == nil {
+	if _, err := e.f.Truth.GetAccountData(e.ctx, "bad:new"); err == nil {
 		t.Error("a rejected registration created an account")
 	}
 	// still logged in and working after all that

@@ -63,7 +63,7 @@ func (e *env) testDayTraderHome(t *testing.T) {
 	code, body2 := b.get("/daytrader/app?action=home")
 	wantStatus(t, "home", code, http.StatusOK)
 	must(t, body2, "Welcome to DayTrader", "Welcome uid:0", "of Holdings: </b>"+strconv.Itoa(e.f.Holdings)+"</td>")
-	ms, err := e.f.Service.GetMarketSummary(e.ctx)
+	ms, err := e.f.Truth.GetMarketSummary(e.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +92,11 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	// account: data, profile form, orders
 	code, body = b.page(dt, "account")
 	wantStatus(t, "account", code, http.StatusOK)
-	prof, err := e.f.Service.GetAccountProfileData(e.ctx, uid)
+	prof, err := e.f.Truth.GetAccountProfileData(e.ctx, uid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orders, err := e.f.Service.GetOrders(e.ctx, uid, 0)
+	orders, err := e.f.Truth.GetOrders(e.ctx, uid, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	for _, h := range hs {
 		syms = append(syms, h.Symbol)
 	}
-	qs, err := e.f.Service.GetQuotes(e.ctx, dedupe(syms))
+	qs, err := e.f.Truth.GetQuotes(e.ctx, dedupe(syms))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 		code, body = b.get(path)
 		wantStatus(t, path, code, http.StatusOK)
 		must(t, body, "<title>"+map[bool]string{true: "DayTrader: Quotes and Trading", false: "Quotes and Trading · tradebench"}[dt]+"</title>")
-		qs, err := e.f.Service.GetQuotes(e.ctx, strings.Split(list, ","))
+		qs, err := e.f.Truth.GetQuotes(e.ctx, strings.Split(list, ","))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	// market summary
 	code, body = b.page(dt, "marketsummary")
 	wantStatus(t, "market summary", code, http.StatusOK)
-	ms, err := e.f.Service.GetMarketSummary(e.ctx)
+	ms, err := e.f.Truth.GetMarketSummary(e.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func (e *env) testBuySell(t *testing.T, dt bool, uid string) {
 		wantStatus(t, "partial sell", code, http.StatusOK)
 		must(t, body, "to sell 40 shares of s:3 has been submitted")
 		e.finalOrder(t, uid, orderID(t, body))
-		got, err := e.f.Service.GetHolding(e.ctx, uid, h.HoldingID)
+		got, err := e.f.Truth.GetHolding(e.ctx, uid, h.HoldingID)
 		if err != nil || got.Quantity != 60 {
 			t.Fatalf("holding after selling 40 of 100: %+v, %v", got, err)
 		}
@@ -327,7 +327,7 @@ func (e *env) testUpdateProfile(t *testing.T, dt bool, uid string) {
 	}
 	wantStatus(t, "update", code, http.StatusOK)
 	must(t, body, "Your profile has been updated", `value="Ada O&#39;Brien &amp; Co"`, `value="1 Main St"`)
-	p, err := e.f.Service.GetAccountProfileData(e.ctx, uid)
+	p, err := e.f.Truth.GetAccountProfileData(e.ctx, uid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func (e *env) testRESTQuotes(t *testing.T) {
 		if len(got) != len(syms) {
 			t.Fatalf("rest quotes: %d quotes, want %d: %s", len(got), len(syms), body)
 		}
-		qs, _ := e.f.Service.GetQuotes(e.ctx, syms)
+		qs, _ := e.f.Truth.GetQuotes(e.ctx, syms)
 		for i, q := range qs {
 			if got[i]["symbol"] != q.Symbol || got[i]["companyName"] != q.CompanyName {
 				t.Errorf("quote %d: %v, want %+v", i, got[i], q)

@@ -26,7 +26,10 @@ import (
 // Fixture is what the suite runs against. The data set must be freshly loaded: the suite buys,
 // sells, registers and updates profiles, using each loaded user for one purpose only.
 type Fixture struct {
-	Service  trade.Service
+	Service trade.Service // what the pages call
+	// Truth is what the suite reads the expected data and the database's state from
+	// (nil = Service): the in-process service, when Service is a remote client under test.
+	Truth    trade.Service
 	Accounts int    // loaded accounts uid:0…; at least MinAccounts
 	Quotes   int    // loaded quotes s:0…; at least MinQuotes
 	Holdings int    // holdings per loaded account; at least 2
@@ -54,6 +57,9 @@ type env struct {
 func Run(t *testing.T, f Fixture) {
 	if f.Accounts < MinAccounts || f.Quotes < MinQuotes || f.Holdings < 2 {
 		t.Fatalf("webtest: data set too small: need %d accounts, %d quotes, 2 holdings each", MinAccounts, MinQuotes)
+	}
+	if f.Truth == nil {
+		f.Truth = f.Service
 	}
 	e := &env{t: t, f: f, ctx: context.Background()}
 	opts := f.Options
@@ -219,20 +225,20 @@ func (e *env) snap(t *testing.T, uid string, syms ...string) string {
 	t.Helper()
 	var s snapshot
 	var err error
-	if s.Account, err = e.f.Service.GetAccountData(e.ctx, uid); err != nil {
+	if s.Account, err = e.f.Truth.GetAccountData(e.ctx, uid); err != nil {
 		t.Fatalf("GetAccountData(%s): %v", uid, err)
 	}
-	if s.Profile, err = e.f.Service.GetAccountProfileData(e.ctx, uid); err != nil {
+	if s.Profile, err = e.f.Truth.GetAccountProfileData(e.ctx, uid); err != nil {
 		t.Fatal(err)
 	}
-	if s.Holdings, err = e.f.Service.GetHoldings(e.ctx, uid); err != nil {
+	if s.Holdings, err = e.f.Truth.GetHoldings(e.ctx, uid); err != nil {
 		t.Fatal(err)
 	}
-	if s.Orders, err = e.f.Service.GetOrders(e.ctx, uid, 0); err != nil {
+	if s.Orders, err = e.f.Truth.GetOrders(e.ctx, uid, 0); err != nil {
 		t.Fatal(err)
 	}
 	if len(syms) > 0 {
-		if s.Quotes, err = e.f.Service.GetQuotes(e.ctx, syms); err != nil {
+		if s.Quotes, err = e.f.Truth.GetQuotes(e.ctx, syms); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -242,7 +248,7 @@ func (e *env) snap(t *testing.T, uid string, syms ...string) string {
 
 func (e *env) account(t *testing.T, uid string) trade.Account {
 	t.Helper()
-	a, err := e.f.Service.GetAccountData(e.ctx, uid)
+	a, err := e.f.Truth.GetAccountData(e.ctx, uid)
 	if err != nil {
 		t.Fatalf("GetAccountData(%s): %v", uid, err)
 	}
@@ -251,7 +257,7 @@ func (e *env) account(t *testing.T, uid string) trade.Account {
 
 func (e *env) holdings(t *testing.T, uid string) []trade.Holding {
 	t.Helper()
-	hs, err := e.f.Service.GetHoldings(e.ctx, uid)
+	hs, err := e.f.Truth.GetHoldings(e.ctx, uid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +270,7 @@ func (e *env) finalOrder(t *testing.T, uid string, id int64) trade.Order {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		os, err := e.f.Service.GetOrders(e.ctx, uid, 0)
+		os, err := e.f.Truth.GetOrders(e.ctx, uid, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
