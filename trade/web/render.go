@@ -82,16 +82,18 @@ var tradeURLs = map[string]string{
 	"buy": "/trade/buy", "sell": "/trade/sell",
 }
 
-// URL returns the link or form target named name in this page's contract.
-func (v *view) URL(name string) string {
+// URL returns the link or form target named name in this page's contract. The links are
+// constants of this package, so they are marked safe: html/template would otherwise read the
+// DayTrader quotes link's "symbols=s:0" as a URL scheme and replace the link with #ZgotmplZ.
+func (v *view) URL(name string) template.URL {
 	if v.DT {
 		if u, ok := dtURLs[name]; ok {
-			return u
+			return template.URL(u)
 		}
 		return "app"
 	}
 	if u, ok := tradeURLs[name]; ok {
-		return u
+		return template.URL(u)
 	}
 	return "/trade/home"
 }
@@ -121,7 +123,7 @@ func (v *view) FormAction(action string) string {
 	if v.DT {
 		return "app"
 	}
-	return v.URL(action)
+	return string(v.URL(action))
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
