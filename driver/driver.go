@@ -8,9 +8,11 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -179,6 +181,9 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		return nil, err
 	}
 	describe(res, cfg, sc, target, keep, quick)
+	if !quick {
+		recordServer(ctx, res, target)
+	}
 	if err != nil {
 		return res, err
 	}
@@ -239,4 +244,33 @@ func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target str
 	}
 	res.Settings["timeout"] = to.String()
 	res.Settings["run_id"] = cfg.RunID
+}
+
+// recordServer asks a tradebench target for its running modes (/trade/config.json: roles,
+// access mode, order mode, database) and keeps them in the results under extra.server, so a
+// results file says what was measured. Other targets (DayTrader) have no such page: nothing
+// is recorded and nothing fails.
+func recordServer(ctx context.Context, res *report.Results, target string) {
+	if res.Extra != nil && res.Extra["server"] != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(target, "/")+"/trade/config.json", nil)
+	if err != nil {
+		return
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return
+	}
+	defer resp.Body.Close()
+	var m map[string]string
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&m) != nil {
+		return
+	}
+	if res.Extra == nil {
+		res.Extra = map[string]any{}
+	}
+	res.Extra["server"] = m
 }

@@ -6,9 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/tradebench/tradebench/driver/runjob"
 	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/server"
 )
 
 func init() {
@@ -34,6 +39,7 @@ examples:
   tradebench run
   tradebench run --accounts 500000 --quotes 100000 --users 500 --duration 30m
   tradebench run --scenario buysell --users 100
+  tradebench run --access grpc --orders async-durable --peak
   tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
 
 flags:
@@ -47,6 +53,8 @@ func runRun(ctx context.Context, args []string) error {
 	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the seeds' 500000 and beyond)")
 	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the seeds used 100000)")
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:WORKDIR/stocktrader.db; postgres://… works too)")
+	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
+	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), runHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -62,12 +70,23 @@ func runRun(ctx context.Context, args []string) error {
 	if f.target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
 		return usageErrorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
 	}
+	if f.target != "" && (given["access"] || given["orders"]) {
+		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
+	}
+	if !slices.Contains(remote.Accesses(), *acc) {
+		return usageErrorf("--access: unknown access mode %q: use one of %s", *acc, strings.Join(remote.Accesses(), ", "))
+	}
+	om, err := orders.ParseMode(*ordersMode)
+	if err != nil {
+		return usageErrorf("--orders: %v", err)
+	}
 	cfg, err := f.config(fs, "")
 	if err != nil {
 		return err
 	}
 	out, err := runjob.Run(ctx, runjob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr,
-		Audit: runjob.StoreAudit(audit.Options{})})
+		Audit: runjob.StoreAudit(audit.Options{}),
+		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
 	if out == nil || out.Results == nil {
 		return err
 	}

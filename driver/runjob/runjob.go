@@ -54,6 +54,12 @@ type Config struct {
 	// Audit, if set, checks the database after the run (the correctness audit) and its
 	// summary goes into the results; a failed audit fails the run. StoreAudit is the usual one.
 	Audit func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error)
+	// Serve adjusts the embedded server's configuration (access mode, order mode…); nil = the
+	// monolith's defaults.
+	Serve func(*server.Config)
+	// DrainTimeout bounds the wait, after the load, for asynchronous orders still queued to
+	// complete before the audit (0 = 60 s).
+	DrainTimeout time.Duration
 }
 
 // StoreAudit is the Audit hook that runs package audit on the server's database.
@@ -128,13 +134,17 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		sc := server.DefaultConfig()
 		sc.DB, sc.Listen = db, "127.0.0.1:0"
 		sc.Logger = slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		sc.Orders.WorkDir = cfg.Workdir
+		if cfg.Serve != nil {
+			cfg.Serve(&sc)
+		}
 		var err error
 		srv, err = server.Start(ctx, sc)
 		if err != nil {
 			return nil, fmt.Errorf("start the StockTrader monolith: %w", err)
 		}
 		defer srv.Close()
-		say("serving StockTrader (monolith, %s) at %s", store.Redact(db), srv.URL()+"/trade/")
+		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", store.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
 		dc.Target = srv.URL()
 		// the scenario draws users and quotes from the data set just loaded
 		params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
@@ -154,7 +164,13 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	if srv != nil {
-		res.Extra = map[string]any{"server": map[string]any{"mode": "monolith (in-process)", "db": srv.Store().Kind(), "accounts": spec.Accounts, "quotes": spec.Quotes, "holdings": spec.Holdings}}
+		if res.Extra == nil {
+			res.Extra = map[string]any{}
+		}
+		res.Extra["server"] = srv.Describe()
+		if ctx.Err() == nil {
+			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
+		}
 		if cfg.Audit != nil && ctx.Err() == nil {
 			a, aerr := cfg.Audit(ctx, srv)
 			if aerr != nil {
@@ -208,4 +224,32 @@ func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(strin
 	}
 	say("loaded in %v", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// drain waits, after the load, until no order is open any more (asynchronous modes complete
+// orders after the request), so the audit sees the final state; it gives up after timeout and
+// lets the audit report what is still open.
+func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(string, ...any)) {
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	start := time.Now()
+	for {
+		open, err := st.OpenOrders(ctx, 0, 1)
+		if err != nil || len(open) == 0 {
+			if time.Since(start) > time.Second {
+				say("order queue drained in %v", time.Since(start).Round(time.Millisecond))
+			}
+			return
+		}
+		if time.Since(start) > timeout {
+			say("orders still open after waiting %v for the queue to drain", timeout)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
