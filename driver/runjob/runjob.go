@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -170,6 +171,13 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		res.Extra["server"] = srv.Describe()
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
+			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
+				say("order completion latency not measured: %v", err)
+			} else if ol != nil {
+				res.Extra["orders"] = ol
+				say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
+					ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
+			}
 		}
 		if cfg.Audit != nil && ctx.Err() == nil {
 			a, aerr := cfg.Audit(ctx, srv)
@@ -252,4 +260,60 @@ func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// OrderLatency is how long the run's orders took from placement to completion (the
+// asynchronous modes' queueing and processing; 0 in sync mode, where an order completes in its
+// request). It goes into the results under extra.orders.
+type OrderLatency struct {
+	Placed    int     `json:"placed"`
+	Completed int     `json:"completed"`
+	Open      int     `json:"open"`
+	P50Ms     float64 `json:"p50_ms"`
+	P90Ms     float64 `json:"p90_ms"`
+	P99Ms     float64 `json:"p99_ms"`
+	MaxMs     float64 `json:"max_ms"`
+}
+
+// completionLatency reads the orders placed since the load (ids above the load marker's) and
+// measures completion date minus open date; nil when the run placed none.
+func completionLatency(ctx context.Context, st store.Store) (*OrderLatency, error) {
+	info, err := st.Loaded(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ol OrderLatency
+	var lat []time.Duration
+	for after := info.MaxOrderID; ; {
+		page, err := st.OrdersAfter(ctx, after, 5000)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range page {
+			ol.Placed++
+			if o.CompletionDate.IsZero() {
+				ol.Open++
+				continue
+			}
+			lat = append(lat, max(0, o.CompletionDate.Sub(o.OpenDate)))
+		}
+		if len(page) < 5000 {
+			break
+		}
+		after = page[len(page)-1].OrderID
+	}
+	if ol.Placed == 0 {
+		return nil, nil
+	}
+	ol.Completed = len(lat)
+	slices.Sort(lat)
+	ms := func(p float64) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		d := lat[min(len(lat)-1, int(p*float64(len(lat))))]
+		return float64(d.Microseconds()) / 1000
+	}
+	ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs = ms(0.50), ms(0.90), ms(0.99), ms(1)
+	return &ol, nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
 )
 
@@ -95,5 +97,35 @@ func TestRunFailsOnAudit(t *testing.T) {
 	}
 	if a := res.Audit; a == nil || a.Passed || a.ByKind[audit.KindVolume] != 1 || len(a.Violations) != 1 {
 		t.Fatalf("results audit %+v, want one volume violation", a)
+	}
+}
+
+// The main job with the web tier calling its services over SOAP and orders on the durable
+// queue: the run waits for the queue, measures completion latency, and the audit passes.
+func TestRunRemoteAccessAsyncOrders(t *testing.T) {
+	dir := t.TempDir()
+	think := scenario.Think{}
+	cfg := Config{Workdir: dir, Accounts: 2000, Quotes: 100,
+		Drive: driver.Config{Scenario: "buysell", Users: 3, Think: &think, Duration: 2 * time.Second, Timeout: 10 * time.Second},
+		Audit: StoreAudit(audit.Options{}),
+		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = remote.SOAP, orders.AsyncDurable }}
+	out, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := out.Results
+	if a := res.Audit; a == nil || !a.Passed || a.OpenOrders != 0 {
+		t.Fatalf("audit %+v", a)
+	}
+	ol, ok := res.Extra["orders"].(*OrderLatency)
+	if !ok || ol.Placed < 10 || ol.Completed != ol.Placed || ol.Open != 0 || ol.MaxMs <= 0 || ol.P50Ms > ol.P99Ms {
+		t.Fatalf("order latency %+v", res.Extra["orders"])
+	}
+	srv, _ := res.Extra["server"].(map[string]any)
+	if srv["orders"] != "async-durable" || srv["access"].(remote.Settings).Access != remote.SOAP {
+		t.Fatalf("results do not record the modes: %+v", srv)
+	}
+	if tx, _ := res.Transaction("sell"); tx.Pass == 0 {
+		t.Fatalf("no sells: %+v", res.Transactions)
 	}
 }

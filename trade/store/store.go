@@ -142,6 +142,9 @@ type Store interface {
 	// OpenOrders returns open orders with ids above afterID, lowest id first, at most limit:
 	// the durable order queue's relay (its outbox) pages through them.
 	OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error)
+	// OrdersAfter returns orders of any status with ids above afterID, lowest id first, at
+	// most limit: a run's report pages through the orders it placed (completion latency).
+	OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error)
 
 	// Kind is the driver name: "sqlite" or "postgres".
 	Kind() string

@@ -199,6 +199,11 @@ func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, er
 	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? AND status = 'closed' ORDER BY orderid", accountID)
 }
 
+// OrdersAfter implements store.Store (through the primary key).
+func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid LIMIT ?", afterID, limit)
+}
+
 // OpenOrders implements store.Store (through the orders_open partial index).
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
 	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid LIMIT ?", afterID, limit)
