@@ -47,7 +47,16 @@ func newClient() *http.Client {
 
 func get(t testing.TB, c *http.Client, u string) (int, string) {
 	t.Helper()
-	resp, err := c.Get(u)
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return do(t, c, req)
+}
+
+func do(t testing.TB, c *http.Client, req *http.Request) (int, string) {
+	t.Helper()
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
