@@ -19,6 +19,9 @@ import (
 // benchClients is the seeds' number of client threads.
 const benchClients = 40
 
+// itemTargetPct is the share of the "Hello, World!" rate the cached item page should reach.
+const itemTargetPct = 50
+
 // hammer sends n GETs to urls (round robin per request) from benchClients goroutines over
 // keep-alive connections and returns the elapsed time.
 func hammer(b *testing.B, c *http.Client, n int, url func(i int64) string) time.Duration {
@@ -64,7 +67,8 @@ func hammer(b *testing.B, c *http.Client, n int, url func(i int64) string) time.
 // BenchmarkCachedItemVsHello measures, over real loopback HTTP with 40 keep-alive clients, the
 // cached item page (GET /cacheperf/item?id=N&displayImage=false, all hits on 500 items of 50KB)
 // and a plain net/http "Hello, World!" handler, in the same run, and reports both rates and the
-// item page's share of hello's (target: at least 50%).
+// item page's share of hello's (target: at least 50%). The target is reported, not asserted: a
+// timing check would fail on a busy machine rather than on a slow cache.
 func BenchmarkCachedItemVsHello(b *testing.B) {
 	ctx := context.Background()
 	dsn := "sqlite:" + filepath.Join(b.TempDir(), "items.db")
@@ -116,9 +120,17 @@ func BenchmarkCachedItemVsHello(b *testing.B) {
 	b.StopTimer()
 	n := float64(per * slices)
 	helloRate, itemRate := n/helloT.Seconds(), n/itemT.Seconds()
+	pct := 100 * itemRate / helloRate
 	b.ReportMetric(helloRate, "hello-req/s")
 	b.ReportMetric(itemRate, "item-req/s")
-	b.ReportMetric(100*itemRate/helloRate, "item-%-of-hello")
+	b.ReportMetric(pct, "item-%-of-hello")
+	verdict := "met"
+	if pct < itemTargetPct {
+		verdict = "NOT met"
+	}
+	// one line per round of b.N; the last is the reported one
+	b.Logf("%d requests each: cached item page %.0f req/s = %.0f%% of hello's %.0f req/s (target: at least %d%%: %s)",
+		per*slices, itemRate, pct, helloRate, itemTargetPct, verdict)
 	if s := app.App.Cache().Stats(); s.Loads != items {
 		b.Fatalf("the measured requests were not all cache hits: %+v", s)
 	}

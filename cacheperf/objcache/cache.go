@@ -4,11 +4,13 @@
 //
 // Memory guarantee. Every blob this package holds is either accounted in the cache's weight
 // (≤ Budget) or covered by a permit of the in-flight window (≤ Window): blobs being loaded from the
-// database, the disk tier or a remote cache, blobs evicted and waiting to be spilled to disk, and
-// blobs handed to a caller without being cached. An object heavier than MaxObject (≤ Window ≤
-// Budget) is never loaded whole: callers read what they need of it in chunks (Pin + the store's
-// ReadAt). Limits().Ceiling states the resulting process memory bound, and SetMemoryLimit sets Go's
-// memory limit from it so the collector returns garbage before the process passes it.
+// database, the disk tier or a remote cache, blobs just inserted whose eviction pass has not yet
+// brought the cache back under Budget (the load's permit is kept until it has), blobs evicted and
+// waiting to be spilled to disk, and blobs handed to a caller without being cached. An object
+// heavier than MaxObject (≤ Window ≤ Budget) is never loaded whole: callers read what they need of
+// it in chunks (Pin + the store's ReadAt). Limits().Ceiling states the resulting process memory
+// bound, and SetMemoryLimit sets Go's memory limit from it so the collector returns garbage before
+// the process passes it.
 package objcache
 
 import (
@@ -207,8 +209,10 @@ func New(cfg Config, st store.Store) (*Cache, error) {
 			Weigher:          func(_ int64, it *store.Item) uint32 { return uint32(Weight(it)) },
 			ExpiryCalculator: otter.ExpiryWriting[int64, *store.Item](cfg.TTL),
 			StatsRecorder:    c.ostats,
-			// Maintenance (eviction) runs on the writing goroutine, so a writer does not return
-			// while the cache it filled is still over budget waiting for a background pass.
+			// Maintenance (eviction) runs on the writing goroutine rather than a background one,
+			// so it usually follows the write at once. Not always: a writer that finds another
+			// goroutine maintaining returns with its insert still pending, so admit runs the
+			// pass itself before giving up the load's permit.
 			Executor:   func(fn func()) { fn() },
 			OnDeletion: c.onDeletion,
 			Clock:      cfg.clock,
@@ -372,6 +376,11 @@ func (c *Cache) admit(it *store.Item, src Source, rel func()) *flight {
 		return &flight{item: it, src: src, pin: rel}
 	}
 	c.mem.Set(it.ID, it)
+	// Until an eviction pass has replayed the insert, the cache may hold Budget + this blob: the
+	// permit covers the excess until then. Set runs that pass only when no other goroutine is
+	// running one (it then leaves it pending for the next cache operation), so run it here; it
+	// waits for a pass in progress, and is cheap when Set's already ran.
+	c.mem.CleanUp()
 	rel()
 	return &flight{item: it, src: src, cached: true}
 }

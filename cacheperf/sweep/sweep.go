@@ -19,6 +19,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -107,16 +108,27 @@ type Point struct {
 	P99Ms      float64 `json:"p99_ms"`
 	Errors     int64   `json:"errors"`
 	PeakRSS    int64   `json:"peak_rss_bytes"`
-	PeakGo     int64   `json:"peak_go_bytes"` // most memory the Go runtime held (the rest of RSS is SQLite's C heap, code, stacks)
-	CacheBytes int64   `json:"cache_bytes"`   // accounted at the end of the point
+	PeakSource string  `json:"peak_rss_source"` // what PeakRSS is: PeakKernel or PeakSampled
+	PeakGo     int64   `json:"peak_go_bytes"`   // most memory the Go runtime held (the rest of RSS is SQLite's C heap, code, stacks)
+	CacheBytes int64   `json:"cache_bytes"`     // accounted at the end of the point
 	Ceiling    int64   `json:"ceiling_bytes"`
 	WithinCeil bool    `json:"within_ceiling"`
 }
 
+// What a Point's PeakRSS is: the kernel's high-water mark, reset at the point's start, or — when
+// the kernel refused the reset, and its mark would be the whole process's, data load and earlier
+// points included — the largest RSS sampled every SampleEvery.
+const (
+	PeakKernel  = "kernel high-water mark"
+	PeakSampled = "sampled"
+)
+
 // Run runs the sweep and returns its results: Workload "cacheperf", Scenario "sweep", one
 // transaction per point and kind named "item@KEYS", "mix-item@KEYS", "mix-otherwork@KEYS",
 // "hello@0" and "hello@1" (the baseline before and after the sweep; histograms kept, so points can be merged or compared later), and the points in
-// Extra["points"] as []Point.
+// Extra["points"] as []Point. Each point's peak RSS is also a threshold of the results (at most its
+// ceiling); when a point is over, Run returns the results and a *CeilingExceeded error, so the
+// results can still be written but the broken memory promise cannot pass unnoticed.
 func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -206,7 +218,50 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	if len(points) > 0 {
 		out.Extra["limits"] = sw.limits
 	}
-	return out, nil
+	if slices.ContainsFunc(points, func(p Point) bool { return p.PeakSource == PeakSampled }) {
+		out.Notes = append(out.Notes, fmt.Sprintf("the kernel refused to reset the peak RSS (/proc/self/clear_refs): "+
+			"peak RSS is the largest of samples taken every %v and may miss shorter spikes", cfg.SampleEvery))
+	}
+	return out, checkCeilings(out, points)
+}
+
+// CeilingExceeded is the error of a sweep that ran to the end but whose process passed the
+// stated memory ceiling (cache budget + overhead) at some points: the benchmark's promise is
+// broken, so the run fails like a missed threshold (exit status 3), results kept.
+type CeilingExceeded struct{ Points []Point }
+
+func (e *CeilingExceeded) Error() string {
+	parts := make([]string, len(e.Points))
+	for i, p := range e.Points {
+		parts[i] = fmt.Sprintf("%s peak RSS %s > ceiling %s", p.label(), cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+	}
+	return fmt.Sprintf("memory over the stated ceiling at %d of the points: %s", len(e.Points), strings.Join(parts, "; "))
+}
+
+// ExitCode implements the command line's exit-status convention.
+func (e *CeilingExceeded) ExitCode() int { return report.ThresholdsFailedExit }
+
+// checkCeilings records each point's peak RSS against its ceiling as a threshold of out, and
+// returns a *CeilingExceeded naming the points over it (nil when none is).
+func checkCeilings(out *report.Results, points []Point) error {
+	var over []Point
+	seen := map[string]int{}
+	for _, p := range points {
+		name := "max_peak_rss_bytes@" + p.label()
+		if seen[name]++; seen[name] > 1 { // the baseline runs twice
+			name += "#" + strconv.Itoa(seen[name])
+		}
+		out.Thresholds = append(out.Thresholds, report.ThresholdResult{
+			Name: name, Limit: float64(p.Ceiling), Actual: float64(p.PeakRSS), Passed: p.WithinCeil,
+		})
+		if !p.WithinCeil {
+			over = append(over, p)
+		}
+	}
+	if len(over) > 0 {
+		return &CeilingExceeded{Points: over}
+	}
+	return nil
 }
 
 // openStore opens cfg.DB, or creates and loads a temporary SQLite database.
@@ -285,7 +340,7 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	s.limits = srv.App.Cache().Limits()
 
 	// peak RSS over warm-up and measurement
-	cacheperf.ResetPeakRSS()
+	peakReset := resetPeakRSS()
 	smp := startSampler(s.cfg.SampleEvery)
 	defer smp.stop()
 
@@ -327,14 +382,11 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 		Misses: after.Misses - before.Misses, Evictions: after.Evictions - before.Evictions,
 	}
 	mu.Unlock()
-	peak := smp.stop()
+	peak, source := pointPeak(smp.stop(), peakReset)
 	peakGo := smp.peakGo
-	if _, hwm := cacheperf.ReadRSS(); hwm > peak {
-		peak = hwm
-	}
 
 	p := Point{Phase: phase, Keys: keys, TPS: res.Total.TPS, HitRatio: delta.HitRatio(), Hits: delta.Hits + delta.DiskHits + delta.RemoteHits, DiskHits: delta.DiskHits,
-		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, PeakGo: peakGo, CacheBytes: c.Stats().Bytes,
+		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, PeakSource: source, PeakGo: peakGo, CacheBytes: c.Stats().Bytes,
 		Ceiling: s.limits.Ceiling}
 	p.WithinCeil = p.PeakRSS <= p.Ceiling
 	if keys > 0 {
@@ -369,6 +421,18 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 		s.baselines++
 	}
 	return p, res, nil
+}
+
+// pointPeak is a point's peak RSS from the sampler's peak and whether the kernel's high-water
+// mark was reset at the point's start. Only then is the mark this point's own (and it catches
+// spikes between samples); otherwise it is the whole process's, data load and earlier points
+// included, and the samples are all there is.
+func pointPeak(sampled int64, reset bool) (int64, string) {
+	if !reset {
+		return sampled, PeakSampled
+	}
+	_, hwm := readRSS()
+	return max(sampled, hwm), PeakKernel
 }
 
 // warm requests every key of the range once, Threads at a time, so the measured window starts

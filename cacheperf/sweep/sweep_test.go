@@ -3,8 +3,10 @@ package sweep
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +29,8 @@ func TestSweepSmall(t *testing.T) {
 		Threads: 4, Warmup: 100 * time.Millisecond, Steady: 400 * time.Millisecond,
 		Progress: &progress,
 	})
-	if err != nil {
+	var over *CeilingExceeded
+	if err != nil && !(raceEnabled && errors.As(err, &over)) {
 		t.Fatal(err)
 	}
 	if res.Workload != "cacheperf" || res.Scenario != "sweep" {
@@ -38,11 +41,29 @@ func TestSweepSmall(t *testing.T) {
 		t.Fatalf("%d points, want 2 baselines + 2 cache + 1 mix: %+v", len(points), points)
 	}
 	byName := map[string]Point{}
+	var overCeil int
 	for _, p := range points {
 		if p.Errors != 0 || p.TPS <= 0 || p.PeakRSS <= 0 || p.Ceiling <= 0 {
 			t.Errorf("point %+v: errors, no throughput or no memory reading", p)
 		}
+		if p.WithinCeil != (p.PeakRSS <= p.Ceiling) || p.PeakSource == "" {
+			t.Errorf("point %s: within ceiling %v, peak RSS %d (%s), ceiling %d", p.label(), p.WithinCeil, p.PeakRSS, p.PeakSource, p.Ceiling)
+		}
+		// The benchmark's promise: the process stays under its cache budget plus the stated
+		// overhead. The race detector's shadow memory is outside that promise.
+		if !p.WithinCeil {
+			overCeil++
+			if !raceEnabled {
+				t.Errorf("point %s: peak RSS %d (%s) over the stated ceiling %d", p.label(), p.PeakRSS, p.PeakSource, p.Ceiling)
+			}
+		}
 		byName[p.Phase+"@"+itoa(p.Keys)] = p
+	}
+	if overCeil > 0 && (over == nil || len(over.Points) != overCeil) || overCeil == 0 && over != nil {
+		t.Errorf("%d points over the ceiling, but Run's error is %v", overCeil, err)
+	}
+	if len(res.Thresholds) != len(points) {
+		t.Errorf("%d thresholds for %d points: %+v", len(res.Thresholds), len(points), res.Thresholds)
 	}
 	if p := byName["cache@20"]; p.HitRatio != 1 || p.Misses != 0 {
 		t.Errorf("20 keys of 16KB in a 1MB cache: hit ratio %v with %d misses, want all hits", p.HitRatio, p.Misses)
@@ -109,5 +130,57 @@ func TestSweepRefusesTooSmallDatabase(t *testing.T) {
 	_, err := Run(context.Background(), Config{Items: 5, Size: 1024, Keys: []int{10}, Threads: 2, Steady: time.Second, Cache: objcache.Config{Budget: 1 << 20}})
 	if err == nil || !strings.Contains(err.Error(), "cacheperf load --items 10") {
 		t.Fatalf("sweep over more keys than items: %v", err)
+	}
+}
+
+// A point over its ceiling fails the sweep with a *CeilingExceeded naming it (exit status 3), the
+// results still returned; and when the kernel refuses to reset the high-water mark, the points
+// report their sampled peak, marked as such, not the process's.
+func TestSweepOverCeilingFails(t *testing.T) {
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	defer func(r func() (int64, int64), reset func() bool) { readRSS, resetPeakRSS = r, reset }(readRSS, resetPeakRSS)
+	const sampled, processPeak = 1 << 40, 1 << 41
+	readRSS = func() (int64, int64) { return sampled, processPeak }
+	resetPeakRSS = func() bool { return false }
+
+	res, err := Run(context.Background(), Config{
+		Items: 10, Size: 1 << 10, Cache: objcache.Config{Budget: 1 << 20},
+		Keys: []int{5, 10}, Threads: 2, Steady: 100 * time.Millisecond, SampleEvery: 10 * time.Millisecond,
+	})
+	var over *CeilingExceeded
+	if !errors.As(err, &over) || res == nil {
+		t.Fatalf("a sweep over its ceiling: results %v, error %v; want results and a *CeilingExceeded", res != nil, err)
+	}
+	if len(over.Points) != 2 || over.ExitCode() != report.ThresholdsFailedExit ||
+		!strings.Contains(err.Error(), "cache@5 peak RSS") || !strings.Contains(err.Error(), "cache@10 peak RSS") {
+		t.Errorf("error %q (exit %d) should name both points and exit %d", err, over.ExitCode(), report.ThresholdsFailedExit)
+	}
+	for _, p := range res.Extra["points"].([]Point) {
+		if p.PeakRSS != sampled || p.PeakSource != PeakSampled || p.WithinCeil {
+			t.Errorf("point %s: peak RSS %d (%s), within ceiling %v; want the sampled %d, over", p.label(), p.PeakRSS, p.PeakSource, p.WithinCeil, int64(sampled))
+		}
+	}
+	if len(res.Thresholds) != 2 || res.Thresholds[0].Passed || res.Thresholds[0].Name != "max_peak_rss_bytes@cache@5" {
+		t.Errorf("thresholds %+v", res.Thresholds)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "refused to reset the peak RSS") }) {
+		t.Errorf("notes do not say the peak RSS was sampled: %q", res.Notes)
+	}
+	var table bytes.Buffer
+	WriteTable(&table, res.Extra["points"].([]Point))
+	if !strings.Contains(table.String(), "1TB* ") || !strings.Contains(table.String(), "OVER") || !strings.Contains(table.String(), sampledNote) {
+		t.Errorf("the table should star the sampled peaks, explain them and mark the points OVER:\n%s", table.String())
+	}
+}
+
+// Only a reset high-water mark is the point's own; otherwise the sampled peak stands.
+func TestPointPeak(t *testing.T) {
+	defer func(r func() (int64, int64)) { readRSS = r }(readRSS)
+	readRSS = func() (int64, int64) { return 5 << 20, 900 << 20 }
+	if peak, src := pointPeak(10<<20, false); peak != 10<<20 || src != PeakSampled {
+		t.Errorf("no reset: peak %d (%s), want the sampled %d", peak, src, 10<<20)
+	}
+	if peak, src := pointPeak(10<<20, true); peak != 900<<20 || src != PeakKernel {
+		t.Errorf("reset: peak %d (%s), want the high-water mark %d", peak, src, 900<<20)
 	}
 }

@@ -3,6 +3,8 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"text/tabwriter"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -12,7 +14,11 @@ import (
 	"github.com/tradebench/tradebench/report"
 )
 
-var readRSS = cacheperf.ReadRSS
+// The process's memory readings; tests replace them.
+var (
+	readRSS      = cacheperf.ReadRSS
+	resetPeakRSS = cacheperf.ResetPeakRSS
+)
 
 func newHist() *hdr.Histogram { return metrics.NewHistogram() }
 
@@ -32,17 +38,36 @@ func summarize(h *hdr.Histogram, pass, fail, stop int64, steady float64) report.
 	return t
 }
 
+// label names the point as its progress line does: "cache@500", "mix@1500", "baseline".
+func (p Point) label() string {
+	if p.Keys > 0 {
+		return p.Phase + "@" + strconv.Itoa(p.Keys)
+	}
+	return p.Phase
+}
+
 func (p Point) line() string {
 	switch p.Phase {
 	case "baseline":
-		return fmt.Sprintf("baseline hello: %.0f tps, p50 %.2fms p99 %.2fms, peak RSS %s", p.TPS, p.P50Ms, p.P99Ms, cacheperf.FormatSize(p.PeakRSS))
+		return fmt.Sprintf("baseline hello: %.0f tps, p50 %.2fms p99 %.2fms, peak RSS %s (ceiling %s)%s", p.TPS, p.P50Ms, p.P99Ms, peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
 	case "mix":
-		return fmt.Sprintf("mix@%d: cache %.0f tps + other work %.0f tps = %.0f tps, hit ratio %.1f%%, peak RSS %s (ceiling %s)",
-			p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+		return fmt.Sprintf("mix@%d: cache %.0f tps + other work %.0f tps = %.0f tps, hit ratio %.1f%%, peak RSS %s (ceiling %s)%s",
+			p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
 	}
-	return fmt.Sprintf("cache@%d: %.0f tps, hit ratio %.1f%%, p50 %.2fms p90 %.2fms p99 %.2fms, peak RSS %s (Go %s, ceiling %s)",
-		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.PeakGo), cacheperf.FormatSize(p.Ceiling))
+	return fmt.Sprintf("cache@%d: %.0f tps, hit ratio %.1f%%, p50 %.2fms p90 %.2fms p99 %.2fms, peak RSS %s (Go %s, ceiling %s)%s",
+		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, peakRSS(p), cacheperf.FormatSize(p.PeakGo), cacheperf.FormatSize(p.Ceiling), overMark(p))
 }
+
+// peakRSS formats a point's peak RSS, starred when it is only sampled (see sampledNote).
+func peakRSS(p Point) string {
+	if p.PeakSource == PeakSampled {
+		return cacheperf.FormatSize(p.PeakRSS) + "*"
+	}
+	return cacheperf.FormatSize(p.PeakRSS)
+}
+
+const sampledNote = "* sampled peak RSS: the kernel refused to reset its high-water mark, which would have been the whole process's; " +
+	"the largest of periodic samples may miss short spikes"
 
 // WriteTable prints the seeds' tables from a sweep's points: unique keys against TPS (with hit
 // ratio, percentiles and peak RSS), and the mix's cache / other-work / total TPS.
@@ -96,7 +121,7 @@ func WriteTable(w io.Writer, points []Point) {
 				row += fmt.Sprintf("%.1f%%\t", 100*float64(p.DiskHits)/float64(max(p.Hits+p.Misses, 1)))
 			}
 			fmt.Fprintf(tw, "%s%.2f\t%.2f\t%.2f\t%d\t%s\t%s%s\t\n", row, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors,
-				cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling), overMark(p))
+				peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
 		}
 		tw.Flush()
 	}
@@ -106,9 +131,12 @@ func WriteTable(w io.Writer, points []Point) {
 		fmt.Fprintln(tw, "unique keys\tcache TPS\tother work TPS\ttotal TPS\thit ratio\tcache p99 ms\terrors\tpeak RSS\tceiling\t")
 		for _, p := range mix {
 			fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.0f\t%.1f%%\t%.2f\t%d\t%s\t%s%s\t\n", p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, p.P99Ms, p.Errors,
-				cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling), overMark(p))
+				peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
 		}
 		tw.Flush()
+	}
+	if slices.ContainsFunc(points, func(p Point) bool { return p.PeakSource == PeakSampled }) {
+		fmt.Fprintln(w, "\n"+sampledNote)
 	}
 }
 

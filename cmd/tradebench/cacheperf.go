@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -29,7 +30,8 @@ the working set outgrows the cache.
   load   store N generated items of a given size in SQLite or PostgreSQL
   serve  run the CachePerf web application
   sweep  run the seeds' sweep: unique keys vs TPS, hit ratio, latency and peak RSS, plus the
-         40% cache / 60% other-work mix (--quick: a scaled-down run that takes about two minutes)
+         40% cache / 60% other-work mix (--quick: a scaled-down run that takes about two minutes).
+         Exit status 3 when a point's peak RSS passed its stated ceiling (results still written).
 
 Run 'tradebench cacheperf <sub> --help' for its flags.
 `
@@ -258,7 +260,10 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
 		Warmup: *warmup, Steady: *steady, Progress: os.Stderr, ProgressTTY: tty,
 	})
-	if err != nil {
+	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
+	// the sweep was done: its results are written and shown first.
+	var over *sweep.CeilingExceeded
+	if err != nil && !errors.As(err, &over) {
 		return err
 	}
 	res.Settings["quick"] = *quick
@@ -267,7 +272,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	}
 	sweep.WriteTable(os.Stdout, res.Extra["points"].([]sweep.Point))
 	fmt.Printf("\nresults: %s\n", *out)
-	return nil
+	return err
 }
 
 func joinInts(v []int) string {
