@@ -120,7 +120,10 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	attrs := []any{"roles", roles.String(), "orders", string(oc.Mode)}
+	attrs := []any{"roles", roles.String()}
+	if srv.Orders() != nil {
+		attrs = append(attrs, "orders", string(oc.Mode))
+	}
 	if srv.Store() != nil {
 		attrs = append(attrs, "db", store.Redact(cfg.DB))
 	}

@@ -186,7 +186,8 @@ func TestSplitRoles(t *testing.T) {
 	waitClosed(t, bsl.Store(), bsl.Service(), "uid:1", ids1)
 	waitClosed(t, bsl.Store(), bsl.Service(), "uid:2", ids2)
 	auditPasses(t, bsl)
-	if code, body := get(t, c2, webGRPC.URL()+"/trade/config"); code != 200 || !strings.Contains(body, "grpc → "+in.GRPCAddr) || strings.Contains(body, "<th>storage</th>") {
+	if code, body := get(t, c2, webGRPC.URL()+"/trade/config"); code != 200 || !strings.Contains(body, "grpc → "+in.GRPCAddr) || strings.Contains(body, "<th>storage</th>") ||
+		!strings.Contains(body, "set by the business services host") {
 		t.Fatalf("remote web tier's config page:\n%s", body)
 	}
 }

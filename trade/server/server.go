@@ -488,7 +488,10 @@ func (s *Server) settings() []web.Setting {
 		set = append(set, web.Setting{Name: "business services host", Value: fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", in.SOAPURL, in.WSDLURL, in.RESTURL, in.OpenAPIURL, in.GRPCAddr)})
 	}
 	om := string(c.Orders.Mode)
-	if s.ord != nil {
+	if s.svc == nil {
+		// a remote web tier places orders through the services host, whose mode decides
+		om = "set by the business services host"
+	} else if s.ord != nil {
 		if s.ord.NATSURL != "" {
 			om += ", NATS " + s.ord.NATSURL
 		}
@@ -499,10 +502,14 @@ func (s *Server) settings() []web.Setting {
 		}
 	}
 	set = append(set, web.Setting{Name: "orders mode", Value: om})
+	if s.svc != nil {
+		// settings of the in-process service; a remote web tier's are its host's
+		set = append(set,
+			web.Setting{Name: "market summary interval", Value: ttl},
+			web.Setting{Name: "password hash", Value: fmt.Sprintf("bcrypt, cost %d for new passwords, cost %d for the loaded users", c.HashCost, sp.HashCost)})
+	}
 	set = append(set, []web.Setting{
-		{Name: "market summary interval", Value: ttl},
 		{Name: "orders cap", Value: strconv.Itoa(c.OrdersLimit)},
-		{Name: "password hash", Value: fmt.Sprintf("bcrypt, cost %d for new passwords, cost %d for the loaded users", c.HashCost, sp.HashCost)},
 		{Name: "session TTL", Value: c.SessionTTL.String()},
 		{Name: "listen", Value: s.Addr()},
 		{Name: "Go version", Value: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH},
