@@ -26,12 +26,14 @@ type Server struct {
 }
 
 // NewServer returns a grpc.Server with the WSTest service registered. Messages are bounded by
-// lim.MaxBodyBytes; protobuf's own recursion limit (10,000) and lim.MaxItems bound lists.
+// lim.MaxBodyBytes, and their items by lim.MaxItems before they are decoded (bounded.go). The
+// server decodes with its own codec, so opts must not force another.
 func NewServer(lim wstest.Limits, opts ...grpc.ServerOption) *grpc.Server {
 	lim = lim.OrDefault()
 	opts = append([]grpc.ServerOption{grpc.MaxRecvMsgSize(int(lim.MaxBodyBytes)), grpc.MaxSendMsgSize(int(lim.MaxBodyBytes))}, opts...)
+	opts = append(opts, grpc.ForceServerCodecV2(newBoundedCodec())) // last: the handlers need it
 	s := grpc.NewServer(opts...)
-	pb.RegisterWSTestServer(s, &Server{lim: lim})
+	s.RegisterService(&serviceDesc, &Server{lim: lim})
 	return s
 }
 

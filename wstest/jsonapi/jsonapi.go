@@ -100,7 +100,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req Request
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, h.lim.MaxBodyBytes))
+	body := &itemCounter{r: http.MaxBytesReader(w, r.Body, h.lim.MaxBodyBytes), max: h.lim.MaxItems + itemSlack}
+	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil && !(err == io.EOF && op == wstest.EchoVoid) {
 		var mbe *http.MaxBytesError
@@ -116,6 +117,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if dec.More() {
 		h.fail(w, http.StatusBadRequest, "bad %s request: more than one JSON value in the body", op)
+		return
+	}
+	if body.err != nil { // More found no value because reading past the first failed
+		h.fail(w, http.StatusBadRequest, "bad %s request: %v", op, body.err)
 		return
 	}
 	var resp Response

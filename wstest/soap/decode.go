@@ -234,15 +234,28 @@ func parseFloat32(b []byte) (float32, bool) {
 	return float32(f), true
 }
 
-// str converts element text to a string, refusing control characters and invalid UTF-8.
+// str converts element text to a string, refusing invalid UTF-8 and what XML 1.0 cannot carry:
+// control characters and the noncharacters U+FFFE and U+FFFF (valid UTF-8, but not XML Chars).
+// It applies the encoder's rule (isXMLChar), so whatever is accepted echoes exactly; appendText
+// would turn any of them into U+FFFD.
 func str(b []byte, el string) (string, error) {
-	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-			return "", clientFault("<%s>: control character 0x%02x is not allowed in XML", el, c)
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return "", clientFault("<%s>: control character 0x%02x is not allowed in XML", el, c)
+			}
+			i++
+			continue
 		}
-	}
-	if !utf8.Valid(b) {
-		return "", clientFault("<%s>: text is not valid UTF-8", el)
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return "", clientFault("<%s>: text is not valid UTF-8", el)
+		}
+		if !isXMLChar(r) {
+			return "", clientFault("<%s>: character U+%04X is not allowed in XML", el, r)
+		}
+		i += n
 	}
 	return string(b), nil
 }

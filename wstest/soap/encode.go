@@ -20,11 +20,19 @@ func getDecoder(b []byte, lim wstest.Limits) *decoder {
 	return d
 }
 
+// putDecoder returns d to the pool without what refers to the last document: the document
+// itself, and the namespace bindings and attributes that point into it (cleared to their
+// capacity: entries past the length are stale but still reachable), so a pooled decoder does
+// not pin a request body of up to MaxBodyBytes.
 func putDecoder(d *decoder) {
-	clear(d.path)
+	clear(d.path[:cap(d.path)])
 	d.path = d.path[:0]
 	d.slab = nil
 	d.s.b = nil
+	clear(d.s.ns[:cap(d.s.ns)])
+	d.s.ns = d.s.ns[:0]
+	clear(d.s.attrs[:cap(d.s.attrs)])
+	d.s.attrs = d.s.attrs[:0]
 	clear(d.s.stack)
 	if cap(d.s.stack) > 1024 { // do not keep a hostile request's stack around
 		d.s.stack = nil

@@ -222,6 +222,11 @@ var badBodies = []struct {
 	{"trailing junk", env(`<EchoVoid xmlns="uri:WSTestWeb-TestService"/>`) + "<x/>", "Client", "content after the root"},
 	{"unquoted attr", `<soap:Envelope xmlns:soap=http://x>`, "Client", "must be quoted"},
 	{"truncated attr", `<soap:Envelope xmlns:soap= >`, "Client", "must be quoted"},
+	// valid UTF-8, but not XML characters: the encoder would write U+FFFD, so the echo would differ
+	{"noncharacter U+FFFE", env(`<EchoStruct xmlns="uri:WSTestWeb-TestService"><array><l><s>a` + "\uFFFE" + `</s></l></array></EchoStruct>`), "Client", "character U+FFFE is not allowed"},
+	{"noncharacter U+FFFF in CDATA", env(`<EchoStruct xmlns="uri:WSTestWeb-TestService"><array><l><s><![CDATA[` + "\uFFFF" + `]]></s></l></array></EchoStruct>`), "Client", "character U+FFFF is not allowed"},
+	{"noncharacter in a list", env(`<EchoList xmlns="uri:WSTestWeb-TestService"><list><s>x&amp;` + "\uFFFF" + `</s></list></EchoList>`), "Client", "<s>: character U+FFFF"},
+	{"noncharacter in synth", env(`<EchoSynthetic xmlns="uri:WSTestWeb-TestService"><synth><Strng>` + "\uFFFE" + `</Strng></synth></EchoSynthetic>`), "Client", "<Strng>: character U+FFFE"},
 	{"control char", env(`<EchoStruct xmlns="uri:WSTestWeb-TestService"><array><l><s>a` + "\x01" + `</s></l></array></EchoStruct>`), "Client", "control character"},
 	{"too many attrs", env(`<EchoVoid xmlns="uri:WSTestWeb-TestService"` + strings.Repeat(` a="1"`, 65)[0:0] + func() string {
 		var b strings.Builder
