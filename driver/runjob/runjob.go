@@ -145,6 +145,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			return nil, fmt.Errorf("start the StockTrader monolith: %w", err)
 		}
 		defer srv.Close()
+		if srv.Access() == nil {
+			return nil, errors.New("the embedded run needs the web role: it drives the pages")
+		}
 		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", store.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
 		dc.Target = srv.URL()
 		// the scenario draws users and quotes from the data set just loaded
