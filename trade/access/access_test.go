@@ -132,7 +132,7 @@ func TestSwitchUnderLoad(t *testing.T) {
 	if failed.Load() > 0 {
 		t.Fatalf("%d of %d calls failed across switches; first: %v", failed.Load(), calls.Load(), firstErr.Load())
 	}
-	if calls.Load() < 100 {
+	if calls.Load() < 12 { // at least one per switch, even on a loaded machine under -race
 		t.Fatalf("only %d calls in 300 ms", calls.Load())
 	}
 	if got := sw.Settings(); got.Access != remote.GRPC || got.Addr != b.host.GRPCAddr() {

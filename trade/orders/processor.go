@@ -26,6 +26,33 @@ type Processor struct {
 
 	completed atomic.Int64
 	failed    atomic.Int64
+
+	readyOnce, markOnce sync.Once
+	ready               chan struct{}
+}
+
+// markReady closes Ready (once, should Run be called again).
+func (p *Processor) markReady() { p.markOnce.Do(func() { close(p.readyCh()) }) }
+
+func (p *Processor) readyCh() chan struct{} {
+	p.readyOnce.Do(func() { p.ready = make(chan struct{}) })
+	return p.ready
+}
+
+// Ready is closed once Run's subscriptions have reached the broker: from then on a volatile
+// publish is delivered to this processor rather than dropped for want of a subscriber.
+func (p *Processor) Ready() <-chan struct{} { return p.readyCh() }
+
+// waitReady waits for Ready, up to d; it reports whether the processor got ready.
+func (p *Processor) waitReady(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.Ready():
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // job is one delivered order id and how to acknowledge it.
@@ -74,7 +101,10 @@ func (p *Processor) Run(ctx context.Context, nc *nats.Conn, js jetstream.JetStre
 		g.Go(func() error { return p.consumeDurable(gctx, js, jobs) })
 	}
 	if nc != nil {
-		g.Go(func() error { return p.consumeVolatile(gctx, nc, jobs) })
+		g.Go(func() error { return p.consumeVolatile(gctx, nc, jobs, p.markReady) })
+	} else {
+		// the durable stream keeps what is published before the consumer fetches: ready now
+		p.markReady()
 	}
 	err := g.Wait()
 	close(jobs)

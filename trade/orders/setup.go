@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -167,6 +168,10 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 				r.goRun(func() error { return p.Run(ctx, nil, js) }, c.Log, "order processor")
 			} else {
 				r.goRun(func() error { return p.Run(ctx, nc, nil) }, c.Log, "order processor")
+				// orders placed before the processor listens would be lost: wait for it
+				if !p.waitReady(10 * time.Second) {
+					return fail(errors.New("the order processor did not subscribe to the volatile queue within 10s"))
+				}
 			}
 		}
 		return r, s, nil
@@ -266,5 +271,9 @@ func StartProcessor(ctx context.Context, c Config, s *inprocess.Service, httpAdd
 		return nil, err
 	}
 	r.goRun(func() error { return p.Run(ctx, nc, js) }, c.Log, "order processor")
+	if !p.waitReady(10 * time.Second) {
+		r.Close()
+		return nil, errors.New("the order processor did not subscribe to the volatile queue within 10s")
+	}
 	return r, nil
 }

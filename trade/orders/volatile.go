@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -29,13 +30,18 @@ func (d *VolatileDispatcher) Dispatch(_ context.Context, o trade.Order) error {
 const volatileBuffer = 65536
 
 // consumeVolatile takes a share of the volatile subject in the processors' queue group.
-func (p *Processor) consumeVolatile(ctx context.Context, nc *nats.Conn, jobs chan<- job) error {
+// subscribed is called once the server has the subscription (a flush round trip after it).
+func (p *Processor) consumeVolatile(ctx context.Context, nc *nats.Conn, jobs chan<- job, subscribed func()) error {
 	msgs := make(chan *nats.Msg, volatileBuffer)
 	sub, err := nc.ChanQueueSubscribe(VolatileSubject, QueueGroup, msgs)
 	if err != nil {
 		return fmt.Errorf("subscribing to %s: %w", VolatileSubject, err)
 	}
 	defer func() { _ = sub.Unsubscribe() }()
+	if err := nc.FlushTimeout(10 * time.Second); err != nil {
+		return fmt.Errorf("subscribing to %s: %w", VolatileSubject, err)
+	}
+	subscribed()
 	for {
 		select {
 		case <-ctx.Done():
