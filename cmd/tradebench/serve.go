@@ -40,8 +40,9 @@ func runServe(ctx context.Context, args []string) error {
 	acc := fs.String("access", def.Access, "web role: how the pages call the business services: inprocess, soap, rest or grpc (switchable at runtime on /trade/config)")
 	bsl := fs.String("bsl", "", "web role: the services host's SOAP/REST address (host:port) for --access soap|rest; empty with the bsl role in this process = its own")
 	bslGRPC := fs.String("bsl-grpc", "", "web role: the services host's gRPC address (host:port) for --access grpc; empty with the bsl role in this process = its own")
-	bslListen := fs.String("bsl-listen", "127.0.0.1:8081", "bsl role: address of the SOAP (/soap/trade, WSDL at ?wsdl) and REST (/api/v1/, OpenAPI at /api/v1/openapi.json) endpoints")
-	bslGRPCListen := fs.String("bsl-grpc-listen", "127.0.0.1:8082", "bsl role: address of the gRPC endpoint")
+	bslListen := fs.String("bsl-listen", "", "bsl role: address of the SOAP (/soap/trade, WSDL at ?wsdl) and REST (/api/v1/, OpenAPI at /api/v1/openapi.json) endpoints (default 127.0.0.1:8081 without the web role; with it, a free loopback port: see /trade/config)")
+	bslGRPCListen := fs.String("bsl-grpc-listen", "", "bsl role: address of the gRPC endpoint (default 127.0.0.1:8082 without the web role; with it, a free loopback port)")
+	accessSwitch := fs.Bool("access-switch", true, "web role: allow switching the access mode on /trade/config (false fixes it for the process's life)")
 	callTimeout := fs.Duration("call-timeout", remote.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
 	maxConns := fs.Int("max-conns-per-host", remote.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
 	grpcConns := fs.Int("grpc-conns", remote.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
@@ -70,6 +71,16 @@ func runServe(ctx context.Context, args []string) error {
 	cfg.DB, cfg.Listen = *db, *listen
 	cfg.Access, cfg.BSL, cfg.BSLGRPC = *acc, *bsl, *bslGRPC
 	cfg.BSLListen, cfg.BSLGRPCListen = *bslListen, *bslGRPCListen
+	if !roles.Web {
+		// a services host for other processes: a fixed, documented address by default
+		if cfg.BSLListen == "" {
+			cfg.BSLListen = "127.0.0.1:8081"
+		}
+		if cfg.BSLGRPCListen == "" {
+			cfg.BSLGRPCListen = "127.0.0.1:8082"
+		}
+	}
+	cfg.FixedAccess = !*accessSwitch
 	if *callTimeout <= 0 {
 		return usageErrorf("--call-timeout must be positive, got %v", *callTimeout)
 	}

@@ -247,7 +247,11 @@ func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(
 	start := time.Now()
 	for {
 		open, err := st.OpenOrders(ctx, 0, 1)
-		if err != nil || len(open) == 0 {
+		if err != nil {
+			say("could not tell whether the order queue drained: %v", err)
+			return
+		}
+		if len(open) == 0 {
 			if time.Since(start) > time.Second {
 				say("order queue drained in %v", time.Since(start).Round(time.Millisecond))
 			}

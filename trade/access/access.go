@@ -35,9 +35,15 @@ type Switch struct {
 	cur atomic.Pointer[impl]
 
 	mu      sync.Mutex // serialises Set and Close
-	closing []*time.Timer
-	old     []*impl
+	retired []*retired // replaced remote clients, closed by their timers
 	closed  bool
+}
+
+// retired is a replaced remote client, closed once calls started on it can have ended.
+type retired struct {
+	client remote.Client
+	timer  *time.Timer
+	closed atomic.Bool
 }
 
 type impl struct {
@@ -118,10 +124,25 @@ func (s *Switch) Set(mode string) error {
 		if grace <= 0 {
 			grace = remote.DefaultTimeout
 		}
-		s.old = append(s.old, prev)
-		s.closing = append(s.closing, time.AfterFunc(grace+time.Second, func() { _ = prev.client.Close() }))
+		s.prune()
+		r := &retired{client: prev.client}
+		r.timer = time.AfterFunc(grace+time.Second, func() { _ = r.client.Close(); r.closed.Store(true) })
+		s.retired = append(s.retired, r)
 	}
 	return nil
+}
+
+// prune forgets replaced clients their timers have closed, so switching back and forth does
+// not grow the list. Called with mu held.
+func (s *Switch) prune() {
+	keep := s.retired[:0]
+	for _, r := range s.retired {
+		if !r.closed.Load() {
+			keep = append(keep, r)
+		}
+	}
+	clear(s.retired[len(keep):])
+	s.retired = keep
 }
 
 // Close closes the remote clients, current and replaced.
@@ -133,9 +154,9 @@ func (s *Switch) Close() error {
 	}
 	s.closed = true
 	var errs []error
-	for i, t := range s.closing {
-		if t.Stop() { // not yet closed by its timer
-			errs = append(errs, s.old[i].client.Close())
+	for _, r := range s.retired {
+		if r.timer.Stop() { // not yet closed by its timer
+			errs = append(errs, r.client.Close())
 		}
 	}
 	if c := s.cur.Load(); c.client != nil {

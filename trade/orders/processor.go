@@ -43,18 +43,6 @@ func (p *Processor) readyCh() chan struct{} {
 // publish is delivered to this processor rather than dropped for want of a subscriber.
 func (p *Processor) Ready() <-chan struct{} { return p.readyCh() }
 
-// waitReady waits for Ready, up to d; it reports whether the processor got ready.
-func (p *Processor) waitReady(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.Ready():
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
 // job is one delivered order id and how to acknowledge it.
 type job struct {
 	id   int64

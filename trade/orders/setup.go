@@ -120,7 +120,9 @@ func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn
 	if err != nil {
 		return nil, nil, err
 	}
-	r.closers = append(r.closers, func() { _ = nc.Drain() })
+	// Flush then Close, not Drain: Drain returns at once, and the embedded server's shutdown
+	// (or the process's exit) right after it could lose buffered publishes and acks.
+	r.closers = append(r.closers, func() { _ = nc.FlushTimeout(5 * time.Second); nc.Close() })
 	r.NATSURL = url
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -164,14 +166,14 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 		if local {
 			p := &Processor{Orders: s, Concurrency: c.Concurrency, Batch: c.Batch, Log: c.Log}
 			r.Processor = p
+			var err error
 			if c.Mode == AsyncDurable {
-				r.goRun(func() error { return p.Run(ctx, nil, js) }, c.Log, "order processor")
+				err = r.runProcessor(ctx, p, nil, js, c.Log)
 			} else {
-				r.goRun(func() error { return p.Run(ctx, nc, nil) }, c.Log, "order processor")
-				// orders placed before the processor listens would be lost: wait for it
-				if !p.waitReady(10 * time.Second) {
-					return fail(errors.New("the order processor did not subscribe to the volatile queue within 10s"))
-				}
+				err = r.runProcessor(ctx, p, nc, nil, c.Log)
+			}
+			if err != nil {
+				return fail(err)
 			}
 		}
 		return r, s, nil
@@ -224,10 +226,18 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		if err != nil {
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
-		hs := &http.Server{Handler: rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})}
+		hs := &http.Server{Handler: rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log}),
+			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 		r.HTTPAddr = ln.Addr().String()
 		go func() { _ = hs.Serve(ln) }()
-		r.closers = append(r.closers, func() { _ = hs.Close() })
+		r.closers = append(r.closers, func() {
+			// let completions in flight finish: an async-http order cut off here stays open
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if hs.Shutdown(ctx) != nil {
+				_ = hs.Close()
+			}
+		})
 	}
 	if grpcAddr != "" {
 		ln, err := net.Listen("tcp", grpcAddr)
@@ -237,7 +247,7 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		gs := grpc.NewServer(s, grpc.ServerOptions{Processor: r.Processor, Logger: c.Log})
 		r.GRPCAddr = ln.Addr().String()
 		go func() { _ = gs.Serve(ln) }()
-		r.closers = append(r.closers, gs.Stop)
+		r.closers = append(r.closers, func() { gracefulStop(gs, 5*time.Second) })
 	}
 	return nil
 }
@@ -270,10 +280,45 @@ func StartProcessor(ctx context.Context, c Config, s *inprocess.Service, httpAdd
 		r.Close()
 		return nil, err
 	}
-	r.goRun(func() error { return p.Run(ctx, nc, js) }, c.Log, "order processor")
-	if !p.waitReady(10 * time.Second) {
+	if err := r.runProcessor(ctx, p, nc, js, c.Log); err != nil {
 		r.Close()
-		return nil, errors.New("the order processor did not subscribe to the volatile queue within 10s")
+		return nil, err
 	}
 	return r, nil
+}
+
+// runProcessor starts p.Run and waits until it is ready (its volatile subscription reached the
+// server: orders published before would be lost), or returns why it stopped first.
+func (r *Running) runProcessor(ctx context.Context, p *Processor, nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) error {
+	stopped := make(chan error, 1)
+	r.goRun(func() error { err := p.Run(ctx, nc, js); stopped <- err; return err }, log, "order processor")
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	select {
+	case <-p.Ready():
+		return nil
+	case err := <-stopped:
+		if err == nil {
+			err = errors.New("stopped before it was ready")
+		}
+		return fmt.Errorf("the order processor: %w", err)
+	case <-t.C:
+		return errors.New("the order processor did not subscribe to the volatile queue within 10s")
+	}
+}
+
+// gracefulStop lets calls in flight finish, for at most d, then cuts them.
+func gracefulStop(gs interface {
+	GracefulStop()
+	Stop()
+}, d time.Duration) {
+	done := make(chan struct{})
+	go func() { gs.GracefulStop(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		gs.Stop()
+	}
 }

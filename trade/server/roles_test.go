@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 		if code != 200 || !strings.Contains(body, "Access mode switched to "+mode) {
 			t.Fatalf("switch to %s: %d\n%s", mode, code, body)
 		}
-		if got := configJSON(t, s)["access mode"]; got != mode {
+		if got := configJSON(t, s)["access"]; got != mode {
 			t.Fatalf("config.json access mode %q after switching to %s", got, mode)
 		}
 		code, body = get(t, c, s.URL()+"/daytrader/app?action=login&uid=uid:3&passwd=xxx")
@@ -88,6 +89,10 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 		if code != 200 || !strings.Contains(body, "s:2") {
 			t.Fatalf("quotes in %s mode: %d\n%s", mode, code, body)
 		}
+	}
+	code, body = post(t, c, s.URL()+"/trade/config", url.Values{"access": {remote.InProcess}})
+	if code != 200 || !strings.Contains(body, "already inprocess") {
+		t.Fatalf("switch to the current mode: %d\n%s", code, body)
 	}
 	code, body = post(t, c, s.URL()+"/trade/config", url.Values{"access": {"<corba>"}})
 	if code != 400 || !strings.Contains(body, "not changed") || strings.Contains(body, "<corba>") {
@@ -286,4 +291,29 @@ func configJSON(t *testing.T, s *Server) map[string]string {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// A web tier that shares its process with an order processor (but not the services) calls the
+// services remotely and cannot switch to in-process: the processor's service completes orders,
+// it does not place them.
+func TestWebWithProcessorIsRemoteOnly(t *testing.T) {
+	host := startTest(t, 20, 20)
+	cfg := DefaultConfig()
+	cfg.Roles, cfg.DB, cfg.Listen, cfg.Logger = Roles{Web: true, Orders: true}, host.cfg.DB, "127.0.0.1:0", slog.New(slog.DiscardHandler)
+	cfg.Access, cfg.BSL = remote.REST, host.Host().HTTPAddr()
+	cfg.OrderHTTPListen, cfg.OrderGRPCListen = "127.0.0.1:0", "127.0.0.1:0"
+	s, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m := s.Access().Modes(); slices.Contains(m, remote.InProcess) {
+		t.Fatalf("modes %v offer inprocess", m)
+	}
+	if err := s.Access().Set(remote.InProcess); err == nil {
+		t.Fatal("switched a web tier without the services to inprocess")
+	}
+	if _, body := get(t, newClient(), s.URL()+"/trade/config"); strings.Contains(body, "market summary interval") {
+		t.Fatalf("the config page shows the services' settings:\n%s", body)
+	}
 }

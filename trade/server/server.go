@@ -52,6 +52,7 @@ type Config struct {
 	Access        string
 	BSL, BSLGRPC  string
 	Remote        remote.Options // the remote clients' timeout and connection pools
+	FixedAccess   bool           // the config page may not switch the access mode
 	BSLListen     string         // bsl role: the host's SOAP/REST address ("" = a free loopback port)
 	BSLGRPCListen string         // bsl role: the host's gRPC address ("" = a free loopback port)
 
@@ -239,6 +240,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if o := cfg.Orders; s.ord != nil && !s.roles.Orders && o.NATS == "" && o.NATSPort <= 0 && (o.Mode == orders.AsyncDurable || o.Mode == orders.AsyncVolatile) {
+		log.Warn("orders go to an embedded NATS server on a random port, and no order processor runs in this process: "+
+			"start `serve --role orders --nats "+s.ord.NATSURL+"` (or give --nats-port for a fixed address)", "nats", s.ord.NATSURL)
+	}
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
 		if hl == "" {
@@ -293,7 +298,8 @@ func (s *Server) openStore(ctx context.Context) error {
 func (s *Server) startWeb(ctx context.Context) error {
 	cfg, log := s.cfg, s.log
 	ac := access.Config{HTTPAddr: cfg.BSL, GRPCAddr: cfg.BSLGRPC, Remote: cfg.Remote}
-	if s.svc != nil {
+	if cfg.localServices() {
+		// not an order processor's service: that one completes orders, it does not place them
 		ac.Local = s.svc
 	}
 	if s.host != nil {
@@ -315,7 +321,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 		SessionTTL:    cfg.SessionTTL,
 		OrdersLimit:   cfg.OrdersLimit,
 		Config:        s.settings,
-		Access:        sw,
+		Access:        s.switchable(),
 		Logger:        log,
 	})
 	if err != nil {
@@ -345,6 +351,14 @@ func (s *Server) startWeb(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// switchable is the config page's access switch, or nil when switching is turned off.
+func (s *Server) switchable() web.AccessSwitch {
+	if s.cfg.FixedAccess {
+		return nil
+	}
+	return s.sw
 }
 
 // Addr is the web tier's bound address (host:port), useful with port 0; "" without the web role.
@@ -434,7 +448,10 @@ func (s *Server) Close() error {
 
 // Describe is what this process runs, for results files: roles, modes, endpoints.
 func (s *Server) Describe() map[string]any {
-	m := map[string]any{"roles": s.roles.String(), "orders": string(s.cfg.Orders.Mode)}
+	m := map[string]any{"roles": s.roles.String()}
+	if s.cfg.localServices() || s.roles.Orders {
+		m["orders"] = string(s.cfg.Orders.Mode) // a remote web tier's is its services host's
+	}
 	if s.st != nil {
 		m["db"] = s.st.Kind()
 		sp := s.info.Spec
@@ -488,7 +505,7 @@ func (s *Server) settings() []web.Setting {
 		set = append(set, web.Setting{Name: "business services host", Value: fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", in.SOAPURL, in.WSDLURL, in.RESTURL, in.OpenAPIURL, in.GRPCAddr)})
 	}
 	om := string(c.Orders.Mode)
-	if s.svc == nil {
+	if !c.localServices() && !s.roles.Orders {
 		// a remote web tier places orders through the services host, whose mode decides
 		om = "set by the business services host"
 	} else if s.ord != nil {
@@ -502,7 +519,7 @@ func (s *Server) settings() []web.Setting {
 		}
 	}
 	set = append(set, web.Setting{Name: "orders mode", Value: om})
-	if s.svc != nil {
+	if c.localServices() {
 		// settings of the in-process service; a remote web tier's are its host's
 		set = append(set,
 			web.Setting{Name: "market summary interval", Value: ttl},

@@ -54,13 +54,16 @@ func (a *app) startSession(q *req, userID string) {
 }
 
 func (a *app) doLogout(q *req) error {
+	var err error
 	if q.authed {
-		if err := a.svc.Logout(q.r.Context(), q.sess.UserID); err != nil && trade.AsError(err) == nil {
-			return err
-		}
+		err = a.svc.Logout(q.r.Context(), q.sess.UserID)
 	}
+	// the session ends here whatever the services say: a failed logout must not keep it alive
 	a.sess.clear(q.w)
 	q.authed, q.sess = false, session{}
+	if err != nil && trade.AsError(err) == nil {
+		return err
+	}
 	a.renderLogin(q, http.StatusOK, "", "You have logged out.")
 	return nil
 }
@@ -493,7 +496,7 @@ func (a *app) configJSON(q *req) error {
 		m[s.Name] = s.Value
 	}
 	if a.opts.Access != nil {
-		m["access mode"] = a.opts.Access.Mode()
+		m["access"] = a.opts.Access.Mode() // the bare mode; "access mode" has its settings
 	}
 	q.w.Header().Set("Content-Type", "application/json")
 	q.w.Header().Set("Cache-Control", "no-store")
@@ -508,6 +511,9 @@ func (a *app) setAccess(q *req) error {
 	mode := q.r.PostFormValue("access")
 	if mode == "" {
 		return &httpError{status: http.StatusBadRequest, msg: "Choose an access mode."}
+	}
+	if mode == a.opts.Access.Mode() {
+		return a.renderConfig(q, http.StatusOK, "The access mode is already "+mode+".")
 	}
 	if err := a.opts.Access.Set(mode); err != nil {
 		a.log.Warn("web: access mode switch refused", "mode", truncate(mode, 40), "err", err)
