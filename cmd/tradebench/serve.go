@@ -158,6 +158,8 @@ func runServe(ctx context.Context, args []string) error {
 	case <-ctx.Done():
 		log.Info("shutting down")
 	case <-srv.Done():
+	case <-srv.Failed():
+		log.Error("a part of this process stopped; shutting down", "err", srv.Err())
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -70,6 +70,10 @@ type Running struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	closers []func()
+
+	initOnce, failOnce sync.Once
+	failed             chan struct{}
+	err                error
 }
 
 // Close stops consumers, the relay, endpoints, connections and an embedded server, in reverse.
@@ -92,8 +96,36 @@ func (r *Running) goRun(f func() error, log *slog.Logger, what string) {
 		defer r.wg.Done()
 		if err := f(); err != nil {
 			logger(log).Error(what, "err", err)
+			r.failOnce.Do(func() {
+				r.err = fmt.Errorf("%s: %w", what, err)
+				close(r.failedCh())
+			})
 		}
 	}()
+}
+
+func (r *Running) failedCh() chan struct{} {
+	r.initOnce.Do(func() { r.failed = make(chan struct{}) })
+	return r.failed
+}
+
+// Failed is closed when a consumer, the relay or the processor stopped with an error (Err says
+// which and why); nil-safe: a nil Running never fails.
+func (r *Running) Failed() <-chan struct{} {
+	if r == nil {
+		return nil
+	}
+	return r.failedCh()
+}
+
+// Err is why Failed was closed.
+func (r *Running) Err() error {
+	select {
+	case <-r.Failed():
+		return r.err
+	default:
+		return nil
+	}
 }
 
 // broker connects to c.NATS or starts the embedded server.

@@ -396,12 +396,45 @@ func (s *Server) Store() store.Store { return s.st }
 // Done is closed when the web tier has stopped serving (or the server was shut down).
 func (s *Server) Done() <-chan struct{} { return s.done }
 
+// Failed is closed when a part of the process stopped on its own: the services host's
+// listener or the order processing (nil channel, never closed, for parts this process does
+// not run). Err says why.
+func (s *Server) Failed() <-chan struct{} {
+	var hostFailed <-chan struct{}
+	if s.host != nil {
+		hostFailed = s.host.Failed()
+	}
+	ordFailed := s.ord.Failed()
+	if hostFailed == nil {
+		return ordFailed
+	}
+	if ordFailed == nil {
+		return hostFailed
+	}
+	c := make(chan struct{})
+	go func() {
+		select {
+		case <-hostFailed:
+		case <-ordFailed:
+		case <-s.done:
+			return
+		}
+		close(c)
+	}()
+	return c
+}
+
 // Err is why serving stopped on its own (nil after a Close).
 func (s *Server) Err() error {
 	s.serveMu.Lock()
 	defer s.serveMu.Unlock()
 	if s.err == nil && s.host != nil {
-		return s.host.Err()
+		if err := s.host.Err(); err != nil {
+			return err
+		}
+	}
+	if s.err == nil {
+		return s.ord.Err()
 	}
 	return s.err
 }

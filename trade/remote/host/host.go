@@ -81,6 +81,8 @@ type Host struct {
 	errMu     sync.Mutex
 	serveErr  error
 	done      chan struct{}
+	failed    chan struct{} // closed when a listener stops serving on its own
+	failOnce  sync.Once
 }
 
 // Handler returns the SOAP and REST endpoints on one handler (soap.Path and rest.Prefix), for
@@ -141,7 +143,7 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 	if cfg.Processor == nil {
 		cfg.Processor, _ = svc.(trade.OrderProcessor)
 	}
-	h := &Host{cfg: cfg, proc: cfg.Processor != nil, done: make(chan struct{})}
+	h := &Host{cfg: cfg, proc: cfg.Processor != nil, done: make(chan struct{}), failed: make(chan struct{})}
 	var lc net.ListenConfig
 	if cfg.HTTPListen != "" {
 		ln, err := lc.Listen(ctx, "tcp", cfg.HTTPListen)
@@ -199,8 +201,13 @@ func (h *Host) fail(err error) {
 		h.serveErr = err
 	}
 	h.errMu.Unlock()
+	h.failOnce.Do(func() { close(h.failed) })
 	h.cfg.Logger.Error("services host stopped serving", "err", err)
 }
+
+// Failed is closed when a listener stopped serving on its own (Err says why); a process that
+// only hosts the services should then exit rather than sit there unreachable.
+func (h *Host) Failed() <-chan struct{} { return h.failed }
 
 // HTTPAddr is the SOAP/REST listener's address (host:port), "" if disabled.
 func (h *Host) HTTPAddr() string {
