@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -19,19 +18,10 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tradebench/tradebench/internal/alloctest"
 	"github.com/tradebench/tradebench/wstest"
 	pb "github.com/tradebench/tradebench/wstest/wstestpb"
 )
-
-// allocDuring reports how many bytes the process allocated while f ran (TotalAlloc only grows,
-// so this is independent of when the collector runs).
-func allocDuring(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // serve runs NewServer in process on an in-memory listener and returns a connection to it.
 func serve(t *testing.T, lim wstest.Limits, opts ...grpc.ServerOption) *grpc.ClientConn {
@@ -114,7 +104,7 @@ func TestHostileMessagesBoundedMemory(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			alloc := allocDuring(func() { err = invokeRaw(conn, tc.method, tc.body) })
+			alloc := alloctest.During(func() { err = invokeRaw(conn, tc.method, tc.body) })
 			st, _ := status.FromError(err)
 			if st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "too many items") || !strings.Contains(st.Message(), tc.want) {
 				t.Fatalf("got %v, want InvalidArgument: too many items ... %s", err, tc.want)

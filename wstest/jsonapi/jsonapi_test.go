@@ -5,22 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/alloctest"
 	"github.com/tradebench/tradebench/wstest"
 )
-
-// allocDuring reports how many bytes the process allocated while f ran (TotalAlloc only grows,
-// so this is independent of when the collector runs).
-func allocDuring(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // fill repeats item between head and tail up to about size bytes.
 func fill(head, item, sep, tail string, size int) []byte {
@@ -70,7 +60,7 @@ func TestHostileBodiesBoundedMemory(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var w *httptest.ResponseRecorder
-			alloc := allocDuring(func() { w = post(h, tc.op, tc.body) })
+			alloc := alloctest.During(func() { w = post(h, tc.op, tc.body) })
 			if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "too many items") {
 				t.Fatalf("status %d %s, want 400 naming too many items", w.Code, w.Body)
 			}

@@ -5,22 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/alloctest"
 	"github.com/tradebench/tradebench/wstest"
 )
-
-// allocDuring reports how many bytes the process allocated while f ran (TotalAlloc only grows,
-// so this is independent of when the collector runs).
-func allocDuring(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // TestHostileBodiesBoundedMemory sends envelopes at the byte limit holding hundreds of times
 // more items than the item limit: each must be refused with a fault, and the request must cost
@@ -60,7 +50,7 @@ func TestHostileBodiesBoundedMemory(t *testing.T) {
 				t.Fatalf("body of %d bytes is over the limit", len(body))
 			}
 			var w *httptest.ResponseRecorder
-			alloc := allocDuring(func() { w = post(body, tc.chunked) })
+			alloc := alloctest.During(func() { w = post(body, tc.chunked) })
 			var m Message
 			if err := DecodeResponse(w.Body.Bytes(), wstest.Limits{}, &m); err != nil || m.Fault == nil || !strings.Contains(m.Fault.String, tc.want) {
 				t.Fatalf("status %d %.300s, want a fault containing %q", w.Code, w.Body, tc.want)
