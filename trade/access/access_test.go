@@ -33,19 +33,8 @@ type bed struct {
 
 func newBed(t *testing.T, dsn string) *bed {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = 50, 150 // s:100… exist, so the market index is not empty
-	if err := st.Load(ctx, spec, nil); err != nil {
-		t.Fatal(err)
-	}
-	svc := inprocess.New(st, inprocess.Options{MarketSummaryTTL: time.Minute, HashCost: dataset.DefaultHashCost})
-	h, err := host.Start(ctx, svc, host.Config{HTTPListen: "127.0.0.1:0", GRPCListen: "127.0.0.1:0"})
+	svc, spec := webtest.Loaded(t, dsn)
+	h, err := host.Start(context.Background(), svc, host.Config{HTTPListen: "127.0.0.1:0", GRPCListen: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}

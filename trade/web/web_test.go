@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/tradebench/tradebench/internal/pgtest"
 	"github.com/tradebench/tradebench/trade"
@@ -38,18 +37,8 @@ func TestPagesPostgres(t *testing.T) {
 }
 
 func runSuite(t *testing.T, dsn string) {
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = 50, 150 // s:100… exist, so the market index is not empty
-	if err := st.Load(ctx, spec, nil); err != nil {
-		t.Fatal(err)
-	}
-	svc := inprocess.New(st, inprocess.Options{MarketSummaryTTL: time.Minute, HashCost: dataset.DefaultHashCost})
+	svc, spec := webtest.Loaded(t, dsn)
+	st := svc.Store()
 	webtest.Run(t, webtest.Fixture{
 		Service: svc, Accounts: spec.Accounts, Quotes: spec.Quotes, Holdings: spec.Holdings, Password: dataset.Password,
 		Options: web.Options{OrdersLimit: 100, Config: func() []web.Setting {
