@@ -13,11 +13,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -283,14 +283,15 @@ type OrderLatency struct {
 }
 
 // completionLatency reads the orders placed since the load (ids above the load marker's) and
-// measures completion date minus open date; nil when the run placed none.
+// records completion date minus open date in the kit's standard HDR histogram (bounded memory
+// however many orders a run places); nil when the run placed none.
 func completionLatency(ctx context.Context, st store.Store) (*OrderLatency, error) {
 	info, err := st.Loaded(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var ol OrderLatency
-	var lat []time.Duration
+	h := metrics.NewHistogram()
 	for after := info.MaxOrderID; ; {
 		page, err := st.OrdersAfter(ctx, after, 5000)
 		if err != nil {
@@ -302,7 +303,8 @@ func completionLatency(ctx context.Context, st store.Store) (*OrderLatency, erro
 				ol.Open++
 				continue
 			}
-			lat = append(lat, max(0, o.CompletionDate.Sub(o.OpenDate)))
+			ol.Completed++
+			metrics.Record(h, o.CompletionDate.Sub(o.OpenDate))
 		}
 		if len(page) < 5000 {
 			break
@@ -312,15 +314,9 @@ func completionLatency(ctx context.Context, st store.Store) (*OrderLatency, erro
 	if ol.Placed == 0 {
 		return nil, nil
 	}
-	ol.Completed = len(lat)
-	slices.Sort(lat)
-	ms := func(p float64) float64 {
-		if len(lat) == 0 {
-			return 0
-		}
-		d := lat[min(len(lat)-1, int(p*float64(len(lat))))]
-		return float64(d.Microseconds()) / 1000
+	if ol.Completed > 0 {
+		ms := func(us int64) float64 { return float64(us) / 1000 }
+		ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs = ms(h.ValueAtQuantile(50)), ms(h.ValueAtQuantile(90)), ms(h.ValueAtQuantile(99)), ms(h.Max())
 	}
-	ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs = ms(0.50), ms(0.90), ms(0.99), ms(1)
 	return &ol, nil
 }
