@@ -28,6 +28,7 @@ import (
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/vuser"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -100,10 +101,10 @@ func NewRunID() string {
 func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, "", fmt.Errorf("--url %q: %v", rawURL, err)
+		return nil, "", setting.Errorf("URL", "%q: %v", rawURL, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, "", fmt.Errorf("--url %q: give an absolute http:// or https:// URL", rawURL)
+		return nil, "", setting.Errorf("URL", "%q: give an absolute http:// or https:// URL", rawURL)
 	}
 	target := u.Scheme + "://" + u.Host
 	path := u.RequestURI()
@@ -115,7 +116,7 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 	if err != nil {
 		return nil, "", err
 	}
-	sc, err := scenario.Parse("--url", data, opt)
+	sc, err := scenario.Parse("url", data, opt)
 	return sc, target, err
 }
 
@@ -133,15 +134,15 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	target := cfg.Target
 	switch {
 	case quick && (cfg.Target != "" || cfg.Scenario != ""):
-		return nil, errors.New("--url (quick mode) drives one URL; do not combine it with --target or --scenario")
+		return nil, setting.Errorf("URL", "quick mode drives one URL; do not combine it with a target or a scenario")
 	case quick:
 		if len(cfg.Params) > 0 {
-			return nil, errors.New("--set applies to scenarios; quick mode (--url) has no parameters")
+			return nil, setting.Errorf("Params", "parameters apply to scenarios; quick mode (one URL) has none")
 		}
 		sc, target, err = quickScenario(cfg.URL, opt)
 	default:
 		if cfg.Target == "" {
-			return nil, errors.New("--target is required (the base URL of the system under test, e.g. http://localhost:8080), or use --url for quick mode")
+			return nil, setting.Errorf("Target", "the target is required (the base URL of the system under test, e.g. http://localhost:8080), or a URL for quick mode")
 		}
 		name := cfg.Scenario
 		if name == "" {
@@ -170,7 +171,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	var res *report.Results
 	if cfg.Peak != nil {
 		if cfg.Rate > 0 {
-			return nil, errors.New("peak search steps virtual users (the closed model); drop --rate")
+			return nil, setting.Errorf("Rate", "peak search steps virtual users (the closed model); it cannot run at an arrival rate")
 		}
 		pc := *cfg.Peak
 		res, err = runPeak(ctx, pc, lc, w)

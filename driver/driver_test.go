@@ -107,7 +107,7 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Scenario: "stocktrader", Users: 1, Duration: time.Second}, "--target is required"},
+		{Config{Scenario: "stocktrader", Users: 1, Duration: time.Second}, "the target is required"},
 		{Config{Target: srv.URL, Scenario: "nope", Users: 1, Duration: time.Second}, `"nope" is neither a built-in (buysell, daytrader-mix, stocktrader) nor a file`},
 		{Config{Target: srv.URL, URL: srv.URL, Users: 1, Duration: time.Second}, "do not combine"},
 		{Config{URL: "localhost:8080/x", Users: 1, Duration: time.Second}, "absolute http"},

@@ -28,6 +28,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
 	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 
 	Warmup time.Duration // load before each measured window (not measured)
 	Steady time.Duration // the measured window of each point
+	// RampDown is load after each measured window while the threads stop (not measured; 0 =
+	// they stop at once).
+	RampDown time.Duration
 
 	Progress    io.Writer // phase lines and the load engine's progress (nil = quiet)
 	ProgressTTY bool
@@ -66,13 +70,15 @@ type Config struct {
 func (c *Config) validate() error {
 	switch {
 	case len(c.Keys) == 0:
-		return errors.New("no key ranges: give --keys, e.g. 500,1000,2000")
+		return setting.Errorf("Keys", "no key ranges: give some, e.g. 500,1000,2000")
 	case c.Threads < 1:
 		return fmt.Errorf("threads must be at least 1, got %d", c.Threads)
 	case c.Steady <= 0:
 		return fmt.Errorf("steady must be positive, got %v", c.Steady)
 	case c.Warmup < 0:
 		return fmt.Errorf("warmup must not be negative, got %v", c.Warmup)
+	case c.RampDown < 0:
+		return fmt.Errorf("ramp-down must not be negative, got %v", c.RampDown)
 	case c.OtherWorkMix < 0 || c.OtherWorkMix > 100:
 		return fmt.Errorf("other-work mix is a percentage of threads, 0..100, got %d", c.OtherWorkMix)
 	}
@@ -365,7 +371,7 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	timerStart := time.AfterFunc(s.cfg.Warmup, func() { mu.Lock(); before = c.Stats(); mu.Unlock() })
 	timerEnd := time.AfterFunc(s.cfg.Warmup+s.cfg.Steady, func() { mu.Lock(); after, gotAfter = c.Stats(), true; mu.Unlock() })
 	res, err := load.Run(ctx, load.Config{
-		Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady,
+		Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady, RampDown: s.cfg.RampDown,
 		Progress: s.cfg.Progress, ProgressTTY: s.cfg.ProgressTTY, ProgressEvery: 5 * time.Second, Label: "cacheperf " + label,
 	}, w)
 	timerStart.Stop()

@@ -37,22 +37,8 @@ Run 'tradebench cacheperf <sub> --help' for its flags.
 `
 
 func runCachePerf(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Print(cacheperfUsage)
-		if len(args) == 0 {
-			return usageErrorf("missing subcommand (load, serve or sweep)")
-		}
-		return nil
-	}
-	switch args[0] {
-	case "load":
-		return cacheperfLoad(ctx, args[1:])
-	case "serve":
-		return cacheperfServe(ctx, args[1:])
-	case "sweep":
-		return cacheperfSweep(ctx, args[1:])
-	}
-	return usageErrorf("unknown subcommand %q (want load, serve or sweep)", args[0])
+	return runSubcommand(ctx, args, cacheperfUsage,
+		subcommand{"load", cacheperfLoad}, subcommand{"serve", cacheperfServe}, subcommand{"sweep", cacheperfSweep})
 }
 
 // sizeFlag is a byte size flag parsed strictly (50KB, 500KB, 1MB, 2GB).
@@ -98,7 +84,7 @@ func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
 		window: newSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
 			"but streamed (default max(cache-size/16, 8MB))"),
 		ttl:      fs.Duration("ttl", objcache.DefaultTTL, "an entry's lifetime after it is written (the seeds' 8 hours)"),
-		diskDir:  fs.String("disk-dir", "cacheperf-disk", "memory+disk: the disk tier's directory (its *.cpitem files are deleted on start and exit)"),
+		diskDir:  fs.String("disk-dir", cacheperf.DefaultDiskDir, "memory+disk: the disk tier's directory (its *.cpitem files are deleted on start and exit)"),
 		diskSize: newSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
 	}
 }
@@ -129,8 +115,8 @@ func checkDSN(dsn string) error {
 func cacheperfLoad(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
 	db := fs.String("db", "", "the database: sqlite:PATH or postgres://user:pass@host/db (its cacheperf_items table is replaced)")
-	items := fs.Int("items", 40000, "number of items, ids 1..N (the seeds loaded 40,000)")
-	size := newSize(fs, "size", 500<<10, "blob size per item (e.g. 50KB, 500KB, 1MB; the seeds' images were 500KB)")
+	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the seeds loaded 40,000)")
+	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the seeds' images were 500KB)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same seed gives the same blobs")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -161,8 +147,8 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 func cacheperfServe(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf serve", "--db DSN [--cache-size 100MB] [--listen ADDR] [--cache MODE]")
 	db := fs.String("db", "", "the database loaded by 'tradebench cacheperf load': sqlite:PATH or postgres://…")
-	listen := fs.String("listen", "127.0.0.1:8083", "address to listen on (:8083 for all interfaces)")
-	cf := addCacheFlags(fs, 100<<20)
+	listen := fs.String("listen", cacheperf.DefaultListen, "address to listen on (:8083 for all interfaces)")
+	cf := addCacheFlags(fs, cacheperf.DefaultCacheSize)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -185,29 +171,33 @@ func cacheperfServe(ctx context.Context, args []string) error {
 }
 
 func cacheperfSweep(ctx context.Context, args []string) error {
-	fs := newFlagSet("cacheperf sweep", "[--quick] [--db DSN] [--items N --size 500KB --cache-size 1GB] [--keys 500,1000,…] [--threads 40] [--warmup D --steady D] [--other-work-mix 60] [--out FILE]")
+	fs := newFlagSet("cacheperf sweep", "[--quick] [--db DSN] [--items N --size 500KB --cache-size 1GB] [--keys 500,1000,…] [--users 40] [--ramp-up D --duration D] [--other-work-mix 60] [--out FILE]")
 	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
-	size := newSize(fs, "size", 500<<10, "blob size of the temporary database's items (the seeds' 500KB)")
-	cf := addCacheFlags(fs, 1<<30)
+	size := newSize(fs, "size", sweep.DefaultItemSize, "blob size of the temporary database's items (the seeds' 500KB)")
+	cf := addCacheFlags(fs, sweep.DefaultCacheSize)
 	keys := fs.String("keys", joinInts(sweep.SeedKeys), "unique-key ranges, one measured point each (the seeds' table)")
 	mixKeys := fs.String("mix-keys", joinInts(sweep.SeedMixKeys), "unique-key ranges of the other-work mix")
-	mix := fs.Int("other-work-mix", 60, "percent of threads requesting the other-work page in the mix (0 = no mix)")
+	mix := fs.Int("other-work-mix", sweep.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
-	threads := fs.Int("threads", 40, "client threads (closed model, no think time; the seeds used 40)")
-	warmup := fs.Duration("warmup", 10*time.Second, "unmeasured load before each point's measurement (after a pass that requests every key once)")
-	steady := fs.Duration("steady", 30*time.Second, "measured window of each point")
-	out := fs.String("out", "cacheperf-sweep.json", "results file (report JSON; points in extra.points)")
+	threads := fs.Int("users", sweep.DefaultThreads, "client threads: closed-model users with no think time (the seeds used 40)")
+	warmup := fs.Duration("ramp-up", sweep.DefaultWarmup, "unmeasured load before each point's measurement (after a pass that requests every key once)")
+	steady := fs.Duration("duration", sweep.DefaultSteady, "measured window of each point")
+	rampDown := fs.Duration("ramp-down", 0, "unmeasured load after each point's measurement while the users stop (0 = they stop at once)")
+	out := fs.String("out", sweep.DefaultOut, "results file (report JSON; points in extra.points)")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
+	progress := addProgress(fs)
+	alias(fs, "users", "threads")
+	alias(fs, "ramp-up", "warmup")
+	alias(fs, "duration", "steady")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := givenFlags(fs)
 	if *quick {
 		preset := map[string]string{"size": "50KB", "cache-size": "25MB", "keys": "100,200,300,400,500,600,800,1000,2000,4000",
-			"mix-keys": "200,400,600,800,1000", "warmup": "1s", "steady": "3s"}
+			"mix-keys": "200,400,600,800,1000", "ramp-up": "1s", "duration": "3s"}
 		for name, v := range preset {
 			if !set[name] {
 				if err := fs.Set(name, v); err != nil {
@@ -236,10 +226,13 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
 	}
 	if *threads < 1 {
-		return usageErrorf("--threads must be at least 1, got %d", *threads)
+		return usageErrorf("--users must be at least 1, got %d", *threads)
 	}
-	if *steady <= 0 || *warmup < 0 {
-		return usageErrorf("--steady must be positive and --warmup not negative")
+	if *steady <= 0 {
+		return usageErrorf("--duration must be positive, got %v", *steady)
+	}
+	if *warmup < 0 || *rampDown < 0 {
+		return usageErrorf("--ramp-up and --ramp-down must not be negative")
 	}
 	if *mix < 0 || *mix > 100 {
 		return usageErrorf("--other-work-mix is a percentage, 0..100, got %d", *mix)
@@ -251,14 +244,11 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	if *out == "" {
 		return usageErrorf("--out must name a file")
 	}
-	tty := false
-	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-		tty = true
-	}
+	pw, tty := progress.writer()
 	res, err := sweep.Run(ctx, sweep.Config{
 		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
-		Warmup: *warmup, Steady: *steady, Progress: os.Stderr, ProgressTTY: tty,
+		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty,
 	})
 	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
 	// the sweep was done: its results are written and shown first.

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
-
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -64,6 +62,9 @@ func (m kvFlag) Set(s string) error {
 	return nil
 }
 
+// driverFlags names the flags that set driver.Config's fields.
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario"}
+
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
 	target, scenario, out, think   string
@@ -77,7 +78,7 @@ type driveFlags struct {
 	maxErrorRate                   string
 	maxP90, maxP99                 time.Duration
 	minTPS                         float64
-	progress                       string
+	progress                       *progressFlag
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -109,7 +110,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
-	fs.StringVar(&f.progress, "progress", "auto", "live progress on stderr: auto (in place on a terminal, every 10s otherwise), on, off")
+	f.progress = addProgress(fs)
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
 	fs.IntVar(&f.peakStart, "peak-start", 10, "peak search: users in the first step")
 	fs.IntVar(&f.peakStep, "peak-step", 10, "peak search: users added per step")
@@ -122,8 +123,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 
 // config turns the flags into a drive configuration; quickURL is quick mode's --url.
 func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
-	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	given := givenFlags(fs)
 	cfg := driver.Config{Target: f.target, Scenario: f.scenario, URL: quickURL, Params: f.set,
 		Users: f.users, Rate: f.rate, MaxInFlight: f.maxInFlight, Iterations: f.iterations,
 		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure}
@@ -206,16 +206,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
 			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
 	}
-	switch f.progress {
-	case "auto":
-		cfg.Progress = os.Stderr
-		cfg.ProgressTTY = isatty.IsTerminal(os.Stderr.Fd())
-	case "on":
-		cfg.Progress = os.Stderr
-	case "off":
-	default:
-		return cfg, usageErrorf("--progress must be auto, on or off, got %q", f.progress)
-	}
+	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	return cfg, nil
 }
 
@@ -277,8 +268,7 @@ func runDrive(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	given := givenFlags(fs)
 	if quickURL != "" && !given["users"] && !given["c"] {
 		f.users = 50
 	}
@@ -291,7 +281,7 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	res, err := driver.Drive(ctx, cfg)
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
-		return err
+		return driverFlags.orUsage(err)
 	}
 	return finish(res, f.out, err)
 }

@@ -32,7 +32,7 @@ func runLoad(ctx context.Context, args []string) error {
 	holdings := fs.Int("holdings", def.Holdings, "holdings per account, each with the completed buy order that made it")
 	seed := fs.Int64("seed", def.Seed, "random seed: one seed always generates the same data")
 	cost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of the users' password hash (hashed once for the whole load)")
-	quiet := fs.Bool("quiet", false, "no progress output")
+	pf := addProgress(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: tradebench load [--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]
 
@@ -48,15 +48,14 @@ examples:
 
 flags:
 `)
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	spec := store.LoadSpec{Accounts: *accounts, Quotes: *quotes, Holdings: *holdings, Seed: *seed, HashCost: *cost}
 	if err := spec.Validate(); err != nil {
-		// Validate names the field as its flag name.
-		return usageErrorf("--%s", err)
+		return loadFlags.usageError(err)
 	}
 	if _, _, err := store.ParseDSN(*db); err != nil {
 		return usageErrorf("--db: %v", err)
@@ -66,7 +65,7 @@ flags:
 		return fmt.Errorf("opening %s: %w", store.Redact(*db), err)
 	}
 	defer st.Close()
-	p := newProgress(os.Stderr, "load", *quiet)
+	p := newProgress(pf, "load")
 	start := time.Now()
 	err = st.Load(ctx, spec, p.update)
 	p.finish()
@@ -78,6 +77,9 @@ flags:
 		store.Redact(*db), time.Since(start).Round(time.Millisecond))
 	return nil
 }
+
+// loadFlags names the flags that set dataset.Spec's fields.
+var loadFlags = flagNames{"Accounts": "accounts", "Quotes": "quotes", "Holdings": "holdings", "HashCost": "hash-cost"}
 
 func runReset(ctx context.Context, args []string) error {
 	fs := newFlagSet("reset", "[--db DSN]")
@@ -92,7 +94,7 @@ using the database.
 
 flags:
 `)
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -125,12 +127,9 @@ type progress struct {
 	drawn bool
 }
 
-func newProgress(w *os.File, label string, quiet bool) *progress {
-	tty := false
-	if fi, err := w.Stat(); err == nil {
-		tty = fi.Mode()&os.ModeCharDevice != 0
-	}
-	return &progress{w: w, label: label, tty: tty, off: quiet, start: time.Now()}
+func newProgress(pf *progressFlag, label string) *progress {
+	w, tty := pf.writer()
+	return &progress{w: w, label: label, tty: tty, off: w == nil, start: time.Now()}
 }
 
 func (p *progress) update(done, total int64) {

@@ -47,7 +47,7 @@ func newFlagSet(name, synopsis string) *flag.FlagSet {
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tradebench %s %s\n\nflags:\n", name, synopsis)
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
 	return fs
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -49,18 +48,18 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run", "[flags]")
 	var f driveFlags
 	f.register(fs, runjob.DefaultUsers, runjob.DefaultDuration, runjob.DefaultRampUp, runjob.DefaultRampDown)
-	workdir := fs.String("workdir", runjob.DefaultWorkdir, "working directory for the database and results")
+	workdir := fs.String("work-dir", runjob.DefaultWorkdir, "working directory for the database and results")
+	alias(fs, "work-dir", "workdir")
 	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the seeds' 500000 and beyond)")
 	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the seeds used 100000)")
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:WORKDIR/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), runHelp); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), runHelp); printFlags(fs) }
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	given := givenFlags(fs)
 	if !given["max-error-rate"] {
 		f.maxErrorRate = "0.01%"
 	}

@@ -18,6 +18,16 @@ func init() {
 	register(&command{name: "serve", summary: "run StockTrader: the monolith, or any of its tiers (web, bsl, orders)", run: runServe})
 }
 
+// serveFlags names the flags that set server.Config's (and orders.Config's) fields.
+var serveFlags = flagNames{
+	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
+	"MarketSummaryTTL": "market-summary-ttl", "OrdersLimit": "orders-limit", "HashCost": "hash-cost",
+	"SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout", "Remote.MaxConnsPerHost": "max-conns-per-host",
+	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats",
+	// orders.Config's own fields
+	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
+}
+
 func runServe(ctx context.Context, args []string) error {
 	def := server.DefaultConfig()
 	fs := newFlagSet("serve", "[flags]\n\n"+
@@ -54,8 +64,8 @@ func runServe(ctx context.Context, args []string) error {
 	sessionTTL := fs.Duration("session-ttl", def.SessionTTL, "how long a login session lasts without activity")
 	loadIfEmpty := fs.Bool("load-if-empty", false, "load a data set (sized by --accounts, --quotes, --holdings) if the database has never been loaded")
 	spec := dataset.DefaultSpec()
-	accounts := fs.Int("accounts", 1000, "with --load-if-empty: accounts to load")
-	quotes := fs.Int("quotes", 500, "with --load-if-empty: quotes to load")
+	accounts := fs.Int("accounts", server.DefaultLoadIfEmptyAccounts, "with --load-if-empty: accounts to load")
+	quotes := fs.Int("quotes", server.DefaultLoadIfEmptyQuotes, "with --load-if-empty: quotes to load")
 	holdings := fs.Int("holdings", spec.Holdings, "with --load-if-empty: holdings (and orders) per account")
 	seed := fs.Int64("seed", spec.Seed, "with --load-if-empty: random seed of the data set")
 	if err := parseFlags(fs, args, false); err != nil {
@@ -74,10 +84,10 @@ func runServe(ctx context.Context, args []string) error {
 	if !roles.Web {
 		// a services host for other processes: a fixed, documented address by default
 		if cfg.BSLListen == "" {
-			cfg.BSLListen = "127.0.0.1:8081"
+			cfg.BSLListen = server.DefaultBSLListen
 		}
 		if cfg.BSLGRPCListen == "" {
-			cfg.BSLGRPCListen = "127.0.0.1:8082"
+			cfg.BSLGRPCListen = server.DefaultBSLGRPCListen
 		}
 	}
 	cfg.FixedAccess = !*accessSwitch
@@ -93,7 +103,7 @@ func runServe(ctx context.Context, args []string) error {
 	cfg.Remote = remote.Options{Timeout: *callTimeout, MaxConnsPerHost: *maxConns, GRPCConns: *grpcConns}
 	oc, err := of.Parse()
 	if err != nil {
-		return usageErrorf("%v", err)
+		return serveFlags.usageError(err)
 	}
 	cfg.Orders = oc
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.HTTPListen, of.GRPCListen
@@ -105,12 +115,12 @@ func runServe(ctx context.Context, args []string) error {
 		return usageErrorf("--session-ttl must be positive, got %v", *sessionTTL)
 	}
 	if err := cfg.Validate(); err != nil {
-		return usageErrorf("%v", err)
+		return serveFlags.usageError(err)
 	}
 	if *loadIfEmpty {
 		spec.Accounts, spec.Quotes, spec.Holdings, spec.Seed = *accounts, *quotes, *holdings, *seed
 		if err := spec.Validate(); err != nil {
-			return usageErrorf("--load-if-empty: %v (see --accounts, --quotes, --holdings)", err)
+			return loadFlags.usageError(err)
 		}
 		cfg.LoadIfEmpty = &spec
 		last := int64(-1)
@@ -129,7 +139,7 @@ func runServe(ctx context.Context, args []string) error {
 
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {
-		return err
+		return serveFlags.orUsage(err)
 	}
 	attrs := []any{"roles", roles.String()}
 	if srv.Orders() != nil {

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/drive"
 	"github.com/tradebench/tradebench/wstest/server"
@@ -34,22 +33,9 @@ Run 'tradebench wstest <sub> --help' for its flags.
 `
 
 func runWSTest(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Print(wstestUsage)
-		if len(args) == 0 {
-			return usageErrorf("missing subcommand (serve, drive or configs)")
-		}
-		return nil
-	}
-	switch args[0] {
-	case "serve":
-		return wstestServe(ctx, args[1:])
-	case "drive":
-		return wstestDrive(ctx, args[1:])
-	case "configs":
-		return wstestConfigs(args[1:])
-	}
-	return usageErrorf("unknown subcommand %q (want serve, drive or configs)", args[0])
+	return runSubcommand(ctx, args, wstestUsage,
+		subcommand{"serve", wstestServe}, subcommand{"drive", wstestDrive},
+		subcommand{"configs", func(_ context.Context, args []string) error { return wstestConfigs(args) }})
 }
 
 func wstestServe(ctx context.Context, args []string) error {
@@ -101,12 +87,30 @@ func wstestConfigs(args []string) error {
 	return nil
 }
 
-// wstestFlagKeys maps drive flags to the INI keys they override.
+// wstestFlagKeys maps drive flags to the old kit's INI keys they override.
 var wstestFlagKeys = map[string]string{
-	"agents": "Agents", "rampup": "RampUp", "steady": "SteadyState", "rampdown": "RampDown",
+	"users": "Agents", "ramp-up": "RampUp", "duration": "SteadyState", "ramp-down": "RampDown",
 	"list-size": "ListSize", "num-bytes": "NumBytes", "message-size": "MessageSize",
 	"encoding": "Encoding", "methodology": "Methodology", "think": "ThinkTime",
 }
+
+// wstestDriveFlags names the flags that set drive.Config's fields.
+var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Agents": "users"}
+
+const wstestDriveHelp = `usage: tradebench wstest drive --target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]
+
+Loads a WSTest service and checks that every response is the right echo. The run is set by the
+old kit's INI keys (--config: a file or a built-in, see 'tradebench wstest configs'), by flags,
+or both; flags win. The old kit's Agents, RampUp, SteadyState and RampDown are --users,
+--ramp-up, --duration and --ramp-down here.
+
+examples:
+  tradebench wstest drive --target http://127.0.0.1:8080 --config sun-echolist20
+  tradebench wstest drive --target http://127.0.0.1:8080 --mix EchoStruct=50,GetOrder=50 --users 16 --duration 2m
+  tradebench wstest drive --grpc 127.0.0.1:9090 --encoding grpc --methodology users --out wstest.json
+
+flags:
+`
 
 func wstestDrive(ctx context.Context, args []string) error {
 	fs := newFlagSet("wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")
@@ -114,20 +118,25 @@ func wstestDrive(ctx context.Context, args []string) error {
 	grpcTarget := fs.String("grpc", "", "the WSTest service's gRPC address host:port (--encoding grpc)")
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
 	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(drive.Builtins(), ", ")+"; flags override it")
-	fs.String("encoding", "soap", "soap | json | grpc")
-	fs.String("methodology", "sun", "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
-	fs.String("agents", "", "virtual users (default 8 for sun, 100 for users)")
-	fs.String("rampup", "10s", "ramp-up: seconds or a duration (not measured)")
-	fs.String("steady", "60s", "steady state: seconds or a duration (the measured window)")
-	fs.String("rampdown", "5s", "ramp-down: seconds or a duration (not measured)")
-	fs.String("think", "", "think time before each request (default 0 for sun, 1s for users)")
+	fs.String("encoding", drive.SOAP, "soap | json | grpc")
+	fs.String("methodology", drive.Sun, "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
+	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (default %d for sun, %d for users)", drive.DefaultSunAgents, drive.DefaultUsersAgents))
+	fs.String("ramp-up", drive.DefaultRampUp.String(), "ramp-up: seconds or a duration (not measured)")
+	fs.String("duration", drive.DefaultSteady.String(), "the measured steady state: seconds or a duration")
+	fs.String("ramp-down", drive.DefaultRampDown.String(), "ramp-down: seconds or a duration (not measured)")
+	fs.String("think", "", fmt.Sprintf("think time before each request (default 0 for sun, %v for users)", drive.DefaultUsersThink))
 	mix := fs.String("mix", "EchoList=100", "operation weights, e.g. EchoList=80,EchoStruct=20 (replaces the config's mix)")
-	fs.String("list-size", "20", "EchoStruct array and EchoList length (ListSize)")
-	fs.String("num-bytes", "1024", "EchoSynthetic byte array length (NumBytes)")
-	fs.String("message-size", "50", "GetOrder line items")
+	fs.String("list-size", strconv.Itoa(drive.DefaultListSize), "EchoStruct array and EchoList length (ListSize)")
+	fs.String("num-bytes", strconv.Itoa(drive.DefaultNumBytes), "EchoSynthetic byte array length (NumBytes)")
+	fs.String("message-size", strconv.Itoa(drive.DefaultMessageSize), "GetOrder line items")
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
-	quiet := fs.Bool("quiet", false, "no live progress line")
+	progress := addProgress(fs)
+	alias(fs, "users", "agents")
+	alias(fs, "ramp-up", "rampup")
+	alias(fs, "duration", "steady")
+	alias(fs, "ramp-down", "rampdown")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), wstestDriveHelp); printFlags(fs) }
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -140,17 +149,16 @@ func wstestDrive(ctx context.Context, args []string) error {
 		}
 		name = n
 	}
-	var ferr error
-	fs.Visit(func(f *flag.Flag) {
-		if key, ok := wstestFlagKeys[f.Name]; ok {
-			s.Set(key, f.Value.String(), "--"+f.Name)
+	given := givenFlags(fs)
+	for name, key := range wstestFlagKeys {
+		if given[name] {
+			s.Set(key, fs.Lookup(name).Value.String(), "--"+name)
 		}
-		if f.Name == "mix" && ferr == nil {
-			ferr = drive.SetMix(&s, *mix, "--mix")
+	}
+	if given["mix"] {
+		if err := drive.SetMix(&s, *mix, "--mix"); err != nil {
+			return usageErrorf("%v", err)
 		}
-	})
-	if ferr != nil {
-		return usageErrorf("%v", ferr)
 	}
 	cfg, err := drive.Resolve(s)
 	if err != nil {
@@ -158,23 +166,11 @@ func wstestDrive(ctx context.Context, args []string) error {
 	}
 	cfg.Name, cfg.Target, cfg.GRPCTarget, cfg.SOAPPath, cfg.Timeout = name, *target, *grpcTarget, *soapPath, *timeout
 	if err := cfg.Validate(); err != nil {
-		return usageErrorf("%v", err)
+		return wstestDriveFlags.usageError(err)
 	}
 	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d agents, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
-	var progress *os.File
-	tty := false
-	if !*quiet {
-		progress = os.Stderr
-		if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			tty = true
-		}
-	}
-	var res *report.Results
-	if progress != nil {
-		res, err = drive.Run(ctx, cfg, progress, tty)
-	} else {
-		res, err = drive.Run(ctx, cfg, nil, false)
-	}
+	w, tty := progress.writer()
+	res, err := drive.Run(ctx, cfg, w, tty)
 	return finish(res, *out, err)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -30,22 +29,10 @@ Run 'tradebench xmlmark <sub> --help' for its flags.
 `
 
 func runXMLMark(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Print(xmlmarkUsage)
-		if len(args) == 0 {
-			return usageErrorf("missing subcommand (gen, run or configs)")
-		}
-		return nil
-	}
-	switch args[0] {
-	case "gen":
-		return xmlmarkGen(args[1:])
-	case "run":
-		return xmlmarkRun(ctx, args[1:])
-	case "configs":
-		return xmlmarkConfigs(args[1:])
-	}
-	return usageErrorf("unknown subcommand %q (want gen, run or configs)", args[0])
+	return runSubcommand(ctx, args, xmlmarkUsage,
+		subcommand{"gen", func(_ context.Context, args []string) error { return xmlmarkGen(args) }},
+		subcommand{"run", xmlmarkRun},
+		subcommand{"configs", func(_ context.Context, args []string) error { return xmlmarkConfigs(args) }})
 }
 
 func xmlmarkGen(args []string) error {
@@ -121,16 +108,20 @@ they run half sax, half pull, each reported as its own transaction). --only pick
 
 flags:
 `, strings.Join(xmlmark.BuiltinNames(), ", "))
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
-	rampUp := fs.Duration("rampup", 0, "override RampUp (e.g. 10s)")
-	steady := fs.Duration("steady", 0, "override SteadyState, the measured window (e.g. 60s)")
-	rampDown := fs.Duration("rampdown", 0, "override RampDown (e.g. 0s)")
-	agents := fs.Int("agents", 0, "override Agents (worker goroutines)")
+	rampUp := fs.Duration("ramp-up", 0, "override the configuration's RampUp (e.g. 10s)")
+	steady := fs.Duration("duration", 0, "override the configuration's SteadyState, the measured window (e.g. 60s)")
+	rampDown := fs.Duration("ramp-down", 0, "override the configuration's RampDown (e.g. 0s)")
+	agents := fs.Int("users", 0, "override the configuration's Agents (worker goroutines: closed-model users with no think time)")
 	only := fs.String("only", "", "run only one kind of the configuration's mix: dom, sax or pull")
 	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE")
 	strict := fs.Bool("strict-validation", false, "refuse configurations with Validation > 0 (XSD validation is not supported) instead of running without validation")
-	quiet := fs.Bool("quiet", false, "no live progress line on stderr")
+	progress := addProgress(fs)
+	alias(fs, "ramp-up", "rampup")
+	alias(fs, "duration", "steady")
+	alias(fs, "ramp-down", "rampdown")
+	alias(fs, "users", "agents")
 	// the configuration may come before or after the flags
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
@@ -143,34 +134,33 @@ flags:
 	if err := parseFlags(fs, fs.Args()[1:], false); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := givenFlags(fs)
 
 	cfg, err := xmlmark.LoadConfig(name)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	if set["rampup"] {
+	if set["ramp-up"] {
 		if *rampUp < 0 {
-			return usageErrorf("--rampup must not be negative")
+			return usageErrorf("--ramp-up must not be negative")
 		}
 		cfg.RampUp = *rampUp
 	}
-	if set["steady"] {
+	if set["duration"] {
 		if *steady <= 0 {
-			return usageErrorf("--steady must be above 0")
+			return usageErrorf("--duration must be above 0")
 		}
 		cfg.SteadyState = *steady
 	}
-	if set["rampdown"] {
+	if set["ramp-down"] {
 		if *rampDown < 0 {
-			return usageErrorf("--rampdown must not be negative")
+			return usageErrorf("--ramp-down must not be negative")
 		}
 		cfg.RampDown = *rampDown
 	}
-	if set["agents"] {
+	if set["users"] {
 		if *agents < 1 || *agents > 10000 {
-			return usageErrorf("--agents must be from 1 to 10000, got %d", *agents)
+			return usageErrorf("--users must be from 1 to 10000, got %d", *agents)
 		}
 		cfg.Agents = *agents
 	}
@@ -179,12 +169,7 @@ flags:
 		return usageErrorf("--only: %v", err)
 	}
 	opt := xmlmark.RunOptions{Only: kind, StrictValidation: *strict, Warn: os.Stderr}
-	if !*quiet {
-		opt.Progress = os.Stderr
-		if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			opt.ProgressTTY = true
-		}
-	}
+	opt.Progress, opt.ProgressTTY = progress.writer()
 	fmt.Fprintf(os.Stderr, "xmlmark %s: %d agents, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
 	res, err := xmlmark.Run(ctx, cfg, opt)
 	if res == nil {

@@ -535,7 +535,7 @@ func (c *compiler) request(r *rawRequest, defined set, inTx bool) (*Request, set
 		return nil, nil, at(fmt.Errorf("url: %w", err))
 	}
 	if u, ok := req.URL.Const(); ok && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-		return nil, nil, at(fmt.Errorf("url %q must be a path starting with / (relative to --target) or an http(s):// URL", u))
+		return nil, nil, at(fmt.Errorf("url %q must be a path starting with / (relative to the target) or an http(s):// URL", u))
 	}
 	if r.Body != "" && len(r.Form) > 0 {
 		return nil, nil, at(fmt.Errorf("give form or body, not both"))

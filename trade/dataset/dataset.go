@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -54,13 +55,13 @@ const (
 func (s Spec) Validate() error {
 	switch {
 	case s.Accounts < 1 || s.Accounts > MaxAccounts:
-		return fmt.Errorf("accounts must be between 1 and %d, got %d", MaxAccounts, s.Accounts)
+		return setting.Errorf("Accounts", "must be between 1 and %d, got %d", MaxAccounts, s.Accounts)
 	case s.Quotes < 1 || s.Quotes > MaxQuotes:
-		return fmt.Errorf("quotes must be between 1 and %d, got %d", MaxQuotes, s.Quotes)
+		return setting.Errorf("Quotes", "must be between 1 and %d, got %d", MaxQuotes, s.Quotes)
 	case s.Holdings < 0 || s.Holdings > MaxHoldings:
-		return fmt.Errorf("holdings must be between 0 and %d, got %d", MaxHoldings, s.Holdings)
+		return setting.Errorf("Holdings", "must be between 0 and %d, got %d", MaxHoldings, s.Holdings)
 	case s.HashCost < bcrypt.MinCost || s.HashCost > bcrypt.MaxCost:
-		return fmt.Errorf("hash-cost must be between %d and %d, got %d", bcrypt.MinCost, bcrypt.MaxCost, s.HashCost)
+		return setting.Errorf("HashCost", "must be a bcrypt cost between %d and %d, got %d", bcrypt.MinCost, bcrypt.MaxCost, s.HashCost)
 	}
 	return nil
 }

@@ -2,7 +2,8 @@ package orders
 
 import (
 	"flag"
-	"fmt"
+
+	"github.com/tradebench/tradebench/internal/setting"
 )
 
 // Flags holds the order processing flags of `tradebench serve`.
@@ -26,27 +27,28 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 		"  async-grpc      the order id is sent to the processor's gRPC endpoint (lost on a crash)")
 	fs.StringVar(&f.NATS, "nats", "", "NATS server URL (nats://host:port) for the async-durable and async-volatile modes; empty starts an embedded NATS server with JetStream storing under --work-dir/nats")
 	fs.IntVar(&f.NATSPort, "nats-port", -1, "port of the embedded NATS server on 127.0.0.1 (-1 = any free port); give it (e.g. 4222) when other processes (serve --role orders) must reach it with --nats")
-	fs.StringVar(&f.WorkDir, "work-dir", "tradebench-work", "working directory (the embedded NATS server's files)")
+	fs.StringVar(&f.WorkDir, "work-dir", DefaultWorkDir, "working directory (the embedded NATS server's files)")
 	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: host:port of the order processor's REST (async-http) or gRPC (async-grpc) endpoint (serve --role orders); empty in the monolith runs one in-process")
-	fs.IntVar(&f.Concurrency, "concurrency", 8, "order processor: orders completed at once")
-	fs.IntVar(&f.Batch, "batch", 64, "order processor: durable queue messages pulled per fetch")
+	fs.IntVar(&f.Concurrency, "concurrency", DefaultConcurrency, "order processor: orders completed at once")
+	fs.IntVar(&f.Batch, "batch", DefaultBatch, "order processor: durable queue messages pulled per fetch")
 	fs.StringVar(&f.HTTPListen, "order-http", "127.0.0.1:8091", "--role orders: address of the processor's REST endpoint (empty = none)")
 	fs.StringVar(&f.GRPCListen, "order-grpc", "127.0.0.1:8092", "--role orders: address of the processor's gRPC endpoint (empty = none)")
 }
 
-// Parse checks the flags and returns the config.
+// Parse checks the flags and returns the config; a bad value is a *setting.Error naming the
+// Config field.
 func (f *Flags) Parse() (Config, error) {
 	m, err := ParseMode(f.mode)
 	if err != nil {
-		return Config{}, fmt.Errorf("--orders: %w", err)
+		return Config{}, &setting.Error{Field: "Mode", Err: err}
 	}
 	c := f.Config
 	c.Mode = m
 	if c.Concurrency < 1 {
-		return Config{}, fmt.Errorf("--concurrency must be between 1 and 10000, got %d", c.Concurrency)
+		return Config{}, setting.Errorf("Concurrency", "must be between 1 and 10000, got %d", c.Concurrency)
 	}
 	if c.Batch < 1 {
-		return Config{}, fmt.Errorf("--batch must be between 1 and 10000, got %d", c.Batch)
+		return Config{}, setting.Errorf("Batch", "must be between 1 and 10000, got %d", c.Batch)
 	}
 	return c, c.Validate()
 }

@@ -51,14 +51,14 @@ type job struct {
 
 func (p *Processor) batch() int {
 	if p.Batch <= 0 {
-		return 64
+		return DefaultBatch
 	}
 	return p.Batch
 }
 
 func (p *Processor) concurrency() int {
 	if p.Concurrency <= 0 {
-		return 8
+		return DefaultConcurrency
 	}
 	return p.Concurrency
 }

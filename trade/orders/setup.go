@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/remote/grpc"
@@ -34,24 +35,24 @@ type Config struct {
 	// async-grpc (host:port), --order-processor; empty in the monolith runs one in-process on a
 	// free local port.
 	Processor   string
-	Concurrency int // --concurrency: orders completed at once by a processor
-	Batch       int // --batch: durable messages pulled per fetch
+	Concurrency int // orders completed at once by a processor
+	Batch       int // durable messages pulled per fetch
 	Log         *slog.Logger
 }
 
-// Validate names the bad flag.
+// Validate reports a bad setting: a *setting.Error names the Config field.
 func (c Config) Validate() error {
 	if _, err := ParseMode(string(c.Mode)); err != nil {
-		return fmt.Errorf("--orders: %w", err)
+		return &setting.Error{Field: "Mode", Err: err}
 	}
 	if c.NATS != "" && !strings.HasPrefix(c.NATS, "nats://") && !strings.HasPrefix(c.NATS, "tls://") {
-		return fmt.Errorf("--nats must be a nats://host:port URL, got %q", c.NATS)
+		return setting.Errorf("NATS", "must be a nats://host:port URL, got %q", c.NATS)
 	}
 	if c.Concurrency < 0 || c.Concurrency > 10000 {
-		return fmt.Errorf("--concurrency must be between 1 and 10000, got %d", c.Concurrency)
+		return setting.Errorf("Concurrency", "must be between 1 and 10000, got %d", c.Concurrency)
 	}
 	if c.Batch < 0 || c.Batch > 10000 {
-		return fmt.Errorf("--batch must be between 1 and 10000, got %d", c.Batch)
+		return setting.Errorf("Batch", "must be between 1 and 10000, got %d", c.Batch)
 	}
 	return nil
 }
@@ -134,7 +135,7 @@ func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn
 	if url == "" {
 		dir := c.WorkDir
 		if dir == "" {
-			dir = "tradebench-work"
+			dir = DefaultWorkDir
 		}
 		port := c.NATSPort
 		if port == 0 {
@@ -213,7 +214,7 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 		addr := c.Processor
 		if addr == "" {
 			if !local {
-				return fail(fmt.Errorf("--orders %s needs --order-processor (the address of `serve --role orders`)", c.Mode))
+				return fail(setting.Errorf("Processor", "order mode %s needs the address of the order processor (an orders role)", c.Mode))
 			}
 			// The monolith's own processor endpoint, on a free local port: still real TCP.
 			if err := r.endpoints(c, svc(nil), "127.0.0.1:0", "127.0.0.1:0"); err != nil {
@@ -232,14 +233,14 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 			proc, err = grpc.NewClient(addr, grpc.Options{})
 		}
 		if err != nil {
-			return fail(fmt.Errorf("--order-processor: %w", err))
+			return fail(&setting.Error{Field: "Processor", Err: err})
 		}
 		d := &DirectDispatcher{Proc: proc, Concurrency: c.Concurrency, Log: c.Log}
 		r.closers = append(r.closers, func() { d.Wait(); _ = proc.Close() })
 		r.Dispatch = d
 		return r, svc(d), nil
 	}
-	return fail(fmt.Errorf("--orders: unknown mode %q", c.Mode))
+	return fail(setting.Errorf("Mode", "unknown mode %q", c.Mode))
 }
 
 // remoteProcessor is a remote order processor client.
@@ -304,7 +305,7 @@ func StartProcessor(ctx context.Context, c Config, s *inprocess.Service, httpAdd
 	if c.NATS == "" && (c.Mode == AsyncHTTP || c.Mode == AsyncGRPC || c.Mode == Sync) {
 		// A processor on its own with no broker named: an embedded broker nobody else knows
 		// would only look like it works, so take orders over the endpoints alone.
-		logger(c.Log).Info("order processor without a broker: taking orders over REST and gRPC only (give --nats for the queues)")
+		logger(c.Log).Info("order processor without a broker: taking orders over REST and gRPC only (give a NATS URL for the queues)")
 		return r, nil
 	}
 	nc, js, err := r.broker(ctx, c, "tradebench-orders")

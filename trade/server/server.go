@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/access"
@@ -80,7 +81,7 @@ func DefaultConfig() Config {
 		HashCost:         dataset.DefaultHashCost,
 		SessionTTL:       web.DefaultSessionTTL,
 		Access:           remote.InProcess,
-		Orders:           orders.Config{Mode: orders.Sync, Concurrency: 8, Batch: 64},
+		Orders:           orders.Config{Mode: orders.Sync, Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
 	}
 }
 
@@ -107,44 +108,44 @@ func (c Config) localServices() bool {
 
 func (c Config) needsDB() bool { return c.localServices() || c.roles().Orders }
 
-// Validate reports a configuration that cannot run, naming the setting as its serve flag.
+// Validate reports a configuration that cannot run: a *setting.Error names the Config field.
 func (c Config) Validate() error {
 	r := c.roles()
 	switch {
 	case c.needsDB() && c.DB == "":
-		return errors.New("--db is required (e.g. sqlite:tradebench.db)")
+		return setting.Errorf("DB", "a database is required (e.g. sqlite:tradebench.db)")
 	case r.Web && c.Listen == "":
-		return errors.New("--listen is required (e.g. 127.0.0.1:8080)")
+		return setting.Errorf("Listen", "the web tier needs an address (e.g. 127.0.0.1:8080)")
 	case c.MarketSummaryTTL < 0:
-		return fmt.Errorf("--market-summary-ttl must be 0 (no cache) or positive, got %v", c.MarketSummaryTTL)
+		return setting.Errorf("MarketSummaryTTL", "must be 0 (no cache) or positive, got %v", c.MarketSummaryTTL)
 	case c.OrdersLimit < 0 || c.OrdersLimit > 100_000:
-		return fmt.Errorf("--orders-limit must be between 1 and 100000, got %d", c.OrdersLimit)
+		return setting.Errorf("OrdersLimit", "must be between 1 and 100000, got %d", c.OrdersLimit)
 	case c.HashCost != 0 && (c.HashCost < 4 || c.HashCost > 31):
-		return fmt.Errorf("--hash-cost must be a bcrypt cost between 4 and 31, got %d", c.HashCost)
+		return setting.Errorf("HashCost", "must be a bcrypt cost between 4 and 31, got %d", c.HashCost)
 	case c.SessionTTL < 0:
-		return fmt.Errorf("--session-ttl must be positive, got %v", c.SessionTTL)
+		return setting.Errorf("SessionTTL", "must be positive, got %v", c.SessionTTL)
 	case c.SessionTTL > 0 && c.SessionTTL < time.Minute:
-		return fmt.Errorf("--session-ttl must be at least 1m, got %v", c.SessionTTL)
+		return setting.Errorf("SessionTTL", "must be at least 1m, got %v", c.SessionTTL)
 	case c.Remote.Timeout < 0:
-		return fmt.Errorf("--call-timeout must be positive, got %v", c.Remote.Timeout)
+		return setting.Errorf("Remote.Timeout", "must be positive, got %v", c.Remote.Timeout)
 	case c.Remote.MaxConnsPerHost < 0 || c.Remote.MaxConnsPerHost > 100_000:
-		return fmt.Errorf("--max-conns-per-host must be between 1 and 100000, got %d", c.Remote.MaxConnsPerHost)
+		return setting.Errorf("Remote.MaxConnsPerHost", "must be between 1 and 100000, got %d", c.Remote.MaxConnsPerHost)
 	case c.Remote.GRPCConns < 0 || c.Remote.GRPCConns > 1024:
-		return fmt.Errorf("--grpc-conns must be between 1 and 1024, got %d", c.Remote.GRPCConns)
+		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
 	}
 	if !slices.Contains(remote.Accesses(), c.access()) {
-		return fmt.Errorf("--access: unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
+		return setting.Errorf("Access", "unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
 	}
 	if r.Web && !r.BSL {
 		switch a := c.access(); {
 		case (a == remote.SOAP || a == remote.REST) && c.BSL == "":
-			return fmt.Errorf("--access %s needs --bsl, the services host's SOAP/REST address (serve --role bsl)", a)
+			return setting.Errorf("BSL", "access mode %s needs the services host's SOAP/REST address (a bsl role)", a)
 		case a == remote.GRPC && c.BSLGRPC == "":
-			return errors.New("--access grpc needs --bsl-grpc, the services host's gRPC address (serve --role bsl)")
+			return setting.Errorf("BSLGRPC", "access mode grpc needs the services host's gRPC address (a bsl role)")
 		}
 	}
 	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
-		return fmt.Errorf("--orders %s with --role orders alone needs --nats, the broker the services tier uses (start it with --nats-port 4222 and pass --nats nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
+		return setting.Errorf("Orders.NATS", "order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
 	}
 	if c.Orders.Mode != "" {
 		if err := c.Orders.Validate(); err != nil {
@@ -153,7 +154,7 @@ func (c Config) Validate() error {
 	}
 	if c.needsDB() {
 		if _, _, err := store.ParseDSN(c.DB); err != nil {
-			return fmt.Errorf("--db: %w", err)
+			return &setting.Error{Field: "DB", Err: err}
 		}
 	}
 	return nil
@@ -254,7 +255,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log})
 		if err != nil {
-			return fail(fmt.Errorf("--bsl-listen/--bsl-grpc-listen: %w", err))
+			return fail(fmt.Errorf("services host: %w", err))
 		}
 	}
 	if s.roles.Web {
@@ -313,7 +314,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 	}
 	sw, err := access.New(ac, cfg.Access)
 	if err != nil {
-		return fmt.Errorf("--access: %w", err)
+		return fmt.Errorf("access mode: %w", err)
 	}
 	s.sw = sw
 	h, err := web.New(sw, web.Options{
@@ -329,7 +330,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 	}
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {
-		return fmt.Errorf("--listen %s: %w", cfg.Listen, err)
+		return fmt.Errorf("web tier: listen on %s: %w", cfg.Listen, err)
 	}
 	s.ln = ln
 	s.http = &http.Server{

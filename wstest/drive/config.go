@@ -38,6 +38,19 @@ const (
 	GRPC = "grpc"
 )
 
+// Defaults of a run, before the methodology's and the settings' values.
+const (
+	DefaultRampUp      = 10 * time.Second
+	DefaultSteady      = 60 * time.Second
+	DefaultRampDown    = 5 * time.Second
+	DefaultListSize    = 20
+	DefaultNumBytes    = 1024
+	DefaultMessageSize = 50
+	DefaultSunAgents   = 8   // the Sun methodology's agents
+	DefaultUsersAgents = 100 // the users methodology's clients
+	DefaultUsersThink  = time.Second
+)
+
 // Config is one WSTest run.
 type Config struct {
 	Name        string // the configuration's name (file or built-in), for the results
@@ -212,8 +225,8 @@ func Resolve(s Settings) (*Config, error) {
 		v, ok := s.vals[k]
 		return v, s.from[k], ok
 	}
-	c := &Config{Encoding: SOAP, Methodology: Sun, ListSize: 20, NumBytes: 1024, MessageSize: 50,
-		RampUp: 10 * time.Second, Steady: 60 * time.Second, RampDown: 5 * time.Second}
+	c := &Config{Encoding: SOAP, Methodology: Sun, ListSize: DefaultListSize, NumBytes: DefaultNumBytes, MessageSize: DefaultMessageSize,
+		RampUp: DefaultRampUp, Steady: DefaultSteady, RampDown: DefaultRampDown}
 	if v, from, ok := get("Methodology"); ok {
 		switch strings.ToLower(v) {
 		case Sun, "1":
@@ -225,9 +238,9 @@ func Resolve(s Settings) (*Config, error) {
 		}
 	}
 	if c.Methodology == Sun {
-		c.Agents, c.Think, c.KeepAlive = 8, 0, true
+		c.Agents, c.Think, c.KeepAlive = DefaultSunAgents, 0, true
 	} else {
-		c.Agents, c.Think, c.KeepAlive = 100, time.Second, false
+		c.Agents, c.Think, c.KeepAlive = DefaultUsersAgents, DefaultUsersThink, false
 	}
 	if v, from, ok := get("Encoding"); ok {
 		switch strings.ToLower(v) {
@@ -295,7 +308,7 @@ func Resolve(s Settings) (*Config, error) {
 			total += c.Mix[i]
 		}
 		if total == 0 {
-			return nil, errors.New("the mix is empty: give at least one operation a weight (e.g. EchoListMix = 100 or --mix EchoList=100)")
+			return nil, errors.New("the mix is empty: give at least one operation a weight (e.g. EchoListMix = 100)")
 		}
 	} else {
 		c.Mix[wstest.EchoList] = 100

@@ -3,7 +3,6 @@ package drive
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/url"
@@ -13,6 +12,7 @@ import (
 	"github.com/tradebench/tradebench/driver/httpc"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/grpcapi"
@@ -40,19 +40,19 @@ func (c *Config) Validate() error {
 	switch c.Encoding {
 	case GRPC:
 		if c.GRPCTarget == "" {
-			return errors.New("--grpc host:port is required with --encoding grpc")
+			return setting.Errorf("GRPCTarget", "the gRPC address host:port is required with the grpc encoding")
 		}
 	default:
 		if c.Target == "" {
-			return errors.New("--target URL is required (e.g. http://127.0.0.1:8080)")
+			return setting.Errorf("Target", "the service's URL is required (e.g. http://127.0.0.1:8080)")
 		}
 		u, err := url.Parse(c.Target)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("--target %q: want an http(s) URL like http://127.0.0.1:8080", c.Target)
+			return setting.Errorf("Target", "%q: want an http(s) URL like http://127.0.0.1:8080", c.Target)
 		}
 	}
 	if c.Agents < 1 {
-		return errors.New("--agents must be at least 1")
+		return setting.Errorf("Agents", "must be at least 1")
 	}
 	return nil
 }

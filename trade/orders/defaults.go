@@ -1,0 +1,8 @@
+package orders
+
+// Defaults of order processing (the command line starts from these).
+const (
+	DefaultConcurrency = 8                 // orders a processor completes at once
+	DefaultBatch       = 64                // durable queue messages pulled per fetch
+	DefaultWorkDir     = "tradebench-work" // the embedded NATS server stores under WorkDir/nats
+)
