@@ -2,10 +2,11 @@ package orders_test
 
 import (
 	"context"
+	"errors"
 	"flag"
-	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -118,8 +119,9 @@ func TestFlags(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Fatalf("%v: %+v, %v", tc.args, c, err)
 		}
-		if err != nil && !strings.Contains(err.Error(), "--") {
-			t.Fatalf("%v: error does not name the flag: %v", tc.args, err)
+		var se *setting.Error
+		if err != nil && !errors.As(err, &se) {
+			t.Fatalf("%v: error does not name the setting (for the command line to name its flag): %v", tc.args, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
 )
@@ -162,18 +164,19 @@ func TestStartEmptyDatabaseSaysHowToLoad(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	for name, mod := range map[string]func(*Config){
-		"db":                 func(c *Config) { c.DB = "mysql://x" },
-		"listen":             func(c *Config) { c.Listen = "" },
-		"market-summary-ttl": func(c *Config) { c.MarketSummaryTTL = -time.Second },
-		"orders-limit":       func(c *Config) { c.OrdersLimit = -1 },
-		"hash-cost":          func(c *Config) { c.HashCost = 99 },
-		"session-ttl":        func(c *Config) { c.SessionTTL = time.Second },
+		"DB":               func(c *Config) { c.DB = "mysql://x" },
+		"Listen":           func(c *Config) { c.Listen = "" },
+		"MarketSummaryTTL": func(c *Config) { c.MarketSummaryTTL = -time.Second },
+		"OrdersLimit":      func(c *Config) { c.OrdersLimit = -1 },
+		"HashCost":         func(c *Config) { c.HashCost = 99 },
+		"SessionTTL":       func(c *Config) { c.SessionTTL = time.Second },
 	} {
 		c := DefaultConfig()
 		mod(&c)
 		err := c.Validate()
-		if err == nil || !strings.Contains(err.Error(), "--"+name) {
-			t.Errorf("%s: Validate() = %v, want an error naming the flag", name, err)
+		var se *setting.Error
+		if !errors.As(err, &se) || se.Field != name {
+			t.Errorf("%s: Validate() = %v, want a *setting.Error naming the field (the command line maps it to its flag)", name, err)
 		}
 	}
 	if err := DefaultConfig().Validate(); err != nil {
