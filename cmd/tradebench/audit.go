@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 
 	"github.com/tradebench/tradebench/driver/runjob"
@@ -42,7 +41,7 @@ func runAuditCmd(ctx context.Context, args []string) error {
 	allowOpen := fs.Bool("allow-open", false, "list orders still open or processing instead of counting them as violations")
 	asJSON := fs.Bool("json", false, "print the audit summary as JSON instead of text")
 	limit := fs.Int("limit", audit.DefaultLimit, "violations of each kind to list (all are counted)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), auditHelp); printFlags(fs) }
+	setHelp(fs, auditHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

@@ -57,6 +57,12 @@ func givenFlags(fs *flag.FlagSet) map[string]bool {
 	return given
 }
 
+// setHelp makes --help print help (the usage line, what the command does, examples, ending in
+// "flags:") and then the flags.
+func setHelp(fs *flag.FlagSet, help string) {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), help); printFlags(fs) }
+}
+
 // printFlags is fs.PrintDefaults without the hidden aliases.
 func printFlags(fs *flag.FlagSet) {
 	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)

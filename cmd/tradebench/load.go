@@ -33,8 +33,7 @@ func runLoad(ctx context.Context, args []string) error {
 	seed := fs.Int64("seed", def.Seed, "random seed: one seed always generates the same data")
 	cost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of the users' password hash (hashed once for the whole load)")
 	pf := addProgress(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: tradebench load [--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]
+	setHelp(fs, `usage: tradebench load [--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]
 
 Drops the StockTrader tables in the database and fills them with a generated data set: the
 seeds' realistic default is 500,000 accounts with 5 holdings and 5 completed orders each, and
@@ -48,8 +47,6 @@ examples:
 
 flags:
 `)
-		printFlags(fs)
-	}
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -84,8 +81,7 @@ var loadFlags = flagNames{"Accounts": "accounts", "Quotes": "quotes", "Holdings"
 func runReset(ctx context.Context, args []string) error {
 	fs := newFlagSet("reset", "[--db DSN]")
 	db := fs.String("db", defaultDB, dbHelp)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: tradebench reset [--db DSN]
+	setHelp(fs, `usage: tradebench reset [--db DSN]
 
 Returns a database filled by 'tradebench load' to exactly its loaded state: removes the
 accounts, holdings and orders runs added, and restores balances, login counters, profiles,
@@ -94,8 +90,6 @@ using the database.
 
 flags:
 `)
-		printFlags(fs)
-	}
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

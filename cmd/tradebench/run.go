@@ -55,7 +55,7 @@ func runRun(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:WORKDIR/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), runHelp); printFlags(fs) }
+	setHelp(fs, runHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

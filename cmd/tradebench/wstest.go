@@ -40,6 +40,18 @@ func runWSTest(ctx context.Context, args []string) error {
 
 func wstestServe(ctx context.Context, args []string) error {
 	fs := newFlagSet("wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
+	setHelp(fs, `usage: tradebench wstest serve [--listen ADDR] [--grpc-listen ADDR] [flags]
+
+Runs the WSTest service: SOAP 1.1 at POST /wstest/soap (WSDL: GET /wstest/soap?wsdl), JSON at
+POST /wstest/json/{operation} and gRPC on --grpc-listen, until Ctrl-C.
+
+examples:
+  tradebench wstest serve
+  tradebench wstest serve --listen 127.0.0.1:8080 --grpc-listen ""     # no gRPC
+  tradebench wstest serve --max-items 9000 --max-body 64000000
+
+flags:
+`)
 	listen := fs.String("listen", ":8080", "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
 	grpcListen := fs.String("grpc-listen", ":9090", "gRPC address (empty: no gRPC)")
 	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
@@ -136,7 +148,7 @@ func wstestDrive(ctx context.Context, args []string) error {
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), wstestDriveHelp); printFlags(fs) }
+	setHelp(fs, wstestDriveHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

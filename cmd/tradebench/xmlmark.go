@@ -37,6 +37,17 @@ func runXMLMark(ctx context.Context, args []string) error {
 
 func xmlmarkGen(args []string) error {
 	fs := newFlagSet("xmlmark gen", "[--lines N] [--out FILE] [--xsd FILE]")
+	setHelp(fs, `usage: tradebench xmlmark gen [--lines N] [--out FILE] [--xsd FILE]
+
+Writes the generated invoice document the built-in configurations use (inv<N>.xml is this
+document with N line items), and optionally its XML schema.
+
+examples:
+  tradebench xmlmark gen --lines 100 --out inv100.xml --xsd invoice.xsd
+  tradebench xmlmark gen --lines 1000 | wc -c
+
+flags:
+`)
 	lines := fs.Int("lines", xmlmark.DOMLines, "line items in the invoice (the seeds use 100 ≈ 90 KB for DOM, 1000 ≈ 900 KB for streaming)")
 	out := fs.String("out", "-", "write the document to FILE (- = standard output)")
 	xsd := fs.String("xsd", "", "also write the invoice schema (XSD) to FILE")
@@ -92,8 +103,7 @@ func xmlmarkConfigs(args []string) error {
 
 func xmlmarkRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("xmlmark run", "CONFIG.ini|NAME [flags]")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: tradebench xmlmark run CONFIG.ini|NAME [flags]
+	setHelp(fs, fmt.Sprintf(`usage: tradebench xmlmark run CONFIG.ini|NAME [flags]
 
 Runs an XML Mark configuration: Agents workers, no think time, each iteration one transaction
 (the whole life of one document, memory to memory), through RampUp, SteadyState (measured) and
@@ -106,10 +116,16 @@ The mix: DOMUsage, SAXUsage and PullParserUsage are relative weights (the old ki
 streaming parser per platform, so its SAX configurations set both streaming keys to 100; here
 they run half sax, half pull, each reported as its own transaction). --only picks one kind.
 
+The configuration's Agents, RampUp, SteadyState and RampDown can be overridden with --users,
+--ramp-up, --duration and --ramp-down.
+
+examples:
+  tradebench xmlmark run DOM4
+  tradebench xmlmark run SAX1 --users 4 --ramp-up 5s --duration 1m --ramp-down 0s --out sax1.json
+  tradebench xmlmark run my-config.ini --only dom --progress off
+
 flags:
-`, strings.Join(xmlmark.BuiltinNames(), ", "))
-		printFlags(fs)
-	}
+`, strings.Join(xmlmark.BuiltinNames(), ", ")))
 	rampUp := fs.Duration("ramp-up", 0, "override the configuration's RampUp (e.g. 10s)")
 	steady := fs.Duration("duration", 0, "override the configuration's SteadyState, the measured window (e.g. 60s)")
 	rampDown := fs.Duration("ramp-down", 0, "override the configuration's RampDown (e.g. 0s)")
