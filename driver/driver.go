@@ -146,7 +146,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		}
 		name := cfg.Scenario
 		if name == "" {
-			name = "stocktrader"
+			name = DefaultScenario
 		}
 		sc, err = LoadScenario(name, opt)
 	}
@@ -241,7 +241,7 @@ func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target str
 	res.Settings["keep_connections"] = keep
 	to := cfg.Timeout
 	if to <= 0 {
-		to = 60 * time.Second
+		to = DefaultTimeout
 	}
 	res.Settings["timeout"] = to.String()
 	res.Settings["run_id"] = cfg.RunID

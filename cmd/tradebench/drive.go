@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
@@ -90,7 +91,7 @@ type driveFlags struct {
 func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp, defRampDown time.Duration) {
 	f.set = kvFlag{}
 	fs.StringVar(&f.target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
-	fs.StringVar(&f.scenario, "scenario", "stocktrader", "built-in scenario name or a scenario YAML file")
+	fs.StringVar(&f.scenario, "scenario", driver.DefaultScenario, "built-in scenario name or a scenario YAML file")
 	fs.IntVar(&f.users, "users", defUsers, "virtual users (closed model)")
 	fs.IntVar(&f.users, "c", defUsers, "same as --users")
 	fs.DurationVar(&f.duration, "duration", defDur, "the measured steady state")
@@ -99,10 +100,10 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.rampDown, "ramp-down", defRampDown, "users stop over this time after the steady state (not measured)")
 	fs.StringVar(&f.think, "think", "", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the scenario's; none in quick mode)")
 	fs.Float64Var(&f.rate, "rate", 0, "open model: iterations started per second (instead of --users)")
-	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = 10000)")
+	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = "+strconv.Itoa(load.DefaultMaxInFlight)+")")
 	fs.IntVar(&f.iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
 	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the seeds ran)")
-	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "per-request timeout")
+	fs.DurationVar(&f.timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify https certificates")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.out, "out", "", "write the results JSON to this file")
@@ -112,13 +113,13 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	f.progress = addProgress(fs)
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
-	fs.IntVar(&f.peakStart, "peak-start", 10, "peak search: users in the first step")
-	fs.IntVar(&f.peakStep, "peak-step", 10, "peak search: users added per step")
-	fs.IntVar(&f.peakMax, "peak-max-users", 10000, "peak search: most users")
-	fs.DurationVar(&f.peakStepDur, "peak-step-duration", 30*time.Second, "peak search: measured time per step (each step also ramps up over --ramp-up)")
-	fs.DurationVar(&f.peakP90, "peak-p90", 500*time.Millisecond, "peak search: latency bound on p90 (0 = none)")
-	fs.Float64Var(&f.peakGain, "peak-min-gain", 0.03, "peak search: relative TPS gain that counts as still rising")
-	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", 0.0001, "peak search: highest error rate a step may have (fraction)")
+	fs.IntVar(&f.peakStart, "peak-start", peak.DefaultStart, "peak search: users in the first step")
+	fs.IntVar(&f.peakStep, "peak-step", peak.DefaultStart, "peak search: users added per step")
+	fs.IntVar(&f.peakMax, "peak-max-users", peak.DefaultMaxUsers, "peak search: most users")
+	fs.DurationVar(&f.peakStepDur, "peak-step-duration", peak.DefaultStepDuration, "peak search: measured time per step (each step also ramps up over --ramp-up)")
+	fs.DurationVar(&f.peakP90, "peak-p90", peak.DefaultMaxP90, "peak search: latency bound on p90 (0 = none)")
+	fs.Float64Var(&f.peakGain, "peak-min-gain", peak.DefaultMinGain, "peak search: relative TPS gain that counts as still rising")
+	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "peak search: highest error rate a step may have (fraction)")
 }
 
 // config turns the flags into a drive configuration; quickURL is quick mode's --url.
@@ -247,7 +248,7 @@ func finish(res *report.Results, out string, runErr error) error {
 func runDrive(ctx context.Context, args []string) error {
 	fs := newFlagSet("drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
 	var f driveFlags
-	f.register(fs, 10, time.Minute, 0, 0)
+	f.register(fs, driver.DefaultUsers, driver.DefaultDuration, 0, 0)
 	var quickURL string
 	var list bool
 	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
@@ -270,7 +271,7 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	given := givenFlags(fs)
 	if quickURL != "" && !given["users"] && !given["c"] {
-		f.users = 50
+		f.users = driver.DefaultQuickUsers
 	}
 	cfg, err := f.config(fs, quickURL)
 	if err != nil {

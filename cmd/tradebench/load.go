@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
 )
 
-const defaultDB = "sqlite:tradebench.db"
+// defaultDB is the database load, reset and audit use by default: the one serve uses.
+var defaultDB = server.DefaultConfig().DB
 
 func init() {
 	register(&command{name: "load", summary: "fill a database with the StockTrader data set (replaces its contents)", run: runLoad})

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/tradebench/tradebench/driver/httpc"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/drive"
 	"github.com/tradebench/tradebench/wstest/server"
@@ -52,8 +52,8 @@ examples:
 
 flags:
 `)
-	listen := fs.String("listen", ":8080", "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
-	grpcListen := fs.String("grpc-listen", ":9090", "gRPC address (empty: no gRPC)")
+	listen := fs.String("listen", server.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
+	grpcListen := fs.String("grpc-listen", server.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
 	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
 	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request")
 	if err := parseFlags(fs, args, false); err != nil {
@@ -141,7 +141,7 @@ func wstestDrive(ctx context.Context, args []string) error {
 	fs.String("list-size", strconv.Itoa(drive.DefaultListSize), "EchoStruct array and EchoList length (ListSize)")
 	fs.String("num-bytes", strconv.Itoa(drive.DefaultNumBytes), "EchoSynthetic byte array length (NumBytes)")
 	fs.String("message-size", strconv.Itoa(drive.DefaultMessageSize), "GetOrder line items")
-	timeout := fs.Duration("timeout", 60*time.Second, "bound on one request")
+	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
 	progress := addProgress(fs)
 	alias(fs, "users", "agents")

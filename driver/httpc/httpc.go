@@ -37,9 +37,12 @@ type Options struct {
 	UserAgent string
 }
 
+// DefaultTimeout bounds a request when Options.Timeout is 0.
+const DefaultTimeout = 60 * time.Second
+
 func (o *Options) timeout() time.Duration {
 	if o.Timeout <= 0 {
-		return 60 * time.Second
+		return DefaultTimeout
 	}
 	return o.Timeout
 }

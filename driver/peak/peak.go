@@ -28,22 +28,33 @@ type Config struct {
 	Patience int
 }
 
+// Defaults of a peak search. DefaultMaxP90 and DefaultMaxErrorRate are the command line's bounds
+// (a zero Config has none).
+const (
+	DefaultStart        = 10
+	DefaultMaxUsers     = 10000
+	DefaultStepDuration = 30 * time.Second
+	DefaultMinGain      = 0.03
+	DefaultMaxP90       = 500 * time.Millisecond
+	DefaultMaxErrorRate = 0.0001
+)
+
 // Defaults fills zero fields.
 func (c *Config) Defaults() {
 	if c.Start <= 0 {
-		c.Start = 10
+		c.Start = DefaultStart
 	}
 	if c.Step <= 0 {
 		c.Step = c.Start
 	}
 	if c.MaxUsers <= 0 {
-		c.MaxUsers = 10000
+		c.MaxUsers = DefaultMaxUsers
 	}
 	if c.StepDuration <= 0 {
-		c.StepDuration = 30 * time.Second
+		c.StepDuration = DefaultStepDuration
 	}
 	if c.MinGain <= 0 {
-		c.MinGain = 0.03
+		c.MinGain = DefaultMinGain
 	}
 	if c.Patience <= 0 {
 		c.Patience = 2
