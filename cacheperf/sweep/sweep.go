@@ -153,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		return nil, err
 	}
 	if n < int64(maxKey) || maxID < int64(maxKey) {
-		return nil, fmt.Errorf("the database has %d items (largest id %d) but the sweep asks for %d unique keys: load more with 'tradebench cacheperf load --items %d' or lower --keys", n, maxID, maxKey, maxKey)
+		return nil, fmt.Errorf("the database has %d items (largest id %d) but the sweep asks for %d unique keys: load at least %d items or sweep smaller key ranges", n, maxID, maxKey, maxKey)
 	}
 	sample, err := st.Meta(ctx, 1)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
@@ -56,8 +55,8 @@ func runServe(ctx context.Context, args []string) error {
 	callTimeout := fs.Duration("call-timeout", remote.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
 	maxConns := fs.Int("max-conns-per-host", remote.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
 	grpcConns := fs.Int("grpc-conns", remote.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
-	var of orders.Flags
-	of.Register(fs)
+	var of orderFlags
+	of.register(fs)
 	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
 	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
 	hashCost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of new and changed passwords (4-31; higher makes login/register realistic but slow)")
@@ -101,12 +100,12 @@ func runServe(ctx context.Context, args []string) error {
 		return usageErrorf("--grpc-conns must be at least 1, got %d", *grpcConns)
 	}
 	cfg.Remote = remote.Options{Timeout: *callTimeout, MaxConnsPerHost: *maxConns, GRPCConns: *grpcConns}
-	oc, err := of.Parse()
+	oc, err := of.config()
 	if err != nil {
 		return serveFlags.usageError(err)
 	}
 	cfg.Orders = oc
-	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.HTTPListen, of.GRPCListen
+	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
 	if *ordersLimit < 1 {
 		return usageErrorf("--orders-limit must be at least 1, got %d", *ordersLimit)

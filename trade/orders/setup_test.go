@@ -2,11 +2,8 @@ package orders_test
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"testing"
 
-	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -93,35 +90,6 @@ func TestConfigErrorsNameTheFlag(t *testing.T) {
 	}
 	_, _, err := orders.StartServices(context.Background(), orders.Config{Mode: orders.AsyncHTTP}, nil, false)
 	if err == nil {
-		t.Fatal("async-http without --order-processor in the web role: no error")
-	}
-}
-
-func TestFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		ok   bool
-	}{
-		{nil, true},
-		{[]string{"--orders", "async-durable", "--nats", "nats://127.0.0.1:4222"}, true},
-		{[]string{"--orders", "durable"}, false},
-		{[]string{"--nats", "127.0.0.1:4222"}, false},
-		{[]string{"--concurrency", "0"}, false},
-		{[]string{"--batch", "0"}, false},
-	} {
-		var f orders.Flags
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		f.Register(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
-		}
-		c, err := f.Parse()
-		if (err == nil) != tc.ok {
-			t.Fatalf("%v: %+v, %v", tc.args, c, err)
-		}
-		var se *setting.Error
-		if err != nil && !errors.As(err, &se) {
-			t.Fatalf("%v: error does not name the setting (for the command line to name its flag): %v", tc.args, err)
-		}
+		t.Fatal("async-http without an order processor address in the web role: no error")
 	}
 }

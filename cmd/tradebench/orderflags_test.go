@@ -1,0 +1,43 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"testing"
+
+	"github.com/tradebench/tradebench/internal/setting"
+)
+
+// TestOrderFlags: serve's order flags turn into a valid orders.Config or a *setting.Error that
+// serveFlags maps to the flag (catches a field missing from serveFlags).
+func TestOrderFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		flag string // "" = valid
+	}{
+		{nil, ""},
+		{[]string{"--orders", "async-durable", "--nats", "nats://127.0.0.1:4222"}, ""},
+		{[]string{"--orders", "durable"}, "orders"},
+		{[]string{"--nats", "127.0.0.1:4222"}, "nats"},
+		{[]string{"--concurrency", "0"}, "concurrency"},
+		{[]string{"--batch", "0"}, "batch"},
+	} {
+		var f orderFlags
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		f.register(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		c, err := f.config()
+		if (err == nil) != (tc.flag == "") {
+			t.Fatalf("%v: %+v, %v", tc.args, c, err)
+		}
+		if err == nil {
+			continue
+		}
+		var se *setting.Error
+		if !errors.As(err, &se) || serveFlags[se.Field] != tc.flag {
+			t.Errorf("%v: %v does not map to --%s", tc.args, err, tc.flag)
+		}
+	}
+}
