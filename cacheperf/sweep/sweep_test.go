@@ -128,7 +128,7 @@ func TestSweepConfigErrors(t *testing.T) {
 
 func TestSweepRefusesTooSmallDatabase(t *testing.T) {
 	_, err := Run(context.Background(), Config{Items: 5, Size: 1024, Keys: []int{10}, Threads: 2, Steady: time.Second, Cache: objcache.Config{Budget: 1 << 20}})
-	if err == nil || !strings.Contains(err.Error(), "cacheperf load --items 10") {
+	if err == nil || !strings.Contains(err.Error(), "load at least 10 items") {
 		t.Fatalf("sweep over more keys than items: %v", err)
 	}
 }
