@@ -58,7 +58,7 @@ func runAuditCmd(ctx context.Context, args []string) error {
 	defer st.Close()
 	sum, err := audit.Run(ctx, st, audit.Options{AllowOpen: *allowOpen, Limit: *limit})
 	if err != nil {
-		return err
+		return loadHint(err, *db, false)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)

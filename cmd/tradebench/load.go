@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,10 +106,22 @@ flags:
 	defer st.Close()
 	start := time.Now()
 	if err := st.Reset(ctx); err != nil {
-		return fmt.Errorf("resetting %s: %w", store.Redact(*db), err)
+		return loadHint(fmt.Errorf("resetting %s: %w", store.Redact(*db), err), *db, false)
 	}
 	fmt.Fprintf(os.Stderr, "reset %s in %s\n", store.Redact(*db), time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// loadHint adds to a store.ErrNotLoaded how to load the database db.
+func loadHint(err error, db string, alsoServe bool) error {
+	if !errors.Is(err, store.ErrNotLoaded) {
+		return err
+	}
+	hint := fmt.Sprintf("load it first with\n  tradebench load --db %s", store.Redact(db))
+	if alsoServe {
+		hint += "\n(or start with --load-if-empty)"
+	}
+	return fmt.Errorf("%w; %s", err, hint)
 }
 
 // progress draws a bar on a terminal and plain lines every few seconds otherwise.

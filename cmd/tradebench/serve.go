@@ -138,7 +138,7 @@ func runServe(ctx context.Context, args []string) error {
 
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {
-		return serveFlags.orUsage(err)
+		return loadHint(serveFlags.orUsage(err), cfg.DB, true)
 	}
 	attrs := []any{"roles", roles.String()}
 	if srv.Orders() != nil {

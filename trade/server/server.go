@@ -277,7 +277,7 @@ func (s *Server) openStore(ctx context.Context) error {
 	if errors.Is(err, store.ErrNotLoaded) {
 		if cfg.LoadIfEmpty == nil {
 			st.Close()
-			return fmt.Errorf("database %s is empty: load it first with\n  tradebench load --db %s\n(or start with --load-if-empty)", store.Redact(cfg.DB), store.Redact(cfg.DB))
+			return fmt.Errorf("database %s is empty: %w", store.Redact(cfg.DB), store.ErrNotLoaded)
 		}
 		spec := *cfg.LoadIfEmpty
 		log.Info("loading an empty database", "db", store.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)

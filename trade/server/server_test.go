@@ -152,12 +152,12 @@ func TestShutdownUnderLoad(t *testing.T) {
 	t.Logf("%d complete responses, %d refused connections", complete.Load(), refused.Load())
 }
 
-func TestStartEmptyDatabaseSaysHowToLoad(t *testing.T) {
+func TestStartEmptyDatabaseSaysSo(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.DB = "sqlite:" + filepath.Join(t.TempDir(), "empty.db")
 	cfg.Listen = "127.0.0.1:0"
 	_, err := Start(context.Background(), cfg)
-	if err == nil || !strings.Contains(err.Error(), "tradebench load --db "+cfg.DB) {
+	if !errors.Is(err, store.ErrNotLoaded) || !strings.Contains(err.Error(), cfg.DB) {
 		t.Fatalf("Start on an empty database: %v", err)
 	}
 }

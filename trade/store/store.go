@@ -29,7 +29,7 @@ import (
 var (
 	ErrNotFound  = errors.New("store: no such row")
 	ErrDuplicate = errors.New("store: duplicate key")
-	ErrNotLoaded = errors.New("store: the database has not been loaded (run: tradebench load --db DSN)")
+	ErrNotLoaded = errors.New("store: the database has not been loaded")
 )
 
 // LoadSpec sizes the data set Load generates (see package dataset).
