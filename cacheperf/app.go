@@ -1,6 +1,6 @@
 // Package cacheperf is the CachePerf application: a web application that serves records holding
 // large binary objects from a database through an in-process object cache (objcache), with the
-// seeds' pages — the item page (name, content type and one random byte of the cached blob), the
+// CachePerf paper's pages — the item page (name, content type and one random byte of the cached blob), the
 // image itself, and the "other work" page that touches neither cache nor database.
 package cacheperf
 

@@ -109,7 +109,7 @@ func TestItemPageFromDBThenCache(t *testing.T) {
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != store.ContentType || !bytes.Equal(img, want) {
 				t.Fatalf("image: status %d type %q, %d bytes, equal %v", resp.StatusCode, resp.Header.Get("Content-Type"), len(img), bytes.Equal(img, want))
 			}
-			// the seeds' URLs
+			// the original kit's URLs
 			_, body = fetch(t, s.URL+"/ImageBench/servlet/MainServlet?imageID=7&displayImage=false")
 			checkItemPage(t, body, 7, testSize, false)
 			resp, img = fetch(t, s.URL+"/ImageBench/servlet/ImageServlet?action=getimage&imageID=7")

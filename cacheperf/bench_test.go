@@ -16,7 +16,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/store"
 )
 
-// benchClients is the seeds' number of client threads.
+// benchClients is the CachePerf paper's number of client threads.
 const benchClients = 40
 
 // itemTargetPct is the share of the "Hello, World!" rate the cached item page should reach.

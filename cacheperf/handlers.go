@@ -18,13 +18,13 @@ import (
 
 // Handler returns the application's routes:
 //
-//	GET /cacheperf/item?id=N[&displayImage=false]   the item page (the seeds' MainServlet + Test.jsp)
+//	GET /cacheperf/item?id=N[&displayImage=false]   the item page (the original kit's MainServlet + Test.jsp)
 //	GET /cacheperf/image?id=N                       the blob with its content type (ImageServlet)
 //	GET /cacheperf/otherwork                        model objects rendered, no cache, no database
 //	GET /cacheperf/stats[?format=json]              cache statistics and process memory
 //	GET /cacheperf/hello                            "Hello, World!": the baseline for the HTTP stack
 //
-// and the seeds' Java URLs, so their LoadRunner scripts run unchanged:
+// and the original kit's Java URLs, so their LoadRunner scripts run unchanged:
 // /ImageBench/servlet/MainServlet?imageID=N[&displayImage=…],
 // /ImageBench/servlet/ImageServlet?action=getimage&imageID=N, /ImageBench/servlet/OtherWorkServlet.
 func (a *App) Handler() http.Handler {
@@ -127,7 +127,7 @@ func errorPage(w http.ResponseWriter, code int, msg string) {
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
-// item is the seeds' MainServlet + Test.jsp: the page is rendered afresh on every request, with
+// item is the original kit's MainServlet + Test.jsp: the page is rendered afresh on every request, with
 // one randomly chosen byte of the cached blob, so a hit is work on the cached object, not a
 // cached page.
 func (a *App) item(w http.ResponseWriter, r *http.Request, param string, displayImage bool) {
@@ -208,7 +208,7 @@ var (
 // streamChunk is how much of an uncacheable blob the image page reads at a time.
 const streamChunk = 256 << 10
 
-// image is the seeds' ImageServlet: the blob itself, with its content type.
+// image is the original kit's ImageServlet: the blob itself, with its content type.
 func (a *App) image(w http.ResponseWriter, r *http.Request, param string) {
 	a.imageReqs.Add(1)
 	res, ok := a.lookup(w, r, param)
@@ -259,7 +259,7 @@ func (a *App) image(w http.ResponseWriter, r *http.Request, param string) {
 	}
 }
 
-// modelItem is the seeds' Item model class, which the other-work page creates fresh.
+// modelItem is the original kit's Item model class, which the other-work page creates fresh.
 type modelItem struct {
 	ID          int
 	Name        string
@@ -267,7 +267,7 @@ type modelItem struct {
 	ContentType string
 }
 
-// otherWork is the seeds' OtherWorkServlet + Test2.jsp: create a model object with a random id and
+// otherWork is the original kit's OtherWorkServlet + Test2.jsp: create a model object with a random id and
 // render it. No cache, no database.
 //
 //go:noinline
@@ -293,7 +293,7 @@ func (a *App) otherWork(w http.ResponseWriter, r *http.Request) {
 	bufPool.Put(bp)
 }
 
-// newModelItem allocates the model object on the heap, as the seeds' servlet did with new Item.
+// newModelItem allocates the model object on the heap, as the original kit's servlet did with new Item.
 //
 //go:noinline
 func newModelItem(id int, name string, data []byte, contentType string) *modelItem {

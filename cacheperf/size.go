@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Size units are binary (1KB = 1024 bytes), as the seeds' "500K" images and heap sizes were.
+// Size units are binary (1KB = 1024 bytes), as the CachePerf paper's "500K" images and heap sizes were.
 var sizeUnits = []struct {
 	suffix string
 	mult   int64

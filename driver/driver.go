@@ -55,7 +55,7 @@ type Config struct {
 	RampDown    time.Duration
 
 	// KeepConnections keeps connections and cookies across iterations (nil: the default — fresh
-	// per iteration for scenarios, as the seeds did; kept in quick mode, as wrk does).
+	// per iteration for scenarios, as the original papers' runs did; kept in quick mode, as wrk does).
 	KeepConnections *bool
 	Timeout         time.Duration // per request (0 = 60s)
 	Insecure        bool          // skip TLS certificate verification

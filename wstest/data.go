@@ -20,7 +20,7 @@ type Limits struct {
 	MaxItems int
 }
 
-// Default limits: far above the seeds' largest message (a list of 200, an order of 100 lines),
+// Default limits: far above the WSTest papers' largest message (a list of 200, an order of 100 lines),
 // far below anything that hurts a server.
 const (
 	DefaultMaxBodyBytes = 8 << 20
@@ -95,7 +95,7 @@ func MakeList(n int) *Node {
 }
 
 // MakeSynthetic returns the EchoSynthetic payload with a byte array of numBytes (the kit's
-// NumBytes, 1024 in the seeds).
+// NumBytes, 1024 in the WSTest papers).
 func MakeSynthetic(numBytes int) *Synthetic {
 	b := make([]byte, numBytes)
 	for k := range b {

@@ -11,7 +11,7 @@ import (
 	"github.com/orisano/gosax"
 )
 
-// BenchmarkParse measures raw parse speed (MB/s) of the three parsers on the seeds' two
+// BenchmarkParse measures raw parse speed (MB/s) of the three parsers on the XML Mark paper's two
 // document sizes: etree building a tree, gosax reading events, and encoding/xml's Decoder.Token
 // as the standard-library baseline. No access work; see BenchmarkScan for that.
 //

@@ -15,7 +15,7 @@ import (
 	"gopkg.in/ini.v1"
 )
 
-// The seeds' nine configurations, byte for byte as printed (including the seeds' "XML_ FILE_1"
+// The XML Mark paper's nine configurations, byte for byte as printed (including its "XML_ FILE_1"
 // spelling, which the parser accepts).
 //
 //go:embed configs/*.ini
@@ -28,7 +28,7 @@ type Config struct {
 	Agents int // worker goroutines (the closed model's users; no think time)
 
 	// The transaction mix. The old kit had one streaming parser per platform: the Java harness
-	// read SAXUsage, the C# one PullParserUsage, so the seeds' streaming configs set both to 100.
+	// read SAXUsage, the C# one PullParserUsage, so the original kit's streaming configs set both to 100.
 	// tradebench has both (sax = gosax, pull = encoding/xml) and treats the three keys as relative
 	// weights: DOM configs run only tree transactions, SAX configs half sax and half pull, each
 	// reported as its own transaction.
@@ -39,7 +39,7 @@ type Config struct {
 	// Percentages of tree transactions that are validated / serialized.
 	Validation, Serialization int
 
-	// Phase lengths. The INI values are whole seconds, as the seeds' comments say.
+	// Phase lengths. The INI values are whole seconds, as the original kit's comments say.
 	RampUp, SteadyState, RampDown time.Duration
 
 	// XMLFiles are XML_FILE_1 … XML_FILE_<XMLDocCount>, as written.
@@ -104,7 +104,7 @@ func init() {
 	}
 }
 
-// normKey folds case and drops spaces and underscores, so "XML_ FILE_1" (as the seeds print it),
+// normKey folds case and drops spaces and underscores, so "XML_ FILE_1" (as the XML Mark paper prints it),
 // "XML_FILE_1" and "xml_file_1" are one key.
 func normKey(k string) string {
 	return strings.ToLower(strings.NewReplacer(" ", "", "\t", "", "_", "").Replace(k))
@@ -113,13 +113,13 @@ func normKey(k string) string {
 var fileKey = regexp.MustCompile(`^xmlfile([0-9]+)$`)
 
 // ParseConfig parses INI text in the old kit's format. Keys may be in a [CONFIG] section (as the
-// seeds' files) or at the top; every error names the key.
+// original kit's files) or at the top; every error names the key.
 func ParseConfig(name string, data []byte) (*Config, error) {
 	f, err := ini.LoadSources(ini.LoadOptions{SpaceBeforeInlineComment: true, AllowShadows: true}, data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	// The seeds' files use [CONFIG]; accept any case, or keys without a section.
+	// The original kit's files use [CONFIG]; accept any case, or keys without a section.
 	var sec *ini.Section
 	for _, s := range f.Sections() {
 		if strings.EqualFold(s.Name(), "config") {
@@ -263,7 +263,7 @@ func ParseSeconds(v string) (time.Duration, error) {
 var builtinDoc = regexp.MustCompile(`^inv(?:oice)?([0-9]+)\.xml$`)
 
 // docSource says where XML_FILE_n's document comes from: a file that exists (relative to the INI
-// file), else a built-in generated invoice named inv<N>.xml by its base name, so the seeds' files
+// file), else a built-in generated invoice named inv<N>.xml by its base name, so the original kit's files
 // (..\\..\\docs\\inv100.xml) run unchanged.
 func (c *Config) docSource(n int) (file string, lines int, err error) {
 	v := c.XMLFiles[n]

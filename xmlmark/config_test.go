@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The seeds' nine configurations, as printed.
+// The XML Mark paper's nine configurations, as printed.
 func TestBuiltinConfigs(t *testing.T) {
 	want := map[string][6]int{ // Selection, ContentModification, StructureModification, Serialization, DOMUsage, SAX/PullParserUsage
 		"DOM1": {25, 0, 0, 0, 100, 0}, "DOM2": {50, 0, 0, 0, 100, 0}, "DOM3": {100, 0, 0, 0, 100, 0},
@@ -104,7 +104,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 }
 
 func TestConfigForms(t *testing.T) {
-	// keys without a section, any case, durations with units, the seeds' "XML_ FILE_1" spelling
+	// keys without a section, any case, durations with units, the paper's "XML_ FILE_1" spelling
 	c, err := ParseConfig("x", []byte("agents = 3\nsaxusage = 1\nsteadystate = 2m\nRampUp = 90s\nXML_ FILE_1 = C:\\kit\\docs\\INV1000.xml\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-// Package xmlmark is XML Mark, the XML document lifecycle benchmark of the seeds (XML Mark 1.1,
+// Package xmlmark is XML Mark, the XML document lifecycle benchmark of the 2005 XML Mark paper (XML Mark 1.1,
 // after Sun's XML Test): worker goroutines with no think time each process one invoice document
 // per transaction, from memory to memory.
 //
@@ -8,14 +8,14 @@
 //     ContentModification% by exactly 10% (decimal arithmetic, never float); delete
 //     StructureModification% of line items (spread evenly) and append as many new ones before the
 //     Summary, numbered upward from the largest LineID; serialize to a memory buffer on
-//     Serialization% of transactions. The Serialization key decides — the seeds' footnote 1: Sun's
+//     Serialization% of transactions. The Serialization key decides — the paper's footnote 1: Sun's
 //     1.0 kit read the Validation key there by mistake.
 //   - sax (github.com/orisano/gosax) and pull (encoding/xml Decoder.Token): scan the whole
 //     document and access the same values; no modification, no serialization. gosax does not
 //     check that end tags match, so the sax scanner checks nesting itself.
 //
 // The mix: DOMUsage, SAXUsage and PullParserUsage are relative weights. The old kit had one
-// streaming parser per platform (Java read SAXUsage, C# PullParserUsage), which is why the seeds'
+// streaming parser per platform (Java read SAXUsage, C# PullParserUsage), which is why the original kit's
 // SAX configurations set both to 100; here both exist, so SAX1–SAX3 run half sax and half pull,
 // each its own transaction in the results (RunOptions.Only, --only, runs one kind).
 //

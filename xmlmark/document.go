@@ -21,7 +21,7 @@ const (
 	attrCurrency   = "Currency"
 )
 
-// The seeds' two document sizes: 100 line items (≈90 KB) for the tree tests, 1000 (≈900 KB) for
+// The XML Mark paper's two document sizes: 100 line items (≈90 KB) for the tree tests, 1000 (≈900 KB) for
 // the streaming tests.
 const (
 	DOMLines    = 100

@@ -21,7 +21,7 @@ func TestGenerateDeterministicAndSized(t *testing.T) {
 			t.Fatalf("Generate(%d) is not deterministic", tc.lines)
 		}
 		if len(a) < tc.min || len(a) > tc.max {
-			t.Errorf("Generate(%d) = %d bytes, want %d–%d (the seeds' ≈90 KB / ≈900 KB)", tc.lines, len(a), tc.min, tc.max)
+			t.Errorf("Generate(%d) = %d bytes, want %d–%d (the XML Mark paper's ≈90 KB / ≈900 KB)", tc.lines, len(a), tc.min, tc.max)
 		}
 		d, err := NewDocument("gen", "generated", a)
 		if err != nil {

@@ -185,7 +185,7 @@ func (u *user) transaction(kind Kind, doc *Document, exp *expected) error {
 	c := u.w.cfg
 	switch kind {
 	case KindDOM:
-		ser := every(u.domN, c.Serialization) // Serialization, not Validation: the seeds' footnote 1
+		ser := every(u.domN, c.Serialization) // Serialization, not Validation: the XML Mark paper's footnote 1
 		u.domN++
 		r, err := u.tree.Run(doc.Data, TreeOptions{Selection: c.Selection, ContentModification: c.ContentModification,
 			StructureModification: c.StructureModification, Serialize: ser})

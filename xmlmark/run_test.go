@@ -75,7 +75,7 @@ func TestMixSchedule(t *testing.T) {
 	}
 }
 
-// The seeds' footnote 1: Sun's 1.0 kit decided serialization by the Validation key. Here the
+// The XML Mark paper's footnote 1: Sun's 1.0 kit decided serialization by the Validation key. Here the
 // Serialization key decides, whatever Validation says.
 func TestSerializationKeyNotValidation(t *testing.T) {
 	for _, tc := range []struct {

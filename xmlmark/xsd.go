@@ -1,7 +1,7 @@
 package xmlmark
 
-// XSD is the invoice schema (the old kit's sm-inv.xsd, re-created from the seeds' outline:
-// a fixed header, one or more line items, a fixed summary). The seeds' outline wraps the sequence
+// XSD is the invoice schema (the old kit's sm-inv.xsd, re-created from the XML Mark paper's outline:
+// a fixed header, one or more line items, a fixed summary). The paper's outline wraps the sequence
 // in complexContent, which XML Schema does not allow; this is the valid equivalent.
 const XSD = `<?xml version="1.0" encoding="UTF-8"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"

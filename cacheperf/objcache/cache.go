@@ -41,7 +41,7 @@ const (
 	ModeMemcached  = "memcached"
 )
 
-// DefaultTTL is the seeds' expiry: 8 hours after the entry was written (WebSphere's timeout of
+// DefaultTTL is the CachePerf paper's expiry: 8 hours after the entry was written (WebSphere's timeout of
 // 28800 s), so a warm cache stays warm for a whole run.
 const DefaultTTL = 8 * time.Hour
 

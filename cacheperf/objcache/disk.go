@@ -18,7 +18,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/store"
 )
 
-// diskTier is the seeds' "offload to disk": entries evicted from memory are written to files in
+// diskTier is the CachePerf paper's "offload to disk": entries evicted from memory are written to files in
 // a directory, one file per entry, with an in-memory index in LRU order. The files' bytes are
 // bounded; the least recently used files go first. Files are named id-seq so a reader never sees
 // a file half-replaced (a replacement is a new name; the old file is removed after).

@@ -1,5 +1,5 @@
 // Package store is CachePerf's item storage: one table of items (id, name, content type, size,
-// blob) in SQLite or PostgreSQL — the seeds' "Image" table. It knows nothing of caching or HTTP.
+// blob) in SQLite or PostgreSQL — the CachePerf paper's "Image" table. It knows nothing of caching or HTTP.
 package store
 
 import (
@@ -16,7 +16,7 @@ import (
 // ErrNotFound is returned for an id that is not in the table.
 var ErrNotFound = errors.New("item not found")
 
-// ContentType is the content type every generated item carries (the seeds stored JPEGs).
+// ContentType is the content type every generated item carries (the CachePerf paper stored JPEGs).
 const ContentType = "image/jpeg"
 
 // Meta is an item without its blob.
@@ -27,7 +27,7 @@ type Meta struct {
 	Size        int64 // blob length in bytes
 }
 
-// Item is one record with its blob: the object the seeds' applications cache.
+// Item is one record with its blob: the object the CachePerf paper's applications cache.
 type Item struct {
 	Meta
 	Data []byte
@@ -71,7 +71,7 @@ func Open(ctx context.Context, dsn string) (Store, error) {
 
 // LoadConfig says what Load generates.
 type LoadConfig struct {
-	Items int   // number of items, ids 1..Items (the seeds pick ids from 1)
+	Items int   // number of items, ids 1..Items (the CachePerf paper picks ids from 1)
 	Size  int64 // blob bytes per item
 	Seed  uint64
 	// Progress, if set, gets a line every ProgressEvery (default 2s) and a final one.

@@ -1,9 +1,9 @@
 // Package sweep runs the CachePerf sweep: for each unique-key range it starts the application
 // in-process with a fresh cache, warms the cache over that range, and drives it with a fixed
-// number of client threads and no think time (the seeds' 40) through the load engine, measuring
+// number of client threads and no think time (the CachePerf paper's 40) through the load engine, measuring
 // TPS, hit ratio, latency percentiles and the process's peak resident memory; then the same for
-// the seeds' mix of 40% cache users and 60% "other work" users. The outcome is one results file
-// and the seeds' table of unique keys against TPS.
+// the CachePerf paper's mix of 40% cache users and 60% "other work" users. The outcome is one results file
+// and the paper's table of unique keys against TPS.
 package sweep
 
 import (
@@ -32,11 +32,11 @@ import (
 	"github.com/tradebench/tradebench/report"
 )
 
-// SeedKeys are the seeds' unique-key ranges (their table's rows).
-var SeedKeys = []int{500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 10000, 20000, 25000, 26000, 27000, 30000, 40000}
+// PaperKeys are the CachePerf paper's unique-key ranges (their table's rows).
+var PaperKeys = []int{500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 10000, 20000, 25000, 26000, 27000, 30000, 40000}
 
-// SeedMixKeys are the ranges of the seeds' other-work mix tables.
-var SeedMixKeys = []int{500, 1500, 2500, 3500, 4500}
+// PaperMixKeys are the ranges of the paper's other-work mix tables.
+var PaperMixKeys = []int{500, 1500, 2500, 3500, 4500}
 
 // Config is one sweep.
 type Config struct {
@@ -51,7 +51,7 @@ type Config struct {
 
 	Keys         []int // unique-key ranges of the cache sweep
 	MixKeys      []int // ranges of the mix sweep (empty or OtherWorkMix 0 = no mix)
-	OtherWorkMix int   // percent of threads doing other work in the mix (the seeds' 60)
+	OtherWorkMix int   // percent of threads doing other work in the mix (the CachePerf paper's 60)
 	Baseline     bool  // also measure GET /cacheperf/hello, the HTTP stack's ceiling, before and after the sweep
 	Threads      int   // client threads (closed model, no think time)
 

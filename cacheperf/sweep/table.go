@@ -69,7 +69,7 @@ func peakRSS(p Point) string {
 const sampledNote = "* sampled peak RSS: the kernel refused to reset its high-water mark, which would have been the whole process's; " +
 	"the largest of periodic samples may miss short spikes"
 
-// WriteTable prints the seeds' tables from a sweep's points: unique keys against TPS (with hit
+// WriteTable prints the CachePerf paper's tables from a sweep's points: unique keys against TPS (with hit
 // ratio, percentiles and peak RSS), and the mix's cache / other-work / total TPS.
 func WriteTable(w io.Writer, points []Point) {
 	var base *Point

@@ -23,13 +23,13 @@ func init() {
 
 const cacheperfUsage = `usage: tradebench cacheperf <load|serve|sweep> [flags]
 
-CachePerf serves records holding large binary objects (the seeds' 500 KB images) from a database
+CachePerf serves records holding large binary objects (the CachePerf paper's 500 KB images) from a database
 through an in-process object cache bounded by bytes, and measures what happens to throughput as
 the working set outgrows the cache.
 
   load   store N generated items of a given size in SQLite or PostgreSQL
   serve  run the CachePerf web application
-  sweep  run the seeds' sweep: unique keys vs TPS, hit ratio, latency and peak RSS, plus the
+  sweep  run the CachePerf paper's sweep: unique keys vs TPS, hit ratio, latency and peak RSS, plus the
          40% cache / 60% other-work mix (--quick: a scaled-down run that takes about two minutes).
          Exit status 3 when a point's peak RSS passed its stated ceiling (results still written).
 
@@ -83,7 +83,7 @@ func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
 		size: newSize(fs, "cache-size", defSize, "the in-memory cache's budget in bytes (e.g. 100MB, 1GB): blobs + names + 256 bytes per entry"),
 		window: newSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
 			"but streamed (default max(cache-size/16, 8MB))"),
-		ttl:      fs.Duration("ttl", objcache.DefaultTTL, "an entry's lifetime after it is written (the seeds' 8 hours)"),
+		ttl:      fs.Duration("ttl", objcache.DefaultTTL, "an entry's lifetime after it is written (the CachePerf paper's 8 hours)"),
 		diskDir:  fs.String("disk-dir", cacheperf.DefaultDiskDir, "memory+disk: the disk tier's directory (its *.cpitem files are deleted on start and exit)"),
 		diskSize: newSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
 	}
@@ -126,8 +126,8 @@ examples:
 flags:
 `)
 	db := fs.String("db", "", "the database: sqlite:PATH or postgres://user:pass@host/db (its cacheperf_items table is replaced)")
-	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the seeds loaded 40,000)")
-	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the seeds' images were 500KB)")
+	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the CachePerf paper loaded 40,000)")
+	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same seed gives the same blobs")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -213,13 +213,13 @@ flags:
 	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
-	size := newSize(fs, "size", sweep.DefaultItemSize, "blob size of the temporary database's items (the seeds' 500KB)")
+	size := newSize(fs, "size", sweep.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
 	cf := addCacheFlags(fs, sweep.DefaultCacheSize)
-	keys := fs.String("keys", joinInts(sweep.SeedKeys), "unique-key ranges, one measured point each (the seeds' table)")
-	mixKeys := fs.String("mix-keys", joinInts(sweep.SeedMixKeys), "unique-key ranges of the other-work mix")
+	keys := fs.String("keys", joinInts(sweep.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
+	mixKeys := fs.String("mix-keys", joinInts(sweep.PaperMixKeys), "unique-key ranges of the other-work mix")
 	mix := fs.Int("other-work-mix", sweep.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
-	threads := fs.Int("users", sweep.DefaultThreads, "client threads: closed-model users with no think time (the seeds used 40)")
+	threads := fs.Int("users", sweep.DefaultThreads, "client threads: closed-model users with no think time (the CachePerf paper used 40)")
 	warmup := fs.Duration("ramp-up", sweep.DefaultWarmup, "unmeasured load before each point's measurement (after a pass that requests every key once)")
 	steady := fs.Duration("duration", sweep.DefaultSteady, "measured window of each point")
 	rampDown := fs.Duration("ramp-down", 0, "unmeasured load after each point's measurement while the users stop (0 = they stop at once)")

@@ -102,7 +102,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.Float64Var(&f.rate, "rate", 0, "open model: iterations started per second (instead of --users)")
 	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = "+strconv.Itoa(load.DefaultMaxInFlight)+")")
 	fs.IntVar(&f.iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
-	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the seeds ran)")
+	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the original papers ran)")
 	fs.DurationVar(&f.timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify https certificates")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")

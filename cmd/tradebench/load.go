@@ -39,7 +39,7 @@ func runLoad(ctx context.Context, args []string) error {
 	setHelp(fs, `usage: tradebench load [--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]
 
 Drops the StockTrader tables in the database and fills them with a generated data set: the
-seeds' realistic default is 500,000 accounts with 5 holdings and 5 completed orders each, and
+2007 paper's realistic default is 500,000 accounts with 5 holdings and 5 completed orders each, and
 100,000 quotes. The database can then be served, and returned to exactly this state between
 runs with 'tradebench reset'. Do not load while a server is using the database.
 

@@ -23,12 +23,12 @@ const runHelp = `usage: tradebench run [flags]
 
 The one-command main job. With no flags it creates ./tradebench-work/, loads an embedded SQLite
 StockTrader data set (5,000 accounts, 1,000 quotes; reset instead of reloaded on later runs),
-starts the StockTrader monolith in this process on 127.0.0.1, drives the seeds' 19-step
+starts the StockTrader monolith in this process on 127.0.0.1, drives the 2007 paper's 19-step
 stocktrader scenario (50 users, 1 s think, 30 s ramp-up, 2 min measured, 10 s ramp-down: about
 three minutes in all), prints the transaction summary, writes the results JSON to
 ./tradebench-work/results.json and stops everything. At the end it audits the database (see
 'tradebench audit --help'; the result is in the summary and the results JSON). It exits 0
-when the run passed its thresholds (by default: error rate at most 0.01%, the seeds'
+when the run passed its thresholds (by default: error rate at most 0.01%, the 2007 paper's
 criterion) and the audit, 3 when a threshold failed, 4 when the audit found violations.
 
 With --target it drives an external deployment instead (e.g. Apache DayTrader): nothing is
@@ -50,8 +50,8 @@ func runRun(ctx context.Context, args []string) error {
 	f.register(fs, runjob.DefaultUsers, runjob.DefaultDuration, runjob.DefaultRampUp, runjob.DefaultRampDown)
 	workdir := fs.String("work-dir", runjob.DefaultWorkdir, "working directory for the database and results")
 	alias(fs, "work-dir", "workdir")
-	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the seeds' 500000 and beyond)")
-	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the seeds used 100000)")
+	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
+	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the 2007 paper used 100000)")
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:WORKDIR/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")

@@ -33,7 +33,7 @@ func runServe(ctx context.Context, args []string) error {
 		"Serves the StockTrader brokerage application. With no --role it is the monolith: the\n"+
 		"pages under /trade/ and the Trade/DayTrader contract under /daytrader/app, the business\n"+
 		"services host (SOAP, REST, gRPC) and the order processor, over one database, in one\n"+
-		"process. --role splits it into tiers, e.g. the seeds' web-service test bed:\n\n"+
+		"process. --role splits it into tiers, e.g. the 2007 paper's web-service test bed:\n\n"+
 		"  tradebench serve --role bsl --db postgres://… --bsl-listen :8081 --bsl-grpc-listen :8082\n"+
 		"  tradebench serve --role web --access soap --bsl 127.0.0.1:8081 --listen :8080\n"+
 		"  tradebench serve --role web --access grpc --bsl-grpc 127.0.0.1:8082 --listen :8090\n"+

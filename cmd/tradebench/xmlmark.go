@@ -48,7 +48,7 @@ examples:
 
 flags:
 `)
-	lines := fs.Int("lines", xmlmark.DOMLines, "line items in the invoice (the seeds use 100 ≈ 90 KB for DOM, 1000 ≈ 900 KB for streaming)")
+	lines := fs.Int("lines", xmlmark.DOMLines, "line items in the invoice (the XML Mark paper uses 100 ≈ 90 KB for DOM, 1000 ≈ 900 KB for streaming)")
 	out := fs.String("out", "-", "write the document to FILE (- = standard output)")
 	xsd := fs.String("xsd", "", "also write the invoice schema (XSD) to FILE")
 	if err := parseFlags(fs, args, false); err != nil {
@@ -110,7 +110,7 @@ Runs an XML Mark configuration: Agents workers, no think time, each iteration on
 RampDown. NAME is a built-in (%s; see 'tradebench xmlmark configs');
 a file uses the old kit's INI keys. Phase lengths in INI files are whole seconds.
 XML_FILE_n names a file (relative to the INI file) or a built-in generated invoice inv<N>.xml
-(N line items; the seeds' inv100.xml and inv1000.xml).
+(N line items; the original kit's inv100.xml and inv1000.xml).
 
 The mix: DOMUsage, SAXUsage and PullParserUsage are relative weights (the old kit had one
 streaming parser per platform, so its SAX configurations set both streaming keys to 100; here

@@ -1,5 +1,5 @@
 // Package load is the load engine: it runs a workload's virtual users through ramp-up, a
-// measured steady state and ramp-down, in a closed model (N users looping, the seeds' method) or
+// measured steady state and ramp-down, in a closed model (N users looping, the 2007 paper's method) or
 // an open model (a target arrival rate, latency measured from each iteration's intended start so a
 // stalled server cannot hide its stall), and returns merged measurements as report.Results.
 package load

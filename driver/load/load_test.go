@@ -91,7 +91,7 @@ func TestOpenModelDrops(t *testing.T) {
 	}
 }
 
-// The seeds' own trap: a server that stalls. Open model at 2,000 requests/s against a server
+// The original papers' own trap: a server that stalls. Open model at 2,000 requests/s against a server
 // that stalls every request for 500 ms once every 5 s: requests queued behind the stall must be
 // measured from their intended start, so p99 is near 450 ms (10% of requests wait 0–500 ms), not
 // the few milliseconds a closed loop would report.

@@ -1,4 +1,4 @@
-// Package peak finds a system's peak sustained throughput the way the seeds' engineers did by
+// Package peak finds a system's peak sustained throughput the way the 2007 paper's engineers did by
 // hand: add virtual users in steps, measure each step's steady state, and stop when throughput
 // stops rising, a latency bound is crossed or errors appear. The peak is the best step that
 // stayed within the bounds.

@@ -143,7 +143,7 @@ const (
 	PickFirst Pick = iota
 	PickLast
 	PickRandom
-	PickMax // the numerically largest: the newest of sequential ids (the seeds' "most recent holding")
+	PickMax // the numerically largest: the newest of sequential ids (the 2009 paper's "most recent holding")
 	PickMin
 )
 

@@ -39,7 +39,7 @@ func TestBuiltinsParse(t *testing.T) {
 	}
 }
 
-func TestStocktraderIsTheSeeds19Steps(t *testing.T) {
+func TestStocktraderIsThe2007Papers19Steps(t *testing.T) {
 	data, _ := scenarios.Get("stocktrader")
 	sc, err := Parse("stocktrader", data, Options{})
 	if err != nil {

@@ -2,7 +2,7 @@
 // walks the scenario's steps with its own connection, cookies and variables, records every HTTP
 // request as a hit (redirects included) and every transaction through the load engine.
 //
-// By default (the seeds' method) a user starts each iteration as a new visitor: a fresh
+// By default (the 2007 paper's method) a user starts each iteration as a new visitor: a fresh
 // connection and an empty cookie jar. KeepConnections keeps both across iterations instead.
 package vuser
 

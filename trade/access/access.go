@@ -1,6 +1,6 @@
 // Package access is the web tier's side of the access modes: a trade.Service whose
 // implementation — the in-process service or a SOAP, REST or gRPC client of a services host —
-// can be switched while the web tier runs (the config page does it), as the seeds' StockTrader
+// can be switched while the web tier runs (the config page does it), as the original .NET StockTrader
 // could be repointed without a restart. The web tier holds one Switch and never knows which
 // implementation answered.
 package access

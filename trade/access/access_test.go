@@ -58,7 +58,7 @@ func TestPagesInEachAccessMode(t *testing.T) {
 	}
 }
 
-// The same over PostgreSQL, the seeds' shared database, in the binary transport's mode.
+// The same over PostgreSQL, the 2007 paper's shared database, in the binary transport's mode.
 func TestPagesGRPCPostgres(t *testing.T) {
 	runPages(t, newBed(t, pgtest.DSN(t)), remote.GRPC)
 }

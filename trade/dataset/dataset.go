@@ -39,7 +39,7 @@ type Spec struct {
 	HashCost int   `json:"hashCost"` // bcrypt cost of the shared password hash
 }
 
-// DefaultSpec is the seeds' realistic load: 500,000 accounts, 5 holdings each, 100,000 quotes.
+// DefaultSpec is the 2007 paper's realistic load: 500,000 accounts, 5 holdings each, 100,000 quotes.
 func DefaultSpec() Spec {
 	return Spec{Accounts: 500_000, Quotes: 100_000, Holdings: 5, Seed: 1, HashCost: DefaultHashCost}
 }

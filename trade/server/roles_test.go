@@ -132,7 +132,7 @@ func TestOrderModesMonolith(t *testing.T) {
 	}
 }
 
-// The seeds' distributed deployment on one machine, over PostgreSQL: a services host that
+// The 2007 paper's distributed deployment on one machine, over PostgreSQL: a services host that
 // places orders on the durable queue (its embedded NATS), a separate order processor on that
 // broker, and two web tiers calling the host over SOAP and gRPC. Orders placed through either
 // web tier are completed by the processor; the audit passes.

@@ -9,7 +9,7 @@ import (
 )
 
 // The DayTrader contract: /daytrader/app?action=… with DayTrader's field names and page markers,
-// GET and POST alike (its JMeter plans and the seeds' LoadRunner flows use both).
+// GET and POST alike (its JMeter plans and the original papers' LoadRunner flows use both).
 //
 // Unlike the /trade/ forms, these requests carry no per-session form token: DayTrader's scripts
 // post bare forms and even place orders with GET links (app?action=sell&holdingID=N), so a token

@@ -1,6 +1,6 @@
 // Package drive is the WSTest load workload: virtual users that pick operations by the mix, call
 // them over SOAP, JSON or gRPC, check every response is the right echo, and record one
-// transaction per call, under either of the seeds' methodologies. It is configured by the old
+// transaction per call, under either of the WSTest papers' methodologies. It is configured by the old
 // kit's INI keys, by flags, or both (flags win).
 package drive
 

@@ -1,4 +1,4 @@
-// WSTest over gRPC: the binary transport (the seeds' WCF netTcpBinding counterpart) for the same
+// WSTest over gRPC: the binary transport (the original kit's WCF netTcpBinding counterpart) for the same
 // operations and data as the SOAP contract (uri:WSTestWeb-TestService). Field names follow the
 // SOAP element names.
 //

@@ -1,4 +1,4 @@
-// Package grpc serves trade.Service over gRPC (the binary transport, the seeds' WCF
+// Package grpc serves trade.Service over gRPC (the binary transport, the 2007 paper's WCF
 // netTcpBinding counterpart) and provides a client that implements trade.Service over it.
 // The wire contract is trade/remote/tradepb/trade.proto.
 package grpc

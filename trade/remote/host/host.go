@@ -1,7 +1,7 @@
 // Package host is the trade business services host (the `bsl` role): one process serving
 // trade.Service over SOAP 1.1 (/soap/trade, WSDL at ?wsdl), REST/JSON (/api/v1/, OpenAPI at
 // /api/v1/openapi.json) on one HTTP listener, and gRPC on its own listener, all at once, like
-// the seeds' self-hosted WCF service listening on every endpoint.
+// the 2007 paper's self-hosted WCF service listening on every endpoint.
 package host
 
 import (

@@ -1,5 +1,5 @@
 // The trade business services (Trade 6.1 / StockTrader) over gRPC: the binary transport, the
-// seeds' WCF netTcpBinding counterpart. Every operation and field of trade.Service and the order
+// 2007 paper's WCF netTcpBinding counterpart. Every operation and field of trade.Service and the order
 // processor's CompleteOrder.
 //
 // Money is exact: every amount is an int64 number of cents in a field whose name ends in _cents
