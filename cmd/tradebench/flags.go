@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -85,8 +86,8 @@ func isTerminal(f *os.File) bool { return isatty.IsTerminal(f.Fd()) || isatty.Is
 type progressFlag struct{ mode string }
 
 func (p *progressFlag) String() string {
-	if p == nil || p.mode == "" {
-		return "auto"
+	if p == nil {
+		return ""
 	}
 	return p.mode
 }
@@ -102,7 +103,7 @@ func (p *progressFlag) Set(s string) error {
 
 // writer returns where progress goes (nil: nowhere) and whether it may redraw in place.
 func (p *progressFlag) writer() (w io.Writer, tty bool) {
-	switch p.String() {
+	switch p.mode {
 	case "off":
 		return nil, false
 	case "on":
@@ -117,13 +118,13 @@ type quietValue struct{ p *progressFlag }
 func (q quietValue) String() string   { return "false" }
 func (q quietValue) IsBoolFlag() bool { return true }
 func (q quietValue) Set(s string) error {
-	switch s {
-	case "true", "1", "t", "T", "TRUE", "True":
-		q.p.mode = "off"
-	case "false", "0", "f", "F", "FALSE", "False":
-		q.p.mode = "auto"
-	default:
+	quiet, err := strconv.ParseBool(s)
+	if err != nil {
 		return fmt.Errorf("want true or false, got %q", s)
+	}
+	q.p.mode = "auto"
+	if quiet {
+		q.p.mode = "off"
 	}
 	return nil
 }
@@ -131,7 +132,7 @@ func (q quietValue) Set(s string) error {
 // addProgress defines --progress (and the old --quiet as its hidden alias).
 func addProgress(fs *flag.FlagSet) *progressFlag {
 	p := &progressFlag{mode: "auto"}
-	fs.Var(p, "progress", "live progress on stderr: auto (in place on a terminal, a line every few seconds otherwise), on, off")
+	fs.Var(p, "progress", "`mode` of the live progress on stderr: auto (in place on a terminal, a line every few seconds otherwise), on, off")
 	fs.Var(aliasValue{quietValue{p}, "progress"}, "quiet", "old name of --progress off")
 	return p
 }
