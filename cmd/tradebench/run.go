@@ -52,7 +52,7 @@ func runRun(ctx context.Context, args []string) error {
 	alias(fs, "work-dir", "workdir")
 	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
 	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the 2007 paper used 100000)")
-	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:WORKDIR/stocktrader.db; postgres://… works too)")
+	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
 	setHelp(fs, runHelp)
