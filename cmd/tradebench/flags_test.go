@@ -128,7 +128,9 @@ func TestOldNamesStillWork(t *testing.T) {
 		out := filepath.Join(dir, "sweep.json")
 		code, _, stderr := capture(t, "cacheperf", "sweep", "--threads", "2", "--warmup", "100ms", "--steady", "300ms",
 			"--keys", "20", "--other-work-mix", "0", "--baseline=false", "--size", "1KB", "--cache-size", "1MB", "--out", out, "--quiet")
-		if code != 0 {
+		// 3: the process's peak RSS passed the small cache's ceiling (as under -race); the
+		// results are written all the same, and only the phases matter here.
+		if code != 0 && code != 3 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		res, err := report.ReadFile(out)
