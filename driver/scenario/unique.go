@@ -251,10 +251,10 @@ func (c *compiler) uniqueDraw(src string, lo, hi int64) (int, error) {
 		if hi-lo > MaxUniqueValues {
 			return 0, fmt.Errorf("%d values; a unique range has at most %d", hi-lo, MaxUniqueValues)
 		}
-		plo, phi := c.slice.part(lo, hi)
-		if phi <= plo {
+		if hi-lo < int64(c.slice.Count) {
 			return 0, fmt.Errorf("%d values, too few for %d slices (one per driver)", hi-lo, c.slice.Count)
 		}
+		plo, phi := c.slice.part(lo, hi)
 		p = &pool{lo: plo, n: phi - plo, written: src, wlo: lo, whi: hi, first: c.drawVar, line: c.drawLine}
 		p.words = make([]atomic.Uint64, (p.n+63)/64)
 		c.pools = append(c.pools, p)
