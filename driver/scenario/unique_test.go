@@ -236,14 +236,15 @@ flow:
 }
 
 // BenchmarkDraw compares a unique draw (take, then release at the iteration's end) with a plain
-// random one, one user per goroutine, on a realistic range and on a crowded one (64 users on
-// 100 values). Run: go test -run XXX -bench Draw -cpu 1,2 ./driver/scenario/
+// random one, one user per goroutine, on a realistic range and on a crowded one: 100 values of
+// which other users hold 63 throughout, as when 64 users share 100 accounts (a draw then
+// needs 100/37 ≈ 2.7 tries on average). Run: go test -run XXX -bench Draw -cpu 1,2 ./driver/scenario/
 func BenchmarkDraw(b *testing.B) {
 	for _, bc := range []struct {
-		name   string
-		values int
-		unique bool
-	}{{"rand/500000", 500000, false}, {"unique/500000", 500000, true}, {"unique/100", 100, true}} {
+		name         string
+		values, held int
+		unique       bool
+	}{{"rand/500000", 500000, 0, false}, {"unique/500000", 500000, 0, true}, {"unique/100-63-held", 100, 63, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			src := fmt.Sprintf("name: b\nflow:\n  - set: {uid: \"uid:{0..%d}\"}\n", bc.values)
 			if bc.unique {
@@ -254,6 +255,9 @@ func BenchmarkDraw(b *testing.B) {
 				b.Fatal(err)
 			}
 			tmpl := sc.Steps[0].Sets[0].Value
+			for u := 0; u < bc.held; u++ {
+				tmpl.Append(nil, &env{vars: make([]string, 1), d: sc.NewDraws(1, 1000+u)})
+			}
 			var next struct {
 				sync.Mutex
 				n int
