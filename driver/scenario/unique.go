@@ -192,10 +192,11 @@ func (d *Draws) take(slot int) int64 {
 		d.held[slot] = -1
 	}
 	i := d.R.Int64N(p.n)
-	// With at most n holders at once a random try succeeds with probability >= 1/n, so 64·n
-	// tries fail with probability below e^-64; the scans then look at every value in turn.
+	// With fewer holders than values one is free at every moment, so a random try succeeds
+	// with probability >= 1/n and 16·n tries all fail with probability below e^-16; the scans
+	// then look at every value in turn. Only a run over capacity gets past them.
 	for tries := int64(0); !p.tryTake(i); tries++ {
-		if tries < 64*p.n+64 {
+		if tries < 16*p.n+64 {
 			i = d.probe.Int64N(p.n)
 			continue
 		}
