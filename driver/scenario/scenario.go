@@ -2,8 +2,9 @@
 // embedded) describing named transactions of templated HTTP requests, think times, checks,
 // extraction into variables, random values (unique among the users, if asked: unique.go),
 // counters, weighted choices and repeats. Loading compiles everything once — templates into
-// segments, regexes, variable slots — and rejects a bad file with its line number: unknown fields, unknown variables, variables used before they
-// can have been set, bad regexes, bad think times. Executing a scenario is driver/vuser's job.
+// segments, regexes, variable slots — and rejects a bad file with its line number: unknown
+// fields, unknown variables, variables used before they can have been set, bad regexes, bad
+// think times. Executing a scenario is driver/vuser's job.
 package scenario
 
 import (
