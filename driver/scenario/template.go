@@ -16,8 +16,8 @@ import (
 //	{{name}}          a parameter (folded to text at load), a variable, or user / iter / run
 //	{{rand A B}}      a uniform random integer A <= x < B; A and B are numbers or parameters
 //	{A..B}            the same, shorter: uid:{0..users} is one of the loaded accounts uid:0 … uid:users-1
-//	{unique A..B}     in a set: value only, a value of A..B no other virtual user holds at the
-//	{{unique A B}}    moment, held until the user's iteration ends (see unique.go)
+//	{unique A..B}     (set values only) a value of A..B that no other virtual user holds at
+//	{{unique A B}}    that moment, held until the user's iteration ends (see unique.go)
 //	{{counter NAME}}  a run-wide counter: 0, 1, 2, … shared by every virtual user
 //
 // Random values come from the user's own stream (Env.Draws), so a seed reproduces them.
