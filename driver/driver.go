@@ -68,7 +68,24 @@ type Config struct {
 	Peak *peak.Config
 	// RunID makes registered user ids unique across runs ("" = generated).
 	RunID string
+	// Seed seeds the virtual users' random draws: the same seed gives each user the same
+	// sequence of values, choices and think times (0 = a random seed; the results record it).
+	Seed uint64
+	// Slice gives this driver its own part of every unique range ({unique A..B}) when several
+	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
+	// no two agents' users ever hold the same value. The zero value uses the whole range.
+	Slice scenario.Slice
 }
+
+// UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
+// unique range has values; like a bad flag, its exit status is 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// ExitCode is 2, a usage error's exit status.
+func (e *UsageError) ExitCode() int { return 2 }
 
 // Workload is the results' workload name for driven HTTP scenarios.
 const Workload = "http"
@@ -128,7 +145,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		cfg.RunID = NewRunID()
 	}
 	quick := cfg.URL != ""
-	opt := scenario.Options{Params: cfg.Params, RunID: cfg.RunID, Think: cfg.Think}
+	opt := scenario.Options{Params: cfg.Params, RunID: cfg.RunID, Think: cfg.Think, Slice: cfg.Slice}
 	var sc *scenario.Scenario
 	var err error
 	target := cfg.Target
@@ -161,10 +178,15 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if cfg.Insecure {
 		hopt.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
-	w, err := vuser.New(vuser.Config{Target: target, Scenario: sc, HTTP: hopt, KeepConnections: keep, Open: cfg.Rate > 0})
+	var notes []string
+	if cfg, notes, err = fitUnique(cfg, sc); err != nil {
+		return nil, err
+	}
+	w, err := vuser.New(vuser.Config{Target: target, Scenario: sc, HTTP: hopt, KeepConnections: keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err
 	}
+	cfg.Seed = w.Seed()
 	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
 		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name}
 
@@ -182,6 +204,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		return nil, err
 	}
 	describe(res, cfg, sc, target, keep, quick)
+	res.Notes = append(res.Notes, notes...)
 	if !quick {
 		recordServer(ctx, res, target)
 	}
@@ -192,6 +215,44 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		return res, res.CheckThresholds(cfg.Thresholds)
 	}
 	return res, nil
+}
+
+// fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
+// have values for. Bounds the user did not choose — the open model's default --max-in-flight, a
+// peak search's --peak-max-users — are lowered to fit instead, with a note.
+func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
+	max := sc.MaxUsers()
+	refuse := func(flag string, n int) error {
+		return &UsageError{fmt.Errorf("%s %d: %w; lower %s to at most %d or widen the range", flag, n, sc.CheckUsers(n), flag, max)}
+	}
+	var notes []string
+	switch {
+	case cfg.Rate > 0 && cfg.MaxInFlight == 0:
+		if max < load.DefaultMaxInFlight {
+			cfg.MaxInFlight = max
+			notes = append(notes, fmt.Sprintf("at most %d iterations in flight: each holds one of the scenario's unique values", max))
+		}
+	case cfg.Rate > 0:
+		if cfg.MaxInFlight > max {
+			return cfg, nil, refuse("--max-in-flight", cfg.MaxInFlight)
+		}
+	case cfg.Peak != nil:
+		pc := *cfg.Peak
+		pc.Defaults()
+		if pc.Start > max {
+			return cfg, nil, refuse("--peak-start", pc.Start)
+		}
+		if pc.MaxUsers > max {
+			pc.MaxUsers = max
+			notes = append(notes, fmt.Sprintf("peak search capped at %d users: each holds one of the scenario's unique values", max))
+		}
+		cfg.Peak = &pc
+	default:
+		if cfg.Users > max {
+			return cfg, nil, refuse("--users", cfg.Users)
+		}
+	}
+	return cfg, notes, nil
 }
 
 func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workload) (*report.Results, error) {
@@ -245,6 +306,7 @@ func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target str
 	}
 	res.Settings["timeout"] = to.String()
 	res.Settings["run_id"] = cfg.RunID
+	res.Settings["seed"] = cfg.Seed
 }
 
 // recordServer asks a tradebench target for its running modes (/trade/config.json: roles,

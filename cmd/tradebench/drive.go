@@ -80,6 +80,7 @@ type driveFlags struct {
 	maxP90, maxP99                 time.Duration
 	minTPS                         float64
 	progress                       *progressFlag
+	seed                           uint64
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -112,6 +113,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	f.progress = addProgress(fs)
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
 	fs.IntVar(&f.peakStart, "peak-start", peak.DefaultStart, "peak search: users in the first step")
 	fs.IntVar(&f.peakStep, "peak-step", peak.DefaultStart, "peak search: users added per step")
@@ -127,7 +129,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	given := givenFlags(fs)
 	cfg := driver.Config{Target: f.target, Scenario: f.scenario, URL: quickURL, Params: f.set,
 		Users: f.users, Rate: f.rate, MaxInFlight: f.maxInFlight, Iterations: f.iterations,
-		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure}
+		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure, Seed: f.seed}
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}

@@ -1,9 +1,10 @@
 // Package scenario loads load-test scenarios: YAML files (the built-ins are the same format,
 // embedded) describing named transactions of templated HTTP requests, think times, checks,
-// extraction into variables, random values, counters, weighted choices and repeats. Loading
-// compiles everything once — templates into segments, regexes, variable slots — and rejects a
-// bad file with its line number: unknown fields, unknown variables, variables used before they
-// can have been set, bad regexes, bad think times. Executing a scenario is driver/vuser's job.
+// extraction into variables, random values (unique among the users, if asked: unique.go),
+// counters, weighted choices and repeats. Loading compiles everything once — templates into
+// segments, regexes, variable slots — and rejects a bad file with its line number: unknown
+// fields, unknown variables, variables used before they can have been set, bad regexes, bad
+// think times. Executing a scenario is driver/vuser's job.
 package scenario
 
 import (
@@ -27,6 +28,8 @@ type Scenario struct {
 	Steps       []*Step // one iteration
 	Vars        []string
 	counters    map[string]*atomic.Int64
+	pools       []*pool // unique ranges
+	draws       []*pool // by unique draw slot
 }
 
 // Param is one scenario parameter and its effective value.
@@ -86,6 +89,8 @@ type Set struct {
 	Min, Max   int // repetitions (both 1 for a plain value)
 	Join       string
 	IsRepeated bool
+	// Unique: Value makes a unique draw (a value held until the iteration ends; see Draws).
+	Unique bool
 }
 
 // Request is one compiled HTTP request.
@@ -155,6 +160,8 @@ type Options struct {
 	RunID string
 	// Think, if non-nil, replaces the scenario's default think time (--think).
 	Think *Think
+	// Slice restricts unique draws to this driver's part of each range (agents).
+	Slice Slice
 }
 
 // Parse compiles a scenario from YAML. name is used in error messages (a file name).
@@ -179,10 +186,14 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 	if err := doc.Content[0].Decode(&raw); err != nil {
 		return nil, tidyYAMLError(err)
 	}
+	if err := opt.Slice.validate(); err != nil {
+		return nil, err
+	}
 	c := &compiler{
 		params:   map[string]string{},
 		slots:    map[string]int{},
 		counters: map[string]*atomic.Int64{},
+		slice:    opt.Slice,
 	}
 	sc := &Scenario{Name: raw.Name, Description: raw.Description, counters: c.counters}
 	if sc.Name == "" {
@@ -190,7 +201,7 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 	}
 	for _, p := range raw.Params {
 		if !isIdent(p.Key) || reserved[p.Key] {
-			return nil, fmt.Errorf("line %d: parameter name %q must be a plain identifier and not one of user, iter, run, rand, counter", p.Line, p.Key)
+			return nil, fmt.Errorf("line %d: parameter name %q must be a plain identifier and not one of user, iter, run, rand, unique, counter", p.Line, p.Key)
 		}
 		c.params[p.Key] = p.Val
 		c.order = append(c.order, p.Key)
@@ -225,7 +236,7 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 	collectVars(raw.Flow, declared)
 	for v, line := range declared {
 		if !isIdent(v) || reserved[v] {
-			return nil, fmt.Errorf("line %d: variable name %q must be a plain identifier and not one of user, iter, run, rand, counter", line, v)
+			return nil, fmt.Errorf("line %d: variable name %q must be a plain identifier and not one of user, iter, run, rand, unique, counter", line, v)
 		}
 		if _, ok := c.params[v]; ok {
 			return nil, fmt.Errorf("line %d: variable %q has the name of a parameter", line, v)
@@ -245,10 +256,11 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 		return nil, err
 	}
 	sc.Steps = steps
+	sc.pools, sc.draws = c.pools, c.draws
 	return sc, nil
 }
 
-var reserved = map[string]bool{"user": true, "iter": true, "run": true, "rand": true, "counter": true}
+var reserved = map[string]bool{"user": true, "iter": true, "run": true, "rand": true, "counter": true, "unique": true}
 
 func isIdent(s string) bool {
 	if s == "" {
@@ -309,6 +321,13 @@ type compiler struct {
 	slots    map[string]int
 	counters map[string]*atomic.Int64
 	headers  []kv
+	// unique draws: the set being compiled (drawVar "" outside a set), the ranges, the draws
+	drawVar      string
+	drawLine     int
+	drawRepeated bool
+	slice        Slice
+	pools        []*pool
+	draws        []*pool
 }
 
 func (c *compiler) paramList() string {
@@ -343,6 +362,7 @@ func (s scope) counter(name string) *atomic.Int64 {
 	}
 	return ctr
 }
+func (s scope) unique(src string, lo, hi int64) (int, error) { return s.c.uniqueDraw(src, lo, hi) }
 func (s scope) names() string {
 	vars := make([]string, 0, len(s.c.slots))
 	for v := range s.c.slots {
@@ -411,11 +431,14 @@ func (c *compiler) steps(raw []rawStep, defined set, inTx bool) ([]*Step, set, e
 		case "set":
 			st.Kind = StepSet
 			for _, rs := range r.Set {
+				ndraws := len(c.draws)
+				c.drawVar, c.drawLine, c.drawRepeated = rs.Var, rs.line, rs.Repeat != nil
 				v, err := compileTemplate(rs.Value, sc)
+				c.drawVar = ""
 				if err != nil {
 					return nil, nil, fmt.Errorf("line %d: set %s: %w", rs.line, rs.Var, err)
 				}
-				s := Set{Slot: c.slots[rs.Var], Var: rs.Var, Value: v, Min: 1, Max: 1, Join: rs.Join}
+				s := Set{Slot: c.slots[rs.Var], Var: rs.Var, Value: v, Min: 1, Max: 1, Join: rs.Join, Unique: len(c.draws) > ndraws}
 				if rs.Repeat != nil {
 					if s.Min, s.Max, err = c.count(rs.Repeat); err != nil {
 						return nil, nil, err

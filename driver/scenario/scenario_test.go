@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,11 +15,18 @@ type env struct {
 	vars []string
 	user int
 	iter int64
+	d    *Draws
 }
 
 func (e *env) Var(i int) string { return e.vars[i] }
 func (e *env) UserID() int      { return e.user }
 func (e *env) IterNum() int64   { return e.iter }
+func (e *env) Draws() *Draws {
+	if e.d == nil {
+		e.d = (&Scenario{}).NewDraws(1, e.user)
+	}
+	return e.d
+}
 
 func TestBuiltinsParse(t *testing.T) {
 	for _, name := range scenarios.Names() {
@@ -68,7 +76,7 @@ func TestParamsOverride(t *testing.T) {
 	}
 	// the folded range now draws from 0..6
 	login := sc.Steps[1].Request
-	e := &env{vars: make([]string, len(sc.Vars))}
+	e := &env{vars: make([]string, len(sc.Vars)), d: sc.NewDraws(1, 0)}
 	sc.Steps[0].Sets[0].Value.Append(nil, e)
 	for i := 0; i < 200; i++ {
 		v := sc.Steps[0].Sets[0].Value.String(e)
@@ -152,10 +160,11 @@ func TestThinkDistributions(t *testing.T) {
 		}
 	}
 	u, _ := ParseThink("0.5s..1.5s")
+	rng := rand.New(rand.NewPCG(1, 2))
 	var sum float64
 	const n = 20000
 	for i := 0; i < n; i++ {
-		d := u.Sample()
+		d := u.Sample(rng)
 		if d < 500*time.Millisecond || d > 1500*time.Millisecond {
 			t.Fatalf("uniform sample %v outside 0.5s..1.5s", d)
 		}
@@ -168,7 +177,7 @@ func TestThinkDistributions(t *testing.T) {
 	sum = 0
 	var over2 int
 	for i := 0; i < n; i++ {
-		d := x.Sample()
+		d := x.Sample(rng)
 		if d < 0 || d > 10*time.Second {
 			t.Fatalf("exponential sample %v outside [0, 10×mean]", d)
 		}

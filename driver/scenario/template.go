@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,7 +16,11 @@ import (
 //	{{name}}          a parameter (folded to text at load), a variable, or user / iter / run
 //	{{rand A B}}      a uniform random integer A <= x < B; A and B are numbers or parameters
 //	{A..B}            the same, shorter: uid:{0..users} is one of the loaded accounts uid:0 … uid:users-1
+//	{unique A..B}     (set values only) a value of A..B that no other virtual user holds at
+//	{{unique A B}}    that moment, held until the user's iteration ends (see unique.go)
 //	{{counter NAME}}  a run-wide counter: 0, 1, 2, … shared by every virtual user
+//
+// Random values come from the user's own stream (Env.Draws), so a seed reproduces them.
 type Template struct {
 	segs  []seg
 	src   string
@@ -33,22 +36,24 @@ const (
 	segCounter
 	segUser
 	segIter
+	segUnique
 )
 
 type seg struct {
 	kind   segKind
 	lit    string // segLit: the text; others: unused
 	esc    string // segLit: the text query-escaped
-	slot   int    // segVar
+	slot   int    // segVar; segUnique: the draw
 	lo, hi int64  // segRand
 	ctr    *atomic.Int64
 }
 
-// Env is what a template reads while rendering: the user's variables and identity.
+// Env is what a template reads while rendering: the user's variables, identity and random state.
 type Env interface {
 	Var(slot int) string
 	UserID() int
 	IterNum() int64
+	Draws() *Draws
 }
 
 // Source is the template's text as written.
@@ -110,7 +115,9 @@ func (s *seg) appendDynamic(dst []byte, env Env, escape bool) []byte {
 		}
 		return append(dst, v...)
 	case segRand:
-		return strconv.AppendInt(dst, s.lo+rand.Int64N(s.hi-s.lo), 10)
+		return strconv.AppendInt(dst, s.lo+env.Draws().R.Int64N(s.hi-s.lo), 10)
+	case segUnique:
+		return strconv.AppendInt(dst, env.Draws().take(s.slot), 10)
 	case segCounter:
 		return strconv.AppendInt(dst, s.ctr.Add(1)-1, 10)
 	case segUser:
@@ -143,10 +150,12 @@ type resolver interface {
 	param(name string) (string, bool)
 	variable(name string) (slot int, err error) // err: unknown, or not yet set on this path
 	counter(name string) *atomic.Int64
+	// unique registers a unique draw of [lo, hi), written as src.
+	unique(src string, lo, hi int64) (slot int, err error)
 	names() string // what is defined, for error messages
 }
 
-var rangeRE = regexp.MustCompile(`^\{(-?\d+|[A-Za-z_]\w*)\.\.(-?\d+|[A-Za-z_]\w*)\}`)
+var rangeRE = regexp.MustCompile(`^\{(unique +)?(-?\d+|[A-Za-z_]\w*)\.\.(-?\d+|[A-Za-z_]\w*)\}`)
 
 // compileTemplate parses src into segments, folding parameters to text.
 func compileTemplate(src string, r resolver) (*Template, error) {
@@ -183,16 +192,17 @@ func compileTemplate(src string, r resolver) (*Template, error) {
 		}
 		if src[i] == '{' {
 			if m := rangeRE.FindStringSubmatch(src[i:]); m != nil {
-				lo, err := intArg(m[1], r)
+				var s *seg
+				lo, err := intArg(m[2], r)
 				if err == nil {
 					var hi int64
-					hi, err = intArg(m[2], r)
+					hi, err = intArg(m[3], r)
 					if err == nil {
-						err = checkRange(lo, hi)
+						s, err = rangeSeg(m[0], m[1] != "", lo, hi, r)
 					}
 					if err == nil {
 						flush()
-						t.segs = append(t.segs, seg{kind: segRand, lo: lo, hi: hi})
+						t.segs = append(t.segs, *s)
 						i += len(m[0])
 						continue
 					}
@@ -220,11 +230,26 @@ func checkRange(lo, hi int64) error {
 	return nil
 }
 
+// rangeSeg is a random draw of [lo, hi), unique among the users or not.
+func rangeSeg(src string, unique bool, lo, hi int64, r resolver) (*seg, error) {
+	if err := checkRange(lo, hi); err != nil {
+		return nil, err
+	}
+	if !unique {
+		return &seg{kind: segRand, lo: lo, hi: hi}, nil
+	}
+	slot, err := r.unique(src, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return &seg{kind: segUnique, slot: slot}, nil
+}
+
 func compileTag(f []string, r resolver) (*seg, string, error) {
 	switch f[0] {
-	case "rand":
+	case "rand", "unique":
 		if len(f) != 3 {
-			return nil, "", fmt.Errorf("rand takes two bounds: {{rand 0 users}}")
+			return nil, "", fmt.Errorf("%s takes two bounds: {{%s 0 users}}", f[0], f[0])
 		}
 		lo, err := intArg(f[1], r)
 		if err != nil {
@@ -234,10 +259,8 @@ func compileTag(f []string, r resolver) (*seg, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		if err := checkRange(lo, hi); err != nil {
-			return nil, "", err
-		}
-		return &seg{kind: segRand, lo: lo, hi: hi}, "", nil
+		s, err := rangeSeg("{{"+strings.Join(f, " ")+"}}", f[0] == "unique", lo, hi, r)
+		return s, "", err
 	case "counter":
 		if len(f) != 2 {
 			return nil, "", fmt.Errorf("counter takes a name: {{counter reg}}")
@@ -245,7 +268,7 @@ func compileTag(f []string, r resolver) (*seg, string, error) {
 		return &seg{kind: segCounter, ctr: r.counter(f[1])}, "", nil
 	}
 	if len(f) != 1 {
-		return nil, "", fmt.Errorf("unknown function %q (known: rand, counter)", f[0])
+		return nil, "", fmt.Errorf("unknown function %q (known: rand, unique, counter)", f[0])
 	}
 	name := f[0]
 	switch name {

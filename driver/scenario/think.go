@@ -77,8 +77,8 @@ func ParseThink(s string) (Think, error) {
 	return Think{Kind: ThinkFixed, A: d}, nil
 }
 
-// Sample draws one pause.
-func (t Think) Sample() time.Duration {
+// Sample draws one pause from r (the user's random stream, Draws.R).
+func (t Think) Sample(r *rand.Rand) time.Duration {
 	switch t.Kind {
 	case ThinkFixed:
 		return t.A
@@ -86,9 +86,9 @@ func (t Think) Sample() time.Duration {
 		if t.B == t.A {
 			return t.A
 		}
-		return t.A + time.Duration(rand.Int64N(int64(t.B-t.A)+1))
+		return t.A + time.Duration(r.Int64N(int64(t.B-t.A)+1))
 	case ThinkExponential:
-		x := rand.ExpFloat64()
+		x := r.ExpFloat64()
 		if x > expCap {
 			x = expCap
 		}

@@ -36,6 +36,9 @@ type Config struct {
 	KeepConnections bool
 	// Open is the open model: an iteration is one arrival and ends without a trailing think.
 	Open bool
+	// Seed seeds every user's random stream (scenario.Draws): with the same seed a user makes
+	// the same random choices. 0 picks a seed at random (Workload.Seed tells which).
+	Seed uint64
 }
 
 // Workload is a scenario ready to run under load.Run.
@@ -51,6 +54,9 @@ type Workload struct {
 func New(cfg Config) (*Workload, error) {
 	if cfg.Scenario == nil {
 		return nil, errors.New("vuser: no scenario")
+	}
+	for cfg.Seed == 0 {
+		cfg.Seed = rand.Uint64()
 	}
 	w := &Workload{cfg: cfg, sc: cfg.Scenario, opt: &cfg.HTTP}
 	w.opt = &w.cfg.HTTP
@@ -71,6 +77,9 @@ func New(cfg Config) (*Workload, error) {
 	return w, nil
 }
 
+// Seed is the seed of the users' random streams.
+func (w *Workload) Seed() uint64 { return w.cfg.Seed }
+
 // NewUser implements load.Workload. The user's client is made on its first request.
 func (w *Workload) NewUser(id int) load.User { return &user{w: w, id: id} }
 
@@ -80,6 +89,7 @@ type user struct {
 	id      int
 	iter    int64
 	c       *httpc.Client
+	d       *scenario.Draws // random stream and unique values; made on the first iteration
 	vars    []string
 	pending bool // a think time is due before the next transaction
 	next    scenario.Think
@@ -88,6 +98,8 @@ type user struct {
 func (u *user) Var(slot int) string { return u.vars[slot] }
 func (u *user) UserID() int         { return u.id }
 func (u *user) IterNum() int64      { return u.iter }
+
+func (u *user) Draws() *scenario.Draws { return u.d }
 
 // Control flow through the steps, as errors.
 var (
@@ -100,12 +112,14 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 	u.iter = it.Number()
 	if u.c == nil {
 		u.c = httpc.NewClient(u.w.opt)
+		u.d = u.w.sc.NewDraws(u.w.cfg.Seed, u.id)
 	}
 	if u.vars == nil && len(u.w.sc.Vars) > 0 {
 		u.vars = make([]string, len(u.w.sc.Vars))
 	}
 	u.pending = false
 	err := u.steps(ctx, it, u.w.sc.Steps)
+	u.d.Release() // the iteration's unique values are free for other users again
 	u.c.ReleaseBody()
 	if !u.w.cfg.KeepConnections {
 		// a new visitor next time: no connection, no cookies, no variables
@@ -116,10 +130,14 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 	if err != nil && ctx.Err() != nil {
 		return nil // the run ended; the engine counts the cut-off transaction as stopped
 	}
+	var exhausted *scenario.ExhaustedError
+	if errors.As(err, &exhausted) {
+		return err // the engine records the iteration as failed
+	}
 	// the think after the last transaction paces the closed model's next iteration
 	if u.pending && !u.w.cfg.Open {
 		u.pending = false
-		it.Think(ctx, u.next.Sample())
+		it.Think(ctx, u.next.Sample(u.d.R))
 	}
 	return nil
 }
@@ -129,7 +147,7 @@ func (u *user) think(ctx context.Context, it *load.Iteration) error {
 		return nil
 	}
 	u.pending = false
-	return it.Think(ctx, u.next.Sample())
+	return it.Think(ctx, u.next.Sample(u.d.R))
 }
 
 // steps runs a list of steps. It returns nil when the list is done (or an extraction's else
@@ -169,7 +187,9 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 			first := start
 			for _, sub := range st.Steps {
 				if sub.Kind == scenario.StepSet {
-					u.set(sub.Sets)
+					if err = u.set(sub.Sets); err != nil {
+						break
+					}
 					continue
 				}
 				if _, err = u.request(ctx, it, sub.Request, first); err != nil {
@@ -183,14 +203,16 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 				return errFailed
 			}
 		case scenario.StepSet:
-			u.set(st.Sets)
+			if err := u.set(st.Sets); err != nil {
+				return err
+			}
 		case scenario.StepThink:
 			u.pending = false
-			if err := it.Think(ctx, st.Think.Sample()); err != nil {
+			if err := it.Think(ctx, st.Think.Sample(u.d.R)); err != nil {
 				return err
 			}
 		case scenario.StepChoice:
-			n := rand.IntN(st.TotalWeight)
+			n := u.d.R.IntN(st.TotalWeight)
 			for i := range st.Branches {
 				b := &st.Branches[i]
 				if n < b.Weight {
@@ -204,7 +226,7 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 		case scenario.StepRepeat:
 			n := st.Min
 			if st.Max > st.Min {
-				n += rand.IntN(st.Max - st.Min + 1)
+				n += u.d.R.IntN(st.Max - st.Min + 1)
 			}
 			for k := 0; k < n; k++ {
 				if err := u.steps(ctx, it, st.Steps); err != nil {
@@ -218,16 +240,22 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 	return nil
 }
 
-func (u *user) set(sets []scenario.Set) {
+// set assigns variables; it fails only when a unique draw finds no free value.
+func (u *user) set(sets []scenario.Set) error {
 	for i := range sets {
 		s := &sets[i]
 		if !s.IsRepeated {
 			u.vars[s.Slot] = s.Value.String(u)
+			if s.Unique {
+				if err := u.d.Err(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		n := s.Min
 		if s.Max > s.Min {
-			n += rand.IntN(s.Max - s.Min + 1)
+			n += u.d.R.IntN(s.Max - s.Min + 1)
 		}
 		var b []byte
 		for k := 0; k < n; k++ {
@@ -238,6 +266,7 @@ func (u *user) set(sets []scenario.Set) {
 		}
 		u.vars[s.Slot] = string(b)
 	}
+	return nil
 }
 
 // scratch holds one request's rendered parts; pooled so a thinking user holds none.
@@ -406,7 +435,7 @@ func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*s
 	}
 	for i := range r.Extract {
 		x := &r.Extract[i]
-		v, ok := extract(x, resp.Body)
+		v, ok := extract(x, resp.Body, u.d.R)
 		if !ok {
 			if x.Else != nil {
 				return x.Else, nil
@@ -418,7 +447,7 @@ func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*s
 	return nil, nil
 }
 
-func extract(x *scenario.Extract, body []byte) (string, bool) {
+func extract(x *scenario.Extract, body []byte, r *rand.Rand) (string, bool) {
 	if x.Pick == scenario.PickFirst {
 		m := x.Re.FindSubmatchIndex(body)
 		if m == nil || m[2*x.Group] < 0 {
@@ -441,7 +470,7 @@ func extract(x *scenario.Extract, body []byte) (string, bool) {
 	case scenario.PickLast:
 		v = vals[len(vals)-1]
 	case scenario.PickRandom:
-		v = vals[rand.IntN(len(vals))]
+		v = vals[r.IntN(len(vals))]
 	case scenario.PickMax, scenario.PickMin:
 		v = vals[0]
 		for _, c := range vals[1:] {
