@@ -31,7 +31,7 @@ func checkRegex(t testing.TB, pattern string) *Pattern {
 // ("uid:1.5" then matches "uid:1x5"), and a cache keyed by the pattern source instead of the
 // rendered pattern (the second user's check then runs the first user's regex).
 func TestRegexCheckInterpolatesQuoted(t *testing.T) {
-	p := checkRegex(t, `Welcome(\s|&nbsp;|<br\s*/?>)*{{uid}}\b`)
+	p := checkRegex(t, `Welcome(\s|&nbsp;|(?i:<br\s*/?>))*{{uid}}\b`)
 	cases := []struct {
 		uid, body string
 		want      bool
@@ -39,6 +39,7 @@ func TestRegexCheckInterpolatesQuoted(t *testing.T) {
 		{"uid:1", "<p>Welcome uid:1</p>", true},
 		{"uid:1", "<B>Welcome\n        &nbsp;uid:1,\n</B>", true},
 		{"uid:1", "Welcome<br>\n&nbsp;uid:1,", true},
+		{"uid:1", "<B>Welcome<BR/>\n &nbsp;uid:1,", true},
 		{"uid:1", "Welcome uid:12,", false}, // another user's id that starts with this one
 		{"uid:2", "<p>Welcome uid:1</p>", false},
 		{"uid:1.5", "Welcome uid:1.5,", true},
