@@ -80,6 +80,7 @@ type app struct {
 	csrf     *http.CrossOriginProtection
 	routes   map[string]route
 	dtAction map[string]dtRoute
+	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -126,6 +127,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	}
 	a.routes = a.tradeRoutes()
 	a.dtAction = a.dayTraderActions()
+	a.jsf = a.jsfPages()
 	return a, nil
 }
 
@@ -189,6 +191,11 @@ func (a *app) route(w http.ResponseWriter, r *http.Request) {
 	case p == "/daytrader/rest/quotes" || strings.HasPrefix(p, "/daytrader/rest/quotes/"):
 		a.restQuotes(w, r)
 		return
+	case strings.HasSuffix(p, ".faces"):
+		if pg, ok := a.jsf[p]; ok {
+			a.serveJSF(w, r, pg)
+			return
+		}
 	}
 	rt, ok := a.routes[p]
 	if !ok {
@@ -238,7 +245,8 @@ type route struct {
 type req struct {
 	w       http.ResponseWriter
 	r       *http.Request
-	dt      bool // the DayTrader contract: its page brand, URLs, and no form token
+	dt      bool      // the DayTrader contract: its page brand, URLs, and no form token
+	jsf     *jsfState // the JSF contract (*.faces): its pages and view state; nil otherwise
 	sess    session
 	authed  bool
 	sessErr error // why a cookie was refused (tampered, expired)
