@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/report"
 )
 
 // dayTrader8 is a small stand-in for Apache DayTrader 8's servlet contract (/daytrader/app) that
@@ -169,6 +170,39 @@ func (d *dayTrader8) order(w http.ResponseWriter, kind string) {
 	fmt.Fprintf(w, "<HTML><BODY>Order <B>%d</B> to %s has been submitted for processing.</BODY></HTML>", id, kind)
 }
 
+// builtinNames are the built-in scenarios; builtinIterations how many iterations of each the
+// tests run per virtual user.
+var (
+	builtinNames      = []string{"stocktrader", "buysell", "daytrader-mix"}
+	builtinIterations = map[string]int{"stocktrader": 3, "buysell": 5, "daytrader-mix": 3}
+)
+
+// driveBuiltin runs a built-in scenario against target with 4 users over a data set of 200
+// accounts and 100 quotes, no think time, and fails the test on any error; more, if set, adds
+// the server's side of the story to the failure.
+func driveBuiltin(t *testing.T, target, name string, more func() string) *report.Results {
+	t.Helper()
+	noThink := scenario.Think{}
+	res, err := Drive(context.Background(), Config{
+		Target: target, Scenario: name, Params: map[string]string{"users": "200", "quotes": "100"},
+		Think: &noThink, Timeout: 5 * time.Second, Users: 4, Iterations: builtinIterations[name], Duration: 2 * time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total.Errors != 0 || res.Total.Pass == 0 {
+		for _, e := range res.Errors {
+			t.Errorf("%s ×%d in %s: %s", e.Kind, e.Count, e.Transaction, e.Example)
+		}
+		extra := ""
+		if more != nil {
+			extra = more()
+		}
+		t.Fatalf("total %+v %s", res.Total, extra)
+	}
+	return res
+}
+
 // fail answers bad input as DayTrader does: HTTP 500 (fact 4).
 func (d *dayTrader8) fail(w http.ResponseWriter, why string) {
 	d.errors = append(d.errors, why)
@@ -185,28 +219,15 @@ func TestBuiltinScenariosAgainstDayTraderMarkup(t *testing.T) {
 	dt := newDayTrader8(200)
 	srv := httptest.NewServer(dt)
 	defer srv.Close()
-	noThink := scenario.Think{}
-	iterations := map[string]int{"stocktrader": 3, "buysell": 5, "daytrader-mix": 3}
-	for _, name := range []string{"stocktrader", "buysell", "daytrader-mix"} {
+	for _, name := range builtinNames {
 		t.Run(name, func(t *testing.T) {
-			res, err := Drive(context.Background(), Config{
-				Target: srv.URL, Scenario: name, Params: map[string]string{"users": "200", "quotes": "100"},
-				Think: &noThink, Timeout: 5 * time.Second, Users: 4, Iterations: iterations[name], Duration: 2 * time.Minute,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Total.Errors != 0 || res.Total.Pass == 0 {
-				for _, e := range res.Errors {
-					t.Errorf("%s ×%d in %s: %s", e.Kind, e.Count, e.Transaction, e.Example)
-				}
+			res := driveBuiltin(t, srv.URL, name, func() string {
 				dt.mu.Lock()
-				errs := append([]string(nil), dt.errors...)
-				dt.mu.Unlock()
-				t.Fatalf("total %+v; the server's 500s: %q", res.Total, errs)
-			}
+				defer dt.mu.Unlock()
+				return fmt.Sprintf("the server's 500s: %q", dt.errors)
+			})
 			if name == "stocktrader" {
-				if reg, _ := res.Transaction("register"); reg.Pass != 4*3 {
+				if reg, _ := res.Transaction("register"); reg.Pass != int64(4*builtinIterations[name]) {
 					t.Errorf("stocktrader: %d registrations passed, want 12", reg.Pass)
 				}
 			}

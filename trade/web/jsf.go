@@ -73,11 +73,7 @@ func (a *app) jsfPages() map[string]jsfPage {
 
 // serveJSF answers one *.faces request.
 func (a *app) serveJSF(w http.ResponseWriter, r *http.Request, pg jsfPage) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		a.serve(w, r, true, func(q *req) error {
-			return &httpError{status: http.StatusMethodNotAllowed, msg: "Use GET or POST."}
-		})
+	if !a.dtMethodAllowed(w, r) {
 		return
 	}
 	a.serve(w, r, true, func(q *req) error {

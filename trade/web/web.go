@@ -9,6 +9,8 @@
 // token (field csrf). Under /daytrader/: app?action= login, logout, register, home, account,
 // portfolio, quotes, mksummary, buy, sell, update_profile (GET or POST), register.jsp, and the
 // JSON rest/quotes/{symbols} (GET) and rest/quotes (POST, field symbols).
+// DayTrader's JSF pages answer under /daytrader/*.faces (jsf.go): welcome, tradehome, quote,
+// portfolio, account and register, with a signed javax.faces.ViewState on every form.
 //
 // The package never talks SQL: everything goes through trade.Service, so the pages cannot tell an
 // in-process service from a remote one.
