@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -132,4 +133,26 @@ func BenchmarkRegexCheck(b *testing.B) {
 			}
 		}
 	})
+}
+
+// Virtual users share a pattern: concurrent lookups, compilations and cache resets are safe
+// (run with -race) and every user gets its own value's regex.
+func TestRegexCheckConcurrent(t *testing.T) {
+	p := checkRegex(t, `Welcome {{uid}}\b`)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			var buf []byte
+			for i := range patternCacheMax / 2 {
+				uid := fmt.Sprintf("uid:%d", g*patternCacheMax+i)
+				var re *regexp.Regexp
+				re, buf = p.Regexp(varEnv(uid), buf)
+				if !re.MatchString("Welcome "+uid+",") || re.MatchString("Welcome "+uid+"0,") {
+					t.Errorf("user %s got regex %s", uid, re)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
