@@ -37,9 +37,10 @@ type Setting struct {
 
 // Options configures the web application. The zero value works.
 type Options struct {
-	// SessionSecret signs session cookies (HMAC-SHA256). Empty: a random secret per process,
-	// so sessions do not survive a restart and are not shared between processes. Give every
-	// process of a scaled-out web tier the same secret (at least 32 bytes).
+	// SessionSecret signs session cookies and the JSF pages' view states (HMAC-SHA256).
+	// Empty: a random secret per process, so sessions do not survive a restart and are not
+	// shared between processes. Give every process of a scaled-out web tier the same secret
+	// (at least 32 bytes).
 	SessionSecret []byte
 	// SessionTTL is how long a session lives without activity (default 30 minutes).
 	SessionTTL time.Duration
