@@ -4,9 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/server"
 )
@@ -33,25 +31,11 @@ func startMonolith(t *testing.T, accounts, quotes int) *server.Server {
 // passes, and buysell sells the holding id it extracted from the portfolio page.
 func TestBuiltinScenariosAgainstMonolith(t *testing.T) {
 	s := startMonolith(t, 200, 100)
-	noThink := scenario.Think{}
-	iterations := map[string]int{"stocktrader": 3, "buysell": 5, "daytrader-mix": 3}
-	for _, name := range []string{"stocktrader", "buysell", "daytrader-mix"} {
+	for _, name := range builtinNames {
 		t.Run(name, func(t *testing.T) {
-			res, err := Drive(context.Background(), Config{
-				Target: s.URL(), Scenario: name, Params: map[string]string{"users": "200", "quotes": "100"},
-				Think: &noThink, Timeout: 5 * time.Second, Users: 4, Iterations: iterations[name], Duration: 2 * time.Minute,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Total.Errors != 0 || res.Total.Pass == 0 {
-				for _, e := range res.Errors {
-					t.Errorf("%s ×%d in %s: %s", e.Kind, e.Count, e.Transaction, e.Example)
-				}
-				t.Fatalf("total %+v", res.Total)
-			}
+			res := driveBuiltin(t, s.URL(), name, nil)
 			if name == "stocktrader" {
-				if n := res.Total.Pass; n != 4*3*19 {
+				if n := res.Total.Pass; n != int64(4*builtinIterations[name]*19) {
 					t.Errorf("stocktrader: %d transactions, want 19 per iteration", n)
 				}
 			}

@@ -94,6 +94,9 @@ func ValidateRegister(r RegisterRequest) error {
 			return err
 		}
 	}
+	if err := ValidateEmail(r.Email); err != nil {
+		return err
+	}
 	if r.OpenBalance < 0 || r.OpenBalance > MaxOpenAmount {
 		return Errorf(CodeInvalid, "opening balance must be between 0 and %s", MaxOpenAmount)
 	}

@@ -125,7 +125,7 @@ type Check struct {
 	Status      []int
 	Contains    []*Template
 	NotContains []*Template
-	Regex       []*regexp.Regexp
+	Regex       []*Pattern // may hold {{var}} holes, whose values are matched literally
 	MinBytes    int64
 }
 
@@ -667,11 +667,11 @@ func (c *compiler) request(r *rawRequest, defined set, inTx bool) (*Request, set
 			req.Check.NotContains = append(req.Check.NotContains, t)
 		}
 		for _, s := range ck.Regex {
-			re, err := regexp.Compile(s)
+			p, err := compilePattern(s, sc)
 			if err != nil {
 				return nil, nil, fmt.Errorf("line %d: check regex: %w", ck.line, err)
 			}
-			req.Check.Regex = append(req.Check.Regex, re)
+			req.Check.Regex = append(req.Check.Regex, p)
 		}
 		if ck.MinBytes < 0 {
 			return nil, nil, fmt.Errorf("line %d: min_bytes must not be negative", ck.line)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -428,7 +429,9 @@ func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*s
 			return nil, metrics.Failf("check not_contains", "%s: response contains %q%s", r.Name, s.tmp, excerpt(resp.Body))
 		}
 	}
-	for _, re := range ck.Regex {
+	for _, p := range ck.Regex {
+		var re *regexp.Regexp
+		re, s.tmp = p.Regexp(u, s.tmp)
 		if !re.Match(resp.Body) {
 			return nil, metrics.Failf("check regex", "%s: response does not match %s%s", r.Name, re, excerpt(resp.Body))
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/setting"
@@ -143,7 +144,7 @@ func (g *Gen) Account(i int) Bundle {
 			UserID:     uid,
 			FullName:   "first:" + strconv.Itoa(i) + " last:" + strconv.Itoa(i),
 			Address:    strconv.Itoa(1+r.IntN(1000)) + " Oak St.",
-			Email:      uid + "@" + strconv.Itoa(r.IntN(100)) + ".com",
+			Email:      strings.ReplaceAll(uid, ":", "") + "@" + strconv.Itoa(r.IntN(100)) + ".com", // no colon: a valid @Email, as DayTrader generates it
 			CreditCard: fmt.Sprintf("%03d-%04d-%04d-%04d", r.IntN(1000), r.IntN(10000), r.IntN(10000), r.IntN(10000)),
 		},
 		PasswordHash: g.hash,

@@ -32,6 +32,9 @@ func TestShape(t *testing.T) {
 		if b.Account.UserID != UserID(i) || b.Account.AccountID != int64(i+1) || b.Account.OpenBalance != OpenBalance {
 			t.Fatalf("account %d: %+v", i, b.Account)
 		}
+		if err := trade.ValidateProfile(b.Profile); err != nil {
+			t.Fatalf("account %d: the generated profile cannot be saved unchanged: %v", i, err)
+		}
 		if len(b.Holdings) != 3 || len(b.Orders) != 3 {
 			t.Fatalf("account %d: %d holdings, %d orders", i, len(b.Holdings), len(b.Orders))
 		}

@@ -225,10 +225,8 @@ func (s *Service) UpdateAccountProfile(ctx context.Context, p trade.AccountProfi
 	if err := checkUser(p.UserID); err != nil {
 		return trade.AccountProfile{}, err
 	}
-	for _, f := range [][2]string{{"full name", p.FullName}, {"address", p.Address}, {"email", p.Email}, {"credit card", p.CreditCard}, {"password", p.Password}} {
-		if err := trade.ValidateField(f[0], f[1], false); err != nil {
-			return trade.AccountProfile{}, err
-		}
+	if err := trade.ValidateProfile(p); err != nil {
+		return trade.AccountProfile{}, err
 	}
 	var hash string
 	if p.Password != "" {

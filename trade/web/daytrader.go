@@ -42,12 +42,21 @@ func (a *app) dayTraderActions() map[string]dtRoute {
 	}
 }
 
+// dtMethodAllowed answers a method the DayTrader contracts (servlet and JSF) do not take with
+// 405 and reports whether the request may go on.
+func (a *app) dtMethodAllowed(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodPost {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD, POST")
+	a.serve(w, r, true, func(q *req) error {
+		return &httpError{status: http.StatusMethodNotAllowed, msg: "Use GET or POST."}
+	})
+	return false
+}
+
 func (a *app) serveDayTrader(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		a.serve(w, r, true, func(q *req) error {
-			return &httpError{status: http.StatusMethodNotAllowed, msg: "Use GET or POST."}
-		})
+	if !a.dtMethodAllowed(w, r) {
 		return
 	}
 	a.serve(w, r, true, func(q *req) error {

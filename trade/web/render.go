@@ -52,6 +52,9 @@ func parsePages() (*pageSet, error) {
 		}
 		ps.t[n] = t
 	}
+	if err := parseJSFPages(ps); err != nil {
+		return nil, err
+	}
 	return ps, nil
 }
 
@@ -65,6 +68,8 @@ type view struct {
 	Err   string // an error message
 	Data  any
 	csrf  string
+	// the JSF contract's form and view state (jsf.go)
+	viewState, jsfForm, jsfAction string
 }
 
 // dtURLs and tradeURLs are the links of each contract. DayTrader's are relative to /daytrader/.
@@ -151,7 +156,11 @@ func (a *app) render(q *req, status int, page, title, msg string, data any) {
 			bufPool.Put(buf)
 		}
 	}()
-	t := a.pages.t[page]
+	name := page
+	if q.jsf != nil {
+		name = a.jsfView(q, v, page)
+	}
+	t := a.pages.t[name]
 	if t == nil {
 		panic("web: no template " + page)
 	}

@@ -9,6 +9,8 @@
 // token (field csrf). Under /daytrader/: app?action= login, logout, register, home, account,
 // portfolio, quotes, mksummary, buy, sell, update_profile (GET or POST), register.jsp, and the
 // JSON rest/quotes/{symbols} (GET) and rest/quotes (POST, field symbols).
+// DayTrader's JSF pages answer under /daytrader/*.faces (jsf.go): welcome, tradehome, quote,
+// portfolio, account and register, with a signed javax.faces.ViewState on every form.
 //
 // The package never talks SQL: everything goes through trade.Service, so the pages cannot tell an
 // in-process service from a remote one.
@@ -35,9 +37,10 @@ type Setting struct {
 
 // Options configures the web application. The zero value works.
 type Options struct {
-	// SessionSecret signs session cookies (HMAC-SHA256). Empty: a random secret per process,
-	// so sessions do not survive a restart and are not shared between processes. Give every
-	// process of a scaled-out web tier the same secret (at least 32 bytes).
+	// SessionSecret signs session cookies and the JSF pages' view states (HMAC-SHA256).
+	// Empty: a random secret per process, so sessions do not survive a restart and are not
+	// shared between processes. Give every process of a scaled-out web tier the same secret
+	// (at least 32 bytes).
 	SessionSecret []byte
 	// SessionTTL is how long a session lives without activity (default 30 minutes).
 	SessionTTL time.Duration
@@ -80,6 +83,7 @@ type app struct {
 	csrf     *http.CrossOriginProtection
 	routes   map[string]route
 	dtAction map[string]dtRoute
+	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -126,6 +130,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	}
 	a.routes = a.tradeRoutes()
 	a.dtAction = a.dayTraderActions()
+	a.jsf = a.jsfPages()
 	return a, nil
 }
 
@@ -189,6 +194,11 @@ func (a *app) route(w http.ResponseWriter, r *http.Request) {
 	case p == "/daytrader/rest/quotes" || strings.HasPrefix(p, "/daytrader/rest/quotes/"):
 		a.restQuotes(w, r)
 		return
+	case strings.HasSuffix(p, ".faces"):
+		if pg, ok := a.jsf[p]; ok {
+			a.serveJSF(w, r, pg)
+			return
+		}
 	}
 	rt, ok := a.routes[p]
 	if !ok {
@@ -238,7 +248,8 @@ type route struct {
 type req struct {
 	w       http.ResponseWriter
 	r       *http.Request
-	dt      bool // the DayTrader contract: its page brand, URLs, and no form token
+	dt      bool      // the DayTrader contract: its page brand, URLs, and no form token
+	jsf     *jsfState // the JSF contract (*.faces): its pages and view state; nil otherwise
 	sess    session
 	authed  bool
 	sessErr error // why a cookie was refused (tampered, expired)

@@ -190,6 +190,13 @@ func testRegister(t *testing.T, svc trade.Service) {
 	wantCode(t, "Register with a negative balance", err, trade.CodeInvalid)
 	_, err = svc.GetAccountData(ctx(t), bad.UserID)
 	wantCode(t, "an invalid registration left an account", err, trade.CodeNotFound)
+	// DayTrader's @Email: a colon in the part before the @ is refused.
+	bad = r
+	bad.UserID, bad.Email = newUserID(t), "uid:5@example.com"
+	_, err = svc.Register(ctx(t), bad)
+	wantCode(t, "Register with a colon in the email", err, trade.CodeInvalid)
+	_, err = svc.GetAccountData(ctx(t), bad.UserID)
+	wantCode(t, "a registration with an invalid email left an account", err, trade.CodeNotFound)
 }
 
 func testProfile(t *testing.T, svc trade.Service) {
@@ -213,7 +220,7 @@ func testProfile(t *testing.T, svc trade.Service) {
 	wantCode(t, "Login with the old password", err, trade.CodeUnauthorized)
 
 	// An empty password keeps the current one.
-	keep := trade.AccountProfile{UserID: r.UserID, FullName: "G. Hopper", Address: "a", Email: "e", CreditCard: "c"}
+	keep := trade.AccountProfile{UserID: r.UserID, FullName: "G. Hopper", Address: "a", Email: "e@x", CreditCard: "c"}
 	must[trade.AccountProfile](t, "UpdateAccountProfile without password")(svc.UpdateAccountProfile(ctx(t), keep))
 	must[trade.Account](t, "Login after a profile change without password")(svc.Login(ctx(t), r.UserID, "new-secret"))
 
@@ -223,6 +230,11 @@ func testProfile(t *testing.T, svc trade.Service) {
 	wantCode(t, "UpdateAccountProfile of an unknown user", err, trade.CodeNotFound)
 	_, err = svc.UpdateAccountProfile(ctx(t), trade.AccountProfile{UserID: r.UserID, FullName: strings.Repeat("x", trade.MaxFieldLen+1)})
 	wantCode(t, "UpdateAccountProfile with an over-long name", err, trade.CodeInvalid)
+	_, err = svc.UpdateAccountProfile(ctx(t), trade.AccountProfile{UserID: r.UserID, FullName: "x", Email: "uid:5@example.com"})
+	wantCode(t, "UpdateAccountProfile with a colon in the email", err, trade.CodeInvalid)
+	if p := must[trade.AccountProfile](t, "GetAccountProfileData")(svc.GetAccountProfileData(ctx(t), r.UserID)); p.Email != "e@x" || p.FullName != "G. Hopper" {
+		t.Errorf("a refused profile update changed the profile: %+v", p)
+	}
 }
 
 func testQuotes(t *testing.T, env Env) {
