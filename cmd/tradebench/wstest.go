@@ -81,6 +81,11 @@ flags:
 }
 
 func wstestConfigs(args []string) error {
+	fs := newFlagSet("wstest configs", "[NAME]")
+	if err := parseFlags(fs, args, true); err != nil {
+		return err
+	}
+	args = fs.Args()
 	if len(args) == 0 {
 		fmt.Println("built-in WSTest configurations (run with: tradebench wstest drive --config NAME --target URL):")
 		for _, n := range drive.Builtins() {

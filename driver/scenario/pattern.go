@@ -56,6 +56,10 @@ func (sampleEnv) Var(int) string { return "x" }
 func (sampleEnv) UserID() int    { return 0 }
 func (sampleEnv) IterNum() int64 { return 0 }
 
+// Draws gives a random range in a pattern a value; a unique draw is refused outside set: when the
+// scenario loads, so none reaches here.
+func (sampleEnv) Draws() *Draws { return (&Scenario{}).NewDraws(0, 0) }
+
 // Source is the pattern as written.
 func (p *Pattern) Source() string { return p.src }
 

@@ -14,6 +14,7 @@ type varEnv string
 func (v varEnv) Var(int) string { return string(v) }
 func (varEnv) UserID() int      { return 7 }
 func (varEnv) IterNum() int64   { return 3 }
+func (varEnv) Draws() *Draws    { return (&Scenario{}).NewDraws(0, 0) }
 
 // checkRegex parses a one-request scenario whose check regex is pattern, after setting uid.
 func checkRegex(t testing.TB, pattern string) *Pattern {

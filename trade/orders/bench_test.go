@@ -59,7 +59,7 @@ func benchMode(b *testing.B, dsn string, mode orders.Mode) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			countingLoad(start.Add(dur), svc, uint64(w), &placed)
+			ackingLoad(start.Add(dur), svc, uint64(w), func(int64) { placed.Add(1) })
 		}()
 	}
 	wg.Wait()

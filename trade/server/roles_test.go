@@ -19,6 +19,7 @@ import (
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/host"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -65,7 +66,11 @@ func TestValidateRoles(t *testing.T) {
 }
 
 // The config page switches the running web tier's access mode; config.json reports it; a bad
-// mode is a 400 that changes nothing.
+// mode is a 400 that changes nothing. After each switch the pages' calls reach the monolith's
+// own services host over that mode's transport and over no other (in-process: none at all).
+// Catches the mutant "Switch.Set keeps calling the in-process service and only relabels the
+// mode" (checked by hand: "… pages in soap mode: 0 login and 0 getQuotes calls reached the host
+// over soap …").
 func TestSwitchAccessFromConfigPage(t *testing.T) {
 	s := startTest(t, 30, 120)
 	c := newClient()
@@ -81,6 +86,9 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 		if got := configJSON(t, s)["access"]; got != mode {
 			t.Fatalf("config.json access mode %q after switching to %s", got, mode)
 		}
+		calls := s.Host().Calls()
+		before := hostCalls(calls)
+		logins, quotes := calls.Count(mode, host.OpLogin), calls.Count(mode, host.OpGetQuotes)
 		code, body = get(t, c, s.URL()+"/daytrader/app?action=login&uid=uid:3&passwd=xxx")
 		if code != 200 || !strings.Contains(body, "Welcome uid:3") {
 			t.Fatalf("login in %s mode: %d\n%s", mode, code, body)
@@ -88,6 +96,18 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 		code, body = get(t, c, s.URL()+"/daytrader/app?action=quotes&symbols=s:1,s:2")
 		if code != 200 || !strings.Contains(body, "s:2") {
 			t.Fatalf("quotes in %s mode: %d\n%s", mode, code, body)
+		}
+		after := hostCalls(calls)
+		for tr := range after {
+			if tr != mode && after[tr] != before[tr] {
+				t.Fatalf("pages in %s mode: %d calls reached the host over %s (before %v, after %v)", mode, after[tr]-before[tr], tr, before, after)
+			}
+		}
+		if mode != remote.InProcess {
+			logins, quotes = calls.Count(mode, host.OpLogin)-logins, calls.Count(mode, host.OpGetQuotes)-quotes
+			if logins != 1 || quotes < 1 {
+				t.Fatalf("pages in %s mode: %d login and %d getQuotes calls reached the host over %s, want 1 and at least 1", mode, logins, quotes, mode)
+			}
 		}
 	}
 	code, body = post(t, c, s.URL()+"/trade/config", url.Values{"access": {remote.InProcess}})
@@ -101,6 +121,11 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 	if got := s.Access().Mode(); got != remote.InProcess {
 		t.Fatalf("mode %q after a refused switch", got)
 	}
+}
+
+// hostCalls is how many calls reached a services host over each transport so far.
+func hostCalls(c *host.Calls) map[string]int64 {
+	return map[string]int64{remote.SOAP: c.Total(remote.SOAP), remote.REST: c.Total(remote.REST), remote.GRPC: c.Total(remote.GRPC)}
 }
 
 // Every order mode through the monolith's pages: a buy is submitted, and the order ends

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/netfault"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
@@ -223,4 +224,38 @@ func BenchmarkQuotesPage(b *testing.B) { benchPage(b, "/trade/quotes?symbols=s:1
 func BenchmarkHomePage(b *testing.B)   { benchPage(b, "/trade/home") }
 func BenchmarkDayTraderQuotes(b *testing.B) {
 	benchPage(b, "/daytrader/app?action=quotes&symbols=s:1,s:2,s:3,s:4,s:5")
+}
+
+// A process whose services host's listener dies says so: Failed is closed and Err names the
+// endpoint (a bsl-only process then exits instead of sitting there unreachable). Close alone
+// does not close Failed. Catches a host that never closes its Failed (checked by hand: "Failed
+// not closed a minute after the services host's listener died").
+func TestFailedWhenHostListenerDies(t *testing.T) {
+	s := startTest(t, 10, 20)
+	select {
+	case <-s.Failed():
+		t.Fatal("Failed closed while everything serves")
+	default:
+	}
+	if err := netfault.KillListener(s.Host().GRPCAddr()); errors.Is(err, netfault.ErrUnsupported) {
+		t.Skip(err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.Failed():
+	case <-time.After(time.Minute): // only so a broken server fails instead of hanging
+		t.Fatal("Failed not closed a minute after the services host's listener died")
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "gRPC server") {
+		t.Fatalf("Err() = %v, want it to name the gRPC server", err)
+	}
+
+	ok := startTest(t, 10, 20)
+	ok.Close()
+	select {
+	case <-ok.Failed():
+		t.Fatal("Close closed Failed")
+	default:
+	}
 }

@@ -18,6 +18,7 @@ import (
 	ggrpc "google.golang.org/grpc"
 
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/remote"
 	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/soap"
@@ -83,17 +84,28 @@ type Host struct {
 	done      chan struct{}
 	failed    chan struct{} // closed when a listener stops serving on its own
 	failOnce  sync.Once
+	calls     Calls
 }
 
 // Handler returns the SOAP and REST endpoints on one handler (soap.Path and rest.Prefix), for
 // a caller that serves them on its own HTTP server (e.g. the monolith).
 func Handler(svc trade.Service, cfg Config) http.Handler {
+	return handler(svc, cfg, nil)
+}
+
+// handler is Handler counting the calls of each transport in calls (nil: not counted).
+func handler(svc trade.Service, cfg Config, calls *Calls) http.Handler {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	sh := soap.NewHandler(svc, soap.HandlerOptions{Processor: cfg.Processor, MaxBodyBytes: cfg.MaxBodyBytes, Logger: log})
-	rh := rest.NewHandler(svc, rest.HandlerOptions{Processor: cfg.Processor, MaxBodyBytes: cfg.MaxBodyBytes, Logger: log})
+	soapSvc, soapProc, restSvc, restProc := svc, cfg.Processor, svc, cfg.Processor
+	if calls != nil {
+		soapSvc, soapProc = calls.Service(remote.SOAP, svc), calls.Processor(remote.SOAP, cfg.Processor)
+		restSvc, restProc = calls.Service(remote.REST, svc), calls.Processor(remote.REST, cfg.Processor)
+	}
+	sh := soap.NewHandler(soapSvc, soap.HandlerOptions{Processor: soapProc, MaxBodyBytes: cfg.MaxBodyBytes, Logger: log})
+	rh := rest.NewHandler(restSvc, rest.HandlerOptions{Processor: restProc, MaxBodyBytes: cfg.MaxBodyBytes, Logger: log})
 	// Routed by prefix, not by http.ServeMux: the mux would clean "//" out of REST paths whose
 	// user id segment is empty and redirect them.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -152,7 +164,7 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 		}
 		h.httpLn = ln
 		h.httpSrv = &http.Server{
-			Handler:           Handler(svc, cfg),
+			Handler:           handler(svc, cfg, &h.calls),
 			ReadHeaderTimeout: min(cfg.ReadTimeout, 10*time.Second),
 			ReadTimeout:       cfg.ReadTimeout,
 			IdleTimeout:       cfg.IdleTimeout,
@@ -169,7 +181,8 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: gRPC listen on %s: %w", cfg.GRPCListen, err)
 		}
 		h.grpcLn = ln
-		h.grpcSrv = tgrpc.NewServer(svc, tgrpc.ServerOptions{Processor: cfg.Processor, MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger})
+		h.grpcSrv = tgrpc.NewServer(h.calls.Service(remote.GRPC, svc), tgrpc.ServerOptions{
+			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger})
 	}
 	if h.httpSrv != nil {
 		h.wg.Go(func() {
@@ -208,6 +221,10 @@ func (h *Host) fail(err error) {
 // Failed is closed when a listener stopped serving on its own (Err says why); a process that
 // only hosts the services should then exit rather than sit there unreachable.
 func (h *Host) Failed() <-chan struct{} { return h.failed }
+
+// Calls counts the calls the host's endpoints passed to the service, per transport ("soap",
+// "rest", "grpc") and operation.
+func (h *Host) Calls() *Calls { return &h.calls }
 
 // HTTPAddr is the SOAP/REST listener's address (host:port), "" if disabled.
 func (h *Host) HTTPAddr() string {

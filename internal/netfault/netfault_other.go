@@ -1,0 +1,7 @@
+//go:build !linux
+
+package netfault
+
+import "net"
+
+func shutdownListeners(*net.TCPAddr) (int, error) { return 0, ErrUnsupported }
