@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/report"
 )
@@ -48,6 +50,15 @@ type Config struct {
 	ProgressTTY   bool
 	ProgressEvery time.Duration
 	Label         string
+
+	// StartAt, if set, is the wall-clock instant the run starts (the first moment of ramp-up):
+	// the agents of a distributed run all start at the controller's instant, so their seconds
+	// line up. Zero starts now.
+	StartAt time.Time
+	// OnSecond, if set, receives each closed second of the series with the latency histogram of
+	// the transactions that passed in it (all phases; the histogram is valid only during the
+	// call). Agents stream it to their controller.
+	OnSecond func(p report.SeriesPoint, h *hdr.Histogram)
 }
 
 // Open reports whether c is the open model.
@@ -180,6 +191,11 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 		shards = 16
 	}
 	r := &run{cfg: cfg, w: w, rec: metrics.NewRecorder(shards)}
+	if !cfg.StartAt.IsZero() {
+		if err := sleepUntil(ctx, cfg.StartAt); err != nil {
+			return nil, err
+		}
+	}
 	r.start = time.Now()
 	r.steadyStart = r.start.Add(cfg.RampUp)
 	r.steadyEnd = r.steadyStart.Add(cfg.Steady)
@@ -209,7 +225,6 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	res := report.New("")
 	res.StartedAt = r.start.UTC()
 	res.EndedAt = ended.UTC()
-	res.Phases = report.Phases{RampUpSeconds: cfg.RampUp.Seconds(), SteadySeconds: cfg.Steady.Seconds(), RampDownSeconds: cfg.RampDown.Seconds()}
 	steady := cfg.Steady.Seconds()
 	if ended.Before(r.steadyEnd) { // interrupted: measure what ran
 		steady = math.Max(0, ended.Sub(r.steadyStart).Seconds())
@@ -218,25 +233,36 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	r.rec.Fill(res, steady)
 	res.Dropped = r.dropped.Load()
 	res.Late = r.late.Load()
-	res.Settings["model"] = "closed"
-	if cfg.Open() {
-		res.Settings["model"] = "open"
-		res.Settings["rate"] = cfg.Rate
-		res.Settings["max_in_flight"] = cfg.MaxInFlight
-	} else {
-		res.Settings["users"] = cfg.Users
-		if cfg.Iterations > 0 {
-			res.Settings["iterations"] = cfg.Iterations
-		}
-	}
-	res.Settings["ramp_up"] = cfg.RampUp.String()
-	res.Settings["steady"] = cfg.Steady.String()
-	res.Settings["ramp_down"] = cfg.RampDown.String()
+	cfg.Describe(res)
 	res.System = System()
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// Describe records the load model and phases in res's settings and phases; a distributed run's
+// controller describes its merged results the same way.
+func (c Config) Describe(res *report.Results) {
+	res.Phases = report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
+	res.Settings["model"] = "closed"
+	if c.Open() {
+		res.Settings["model"] = "open"
+		res.Settings["rate"] = c.Rate
+		mif := c.MaxInFlight
+		if mif == 0 {
+			mif = DefaultMaxInFlight
+		}
+		res.Settings["max_in_flight"] = mif
+	} else {
+		res.Settings["users"] = c.Users
+		if c.Iterations > 0 {
+			res.Settings["iterations"] = c.Iterations
+		}
+	}
+	res.Settings["ramp_up"] = c.RampUp.String()
+	res.Settings["steady"] = c.Steady.String()
+	res.Settings["ramp_down"] = c.RampDown.String()
 }
 
 // System describes the measuring machine.
@@ -434,6 +460,9 @@ func (r *run) ticker(ctx context.Context, done <-chan struct{}) {
 			// the second that just ended belongs to the phase it was in
 			ph := r.phase(now.Add(-500 * time.Millisecond))
 			last = r.rec.Tick(now, ph, int(r.active.Load()))
+			if r.cfg.OnSecond != nil {
+				r.cfg.OnSecond(last, r.rec.SecondHistogram())
+			}
 			if r.cfg.Progress == nil {
 				continue
 			}

@@ -261,6 +261,10 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	return p
 }
 
+// SecondHistogram is the latency histogram of the second the last Tick closed (2 significant
+// figures): valid until the next Tick, and only to the goroutine that calls Tick.
+func (r *Recorder) SecondHistogram() *hdr.Histogram { return r.secHist }
+
 func usToMs(us int64) float64 { return float64(us) / 1000 }
 
 // Merged returns, per transaction name, the exact merge of every shard's histogram and counts.
