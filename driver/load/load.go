@@ -492,10 +492,11 @@ func (r *run) progressLine(now time.Time, p report.SeriesPoint) string {
 		label += " "
 	}
 	return fmt.Sprintf("%s[%-9s %s/%s] %s  tps %.0f  p50 %.1fms  p90 %.1fms  p99 %.1fms  errors %d  hits/s %d",
-		label, p.Phase, clock(el), clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
+		label, p.Phase, Clock(el), Clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
 }
 
-func clock(d time.Duration) string {
+// Clock shows d as minutes:seconds, as the progress line does.
+func Clock(d time.Duration) string {
 	s := int(d.Round(time.Second) / time.Second)
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
