@@ -1,4 +1,4 @@
-package runjob
+package tradejob
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func TestRunRejectsBadDataSet(t *testing.T) {
 	}
 }
 
-// A run whose database does not add up fails with AuditFailed (exit status 4), and the
+// A run whose database does not add up fails with audit.Failed (exit status 4), and the
 // results file still has the audit and its violations.
 func TestRunFailsOnAudit(t *testing.T) {
 	dir := t.TempDir()
@@ -87,9 +87,9 @@ func TestRunFailsOnAudit(t *testing.T) {
 	cfg := Config{Workdir: dir, DB: "sqlite:" + path, Accounts: 100, Quotes: 50,
 		Drive: driver.Config{Users: 2, Think: &think, Duration: time.Second, Timeout: 10 * time.Second}, Audit: corrupt}
 	out, err := Run(context.Background(), cfg)
-	var af *AuditFailed
+	var af *audit.Failed
 	if !errors.As(err, &af) || af.ExitCode() != 4 || af.Violations != 1 {
-		t.Fatalf("run on a corrupted database: %v, want AuditFailed with 1 violation", err)
+		t.Fatalf("run on a corrupted database: %v, want audit.Failed with 1 violation", err)
 	}
 	res, rerr := report.ReadFile(out.Out)
 	if rerr != nil {

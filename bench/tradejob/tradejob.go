@@ -1,9 +1,9 @@
-// Package runjob is `tradebench run`, the one-command main job: prepare a working directory
+// Package tradejob is `tradebench run`, the one-command main job: prepare a working directory
 // and an embedded SQLite StockTrader data set, start the monolith in-process on loopback, drive
 // the stocktrader scenario through ramp-up, a measured steady state and ramp-down, and leave a
 // results file — or, with a target URL, drive an external deployment (DayTrader, a cluster)
 // without loading or serving anything.
-package runjob
+package tradejob
 
 import (
 	"context"
@@ -75,16 +75,6 @@ type Outcome struct {
 	Results *report.Results
 	Out     string // where the results were written
 }
-
-// AuditFailed is the error of a run whose audit found violations (exit status 4).
-type AuditFailed struct{ Violations int }
-
-func (e *AuditFailed) Error() string {
-	return fmt.Sprintf("the audit found %d violations", e.Violations)
-}
-
-// ExitCode implements the command line's exit-status convention.
-func (e *AuditFailed) ExitCode() int { return 4 }
 
 // Run does the job. The results are written even when a threshold fails (the error then is a
 // *report.ThresholdsFailed).
@@ -191,7 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 				res.Audit = a
 				say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
 				if !a.Passed && err == nil {
-					err = &AuditFailed{Violations: int(a.ViolationCount)}
+					err = &audit.Failed{Violations: int(a.ViolationCount)}
 				}
 			}
 		}
