@@ -158,16 +158,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	if srv != nil {
-		if res.Extra == nil {
-			res.Extra = map[string]any{}
+		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
+			say("the server's configuration not recorded: %v", cerr)
+		} else {
+			if res.Disclosure == nil {
+				res.Disclosure = &report.Disclosure{}
+			}
+			res.Disclosure.Configuration = conf
 		}
-		res.Extra["server"] = srv.Describe()
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
 			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
 				say("order completion latency not measured: %v", err)
 			} else if ol != nil {
-				res.Extra["orders"] = ol
+				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
+					say("order completion latency not recorded: %v", err)
+				}
 				say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
 					ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
 			}
@@ -259,9 +265,20 @@ func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(
 	}
 }
 
+// Detail is the run job's own results (the results' detail section).
+type Detail struct {
+	// Orders is the order completion latency; nil when the run placed no order.
+	Orders *OrderLatency `json:"orders,omitempty"`
+}
+
+// DetailOf reads the run job's own results from res; report.ErrNoSection when there are none.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
 // OrderLatency is how long the run's orders took from placement to completion (the
 // asynchronous modes' queueing and processing; 0 in sync mode, where an order completes in its
-// request). It goes into the results under extra.orders.
+// request). It goes into the results under detail.orders.
 type OrderLatency struct {
 	Placed    int     `json:"placed"`
 	Completed int     `json:"completed"`
