@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/tradebench/tradebench/driver/runjob"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
@@ -70,7 +69,7 @@ func runAuditCmd(ctx context.Context, args []string) error {
 		audit.Write(os.Stdout, sum)
 	}
 	if !sum.Passed {
-		return &runjob.AuditFailed{Violations: int(sum.ViolationCount)}
+		return &audit.Failed{Violations: int(sum.ViolationCount)}
 	}
 	return nil
 }

@@ -532,8 +532,6 @@ func (r *run) merge(at, ended time.Time) (*report.Results, error) {
 	}
 	lc.Describe(res)
 	res.System = nil // each agent measured on its own machine: see agents
-	res.Settings["agents"] = len(r.order)
-	res.Settings["seed_per_agent"] = "the run's seed mixed with the agent's index"
 	res.Series = r.seriesPoints()
 	for _, m := range r.order {
 		a := report.AgentResult{Name: m.Name, Host: m.Host, State: m.state}

@@ -245,24 +245,18 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 // controller describes its merged results the same way.
 func (c Config) Describe(res *report.Results) {
 	res.Phases = report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
-	res.Settings["model"] = "closed"
+	res.Settings.Model = report.ModelClosed
 	if c.Open() {
-		res.Settings["model"] = "open"
-		res.Settings["rate"] = c.Rate
-		mif := c.MaxInFlight
-		if mif == 0 {
-			mif = DefaultMaxInFlight
-		}
-		res.Settings["max_in_flight"] = mif
+		res.Settings.Model = report.ModelOpen
+		res.Settings.Rate = c.Rate
+		res.Settings.MaxInFlight = c.MaxInFlight
 	} else {
-		res.Settings["users"] = c.Users
-		if c.Iterations > 0 {
-			res.Settings["iterations"] = c.Iterations
-		}
+		res.Settings.Users = c.Users
+		res.Settings.Iterations = c.Iterations
 	}
-	res.Settings["ramp_up"] = c.RampUp.String()
-	res.Settings["steady"] = c.Steady.String()
-	res.Settings["ramp_down"] = c.RampDown.String()
+	res.Settings.RampUp = c.RampUp.String()
+	res.Settings.Steady = c.Steady.String()
+	res.Settings.RampDown = c.RampDown.String()
 }
 
 // System describes the measuring machine.

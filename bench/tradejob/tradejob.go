@@ -1,9 +1,9 @@
-// Package runjob is `tradebench run`, the one-command main job: prepare a working directory
+// Package tradejob is `tradebench run`, the one-command main job: prepare a working directory
 // and an embedded SQLite StockTrader data set, start the monolith in-process on loopback, drive
 // the stocktrader scenario through ramp-up, a measured steady state and ramp-down, and leave a
 // results file — or, with a target URL, drive an external deployment (DayTrader, a cluster)
 // without loading or serving anything.
-package runjob
+package tradejob
 
 import (
 	"context"
@@ -75,16 +75,6 @@ type Outcome struct {
 	Results *report.Results
 	Out     string // where the results were written
 }
-
-// AuditFailed is the error of a run whose audit found violations (exit status 4).
-type AuditFailed struct{ Violations int }
-
-func (e *AuditFailed) Error() string {
-	return fmt.Sprintf("the audit found %d violations", e.Violations)
-}
-
-// ExitCode implements the command line's exit-status convention.
-func (e *AuditFailed) ExitCode() int { return 4 }
 
 // Run does the job. The results are written even when a threshold fails (the error then is a
 // *report.ThresholdsFailed).
@@ -168,16 +158,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	if srv != nil {
-		if res.Extra == nil {
-			res.Extra = map[string]any{}
+		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
+			say("the server's configuration not recorded: %v", cerr)
+		} else {
+			if res.Disclosure == nil {
+				res.Disclosure = &report.Disclosure{}
+			}
+			res.Disclosure.Configuration = conf
 		}
-		res.Extra["server"] = srv.Describe()
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
 			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
 				say("order completion latency not measured: %v", err)
 			} else if ol != nil {
-				res.Extra["orders"] = ol
+				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
+					say("order completion latency not recorded: %v", err)
+				}
 				say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
 					ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
 			}
@@ -191,7 +187,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 				res.Audit = a
 				say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
 				if !a.Passed && err == nil {
-					err = &AuditFailed{Violations: int(a.ViolationCount)}
+					err = &audit.Failed{Violations: int(a.ViolationCount)}
 				}
 			}
 		}
@@ -269,9 +265,20 @@ func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(
 	}
 }
 
+// Detail is the run job's own results (the results' detail section).
+type Detail struct {
+	// Orders is the order completion latency; nil when the run placed no order.
+	Orders *OrderLatency `json:"orders,omitempty"`
+}
+
+// DetailOf reads the run job's own results from res; report.ErrNoSection when there are none.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
 // OrderLatency is how long the run's orders took from placement to completion (the
 // asynchronous modes' queueing and processing; 0 in sync mode, where an order completes in its
-// request). It goes into the results under extra.orders.
+// request). It goes into the results under detail.orders.
 type OrderLatency struct {
 	Placed    int     `json:"placed"`
 	Completed int     `json:"completed"`
