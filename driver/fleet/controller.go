@@ -490,8 +490,9 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				fmt.Fprintf(progress, "\nagent %s lost: %s\n", m.Name, m.why)
 			}
 		}
-		// a second is printed half a second after it closed, when every agent's tick is in
-		if sec := int(now.Sub(at)/time.Second) - 1; sec > printed && now.Sub(at) > time.Duration(sec+1)*time.Second+500*time.Millisecond && now.Before(end.Add(time.Second)) {
+		// second n (the one that closes n seconds after the start, as the agents number them)
+		// is printed half a second after it closed, when every agent's tick is in
+		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
 			printed = sec
 			if s := r.series[sec]; s != nil {
 				p.line(now, at, sec, s, running)

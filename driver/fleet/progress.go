@@ -28,7 +28,7 @@ func (p *progress) line(now, at time.Time, sec int, s *second, running int) {
 	}
 	pt := s.point(sec)
 	total := p.lc.RampUp + p.lc.Steady + p.lc.RampDown
-	el := min(time.Duration(sec+1)*time.Second, total)
+	el := min(time.Duration(sec)*time.Second, total)
 	who := fmt.Sprintf("users %d", pt.Users)
 	if p.lc.Open() {
 		who = fmt.Sprintf("in-flight %d", pt.Users)
