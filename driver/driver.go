@@ -151,7 +151,17 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 		return nil, "", setting.Errorf("URL", "%q: give an absolute http:// or https:// URL", rawURL)
 	}
 	target := u.Scheme + "://" + u.Host
-	path := u.RequestURI()
+	// the path and query as written: u.RequestURI() would escape a template's braces in the
+	// path (s:{0..1000} -> s:%7B0..1000%7D) and every request would ask for the literal text
+	rest := rawURL[strings.Index(rawURL, "://")+3:]
+	path := "/"
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		path = rest[i:]
+	}
+	if strings.HasPrefix(path, "?") {
+		path = "/" + path
+	}
+	path, _, _ = strings.Cut(path, "#")
 	doc := map[string]any{
 		"name": "quick",
 		"flow": []any{map[string]any{"request": map[string]any{"name": "GET " + u.Path, "url": path}}},

@@ -183,6 +183,7 @@ func (a *Agent) start(st Start) error {
 
 func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at time.Time) {
 	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
+	sent := a.nc.Stats().OutBytes
 	tick := runSubject(run, "tick")
 	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
 		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
@@ -194,6 +195,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 		}
 		_ = a.nc.Publish(tick, encode(t))
 	})
+	// what the metric stream cost: every byte this connection published during the run (the
+	// ticks, and the heartbeats, which an idle agent sends too), per second of the run
+	streamed, secs := a.nc.Stats().OutBytes-sent, time.Since(at).Seconds()
 	out := Result{Header: header(), Run: run, Agent: a.hello.ID, Results: res}
 	if res != nil {
 		res.Series = nil // the controller has it from the ticks
@@ -208,7 +212,7 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 		a.run, a.plan, a.cancel, a.started = "", nil, nil, false
 	}
 	a.mu.Unlock()
-	a.log.Info("finished", "run", run, "err", err)
+	a.log.Info("finished", "run", run, "err", err, "stream_bytes", streamed, "stream_bytes_per_sec", int(float64(streamed)/max(secs, 1)))
 }
 
 // deliver sends the final results until the controller acknowledges them or the grace ends: a
@@ -221,6 +225,7 @@ func (a *Agent) deliver(r Result) {
 		if err == nil {
 			var rep Reply
 			if decode(m.Data, &rep.Header, &rep) == nil && rep.OK {
+				a.log.Info("results delivered", "run", r.Run, "bytes", len(data))
 				return
 			}
 		}
