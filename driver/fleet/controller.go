@@ -392,7 +392,7 @@ func (r *run) onTick(msg *nats.Msg) {
 	m.lastSeen = time.Now()
 	s := r.series[t.Second]
 	if s == nil {
-		s = &second{phase: t.Phase, hist: hdr.New(metrics.LowestMicros, metrics.HighestMicros, 2)}
+		s = &second{phase: t.Phase, hist: metrics.NewSeriesHistogram()}
 		r.series[t.Second] = s
 	}
 	s.pass += t.Pass

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/metrics"
@@ -182,3 +186,52 @@ func TestBadShareAbortsBeforeLoad(t *testing.T) {
 		t.Errorf("%d requests reached the target", n)
 	}
 }
+
+// tickOf is the encoded per-second histogram of n latencies, as an agent sends it.
+func tickOf(n int) string {
+	r := rand.New(rand.NewPCG(3, 4))
+	h := metrics.NewSeriesHistogram()
+	for i := 0; i < n; i++ {
+		metrics.Record(h, time.Duration(r.ExpFloat64()*float64(5*time.Millisecond))+100*time.Microsecond)
+	}
+	enc, _ := h.Encode(hdrV2)
+	return string(enc)
+}
+
+// BenchmarkTickMerge is the controller's work per agent per second: decode one second's tick
+// (1,000 transactions) and add it to the fleet's second.
+func BenchmarkTickMerge(b *testing.B) {
+	t := Tick{Header: header(), Run: "r", Agent: "a", Second: 1, Phase: "steady", Pass: 1000, Hits: 1000, Users: 50, Hist: tickOf(1000)}
+	data := encode(t)
+	r := &run{id: "r", agents: map[string]*member{"a": {hist: metrics.NewHistogram()}}, series: map[int]*second{}}
+	b.ReportMetric(float64(len(data)), "bytes/tick")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.onTick(&nats.Msg{Data: data})
+	}
+}
+
+// BenchmarkFinalMerge is the end of a 40-agent run: 40 agents' results of 8 transactions each.
+func BenchmarkFinalMerge(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var parts []*report.Results
+	for a := 0; a < 40; a++ {
+		p := report.New("http")
+		for tx := 0; tx < 8; tx++ {
+			h := metrics.NewHistogram()
+			for i := 0; i < 20000; i++ {
+				metrics.Record(h, time.Duration(r.ExpFloat64()*float64(5*time.Millisecond))+100*time.Microsecond)
+			}
+			p.Transactions = append(p.Transactions, metrics.Summarize("tx"+strconv.Itoa(tx), h, 20000, 0, 0, 300))
+		}
+		parts = append(parts, p)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Merge(parts, 300); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const hdrV2 = hdr.V2CompressedEncodingCookieBase
