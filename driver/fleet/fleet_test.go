@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -43,7 +44,8 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		if err := NewAgent(nc, AgentConfig{Name: os.Getenv(agentEnv + "_NAME")}).Serve(ctx); err != nil {
+		log := slog.New(slog.NewTextHandler(os.Stderr, nil)) // shown with go test -v
+		if err := NewAgent(nc, AgentConfig{Name: os.Getenv(agentEnv + "_NAME"), Log: log}).Serve(ctx); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
