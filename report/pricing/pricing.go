@@ -161,7 +161,7 @@ func ParseCents(s string) (*big.Int, error) {
 	if len(m[3]) > 2 {
 		return nil, fmt.Errorf("%q has more than two decimals: money is priced in cents", s)
 	}
-	c, _ := new(big.Int).SetString(m[2]+(m[3]+"00")[:2], 10)
+	c, _ := new(big.Int).SetString(m[2]+(m[3] + "00")[:2], 10)
 	if m[1] == "-" && c.Sign() != 0 {
 		return nil, fmt.Errorf("%s is negative", s)
 	}
