@@ -86,26 +86,6 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 }
 
-func ms(v float64) string {
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	default:
-		return fmt.Sprintf("%.2f", v)
-	}
-}
+func ms(v float64) string { return FormatMs(v) }
 
-func bytesStr(b float64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", b/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", b/(1<<10))
-	default:
-		return fmt.Sprintf("%.0f B", b)
-	}
-}
+func bytesStr(b float64) string { return FormatBytes(b) }
