@@ -40,7 +40,7 @@ func sample(tps float64) *report.Results {
 		{Name: hostile, Count: 300, Pass: 299, Errors: 1, TPS: tps / 2, MinMs: 2, MeanMs: 4, P50Ms: 3, P90Ms: 7, P95Ms: 8, P99Ms: 11, P999Ms: 20, MaxMs: 25},
 	}
 	r.Total = report.Transaction{Name: "total", Count: 600, Pass: 599, Errors: 1, TPS: tps, P50Ms: 2.8, P90Ms: 6, P99Ms: 10, MaxMs: 25}
-	r.Hits, r.HitsPerSec, r.Bytes = 1200, 40, 1 << 20
+	r.Hits, r.HitsPerSec, r.Bytes = 1200, 40, 1<<20
 	r.StatusCodes = map[string]int64{"200": 1190, "302": 9, "500": 1}
 	r.Errors = []report.ErrorGroup{{Kind: "status 500", Transaction: hostile, Count: 1, Example: hostile}}
 	for s := 0; s < 40; s++ {
@@ -67,9 +67,9 @@ func sample(tps float64) *report.Results {
 		}
 	}
 	r.Disclosure = &report.Disclosure{
-		Hardware: report.Hardware{CPUModel: "AMD EPYC 7B13", Cores: 2, MemoryBytes: 8 << 30},
-		OS:       report.OSInfo{Kernel: "6.1.0-27-amd64", Distribution: "Debian GNU/Linux 12 (bookworm)"},
-		Software: report.Software{Tradebench: "0.1.0", Commit: "f2e9c87", Go: "go1.26.8", Database: "SQLite 3.50.4"},
+		Hardware:      report.Hardware{CPUModel: "AMD EPYC 7B13", Cores: 2, MemoryBytes: 8 << 30},
+		OS:            report.OSInfo{Kernel: "6.1.0-27-amd64", Distribution: "Debian GNU/Linux 12 (bookworm)"},
+		Software:      report.Software{Tradebench: "0.1.0", Commit: "f2e9c87", Go: "go1.26.8", Database: "SQLite 3.50.4"},
 		Configuration: json.RawMessage(`{"access":"inprocess","orders":{"mode":"sync"},"note":"` + strings.ReplaceAll(hostile, `"`, `\"`) + `"}`),
 		DataSet:       &report.DataSet{Accounts: 5000, Quotes: 1000, Holdings: 5, Orders: 5, Seed: 1},
 		Workload:      report.WorkloadInfo{Scenario: "stocktrader", ScenarioHash: strings.Repeat("ab", 32), Users: 50, Think: "1s", Phases: r.Phases},
