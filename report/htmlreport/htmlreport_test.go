@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -176,17 +175,15 @@ func drawnCharts(t *testing.T, path string, want int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := regexp.MustCompile(`data-chart-errors="([^"]*)"`).FindStringSubmatch(dom); m != nil {
-		t.Errorf("a chart's script failed: %s", html.UnescapeString(m[1]))
-	}
-	places := strings.Count(dom, `class="plot"`)
-	canvases := strings.Count(dom, "<canvas")
-	drawn := regexp.MustCompile(`data-charts-drawn="(\d+)"`).FindStringSubmatch(dom)
-	if drawn == nil {
+	d := Inspect(dom)
+	if d.Reported < 0 {
 		t.Fatalf("the chart script did not finish (no data-charts-drawn); DOM starts:\n%.2000s", dom)
 	}
-	if n, _ := strconv.Atoi(drawn[1]); places != want || canvases != want || n != want {
-		t.Errorf("%d chart places, %d canvases, %s drawn; want %d of each", places, canvases, drawn[1], want)
+	if d.Errors != "" {
+		t.Errorf("a chart's script failed: %s", d.Errors)
+	}
+	if !d.OK() || d.Places != want {
+		t.Errorf("%d chart places, %d canvases, %d drawn; want %d of each", d.Places, d.Canvases, d.Reported, want)
 	}
 	return dom
 }
