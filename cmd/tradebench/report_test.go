@@ -143,21 +143,21 @@ func TestReportBadInput(t *testing.T) {
 	}
 	whole, _ := os.ReadFile(goodPath)
 	files := map[string]string{
-		"notjson.json":   "this is not json",
-		"half.json": string(whole[:len(whole)/2]),
-		"future.json":    strings.Replace(string(whole), `"schema_version": 1`, `"schema_version": 99`, 1),
-		"blank.json":     "",
-		"other.json":     `{"hello": "world"}`,
-		"array.json":     `[1, 2]`,
+		"notjson.json": "this is not json",
+		"half.json":    string(whole[:len(whole)/2]),
+		"future.json":  strings.Replace(string(whole), `"schema_version": 1`, `"schema_version": 99`, 1),
+		"blank.json":   "",
+		"other.json":   `{"hello": "world"}`,
+		"array.json":   `[1, 2]`,
 	}
 	want := map[string]string{
-		"notjson.json":   "not JSON",
-		"half.json": "truncated",
-		"future.json":    "schema_version 99 is not supported",
-		"blank.json":     "empty",
-		"other.json":     "no schema_version",
-		"array.json":     "not an object",
-		"missing.json":   "no such file",
+		"notjson.json": "not JSON",
+		"half.json":    "truncated",
+		"future.json":  "schema_version 99 is not supported",
+		"blank.json":   "empty",
+		"other.json":   "no schema_version",
+		"array.json":   "not an object",
+		"missing.json": "no such file",
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
