@@ -18,7 +18,7 @@ type rule struct {
 
 var rules = []rule{
 	{patterns: []string{"./driver/...", "./report/..."}, forbidden: []string{"trade", "wstest", "cacheperf", "xmlmark", "bench"}},
-	// {patterns: []string{"./wstest/..."}, forbidden: []string{"trade", "bench"}},
+	{patterns: []string{"./wstest/..."}, forbidden: []string{"trade", "bench"}},
 	{patterns: []string{"./trade/...", "./cacheperf/...", "./xmlmark/..."}, forbidden: []string{"bench"}},
 }
 
