@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -153,7 +154,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.needsDB() {
-		if _, _, err := store.ParseDSN(c.DB); err != nil {
+		if _, _, err := dsn.Parse(c.DB); err != nil {
 			return &setting.Error{Field: "DB", Err: err}
 		}
 	}
@@ -270,26 +271,26 @@ func (s *Server) openStore(ctx context.Context) error {
 	cfg, log := s.cfg, s.log
 	st, err := store.Open(ctx, cfg.DB)
 	if err != nil {
-		return fmt.Errorf("open database %s: %w", store.Redact(cfg.DB), err)
+		return fmt.Errorf("open database %s: %w", dsn.Redact(cfg.DB), err)
 	}
 	s.st = st
 	info, err := st.Loaded(ctx)
 	if errors.Is(err, store.ErrNotLoaded) {
 		if cfg.LoadIfEmpty == nil {
 			st.Close()
-			return fmt.Errorf("database %s is empty: %w", store.Redact(cfg.DB), store.ErrNotLoaded)
+			return fmt.Errorf("database %s is empty: %w", dsn.Redact(cfg.DB), store.ErrNotLoaded)
 		}
 		spec := *cfg.LoadIfEmpty
-		log.Info("loading an empty database", "db", store.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
+		log.Info("loading an empty database", "db", dsn.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
 		if err := st.Load(ctx, spec, cfg.LoadProgress); err != nil {
 			st.Close()
-			return fmt.Errorf("load %s: %w", store.Redact(cfg.DB), err)
+			return fmt.Errorf("load %s: %w", dsn.Redact(cfg.DB), err)
 		}
 		info, err = st.Loaded(ctx)
 	}
 	if err != nil {
 		st.Close()
-		return fmt.Errorf("database %s: %w", store.Redact(cfg.DB), err)
+		return fmt.Errorf("database %s: %w", dsn.Redact(cfg.DB), err)
 	}
 	s.info = info
 	return nil
@@ -517,7 +518,7 @@ func (s *Server) settings() []web.Setting {
 	}
 	if s.st != nil {
 		set = append(set,
-			web.Setting{Name: "storage", Value: store.Redact(c.DB)},
+			web.Setting{Name: "storage", Value: dsn.Redact(c.DB)},
 			web.Setting{Name: "data set", Value: fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", sp.Accounts, sp.Quotes, sp.Holdings, sp.Seed, s.info.LoadedAt)})
 	}
 	if s.sw != nil {
