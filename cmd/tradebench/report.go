@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -61,7 +58,7 @@ func runReport(ctx context.Context, args []string) error {
 	if len(files) != 1 {
 		return usageErrorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
 	}
-	res, err := readResults(files[0])
+	res, err := report.ReadFile(files[0])
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -96,7 +93,7 @@ func runCompare(args []string) error {
 	}
 	runs := make([]htmlreport.Run, len(files))
 	for i, f := range files {
-		res, err := readResults(f)
+		res, err := report.ReadFile(f)
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -135,45 +132,6 @@ func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-}
-
-// readResults reads a results file and, when it cannot, says what is wrong with it in words a
-// person can act on: missing, empty, cut short, not JSON, not tradebench results, or of a
-// schema version this build does not read.
-func readResults(path string) (*report.Results, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such file", path)
-		}
-		return nil, err
-	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, fmt.Errorf("%s: the file is empty, not a tradebench results file", path)
-	}
-	var doc any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&doc); err != nil {
-		var se *json.SyntaxError
-		switch {
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, fmt.Errorf("%s: truncated: the JSON ends after %d bytes, in the middle of a value (was the run stopped while writing, or the copy cut short?)", path, len(b))
-		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: not JSON: %v (at byte %d)", path, err, se.Offset)
-		}
-		return nil, fmt.Errorf("%s: not JSON: %v", path, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: not a tradebench results file: more than one JSON value", path)
-	}
-	obj, ok := doc.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: not a tradebench results file: the JSON is not an object", path)
-	}
-	if _, ok := obj["schema_version"]; !ok {
-		return nil, fmt.Errorf("%s: not a tradebench results file: it has no schema_version", path)
-	}
-	return report.ReadFile(path)
 }
 
 // publishFlags are the flags of the commands that write results (run, drive): the HTML report

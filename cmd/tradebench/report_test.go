@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -145,7 +146,7 @@ func TestReportBadInput(t *testing.T) {
 	files := map[string]string{
 		"notjson.json": "this is not json",
 		"half.json":    string(whole[:len(whole)/2]),
-		"future.json":  strings.Replace(string(whole), `"schema_version": 1`, `"schema_version": 99`, 1),
+		"future.json":  strings.Replace(string(whole), fmt.Sprintf(`"schema_version": %d`, report.SchemaVersion), `"schema_version": 99`, 1),
 		"blank.json":   "",
 		"other.json":   `{"hello": "world"}`,
 		"array.json":   `[1, 2]`,
@@ -153,10 +154,10 @@ func TestReportBadInput(t *testing.T) {
 	want := map[string]string{
 		"notjson.json": "not JSON",
 		"half.json":    "truncated",
-		"future.json":  "schema_version 99 is not supported",
+		"future.json":  "unknown schema version 99",
 		"blank.json":   "empty",
 		"other.json":   "no schema_version",
-		"array.json":   "not an object",
+		"array.json":   "not a tradebench results file",
 		"missing.json": "no such file",
 	}
 	for name, content := range files {

@@ -30,7 +30,7 @@ func sample(tps float64) *report.Results {
 	r.Scenario, r.Target = "stocktrader", "http://127.0.0.1:8080"
 	r.StartedAt = time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
 	r.EndedAt = r.StartedAt.Add(40 * time.Second)
-	r.Settings = map[string]any{"model": "closed", "users": 50, "think": "1s", "params": map[string]any{"users": "5000"}}
+	r.Settings = report.Settings{Model: report.ModelClosed, Users: 50, Think: "1s", Params: map[string]string{"users": "5000"}}
 	r.System = &report.System{Go: "go1.26.8", OS: "linux", Arch: "amd64", CPUs: 2, GOMAXPROCS: 2}
 	r.Phases = report.Phases{RampUpSeconds: 5, SteadySeconds: 30, RampDownSeconds: 5}
 	r.SteadySeconds = 30
@@ -203,7 +203,7 @@ func TestReportDrawsEveryChartInChromium(t *testing.T) {
 
 func TestCompareInChromium(t *testing.T) {
 	a, b := sample(100), sample(150)
-	b.Settings["users"] = 80
+	b.Settings.Users = 80
 	b.Disclosure.Software.Database = "PostgreSQL 15.14"
 	b.PricePerformance = nil
 	b.Transactions = append(b.Transactions, report.Transaction{Name: "buy", Count: 5, Pass: 5, TPS: 1})

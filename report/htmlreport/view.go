@@ -100,7 +100,7 @@ func newReportView(r *report.Results) reportView {
 	v.Price = newPriceView(r.PricePerformance)
 	v.Disclosure = newDisclosureView(r.Disclosure)
 	v.Settings = flatten("", r.Settings)
-	v.Extra = flatten("", r.Extra)
+	v.Extra = flatten("", r.Detail)
 	v.Audit = newAuditView(r.Audit)
 	return v
 }
