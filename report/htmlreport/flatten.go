@@ -20,8 +20,8 @@ type field struct {
 // objects get an index ("processes[0].name").
 func flatten(prefix string, v any) []field {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return []field{{Key: prefix, Value: "(" + err.Error() + ")"}}
+	if err != nil { // only a json.RawMessage that is not JSON: say so rather than hide it
+		return []field{{Key: prefix + "(unreadable)", Value: err.Error()}}
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber() // keep numbers as written: no float rounding of large counts

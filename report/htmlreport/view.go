@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
@@ -362,12 +361,7 @@ func newDisclosureView(d *report.Disclosure) *disclosureView {
 		v.Memory = report.FormatBytes(float64(d.Hardware.MemoryBytes))
 	}
 	if len(d.Configuration) > 0 {
-		var cfg any
-		if err := json.Unmarshal(d.Configuration, &cfg); err == nil {
-			v.Configuration = flatten("", cfg)
-		} else {
-			v.Configuration = []field{{Key: "(unreadable)", Value: string(d.Configuration)}}
-		}
+		v.Configuration = flatten("", d.Configuration)
 	}
 	return v
 }

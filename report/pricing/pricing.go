@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,25 +81,21 @@ func Parse(path string, data []byte) (*Pricing, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fail(root.Line, "want a mapping with currency and items")
 	}
+	top, err := fields(root, fail, "", "currency", "items")
+	if err != nil {
+		return nil, err
+	}
 	p := &Pricing{}
-	var items *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		switch k.Value {
-		case "currency":
-			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-				return nil, fail(v.Line, "currency must be a name such as USD or EUR")
-			}
-			p.Currency = strings.TrimSpace(v.Value)
-		case "items":
-			items = v
-		default:
-			return nil, fail(k.Line, "unknown key %q (want currency and items)", k.Value)
+	if v := top["currency"]; v != nil {
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			return nil, fail(v.Line, "currency must be a name such as USD or EUR")
 		}
+		p.Currency = strings.TrimSpace(v.Value)
 	}
 	if p.Currency == "" {
 		return nil, fail(root.Line, "no currency (e.g. currency: USD)")
 	}
+	items := top["items"]
 	if items == nil {
 		return nil, fail(root.Line, "no items: list what the system under test costs under items:")
 	}
@@ -112,22 +109,18 @@ func Parse(path string, data []byte) (*Pricing, error) {
 		if it.Kind != yaml.MappingNode {
 			return nil, fail(it.Line, "an item must be {name, cost}")
 		}
-		item := Item{Line: it.Line}
-		var costNode *yaml.Node
-		for i := 0; i+1 < len(it.Content); i += 2 {
-			k, v := it.Content[i], it.Content[i+1]
-			switch k.Value {
-			case "name":
-				if v.Kind != yaml.ScalarNode {
-					return nil, fail(v.Line, "name must be text")
-				}
-				item.Name = strings.TrimSpace(v.Value)
-			case "cost":
-				costNode = v
-			default:
-				return nil, fail(k.Line, "unknown key %q in an item (want name and cost)", k.Value)
-			}
+		kv, err := fields(it, fail, " in an item", "name", "cost")
+		if err != nil {
+			return nil, err
 		}
+		item := Item{Line: it.Line}
+		if v := kv["name"]; v != nil {
+			if v.Kind != yaml.ScalarNode {
+				return nil, fail(v.Line, "name must be text")
+			}
+			item.Name = strings.TrimSpace(v.Value)
+		}
+		costNode := kv["cost"]
 		if item.Name == "" {
 			return nil, fail(it.Line, "an item has no name")
 		}
@@ -145,6 +138,20 @@ func Parse(path string, data []byte) (*Pricing, error) {
 		p.Items = append(p.Items, item)
 	}
 	return p, nil
+}
+
+// fields returns a YAML mapping's values by key, refusing a key not in want (where says where,
+// for the message).
+func fields(m *yaml.Node, fail func(int, string, ...any) error, where string, want ...string) (map[string]*yaml.Node, error) {
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if !slices.Contains(want, k.Value) {
+			return nil, fail(k.Line, "unknown key %q%s (want %s)", k.Value, where, strings.Join(want, " and "))
+		}
+		out[k.Value] = m.Content[i+1]
+	}
+	return out, nil
 }
 
 var decimal = regexp.MustCompile(`^([+-]?)([0-9]+)(?:\.([0-9]*))?$`)
