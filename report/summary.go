@@ -23,7 +23,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	fmt.Fprintln(tw, "transaction\tcount\tpass\tfail\tstop\ttps\tmin ms\tmean ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t")
 	row := func(t Transaction) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, t.Count, t.Pass, t.Errors, t.Stop, t.TPS,
-			ms(t.MinMs), ms(t.MeanMs), ms(t.P50Ms), ms(t.P90Ms), ms(t.P99Ms), ms(t.MaxMs))
+			FormatMs(t.MinMs), FormatMs(t.MeanMs), FormatMs(t.P50Ms), FormatMs(t.P90Ms), FormatMs(t.P99Ms), FormatMs(t.MaxMs))
 	}
 	for _, t := range r.Transactions {
 		row(t)
@@ -34,7 +34,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	if r.Hits > 0 { // workloads that make no HTTP requests (XML Mark, gRPC) have no hits to show
-		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, bytesStr(float64(r.Bytes)), bytesStr(r.BytesPerSec))
+		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
 	}
 	fmt.Fprintf(w, "error rate: %.4f%%", 100*r.ErrorRate())
 	if r.Dropped > 0 || r.Late > 0 || r.Settings.Model == ModelOpen {
@@ -86,6 +86,3 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 }
 
-func ms(v float64) string { return FormatMs(v) }
-
-func bytesStr(b float64) string { return FormatBytes(b) }
