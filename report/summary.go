@@ -85,4 +85,3 @@ func (r *Results) WriteSummary(w io.Writer) {
 		}
 	}
 }
-

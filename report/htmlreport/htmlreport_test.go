@@ -276,3 +276,33 @@ func TestPathFor(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRenderHour renders the report of an hour-long run: 3600 points a second, 20
+// transactions, two SUT processes sampled every second.
+func BenchmarkRenderHour(b *testing.B) {
+	r := sample(500)
+	r.Series = r.Series[:0]
+	for s := 0; s < 3600; s++ {
+		r.Series = append(r.Series, report.SeriesPoint{Second: s, Phase: "steady", TPS: 500, Hits: 900, P50Ms: 3, P90Ms: 9, P99Ms: 30, Users: 500})
+	}
+	for i := 0; i < 18; i++ {
+		r.Transactions = append(r.Transactions, r.Transactions[0])
+	}
+	for i := range r.SUT.Processes {
+		p := &r.SUT.Processes[i]
+		p.Series = p.Series[:0]
+		for s := 0; s < 3600; s++ {
+			p.Series = append(p.Series, report.ResourcePoint{T: float64(s), CPUCores: 1.5, RSSBytes: 300 << 20})
+		}
+	}
+	var size int
+	b.ReportAllocs()
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := Render(&buf, r); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size)/1024, "KiB/page")
+}
