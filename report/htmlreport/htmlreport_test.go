@@ -306,3 +306,23 @@ func BenchmarkRenderHour(b *testing.B) {
 	}
 	b.ReportMetric(float64(size)/1024, "KiB/page")
 }
+
+// Results files written by earlier builds (schema version 1: a run, a drive, a cache sweep)
+// make a report.
+func TestReportOfVersion1Files(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/v1-*.json")
+	if len(files) == 0 {
+		t.Fatal("no version 1 results files in ../testdata")
+	}
+	for _, f := range files {
+		r, err := report.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := render(t, r)
+		assertOffline(t, page)
+		if !strings.Contains(page, "Full disclosure") || !strings.Contains(page, r.Workload) {
+			t.Errorf("%s: the report is incomplete", f)
+		}
+	}
+}
