@@ -73,6 +73,9 @@ func runReport(ctx context.Context, args []string) error {
 	if path == "" {
 		path = htmlreport.PathFor(files[0])
 	}
+	if err := checkOutDir(path); err != nil {
+		return err
+	}
 	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.Render(w, res) }); err != nil {
 		return fmt.Errorf("write the report: %w", err)
 	}
@@ -90,6 +93,9 @@ func runCompare(args []string) error {
 	}
 	if len(files) < 2 {
 		return usageErrorf("want two or more results files to compare, got %d", len(files))
+	}
+	if err := checkOutDir(*out); err != nil {
+		return err
 	}
 	runs := make([]htmlreport.Run, len(files))
 	for i, f := range files {
@@ -116,6 +122,15 @@ func runLabel(files []string, i int) string {
 		}
 	}
 	return base(files[i])
+}
+
+// checkOutDir refuses, before any work, a report path whose directory does not exist.
+func checkOutDir(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErrorf("--out: %s: the directory %s does not exist", path, dir)
+	}
+	return nil
 }
 
 // parseWithFiles parses flags given before, between or after the file arguments (the standard

@@ -185,6 +185,8 @@ func TestReportBadInput(t *testing.T) {
 		{[]string{"report", goodPath, goodPath}, "want one results file"},
 		{[]string{"report", "compare", goodPath}, "two or more"},
 		{[]string{"report", goodPath, "--bogus"}, "bogus"},
+		{[]string{"report", goodPath, "--out", filepath.Join(dir, "nowhere", "r.html")}, "--out: "},
+		{[]string{"report", "compare", goodPath, goodPath, "--out", filepath.Join(dir, "nowhere", "c.html")}, "does not exist"},
 	} {
 		if r := tb(t, c.args...); r.code != 2 || !strings.Contains(r.stderr, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.msg)
