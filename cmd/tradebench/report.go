@@ -19,7 +19,7 @@ func init() {
 }
 
 const reportHelp = `usage: tradebench report RESULTS.json [--out REPORT.html] [--pricing FILE.yaml]
-       tradebench report compare A.json B.json… [--out compare.html]
+       tradebench report compare A.json B.json… [--out compare.html] [--pricing FILE.yaml]
 
 'report' writes the HTML report of one run: headline numbers, charts over the run, the
 transactions, status codes and errors, the peak search, the system under test's CPU and memory,
@@ -33,7 +33,10 @@ beside the results (X.html), unless --no-report.
 
 --pricing prices the system under test: a YAML file with a currency and items of {name, cost}
 (see docs/pricing-example.yaml). The report then shows the cost per TPS: the total divided by the
-peak sustained TPS of a peak search, or else the steady-state TPS, rounded to the cent.
+peak sustained TPS of a peak search, or else the steady-state TPS, rounded to the cent. The
+results file itself is not changed (price it at run time with 'run --pricing' to keep the price
+in it). With 'compare', --pricing prices every run with the same list: runs of one system under
+test in different modes; runs on different systems are priced each at run time.
 
 examples:
   tradebench report tradebench-work/results.json
@@ -86,6 +89,7 @@ func runReport(ctx context.Context, args []string) error {
 func runCompare(args []string) error {
 	fs := newFlagSet("report compare", "A.json B.json… [flags]")
 	out := fs.String("out", "compare.html", "write the comparison here")
+	pricingFile := fs.String("pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
 	setHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
@@ -97,11 +101,20 @@ func runCompare(args []string) error {
 	if err := checkOutDir(*out); err != nil {
 		return err
 	}
+	var price *pricing.Pricing
+	if *pricingFile != "" {
+		if price, err = loadPricing(*pricingFile); err != nil {
+			return err
+		}
+	}
 	runs := make([]htmlreport.Run, len(files))
 	for i, f := range files {
 		res, err := report.ReadFile(f)
 		if err != nil {
 			return usageErrorf("%v", err)
+		}
+		if price != nil {
+			applyPricing(res, price)
 		}
 		runs[i] = htmlreport.Run{Label: runLabel(files, i), Results: res}
 	}
@@ -210,5 +223,5 @@ func applyPricing(res *report.Results, p *pricing.Pricing) {
 		return
 	}
 	res.PricePerformance = pp
-	fmt.Fprintf(os.Stderr, "price/performance: %s %s per TPS (%s %s over %g TPS, %s)\n", pp.PerTPS, pp.Currency, pp.Total, pp.Currency, pp.TPS, pp.TPSOf)
+	fmt.Fprintf(os.Stderr, "price/performance: %s %s per TPS (%s %s over %.2f TPS, %s)\n", pp.PerTPS, pp.Currency, pp.Total, pp.Currency, pp.TPS, pp.TPSOf)
 }

@@ -99,6 +99,14 @@ func TestRunReportAndCompare(t *testing.T) {
 	}
 	// TPS and latency per run, TPS and p90 per transaction, $/TPS, throughput over time
 	checkDrawn(t, cmp, 6)
+	if strings.Contains(string(page), "Price list of b") {
+		t.Error("the unpriced run b has a price list")
+	}
+	// --pricing prices every run of a comparison
+	mustRun(t, "report", "compare", a, b, "--pricing", price, "--out", cmp)
+	if page, _ = os.ReadFile(cmp); !strings.Contains(string(page), "Price list of b") {
+		t.Error("compare --pricing did not price run b")
+	}
 }
 
 // drive --out X.json writes X.html beside it, unless --no-report; a bad pricing file stops it
