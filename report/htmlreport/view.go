@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/pricing"
 )
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
@@ -35,6 +36,7 @@ type reportView struct {
 	// chart and the script fills each, so the two must agree on the IDs.
 	Charts     []chartSpec
 	PeakChart  *chartSpec
+	PriceChart *chartSpec
 	SUTCharts  []chartSpec
 	SUT        []sutRow
 	Codes      []codeCount
@@ -51,6 +53,9 @@ func (v reportView) ChartData() []chartSpec {
 	all = append(all, v.SUTCharts...)
 	if v.PeakChart != nil {
 		all = append(all, *v.PeakChart)
+	}
+	if v.PriceChart != nil {
+		all = append(all, *v.PriceChart)
 	}
 	return all
 }
@@ -97,6 +102,7 @@ func newReportView(r *report.Results) reportView {
 	v.PeakChart = peakChart(r.Peak)
 	v.Codes = statusCodes(r.StatusCodes)
 	v.Price = newPriceView(r.PricePerformance)
+	v.PriceChart = priceChart(r.PricePerformance, r.Peak)
 	v.Disclosure = newDisclosureView(r.Disclosure)
 	v.Settings = flatten("", r.Settings)
 	v.Extra = flatten("", r.Detail)
@@ -300,6 +306,30 @@ func peakChart(p *report.PeakSearch) *chartSpec {
 		tps[i] = val(s.TPS)
 	}
 	c.Series = []seriesSpec{{"TPS", tps}}
+	return &c
+}
+
+// priceChart is the cost per TPS at each step of a peak search: how price/performance improves
+// with load up to the peak (nil without both a price and a peak search; one number needs no chart).
+func priceChart(pp *report.PricePerformance, p *report.PeakSearch) *chartSpec {
+	if pp == nil || p == nil || len(p.Steps) == 0 {
+		return nil
+	}
+	total, err := pricing.ParseCents(pp.Total)
+	if err != nil {
+		return nil
+	}
+	c := chartSpec{ID: "price-steps", Title: "Price/performance at each step", Kind: "bars", XLabel: "step", YLabel: pp.Currency + " per TPS",
+		Note: "The total price divided by the throughput each step of the peak search reached (lower is better)."}
+	per := make([]*float64, len(p.Steps))
+	for i, s := range p.Steps {
+		c.X = append(c.X, float64(i))
+		c.Labels = append(c.Labels, strconv.Itoa(s.Users)+" users")
+		if s.TPS > 0 && !math.IsInf(s.TPS, 0) {
+			per[i] = val(decimalValue(pricing.FormatCents(pricing.PerTPSCents(total, s.TPS))))
+		}
+	}
+	c.Series = []seriesSpec{{pp.Currency + " per TPS", per}}
 	return &c
 }
 
