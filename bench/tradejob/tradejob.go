@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -138,7 +139,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		if srv.Access() == nil {
 			return nil, errors.New("the embedded run needs the web role: it drives the pages")
 		}
-		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", store.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
+		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", dsn.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
 		dc.Target = srv.URL()
 		// the scenario draws users and quotes from the data set just loaded
 		params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
@@ -203,22 +204,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(string, ...any), logw io.Writer) error {
 	st, err := store.Open(ctx, db)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", store.Redact(db), err)
+		return fmt.Errorf("open %s: %w", dsn.Redact(db), err)
 	}
 	defer st.Close()
 	start := time.Now()
 	info, err := st.Loaded(ctx)
 	if err == nil && info.Spec == spec {
 		if err := st.Reset(ctx); err != nil {
-			return fmt.Errorf("reset %s: %w", store.Redact(db), err)
+			return fmt.Errorf("reset %s: %w", dsn.Redact(db), err)
 		}
-		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", store.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
+		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", dsn.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotLoaded) {
-		return fmt.Errorf("%s: %w", store.Redact(db), err)
+		return fmt.Errorf("%s: %w", dsn.Redact(db), err)
 	}
-	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, store.Redact(db))
+	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, dsn.Redact(db))
 	last := time.Now()
 	err = st.Load(ctx, spec, func(done, total int64) {
 		if time.Since(last) >= 5*time.Second && total > 0 {
@@ -227,7 +228,7 @@ func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(strin
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("load %s: %w", store.Redact(db), err)
+		return fmt.Errorf("load %s: %w", dsn.Redact(db), err)
 	}
 	say("loaded in %v", time.Since(start).Round(time.Millisecond))
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 // The main job end to end on a small data set: load, serve, drive stocktrader, write results —
@@ -125,12 +126,9 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	if ol := d.Orders; err != nil || ol == nil || ol.Placed < 10 || ol.Completed != ol.Placed || ol.Open != 0 || ol.MaxMs <= 0 || ol.P50Ms > ol.P99Ms {
 		t.Fatalf("order latency %+v (%v)", ol, err)
 	}
-	var srv struct {
-		Orders string          `json:"orders"`
-		Access remote.Settings `json:"access"`
-	}
+	var srv web.Configuration
 	if res.Disclosure == nil || report.DecodeSection(res.Disclosure.Configuration, &srv) != nil ||
-		srv.Orders != "async-durable" || srv.Access.Access != remote.SOAP {
+		srv.Orders.Mode != string(orders.AsyncDurable) || srv.Access == nil || srv.Access.Mode != remote.SOAP {
 		t.Fatalf("results do not record the modes: %+v", srv)
 	}
 	if tx, _ := res.Transaction("sell"); tx.Pass == 0 {

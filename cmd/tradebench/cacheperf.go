@@ -102,16 +102,6 @@ func (c *cacheFlags) config() (objcache.Config, error) {
 	return cfg, nil
 }
 
-func checkDSN(dsn string) error {
-	if dsn == "" {
-		return usageErrorf("--db is required: sqlite:PATH or postgres://user:pass@host/db")
-	}
-	if !strings.HasPrefix(dsn, "sqlite:") && !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
-		return usageErrorf("--db %q: want sqlite:PATH or postgres://user:pass@host/db", dsn)
-	}
-	return nil
-}
-
 func cacheperfLoad(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
 	setHelp(fs, `usage: tradebench cacheperf load --db DSN [--items N] [--size 500KB] [--seed N]
