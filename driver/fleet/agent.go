@@ -116,7 +116,7 @@ func (a *Agent) handle(m *nats.Msg) {
 	r := Reply{Header: header(), OK: err == nil}
 	if err != nil {
 		r.Error = err.Error()
-		a.log.Warn("refused", "verb", verb, "err", err)
+		a.log.Warn("refused", "verb", verb, "err", clip(err.Error(), 500))
 	}
 	if m.Reply != "" {
 		_ = m.Respond(encode(r))
@@ -246,7 +246,7 @@ func (a *Agent) abortRun(run, reason string) {
 	if run == "" || a.run != run {
 		return
 	}
-	a.log.Info("abort", "run", run, "reason", reason)
+	a.log.Info("abort", "run", run, "reason", clip(reason, 200))
 	if a.started {
 		a.cancel() // execute reports what was measured and goes idle
 		return

@@ -147,6 +147,9 @@ func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Re
 	return res, nil
 }
 
+// maxAnnounced bounds the agents a controller remembers while it waits.
+const maxAnnounced = 10000
+
 // discover waits for enough idle agents of this version and picks them in name order.
 func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello, error) {
 	var mu sync.Mutex
@@ -155,12 +158,15 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 	enough := make(chan struct{}, 1)
 	sub, err := c.nc.Subscribe(SubjectHello, func(m *nats.Msg) {
 		var h Hello
-		if json.Unmarshal(m.Data, &h) != nil || h.ID == "" {
+		if json.Unmarshal(m.Data, &h) != nil || h.ID == "" || len(h.ID) > 64 {
 			return
 		}
+		h.Name, h.Host, h.Version = clip(h.Name, 64), clip(h.Host, 64), clip(h.Version, 32)
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
+		case len(idle)+len(other) >= maxAnnounced && idle[h.ID].ID == "" && other[h.ID].ID == "":
+			// a flood of strangers' announcements: remember no more
 		case h.compatible() != nil:
 			other[h.ID] = h
 		case h.Run == "":
@@ -205,6 +211,9 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 				vs = append(vs, h.Name+" ("+h.Version+")")
 			}
 			slices.Sort(vs)
+			if len(vs) > 10 {
+				vs = append(vs[:10], "…")
+			}
 			msg += fmt.Sprintf("; %d more of another version were not used: %s", len(other), strings.Join(vs, ", "))
 		}
 		return nil, &driver.UsageError{Err: errors.New(msg)}
@@ -304,7 +313,7 @@ func (r *run) ask(ctx context.Context, m *member, subj string, data []byte) erro
 				return fmt.Errorf("agent %s: malformed reply: %v", m.Name, err)
 			}
 			if !rep.OK {
-				return &driver.UsageError{Err: fmt.Errorf("agent %s: %s", m.Name, rep.Error)}
+				return &driver.UsageError{Err: fmt.Errorf("agent %s: %s", m.Name, clip(rep.Error, 2000))}
 			}
 			return nil
 		}
@@ -431,12 +440,12 @@ func (r *run) onResult(msg *nats.Msg) {
 	}
 	m.lastSeen = time.Now()
 	if res.Results == nil {
-		m.state, m.why = report.AgentLost, "its run failed: "+res.Error
+		m.state, m.why = report.AgentLost, "its run failed: "+clip(res.Error, 300)
 		return
 	}
 	m.state, m.results = report.AgentDone, res.Results
 	if res.Error != "" {
-		m.results.Notes = append(m.results.Notes, "the agent's run ended early: "+res.Error)
+		m.results.Notes = append(m.results.Notes, "the agent's run ended early: "+clip(res.Error, 300))
 	}
 }
 

@@ -163,6 +163,15 @@ type Result struct {
 	Error   string          `json:"error,omitempty"` // the run failed or was interrupted
 }
 
+// clip bounds a string a peer sent before it is shown or logged: the fleet's subjects are open
+// to anyone on the broker.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 // encode marshals a message; every message type marshals.
 func encode(v any) []byte {
 	b, err := json.Marshal(v)
