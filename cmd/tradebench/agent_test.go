@@ -55,7 +55,7 @@ func TestDriveOnAgents(t *testing.T) {
 	ready := regexp.MustCompile(`agent ready`)
 	done := make(chan result, 1)
 	go func() {
-		done <- tb(t, "drive", "--nats-listen", addr, "--agents", "2", "--agents-wait", "1m", "--url", srv.URL+"/", "-c", "4", "-d", "2s", "--progress", "on", "--out", out)
+		done <- tb(t, "drive", "--nats-listen", addr, "--agents", "2", "--agents-wait", "1m", "--url", srv.URL+"/", "-c", "4", "-d", "2s", "--progress", "on", "--max-p99", "1h", "--no-report", "--out", out)
 	}()
 	for _, name := range []string{"east", "west"} {
 		a, _ := serveCmd(t, ready, "agent", "--nats", "nats://"+addr, "--name", name)
@@ -74,5 +74,8 @@ func TestDriveOnAgents(t *testing.T) {
 	}
 	if len(res.Agents) != 2 || res.Agents[0].Name != "east" || res.Agents[1].Name != "west" || res.Agents[0].Requests+res.Agents[1].Requests != res.Total.Count {
 		t.Errorf("agents %+v, total %d", res.Agents, res.Total.Count)
+	}
+	if len(res.Thresholds) != 1 || !res.Thresholds[0].Passed || res.Thresholds[0].Actual != res.Total.P99Ms {
+		t.Errorf("the threshold is not checked on the merged result: %+v, merged p99 %v", res.Thresholds, res.Total.P99Ms)
 	}
 }
