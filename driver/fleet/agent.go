@@ -41,7 +41,8 @@ type Agent struct {
 	plan    *driver.Plan       // the assigned share, prepared
 	cancel  context.CancelFunc // stops the running share
 	started bool
-	expire  *time.Timer // drops an assignment no start follows
+	expire  *time.Timer    // drops an assignment no start follows
+	running sync.WaitGroup // the share being run, until its results are delivered
 }
 
 // NewAgent makes an agent on a NATS connection (see Connect).
@@ -74,7 +75,9 @@ func (a *Agent) Serve(ctx context.Context) error {
 		a.announce()
 		select {
 		case <-ctx.Done():
+			// a share being run stops and reports what it measured before the agent exits
 			a.abort("the agent is stopping")
+			a.running.Wait()
 			return nil
 		case <-t.C:
 		}
@@ -177,7 +180,8 @@ func (a *Agent) start(st Start) error {
 	a.expire.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	a.started, a.cancel = true, cancel
-	go a.execute(ctx, st.Run, a.plan, st.At)
+	a.running.Add(1)
+	go func() { defer a.running.Done(); a.execute(ctx, st.Run, a.plan, st.At) }()
 	return nil
 }
 

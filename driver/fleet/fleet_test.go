@@ -391,3 +391,38 @@ func TestFleetNATSRestart(t *testing.T) {
 		t.Errorf("agents %+v, merged count %d", res.Agents, res.Total.Count)
 	}
 }
+
+// TestFleetAgentStopped: an agent stopped with SIGTERM mid-run reports what it measured before it
+// exits; the run keeps its full measured window (the other agent ran it all) and says which agent
+// ended early.
+func TestFleetAgentStopped(t *testing.T) {
+	b := broker(t)
+	tg := newTarget(t)
+	agents := startAgents(t, b.URL(), 2)
+	exited := make(chan error, 1)
+	go func() {
+		for tg.requests.Load() == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(time.Second)
+		agents[0].Process.Signal(syscall.SIGTERM)
+		exited <- agents[0].Wait()
+	}()
+	res, err := driver.Drive(context.Background(), driver.Config{URL: tg.URL + "/q", Users: 2, Duration: 5 * time.Second,
+		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-exited; err != nil {
+		t.Errorf("the stopped agent exited with %v, want 0", err)
+	}
+	if len(res.Agents) != 2 || res.Agents[0].State != report.AgentDone || res.Agents[0].Requests == 0 || res.Agents[0].Requests >= res.Agents[1].Requests {
+		t.Errorf("agents %+v: a1 should be done with fewer requests than a2", res.Agents)
+	}
+	if res.SteadySeconds != 5 || res.Total.Count != res.Agents[0].Requests+res.Agents[1].Requests {
+		t.Errorf("steady %v s, count %d", res.SteadySeconds, res.Total.Count)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "agent a1: the agent's run ended early") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+}

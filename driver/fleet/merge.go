@@ -12,12 +12,14 @@ import (
 // Merge adds the agents' results into one: counts, hits, bytes, status codes and error groups
 // are summed, and every transaction's latency histogram is decoded and added bucket by bucket,
 // so the merged percentiles are those of all the samples (never an average of percentiles).
-// steadySeconds is the measured window's configured length; an agent whose window was cut
-// short lowers it to its own. Transactions and error groups keep the order in which the agents,
+// steadySeconds is the measured window's configured length, the denominator of every rate: one
+// agent stopped early contributes less to it, and only when every agent was cut short (an
+// interrupted run) is the window the longest any of them measured. Transactions and error groups keep the order in which the agents,
 // in turn, first saw them. The series is not merged here: the controller builds it from the
 // agents' per-second reports.
 func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, error) {
 	res := report.New("")
+	var longest float64 // the longest measured window an agent ran
 	type tx struct {
 		h                *hdr.Histogram
 		pass, fail, stop int64
@@ -33,9 +35,7 @@ func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, err
 		if p.EndedAt.After(res.EndedAt) {
 			res.EndedAt = p.EndedAt
 		}
-		if p.SteadySeconds > 0 && p.SteadySeconds < steadySeconds {
-			steadySeconds = p.SteadySeconds
-		}
+		longest = max(longest, p.SteadySeconds)
 		for _, t := range p.Transactions {
 			m := txs[t.Name]
 			if m == nil {
@@ -76,6 +76,9 @@ func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, err
 		res.Dropped += p.Dropped
 		res.Late += p.Late
 		res.Notes = append(res.Notes, p.Notes...)
+	}
+	if longest > 0 && longest < steadySeconds {
+		steadySeconds = longest // every agent was cut short: the controller was interrupted
 	}
 	total := metrics.NewHistogram()
 	var tp, tf, ts int64
