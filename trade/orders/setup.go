@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/httpserve"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -259,8 +260,7 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		if err != nil {
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
-		hs := &http.Server{Handler: rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log}),
-			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+		hs := httpserve.New(rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log}), httpserve.Options{Logger: logger(c.Log)})
 		r.HTTPAddr = ln.Addr().String()
 		go func() { _ = hs.Serve(ln) }()
 		r.closers = append(r.closers, func() {

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -333,15 +335,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 		return fmt.Errorf("web tier: listen on %s: %w", cfg.Listen, err)
 	}
 	s.ln = ln
-	s.http = &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	s.http = httpserve.New(h, httpserve.Options{Logger: log})
 	go func() {
 		defer close(s.done)
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	ggrpc "google.golang.org/grpc"
 
 	"github.com/tradebench/tradebench/trade"
@@ -163,14 +165,8 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: SOAP/REST listen on %s: %w", cfg.HTTPListen, err)
 		}
 		h.httpLn = ln
-		h.httpSrv = &http.Server{
-			Handler:           handler(svc, cfg, &h.calls),
-			ReadHeaderTimeout: min(cfg.ReadTimeout, 10*time.Second),
-			ReadTimeout:       cfg.ReadTimeout,
-			IdleTimeout:       cfg.IdleTimeout,
-			MaxHeaderBytes:    cfg.MaxHeaderBytes,
-			ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
-		}
+		h.httpSrv = httpserve.New(handler(svc, cfg, &h.calls), httpserve.Options{
+			ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout, MaxHeaderBytes: cfg.MaxHeaderBytes, Logger: cfg.Logger})
 	}
 	if cfg.GRPCListen != "" {
 		ln, err := lc.Listen(ctx, "tcp", cfg.GRPCListen)
