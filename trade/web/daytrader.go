@@ -65,6 +65,11 @@ func (a *app) serveDayTrader(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return trade.Errorf(trade.CodeInvalid, "Unknown action %q.", truncate(action, 40))
 		}
+		if rt.mutating && r.Method == http.MethodHead {
+			// HEAD is a safe method: a link checker or prefetcher must not place an order
+			w.Header().Set("Allow", "GET, POST")
+			return &httpError{status: http.StatusMethodNotAllowed, msg: "Action " + action + " changes state: use GET or POST, not HEAD."}
+		}
 		if rt.mutating && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 			return &httpError{status: http.StatusForbidden, msg: "Requests from other sites may not change anything here."}
 		}

@@ -314,14 +314,23 @@ func (a *app) guard(h handler, public, token bool) handler {
 // unsafe methods, and turns the handler's error into the right status and page.
 func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) {
 	q := &req{w: w, r: r, dt: dt}
-	if ss, err := a.sess.read(r); err == nil {
+	ss, err := a.sess.read(r)
+	if err == nil {
+		err = a.sess.current(r.Context(), a.svc, ss)
+	}
+	switch {
+	case err == nil:
 		q.sess, q.authed = ss, true
 		a.sess.refresh(w, ss)
-	} else if err != errNoSession {
+	case err == errNoSession:
+	case err == errBadSession || err == errExpiredSession || err == errEndedSession:
 		q.sessErr = err
 		a.sess.clear(w)
+	default: // the services cannot say whether the session still holds
+		a.fail(q, err)
+		return
 	}
-	var err error
+	err = nil
 	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch || r.Method == http.MethodDelete {
 		if cerr := a.csrf.Check(r); cerr != nil {
 			err = &httpError{status: http.StatusForbidden, msg: "Cross-site form submissions are refused. Use the forms on this site."}
@@ -375,6 +384,8 @@ func (a *app) fail(q *req, err error) {
 		msg := "Please log in to continue."
 		if q.sessErr == errExpiredSession {
 			msg = "Your session has expired. Please log in again."
+		} else if q.sessErr == errEndedSession {
+			msg = "Your session has ended: you logged out or your password was changed. Please log in again."
 		} else if q.sessErr != nil {
 			msg = "Your session is not valid. Please log in again."
 		}
