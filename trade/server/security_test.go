@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tradebench/tradebench/trade"
@@ -204,5 +206,52 @@ func TestLoginThrottled(t *testing.T) {
 			t.Fatalf("%s: the right password after %d wrong ones: %d, Retry-After %q; want 429 and a Retry-After within the minute",
 				mode, DefaultLoginMaxFailures, resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
+	}
+}
+
+// lockedBuffer is a log destination the server's goroutines may share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLogsStayBounded: anonymous requests with a 64 KB form field used to be logged whole (5
+// requests, 326 KB). Now request values are cut to 200 bytes and control characters escaped,
+// and one client's failing requests are logged at most 10 at once, then 10 a minute.
+func TestLogsStayBounded(t *testing.T) {
+	var logBuf lockedBuffer
+	cfg := DefaultConfig()
+	cfg.Roles, cfg.DB, cfg.Listen = Roles{Web: true}, "", "127.0.0.1:0"
+	cfg.Access, cfg.BSL, cfg.ServiceToken = remote.REST, "127.0.0.1:1", "log-test-service-token-0123456789" // no services host there
+	cfg.Logger = slog.New(slog.NewTextHandler(&logBuf, nil))
+	s, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	big := strings.Repeat("A", 60<<10) + "\nlevel=ERROR msg=forged"
+	for i := range 100 {
+		code, _ := post(t, newClient(), s.URL()+"/daytrader/app", url.Values{"action": {"login"}, "uid": {"uid:1"}, "passwd": {"xxx"}, "junk": {big}})
+		if code != http.StatusServiceUnavailable {
+			t.Fatalf("request %d with the services host down: %d, want 503", i, code)
+		}
+	}
+	out := logBuf.String()
+	lines := strings.Count(out, "\n")
+	t.Logf("100 requests with a 60 KB field: %d log lines, %d bytes", lines, len(out))
+	if lines == 0 || lines > 12 || len(out) > 12*2000 || strings.Contains(out, "\nlevel=ERROR msg=forged") {
+		t.Fatalf("log of 100 failing requests: %d lines, %d bytes:\n%.3000s", lines, len(out), out)
 	}
 }

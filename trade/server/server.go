@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/httpserve"
+	"github.com/tradebench/tradebench/internal/logsafe"
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -231,6 +232,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	// every role logs through it: no value a client sent is logged longer than 200 bytes
+	log = slog.New(logsafe.Handler(log.Handler()))
 	cfg.Orders.Log = log
 	if cfg.ServiceToken == "" {
 		cfg.ServiceToken = svcauth.NewToken()

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -138,7 +139,7 @@ func (a *app) restQuotes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if r.Context().Err() == nil {
-			a.log.Error("web: system fault", "method", r.Method, "path", r.URL.Path, "err", err)
+			a.logFault(r, slog.LevelError, "web: system fault", "err", err)
 		}
 		writeJSON(http.StatusInternalServerError, map[string]string{"code": "internal", "message": "server error; it has been logged"})
 		return

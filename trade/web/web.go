@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -85,6 +86,7 @@ type app struct {
 	routes   map[string]route
 	dtAction map[string]dtRoute
 	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
+	faults   *logsafe.Limiter   // error lines per client
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -125,9 +127,11 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		svc:   svc,
 		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock},
 		opts:  opts,
-		log:   opts.Logger,
 		pages: pages,
 		csrf:  http.NewCrossOriginProtection(),
+		// values cut and escaped, whatever handler the caller gave
+		log:    slog.New(logsafe.Handler(opts.Logger.Handler())),
+		faults: logsafe.DefaultLimiter(),
 	}
 	a.routes = a.tradeRoutes()
 	a.dtAction = a.dayTraderActions()
@@ -403,7 +407,7 @@ func (a *app) fail(q *req, err error) {
 	}
 	if errors.Is(err, trade.ErrUnavailable) {
 		// a remote services host is down or slow: say so, with details only in the log
-		a.log.Warn("web: business services unavailable", "method", q.r.Method, "path", q.r.URL.Path, "err", err)
+		a.logFault(q.r, slog.LevelWarn, "web: business services unavailable", "err", err)
 		q.w.Header().Set("Retry-After", "1")
 		a.renderError(q, http.StatusServiceUnavailable, "The business services are not reachable right now. Please try again in a moment.")
 		return
@@ -432,6 +436,20 @@ func setRetryAfter(w http.ResponseWriter, te *trade.Error) {
 	w.Header().Set("Retry-After", strconv.FormatInt(s, 10))
 }
 
+// logFault logs a failed request, at most logsafe.DefaultLimiter's rate per client: a client
+// repeating a failing request cannot fill the disk. The line says how many were dropped.
+func (a *app) logFault(r *http.Request, level slog.Level, msg string, args ...any) {
+	ok, dropped := a.faults.Allow(r.RemoteAddr)
+	if !ok {
+		return
+	}
+	args = append(args, "method", r.Method, "path", r.URL.Path, "client", r.RemoteAddr)
+	if dropped > 0 {
+		args = append(args, "dropped", dropped)
+	}
+	a.log.Log(r.Context(), level, msg, args...)
+}
+
 // systemFault logs err and answers 500 with a generic message: internals stay in the log.
 func (a *app) systemFault(w http.ResponseWriter, r *http.Request, err error) {
 	if err != nil {
@@ -440,7 +458,7 @@ func (a *app) systemFault(w http.ResponseWriter, r *http.Request, err error) {
 			a.log.Debug("web: request canceled", "method", r.Method, "path", r.URL.Path, "err", err)
 			return
 		}
-		a.log.Error("web: system fault", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.logFault(r, slog.LevelError, "web: system fault", "err", err)
 	}
 	q := &req{w: w, r: r, dt: strings.HasPrefix(r.URL.Path, "/daytrader/")}
 	a.renderError(q, http.StatusInternalServerError, "Something went wrong on the server. The error has been logged; please try again.")
