@@ -541,6 +541,16 @@ func (s *Server) Describe() map[string]any {
 	return m
 }
 
+func loginThrottle(c Config) string {
+	if !c.localServices() {
+		return "set by the business services host"
+	}
+	if c.LoginMaxFailures == 0 {
+		return "off"
+	}
+	return fmt.Sprintf("%d wrong passwords per user id per minute, then 429 until the minute has passed", c.LoginMaxFailures)
+}
+
 // settings are the config page's lines.
 func (s *Server) settings() []web.Setting {
 	c := s.cfg
@@ -576,6 +586,14 @@ func (s *Server) settings() []web.Setting {
 		in := s.host.Info()
 		set = append(set, web.Setting{Name: "business services host", Value: fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", in.SOAPURL, in.WSDLURL, in.RESTURL, in.OpenAPIURL, in.GRPCAddr)})
 	}
+	if s.host != nil || (s.sw != nil && !c.localServices()) || s.ord != nil {
+		auth := "service token required on the services host and order endpoints, sent by this process's clients"
+		if c.TLS.Enabled() {
+			auth += "; mutual TLS between tiers"
+		}
+		set = append(set, web.Setting{Name: "services authentication", Value: auth})
+	}
+	set = append(set, web.Setting{Name: "login throttle", Value: loginThrottle(c)})
 	om := string(c.Orders.Mode)
 	if !c.localServices() && !s.roles.Orders {
 		// a remote web tier places orders through the services host, whose mode decides
