@@ -50,6 +50,9 @@ type Config struct {
 	HashCost         int           // bcrypt cost of new and changed passwords; 0 = dataset.DefaultHashCost
 	SessionTTL       time.Duration // session lifetime; 0 = web.DefaultSessionTTL
 	SessionSecret    []byte        // signs session cookies; empty = random per process
+	// SessionCheckInterval: see web.Options (0 = web.DefaultSessionCheckInterval; negative =
+	// every request checks the session against the database).
+	SessionCheckInterval time.Duration
 	// LoginMaxFailures is how many wrong passwords one user id may get per minute before its
 	// logins are refused with 429 until the minute has passed (0 = no limit).
 	LoginMaxFailures int
@@ -364,12 +367,13 @@ func (s *Server) startWeb(ctx context.Context) error {
 	}
 	s.sw = sw
 	h, err := web.New(sw, web.Options{
-		SessionSecret: cfg.SessionSecret,
-		SessionTTL:    cfg.SessionTTL,
-		OrdersLimit:   cfg.OrdersLimit,
-		Config:        s.settings,
-		Access:        s.switchable(),
-		Logger:        log,
+		SessionSecret:        cfg.SessionSecret,
+		SessionTTL:           cfg.SessionTTL,
+		SessionCheckInterval: cfg.SessionCheckInterval,
+		OrdersLimit:          cfg.OrdersLimit,
+		Config:               s.settings,
+		Access:               s.switchable(),
+		Logger:               log,
 	})
 	if err != nil {
 		return err

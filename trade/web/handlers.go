@@ -62,6 +62,7 @@ func (a *app) doLogout(q *req) error {
 	var err error
 	if q.authed {
 		err = a.svc.Logout(q.r.Context(), q.sess.UserID)
+		a.sess.forget(q.sess.UserID)
 	}
 	// the session ends here whatever the services say: a failed logout must not keep it alive
 	a.sess.clear(q.w)
@@ -199,6 +200,7 @@ func (a *app) updateProfile(q *req) error {
 	if p.Password != "" {
 		// The service counted the change as a logout, which ended every session of this user;
 		// this one goes on with the new stamp.
+		a.sess.forget(q.sess.UserID)
 		acct, err := a.svc.GetAccountData(q.r.Context(), q.sess.UserID)
 		if err != nil {
 			return a.sessionUserErr(q, err)

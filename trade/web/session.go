@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tradebench/tradebench/trade"
@@ -21,8 +22,9 @@ const CookieName = "tb_session"
 // session is the signed state a browser carries. The web tier keeps no session state, so any
 // number of web processes sharing the secret accept each other's cookies (the stateless web
 // tier of DESIGN.md). Revocation lives in the database instead: a session is stamped with its
-// account's logout count when it starts, and every request compares the stamp with the
-// account's count (one primary-key read). A logout counts one, so it ends every copy of the
+// account's logout count when it starts, and requests compare the stamp with the account's
+// count (one primary-key read; a page that only reads may reuse this tier's check of the last
+// Options.SessionCheckInterval, a request that changes something never does). A logout counts one, so it ends every copy of the
 // cookie, on every web tier at once; a password change counts one too (the service does it),
 // which ends the user's other sessions while the tier that changed it re-stamps its own. The
 // price: a logout also ends the same user's sessions in other browsers.
@@ -49,6 +51,7 @@ type sessions struct {
 	ttl    time.Duration
 	secure bool // set the Secure attribute (behind TLS)
 	now    func() time.Time
+	checks *checkCache // this tier's recent revocation checks (nil: check every request)
 }
 
 // encode renders "v2.<uid>.<expiry unix>.<nonce>.<stamp>.<mac>" with the text parts
@@ -120,8 +123,19 @@ func (s *sessions) start(a trade.Account) session {
 }
 
 // current checks ss against its account: a logout or a password change since it started
-// (on any web tier) ends it. A failure to reach the services is returned as it is.
-func (s *sessions) current(ctx context.Context, svc trade.Service, ss session) error {
+// (on any web tier) ends it. Unless fresh, a check this tier made within checkEvery is
+// reused, so a page that only reads costs no extra call to the services most of the time; a
+// request that may change something (fresh) always asks. A failure to reach the services is
+// returned as it is.
+func (s *sessions) current(ctx context.Context, svc trade.Service, ss session, fresh bool) error {
+	if !fresh && s.checks != nil {
+		if stamp, ok := s.checks.get(ss.UserID, s.now()); ok {
+			if stamp != ss.Stamp {
+				return errEndedSession
+			}
+			return nil
+		}
+	}
 	a, err := svc.GetAccountData(ctx, ss.UserID)
 	if te := trade.AsError(err); te != nil && te.Code == trade.CodeNotFound {
 		return errEndedSession
@@ -129,10 +143,76 @@ func (s *sessions) current(ctx context.Context, svc trade.Service, ss session) e
 	if err != nil {
 		return err
 	}
+	s.checks.put(ss.UserID, a.LogoutCount, s.now())
 	if a.LogoutCount != ss.Stamp {
 		return errEndedSession
 	}
 	return nil
+}
+
+// forget drops this tier's last check of userID (after a logout or password change here), so
+// the next request asks the services.
+func (s *sessions) forget(userID string) { s.checks.forget(userID) }
+
+// checkCache remembers the logout count each user's session was last checked against, for
+// checkEvery. Bounded: when full, entries past their time are swept, and if none are, new
+// users are simply checked every time.
+type checkCache struct {
+	every time.Duration
+	mu    sync.Mutex
+	m     map[string]checked
+}
+
+type checked struct {
+	stamp int64
+	at    time.Time
+}
+
+const maxChecked = 100_000
+
+func newCheckCache(every time.Duration) *checkCache {
+	if every <= 0 {
+		return nil
+	}
+	return &checkCache{every: every, m: map[string]checked{}}
+}
+
+func (c *checkCache) get(uid string, now time.Time) (int64, bool) {
+	c.mu.Lock()
+	e, ok := c.m[uid]
+	c.mu.Unlock()
+	if !ok || now.Sub(e.at) >= c.every || now.Before(e.at) {
+		return 0, false
+	}
+	return e.stamp, true
+}
+
+func (c *checkCache) put(uid string, stamp int64, now time.Time) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[uid]; !ok && len(c.m) >= maxChecked {
+		for k, e := range c.m {
+			if now.Sub(e.at) >= c.every {
+				delete(c.m, k)
+			}
+		}
+		if len(c.m) >= maxChecked {
+			return
+		}
+	}
+	c.m[uid] = checked{stamp: stamp, at: now}
+}
+
+func (c *checkCache) forget(uid string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	delete(c.m, uid)
+	c.mu.Unlock()
 }
 
 // write sets the cookie for ss.

@@ -62,6 +62,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Clock is the time sessions are checked against (default time.Now); tests move it.
 	Clock func() time.Time
+	// SessionCheckInterval is how long a page that only reads may rely on this tier's last
+	// check that the session was not ended (logout, password change) on any tier
+	// (0 = DefaultSessionCheckInterval; negative = check on every request). Requests that
+	// change something always check.
+	SessionCheckInterval time.Duration
 }
 
 // AccessSwitch changes how the web tier reaches the business services (package access).
@@ -70,6 +75,12 @@ type AccessSwitch interface {
 	Modes() []string
 	Set(mode string) error
 }
+
+// DefaultSessionCheckInterval bounds how long, after a logout on another web tier, a copy of
+// the session cookie can still read pages on this one; on the tier that logged out, and for
+// anything that changes state, the session ends at once. One second keeps the check to about
+// one call per session in the built-in scenarios.
+const DefaultSessionCheckInterval = time.Second
 
 // DefaultSessionTTL is the session lifetime when Options.SessionTTL is zero (as DayTrader's
 // servlet session default).
@@ -109,6 +120,9 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.SessionCheckInterval == 0 {
+		opts.SessionCheckInterval = DefaultSessionCheckInterval
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -124,8 +138,9 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		return nil, err
 	}
 	a := &app{
-		svc:   svc,
-		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock},
+		svc: svc,
+		sess: sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock,
+			checks: newCheckCache(opts.SessionCheckInterval)},
 		opts:  opts,
 		pages: pages,
 		csrf:  http.NewCrossOriginProtection(),
@@ -318,23 +333,7 @@ func (a *app) guard(h handler, public, token bool) handler {
 // unsafe methods, and turns the handler's error into the right status and page.
 func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) {
 	q := &req{w: w, r: r, dt: dt}
-	ss, err := a.sess.read(r)
-	if err == nil {
-		err = a.sess.current(r.Context(), a.svc, ss)
-	}
-	switch {
-	case err == nil:
-		q.sess, q.authed = ss, true
-		a.sess.refresh(w, ss)
-	case err == errNoSession:
-	case err == errBadSession || err == errExpiredSession || err == errEndedSession:
-		q.sessErr = err
-		a.sess.clear(w)
-	default: // the services cannot say whether the session still holds
-		a.fail(q, err)
-		return
-	}
-	err = nil
+	var err error
 	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch || r.Method == http.MethodDelete {
 		if cerr := a.csrf.Check(r); cerr != nil {
 			err = &httpError{status: http.StatusForbidden, msg: "Cross-site form submissions are refused. Use the forms on this site."}
@@ -343,6 +342,25 @@ func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) 
 		}
 	} else if perr := r.ParseForm(); perr != nil {
 		err = formError(perr)
+	}
+	// A request that may change something checks its session against the database every
+	// time; a page that only reads may use this tier's check of the last second.
+	fresh := (r.Method != http.MethodGet && r.Method != http.MethodHead) || (dt && a.dtAction[r.Form.Get("action")].mutating)
+	ss, serr := a.sess.read(r)
+	if serr == nil {
+		serr = a.sess.current(r.Context(), a.svc, ss, fresh)
+	}
+	switch {
+	case serr == nil:
+		q.sess, q.authed = ss, true
+		a.sess.refresh(w, ss)
+	case serr == errNoSession:
+	case serr == errBadSession || serr == errExpiredSession || serr == errEndedSession:
+		q.sessErr = serr
+		a.sess.clear(w)
+	default: // the services cannot say whether the session still holds
+		a.fail(q, serr)
+		return
 	}
 	if err == nil {
 		err = h(q)
