@@ -11,7 +11,7 @@ import (
 
 func TestValue(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":               "plain",
+		"plain":                "plain",
 		"a\nb\rc\x00d\x1b[31m": `a\nb\rc\x00d\x1b[31m`,
 		"caf\xc3\xa9":          "café",
 		"bad\xff":              `bad\xff`,
