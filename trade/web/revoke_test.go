@@ -1,19 +1,15 @@
 package web_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/inprocess"
-	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/web"
 )
 
@@ -22,18 +18,7 @@ import (
 // the cookie can read there for at most that long; anything that changes state is refused at
 // once, and the reads end when the interval has passed.
 func TestSessionCheckReuseIsBounded(t *testing.T) {
-	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = 5, 5
-	if err := st.Load(ctx, spec, nil); err != nil {
-		t.Fatal(err)
-	}
-	svc := inprocess.New(st, inprocess.Options{})
+	svc := inprocess.New(smallStore(t), inprocess.Options{})
 	var mu sync.Mutex
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
