@@ -178,3 +178,21 @@ func (d *WSDL) Serve(w http.ResponseWriter, r *http.Request) {
 	}
 	Write(w, http.StatusOK, doc)
 }
+
+// WriteSequence writes an xs:sequence of fs, one xs:element a line at indent, for a WSDL's
+// schema: so the description is made from the same Fields the Reader checks, and cannot drift
+// from them.
+func WriteSequence(sb *strings.Builder, fs []Field, indent string) {
+	sb.WriteString(indent + "<xs:sequence>\n")
+	for _, f := range fs {
+		sb.WriteString(indent + `  <xs:element name="` + f.Name + `" type="` + f.XSD + `"`)
+		if f.Optional {
+			sb.WriteString(` minOccurs="0"`)
+		}
+		if f.Many {
+			sb.WriteString(` maxOccurs="unbounded"`)
+		}
+		sb.WriteString("/>\n")
+	}
+	sb.WriteString(indent + "</xs:sequence>\n")
+}

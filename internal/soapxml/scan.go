@@ -251,6 +251,9 @@ func (s *scanner) next(t *Token) error {
 			txt := s.b[start:end]
 			if len(s.stack) == 0 {
 				if !isSpaceOnly(txt) {
+					if s.rootSeen {
+						return s.errf(start, "text after the root element")
+					}
 					return s.errf(start, "text outside the root element")
 				}
 				continue
