@@ -336,9 +336,10 @@ func pseudoAttr(b []byte, name string) []byte {
 
 // IsUTF8Name reports whether an encoding or charset name means UTF-8 (or its ASCII subset).
 func IsUTF8Name(enc []byte) bool {
-	switch string(bytes.ToLower(enc)) {
-	case "utf-8", "utf8", "us-ascii", "ascii":
-		return true
+	for _, name := range [...]string{"utf-8", "utf8", "us-ascii", "ascii"} {
+		if bytes.EqualFold(enc, []byte(name)) { // ToLower would allocate on every request
+			return true
+		}
 	}
 	return false
 }

@@ -136,7 +136,7 @@ func (c *Client) call(ctx context.Context, name string, body func([]byte) []byte
 	if err != nil {
 		return fmt.Errorf("soap %s: %w", name, err)
 	}
-	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("Content-Type", soapxml.ContentType)
 	req.Header.Set("SOAPAction", `"`+SOAPAction(name)+`"`)
 	resp, err := c.hc.Do(req)
 	if err != nil {
