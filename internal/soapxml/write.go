@@ -167,3 +167,12 @@ func AppendCents(b []byte, cents int64) []byte {
 	f := u % 100
 	return append(b, '.', byte('0'+f/10), byte('0'+f%10))
 }
+
+// AppendStrings appends <fs[i].Name>vs[i]</fs[i].Name> for each value: a run of a record's
+// string fields, written under the same names the Reader checks.
+func AppendStrings(b []byte, fs []Field, vs ...string) []byte {
+	for i, v := range vs {
+		b = AppendString(b, fs[i].Name, v)
+	}
+	return b
+}

@@ -105,13 +105,7 @@ func appendSynthetic(b []byte, name string, v *wstest.Synthetic) []byte {
 
 func appendAddress(b []byte, name string, a *wstest.Address) []byte {
 	b = soapxml.AppendStart(b, name)
-	b = soapxml.AppendString(b, "FirstName", a.FirstName)
-	b = soapxml.AppendString(b, "LastName", a.LastName)
-	b = soapxml.AppendString(b, "Address1", a.Address1)
-	b = soapxml.AppendString(b, "Address2", a.Address2)
-	b = soapxml.AppendString(b, "City", a.City)
-	b = soapxml.AppendString(b, "State", a.State)
-	b = soapxml.AppendString(b, "Zip", a.Zip)
+	b = soapxml.AppendStrings(b, addressFields, a.FirstName, a.LastName, a.Address1, a.Address2, a.City, a.State, a.Zip)
 	return soapxml.AppendEnd(b, name)
 }
 

@@ -247,12 +247,7 @@ func (c *Client) Register(ctx context.Context, r trade.RegisterRequest) (a trade
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	err = c.call(ctx, "register", func(b []byte) []byte {
-		b = soapxml.AppendString(b, "userID", r.UserID)
-		b = soapxml.AppendString(b, "password", r.Password)
-		b = soapxml.AppendString(b, "fullName", r.FullName)
-		b = soapxml.AppendString(b, "address", r.Address)
-		b = soapxml.AppendString(b, "email", r.Email)
-		b = soapxml.AppendString(b, "creditCard", r.CreditCard)
+		b = soapxml.AppendStrings(b, opByName["register"].in, r.UserID, r.Password, r.FullName, r.Address, r.Email, r.CreditCard)
 		return appendMoney(b, "openBalance", r.OpenBalance)
 	}, func(cur *cursor, _ int) (err error) { a, err = readAccount(cur); return })
 	return a, err

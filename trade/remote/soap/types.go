@@ -78,10 +78,7 @@ func appendProfile(b []byte, name string, p trade.AccountProfile) []byte {
 	if p.Password != "" {
 		b = soapxml.AppendString(b, "password", p.Password)
 	}
-	b = soapxml.AppendString(b, "fullName", p.FullName)
-	b = soapxml.AppendString(b, "address", p.Address)
-	b = soapxml.AppendString(b, "email", p.Email)
-	b = soapxml.AppendString(b, "creditCard", p.CreditCard)
+	b = soapxml.AppendStrings(b, profileFields[2:], p.FullName, p.Address, p.Email, p.CreditCard)
 	return soapxml.AppendEnd(b, name)
 }
 
