@@ -1,3 +1,7 @@
+// Package soap is WSTest's SOAP 1.1 document/literal binding: the public contract's messages
+// (EchoVoid, EchoStruct, EchoList, EchoSynthetic, GetOrder), its endpoint and WSDL, and a client
+// that writes what generated .NET and JAX-RPC proxies write. The envelope, the tokenizer, the
+// record loop, faults and escaping are internal/soapxml, shared with StockTrader's services host.
 package soap
 
 import (
