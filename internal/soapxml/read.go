@@ -238,7 +238,7 @@ func (r *Reader) Record(parent string, fs []Field, fn func(i int, t *Token) erro
 
 func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *Token) error) error {
 	var seen uint64
-	n := 0
+	n, next := 0, 0
 	for {
 		ok, err := r.Child(parent, t)
 		if err != nil {
@@ -247,15 +247,7 @@ func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *T
 		if !ok {
 			break
 		}
-		i := -1
-		if t.Ours() {
-			for j := range fs {
-				if fs[j].Name == string(t.Local) {
-					i = j
-					break
-				}
-			}
-		}
+		i := FieldIndex(fs, t, next)
 		if i < 0 {
 			return Unexpected(t, parent)
 		}
@@ -263,6 +255,9 @@ func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *T
 			return ClientFault("element <%s> appears more than once in <%s>", fs[i].Name, parent)
 		}
 		seen |= 1 << i
+		if next = i; !fs[i].Many {
+			next++
+		}
 		if n++; r.lim.Repeat > 0 && n > r.lim.Repeat {
 			return ClientFault("more than %d elements in <%s>", r.lim.Repeat, parent)
 		}
@@ -270,12 +265,37 @@ func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *T
 			return err
 		}
 	}
-	for i, f := range fs {
-		if !f.Optional && seen&(1<<i) == 0 {
-			return ClientFault("missing element <%s> in <%s>", f.Name, parent)
+	for i := range fs {
+		if !fs[i].Optional && seen&(1<<i) == 0 {
+			return ClientFault("missing element <%s> in <%s>", fs[i].Name, parent)
 		}
 	}
 	return nil
+}
+
+// FieldIndex is the index in fs of the contract's element t, or -1; fs[hint] is tried first
+// (the field expected next: writers keep the xs:sequence order). This is the hot path of every
+// record: the length and first byte settle a mismatch without a call to compare the names.
+func FieldIndex(fs []Field, t *Token, hint int) int {
+	if !t.Ours() {
+		return -1
+	}
+	if hint < len(fs) && is(t.Local, fs[hint].Name) {
+		return hint
+	}
+	for i := range fs {
+		if is(t.Local, fs[i].Name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func is(local []byte, name string) bool {
+	if len(local) != len(name) || len(name) > 0 && local[0] != name[0] {
+		return false
+	}
+	return len(name) <= 1 || string(local[1:]) == name[1:]
 }
 
 // Envelope reads <Envelope>[<Header>…]<Body>one element</Body>…</Envelope> and nothing after,

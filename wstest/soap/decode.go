@@ -232,10 +232,25 @@ func (d *decoder) structField(i int, t *soapxml.Token, iv *int32, fv *float32, s
 	return err
 }
 
-// testStruct reads a TestStruct's children up to the end of its element.
+// testStruct reads a TestStruct's children up to the end of its element. It is EchoStruct's
+// inner loop, so it reads the fields itself rather than through Record's callback (measured:
+// Record's calls cost EchoStruct-20 7 % of its CPU time); list reads TestNodes the same way.
 func (d *decoder) testStruct(parent string) (v wstest.Struct, err error) {
-	err = d.Record(parent, structFields, func(i int, t *soapxml.Token) error { return d.structField(i, t, &v.I, &v.F, &v.S) })
-	return v, err
+	var t soapxml.Token
+	for next := 0; ; {
+		ok, err := d.Child(parent, &t)
+		if err != nil || !ok {
+			return v, err
+		}
+		i := soapxml.FieldIndex(structFields, &t, next)
+		if i < 0 {
+			return v, soapxml.Unexpected(&t, parent)
+		}
+		if err := d.structField(i, &t, &v.I, &v.F, &v.S); err != nil {
+			return v, err
+		}
+		next = i + 1
+	}
 }
 
 // structArray reads a COfTestStruct (repeated <l>) up to the end of its element.
@@ -282,6 +297,7 @@ func (d *decoder) list(parent string) (*wstest.Node, error) {
 	count := 1
 	d.path = append(d.path[:0], head)
 	var t soapxml.Token
+	next := 0 // the field expected next
 	for {
 		ok, err := d.Child(parent, &t)
 		if err != nil {
@@ -295,7 +311,8 @@ func (d *decoder) list(parent string) (*wstest.Node, error) {
 			cur = d.path[len(d.path)-1]
 			continue
 		}
-		i := fieldIndex(listFields, &t)
+		i := soapxml.FieldIndex(listFields, &t, next)
+		next = i + 1
 		switch {
 		case i < 0:
 			return nil, soapxml.Unexpected(&t, parent)
@@ -323,18 +340,6 @@ func (d *decoder) list(parent string) (*wstest.Node, error) {
 		cur = n
 		d.path = append(d.path, n)
 	}
-}
-
-// fieldIndex is the index in fs of the contract element t, or -1.
-func fieldIndex(fs []soapxml.Field, t *soapxml.Token) int {
-	if t.Ours() {
-		for i := range fs {
-			if fs[i].Name == string(t.Local) {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 func (d *decoder) synthetic(parent string) (*wstest.Synthetic, error) {
