@@ -275,7 +275,7 @@ func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *T
 
 // FieldIndex is the index in fs of the contract's element t, or -1; fs[hint] is tried first
 // (the field expected next: writers keep the xs:sequence order). This is the hot path of every
-// record: the length and first byte settle a mismatch without a call to compare the names.
+// record.
 func FieldIndex(fs []Field, t *Token, hint int) int {
 	if !t.Ours() {
 		return -1
@@ -291,11 +291,17 @@ func FieldIndex(fs []Field, t *Token, hint int) int {
 	return -1
 }
 
+// is compares byte by byte: names are short, and this inlines where == calls memequal.
 func is(local []byte, name string) bool {
-	if len(local) != len(name) || len(name) > 0 && local[0] != name[0] {
+	if len(local) != len(name) {
 		return false
 	}
-	return len(name) <= 1 || string(local[1:]) == name[1:]
+	for i := 0; i < len(name); i++ {
+		if local[i] != name[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Envelope reads <Envelope>[<Header>…]<Body>one element</Body>…</Envelope> and nothing after,
