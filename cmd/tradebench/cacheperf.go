@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
 	"github.com/tradebench/tradebench/cacheperf/sweep"
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 func init() {
@@ -102,16 +103,6 @@ func (c *cacheFlags) config() (objcache.Config, error) {
 	return cfg, nil
 }
 
-func checkDSN(dsn string) error {
-	if dsn == "" {
-		return usageErrorf("--db is required: sqlite:PATH or postgres://user:pass@host/db")
-	}
-	if !strings.HasPrefix(dsn, "sqlite:") && !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
-		return usageErrorf("--db %q: want sqlite:PATH or postgres://user:pass@host/db", dsn)
-	}
-	return nil
-}
-
 func cacheperfLoad(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
 	setHelp(fs, `usage: tradebench cacheperf load --db DSN [--items N] [--size 500KB] [--seed N]
@@ -182,7 +173,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log})
 	if err != nil {
 		return err
@@ -286,7 +277,7 @@ flags:
 	res, err := sweep.Run(ctx, sweep.Config{
 		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
-		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty,
+		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty, Quick: *quick,
 	})
 	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
 	// the sweep was done: its results are written and shown first.
@@ -294,11 +285,14 @@ flags:
 	if err != nil && !errors.As(err, &over) {
 		return err
 	}
-	res.Settings["quick"] = *quick
 	if err := res.WriteFile(*out); err != nil {
 		return err
 	}
-	sweep.WriteTable(os.Stdout, res.Extra["points"].([]sweep.Point))
+	points, perr := sweep.PointsOf(res)
+	if perr != nil {
+		return perr
+	}
+	sweep.WriteTable(os.Stdout, points)
 	fmt.Printf("\nresults: %s\n", *out)
 	return err
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/pgtest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -30,12 +31,12 @@ func spec() store.LoadSpec {
 	return s
 }
 
-// rawExec runs SQL straight on the database behind dsn, past the service: the corruptions an
+// rawExec runs SQL straight on the database behind the DSN db, past the service: the corruptions an
 // audit must catch are exactly the changes the service would never make.
-func rawExec(t *testing.T, dsn string, stmts ...string) {
+func rawExec(t *testing.T, db string, stmts ...string) {
 	t.Helper()
 	ctx := context.Background()
-	driver, rest, err := store.ParseDSN(dsn)
+	driver, rest, err := dsn.Parse(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,6 +198,10 @@ func TestAuditCatchesCorruption(t *testing.T) {
 			{"balance changed", []string{"UPDATE accounts SET balance = balance + 1 WHERE accountid = 3"},
 				[]string{"UPDATE accounts SET balance = balance - 1 WHERE accountid = 3"},
 				map[string]int64{audit.KindBalance: 1}},
+			// what a buy without a funds check does: the audit did not notice an overdrawn account
+			{"an account overdrawn", []string{"UPDATE accounts SET balance = -balance - 1, openbalance = openbalance - 2 * balance - 1 WHERE accountid = 4"},
+				[]string{"UPDATE accounts SET openbalance = openbalance - 2 * balance - 1, balance = -balance - 1 WHERE accountid = 4"},
+				map[string]int64{audit.KindNegative: 1}},
 			{"a buy applied twice: balance debited and volume added again", []string{
 				fmt.Sprintf("UPDATE accounts SET balance = balance - %d WHERE accountid = %d", total, buy.AccountID),
 				fmt.Sprintf("UPDATE quotes SET volume = volume + %d WHERE symbol = '%s'", buy.Quantity, buy.Symbol)},

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -9,6 +10,8 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +22,7 @@ import (
 	"github.com/tradebench/tradebench/internal/netfault"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/store"
 )
 
@@ -91,6 +95,34 @@ func TestServeOverTCP(t *testing.T) {
 		"<th>market summary interval</th><td>1m0s</td>", "<th>orders cap</th><td>100</td>", "<th>GOMAXPROCS</th>", "50 accounts, 150 quotes"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("config page lacks %q:\n%s", want, body)
+		}
+	}
+	// the same configuration for programs: snake_case keys, numbers as numbers, per component
+	code, body = get(t, c, s.URL()+"/trade/config.json")
+	var conf map[string]any
+	if err := json.Unmarshal([]byte(body), &conf); code != 200 || err != nil {
+		t.Fatalf("config.json: %d %v\n%s", code, err, body)
+	}
+	checkKeys(t, "", conf)
+	num := func(path ...string) any {
+		var v any = conf
+		for _, k := range path {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	for _, w := range []struct {
+		path []string
+		want any
+	}{
+		{[]string{"store", "data_set", "accounts"}, 50.0}, {[]string{"store", "data_set", "quotes"}, 150.0},
+		{[]string{"web", "orders_cap"}, 100.0}, {[]string{"services", "market_summary_interval_seconds"}, 60.0},
+		{[]string{"orders", "mode"}, "sync"}, {[]string{"access", "mode"}, "inprocess"}, {[]string{"store", "kind"}, "sqlite"},
+		{[]string{"runtime", "gomaxprocs"}, float64(runtime.GOMAXPROCS(0))},
+	} {
+		if got := num(w.path...); got != w.want {
+			t.Errorf("config.json %s = %#v, want %#v", strings.Join(w.path, "."), got, w.want)
 		}
 	}
 	if err := s.Close(); err != nil {
@@ -188,7 +220,29 @@ func TestConfigValidate(t *testing.T) {
 // benchPage measures requests per second of one page with parallel logged-in clients over
 // real loopback HTTP against the full monolith (SQLite).
 func benchPage(b *testing.B, path string) {
-	s := startTest(b, 1000, 500)
+	b.Run("inprocess", func(b *testing.B) { benchPageOn(b, startTest(b, 1000, 500), path) })
+	b.Run("rest", func(b *testing.B) {
+		s := startTest(b, 1000, 500)
+		if err := s.Access().Set(remote.REST); err != nil {
+			b.Fatal(err)
+		}
+		benchPageOn(b, s, path)
+	})
+	// every request checks its session against the database (no reuse of the last second's)
+	b.Run("rest-check-every-request", func(b *testing.B) {
+		cfg := DefaultConfig()
+		cfg.DB, cfg.Listen, cfg.LoadIfEmpty = "sqlite:"+filepath.Join(b.TempDir(), "serve.db"), "127.0.0.1:0", smallSpec(1000, 500)
+		cfg.Logger, cfg.Access, cfg.SessionCheckInterval = slog.New(slog.DiscardHandler), remote.REST, -1
+		s, err := Start(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		benchPageOn(b, s, path)
+	})
+}
+
+func benchPageOn(b *testing.B, s *Server, path string) {
 	var next atomic.Int64
 	b.SetParallelism(4) // 4 × GOMAXPROCS clients
 	b.ResetTimer()
@@ -259,3 +313,24 @@ func TestFailedWhenHostListenerDies(t *testing.T) {
 	default:
 	}
 }
+
+// checkKeys fails on a key of the configuration that is not snake_case (a key for people, like
+// "Go version", instead of one for programs).
+func checkKeys(t *testing.T, at string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		for k, sub := range v {
+			if !snake.MatchString(k) {
+				t.Errorf("config.json key %q at %q is not snake_case", k, at)
+			}
+			checkKeys(t, at+"."+k, sub)
+		}
+	case []any:
+		for _, sub := range v {
+			checkKeys(t, at+"[]", sub)
+		}
+	}
+}
+
+var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)

@@ -15,13 +15,13 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/webtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
 	"github.com/tradebench/tradebench/trade/web"
-	"github.com/tradebench/tradebench/trade/web/webtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -41,8 +41,8 @@ func runSuite(t *testing.T, dsn string) {
 	st := svc.Store()
 	webtest.Run(t, webtest.Fixture{
 		Service: svc, Accounts: spec.Accounts, Quotes: spec.Quotes, Holdings: spec.Holdings, Password: dataset.Password,
-		Options: web.Options{OrdersLimit: 100, Config: func() []web.Setting {
-			return []web.Setting{{Name: "storage", Value: st.Kind()}, {Name: "access mode", Value: "inprocess"}}
+		Options: web.Options{OrdersLimit: 100, Config: func() *web.Configuration {
+			return &web.Configuration{Store: &web.ConfigStore{DSN: st.Kind()}, Access: &web.ConfigAccess{Mode: "inprocess"}}
 		}},
 	})
 }
@@ -59,18 +59,25 @@ func (faulty) GetQuotes(context.Context, []string) ([]trade.Quote, error) {
 	return nil, errors.New("injected fault: connection to db.internal:5432 refused")
 }
 
-func TestSystemFaults(t *testing.T) {
+// smallStore is a SQLite file loaded with 5 accounts and 5 quotes, closed when the test ends.
+func smallStore(t *testing.T) store.Store {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	spec := dataset.DefaultSpec()
 	spec.Accounts, spec.Quotes = 5, 5
 	if err := st.Load(ctx, spec, nil); err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+func TestSystemFaults(t *testing.T) {
+	st := smallStore(t)
 	var logBuf bytes.Buffer
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {

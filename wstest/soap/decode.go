@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/internal/soapxml"
-	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/wstest"
 )
 
@@ -171,12 +171,12 @@ func (d *decoder) float32El(t *soapxml.Token) (float32, error) {
 	return v, nil
 }
 
-func (d *decoder) moneyEl(t *soapxml.Token) (trade.Money, error) {
+func (d *decoder) moneyEl(t *soapxml.Token) (money.Money, error) {
 	b, err := d.Text(t.Local)
 	if err != nil {
 		return 0, err
 	}
-	m, err := trade.ParseMoney(string(soapxml.TrimSpace(b)))
+	m, err := money.Parse(string(soapxml.TrimSpace(b)))
 	if err != nil {
 		return 0, clientFault("<%s>: %q is not an amount with at most two decimals", t.Local, soapxml.Clip(b))
 	}

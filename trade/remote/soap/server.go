@@ -184,6 +184,12 @@ func toFault(err error) *soapFault {
 	return newFault(FaultServer, "trade service: "+err.Error(), http.StatusInternalServerError)
 }
 
+// WriteClientFault answers a soap:Client fault with an HTTP status, for a request refused
+// before its envelope is read (e.g. one without the service token: 401).
+func WriteClientFault(w http.ResponseWriter, status int, msg string) {
+	soapxml.WriteFault(w, status, &soapxml.Fault{Code: FaultClient, String: msg}, nil)
+}
+
 func (h *Handler) writeFault(w http.ResponseWriter, f *soapFault) {
 	soapxml.WriteFault(w, f.status, &f.Fault, f.appendDetail())
 }
