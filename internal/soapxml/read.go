@@ -247,7 +247,7 @@ func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *T
 		if !ok {
 			break
 		}
-		i := FieldIndex(fs, t, next)
+		i := fieldIndex(fs, t, next)
 		if i < 0 {
 			return Unexpected(t, parent)
 		}
@@ -273,10 +273,10 @@ func (r *Reader) record(parent string, fs []Field, t *Token, fn func(i int, t *T
 	return nil
 }
 
-// FieldIndex is the index in fs of the contract's element t, or -1; fs[hint] is tried first
+// fieldIndex is the index in fs of the contract's element t, or -1; fs[hint] is tried first
 // (the field expected next: writers keep the xs:sequence order). This is the hot path of every
 // record.
-func FieldIndex(fs []Field, t *Token, hint int) int {
+func fieldIndex(fs []Field, t *Token, hint int) int {
 	if !t.Ours() {
 		return -1
 	}
