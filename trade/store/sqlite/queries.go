@@ -191,8 +191,15 @@ func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) 
 	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = ?", holdingID)
 }
 
+// limitParam is a LIMIT bound at run time. A bare "LIMIT ?" costs a full re-parse on every
+// execution: SQLite peeks at a bound LIMIT value while planning, which marks the statement
+// expired each time the parameter is bound again (sqlite3ExprIsInteger, varmask), so the
+// prepared statement is recompiled by every step. An expression is evaluated at run time
+// instead and the statement stays compiled (BenchmarkOrdersQuery).
+const limitParam = " LIMIT ?+0"
+
 func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC LIMIT ?", accountID, limit)
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC"+limitParam, accountID, limit)
 }
 
 func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
@@ -201,12 +208,12 @@ func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, er
 
 // OrdersAfter implements store.Store (through the primary key).
 func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid LIMIT ?", afterID, limit)
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
 }
 
 // OpenOrders implements store.Store (through the orders_open partial index).
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid LIMIT ?", afterID, limit)
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
 }
 
 func (q q) Order(ctx context.Context, orderID int64) (trade.Order, error) {
