@@ -48,6 +48,15 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if _, err := r.ClosedOrders(ctx, a.AccountID); err != nil {
 		t.Fatalf("ClosedOrders: %v", err)
 	}
+	if hs, err := r.UserHoldings(ctx, uid); err != nil || len(hs) == 0 {
+		t.Fatalf("UserHoldings: %d, %v", len(hs), err)
+	}
+	if os, err := r.UserOrders(ctx, uid, 100); err != nil || len(os) == 0 {
+		t.Fatalf("UserOrders: %d, %v", len(os), err)
+	}
+	if _, err := r.UserClosedOrders(ctx, uid); err != nil {
+		t.Fatalf("UserClosedOrders: %v", err)
+	}
 	if _, err := r.Quote(ctx, hs[0].Symbol); err != nil {
 		t.Fatalf("Quote: %v", err)
 	}

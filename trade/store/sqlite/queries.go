@@ -187,6 +187,24 @@ func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, erro
 	return all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = ? ORDER BY holdingid", accountID)
 }
 
+// userAccount selects a user's account id inside a User* statement (unique index on userid).
+const userAccount = "(SELECT accountid FROM accounts WHERE userid = ?)"
+
+func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
+	hs, err := all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	return store.OfUser(ctx, q, userID, hs, err)
+}
+
+func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC"+limitParam, userID, limit)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
+func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed' ORDER BY orderid", userID)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
 func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) {
 	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = ?", holdingID)
 }
