@@ -135,6 +135,25 @@ func BenchmarkPagesVsHello(b *testing.B) {
 		b.ReportMetric(rates[i]/h, p.name+"/hello")
 	}
 	b.ReportMetric(h, "hello-req/s")
+	if rss := peakRSS(); rss > 0 {
+		fmt.Printf("peak RSS of this process (server, SQLite cache and mapped database file included): %.1f MB\n", float64(rss)/(1<<20))
+		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+	}
+}
+
+// peakRSS is the process's peak resident set size in bytes (VmHWM; 0 where unknown).
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // benchLogin logs uid in over the DayTrader contract and returns the session cookie as a
