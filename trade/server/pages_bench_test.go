@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,15 +36,16 @@ var wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
 // (SQLite, a loaded data set), logs in over the DayTrader contract, and drives the hello handler
 // and each page in turn with `wrk -t1 -c32`, printing each page's requests/s as a fraction of
 // the hello handler's. Both servers live in this process and wrk in its own, so the comparison
-// is the same server stack with and without the application. The hello handler is measured
-// before and after the pages and the mean used, so a machine whose load changes during the run
-// shows as the spread of the two.
+// is the same server stack with and without the application. Each round measures hello and
+// then every page, each page against its round's hello; the median of the rounds is reported
+// and every round printed, so a machine whose load changes shows as the rounds' spread.
 //
 //	go test -run '^$' -bench PagesVsHello -benchtime 1x ./trade/server/   (or scripts/bench-pages)
 //
-// TB_PAGES_D (seconds per wrk run, default 10), TB_PAGES_ACCOUNTS / TB_PAGES_QUOTES (data set,
-// default 50,000 / 10,000) adjust it; TB_PAGES_PROFILE=DIR writes a CPU profile of the server
-// for each page (DIR/NAME.pprof; `go tool pprof -top DIR/account.pprof`). Needs wrk on PATH.
+// TB_PAGES_D (seconds per wrk run, default 5), TB_PAGES_ROUNDS (default 3), TB_PAGES_ACCOUNTS /
+// TB_PAGES_QUOTES (data set, default 50,000 / 10,000) adjust it; TB_PAGES_PROFILE=DIR writes a
+// CPU profile of the server for each page in the first round (DIR/NAME.pprof; `go tool pprof
+// -top DIR/account.pprof`). Needs wrk on PATH.
 func BenchmarkPagesVsHello(b *testing.B) {
 	wrk, err := exec.LookPath("wrk")
 	if err != nil {
@@ -55,7 +57,8 @@ func BenchmarkPagesVsHello(b *testing.B) {
 		}
 		return def
 	}
-	secs, accounts, quotes := env("TB_PAGES_D", 10), env("TB_PAGES_ACCOUNTS", 50000), env("TB_PAGES_QUOTES", 10000)
+	secs, accounts, quotes := env("TB_PAGES_D", 5), env("TB_PAGES_ACCOUNTS", 50000), env("TB_PAGES_QUOTES", 10000)
+	rounds := env("TB_PAGES_ROUNDS", 3)
 	profDir := os.Getenv("TB_PAGES_PROFILE")
 
 	cfg := DefaultConfig()
@@ -82,7 +85,7 @@ func BenchmarkPagesVsHello(b *testing.B) {
 	defer hs.Close()
 
 	cookie := benchLogin(b, s.URL(), "uid:7")
-	run := func(name, u string, hdr ...string) float64 {
+	run := func(name, u, profDir string, hdr ...string) float64 {
 		b.Helper()
 		args := []string{"-t1", "-c32", "-d" + strconv.Itoa(secs) + "s"}
 		for _, h := range hdr {
@@ -121,20 +124,31 @@ func BenchmarkPagesVsHello(b *testing.B) {
 
 	b.ResetTimer()
 	helloURL := "http://" + ln.Addr().String() + "/"
-	h1 := run("hello", helloURL)
-	rates := make([]float64, len(pageBenchPages))
-	for i, p := range pageBenchPages {
-		rates[i] = run(p.name, s.URL()+p.path, "Cookie: "+cookie)
+	ratios := make([][]float64, len(pageBenchPages))
+	var hellos []float64
+	for r := 0; r < rounds; r++ {
+		prof := profDir
+		if r > 0 {
+			prof = "" // one profile per page: the first round's
+		}
+		h := run("hello", helloURL, prof)
+		hellos = append(hellos, h)
+		line := fmt.Sprintf("round %d: hello %.0f req/s", r+1, h)
+		for i, p := range pageBenchPages {
+			rate := run(p.name, s.URL()+p.path, prof, "Cookie: "+cookie)
+			ratios[i] = append(ratios[i], rate/h)
+			line += fmt.Sprintf(", %s %.0f (%.3f)", p.name, rate, rate/h)
+		}
+		fmt.Println(line)
 	}
-	h2 := run("hello-after", helloURL)
 	b.StopTimer()
-	h := (h1 + h2) / 2
-	fmt.Printf("hello: %.0f req/s (before the pages %.0f, after %.0f)\n", h, h1, h2)
+	fmt.Printf("hello: %.0f req/s (median of %d rounds)\n", median(hellos), rounds)
 	for i, p := range pageBenchPages {
-		fmt.Printf("%-10s %8.0f req/s  %.3f of hello\n", p.name, rates[i], rates[i]/h)
-		b.ReportMetric(rates[i]/h, p.name+"/hello")
+		m := median(ratios[i])
+		fmt.Printf("%-10s %.3f of hello (median; rounds %s)\n", p.name, m, fmtRatios(ratios[i]))
+		b.ReportMetric(m, p.name+"/hello")
 	}
-	b.ReportMetric(h, "hello-req/s")
+	b.ReportMetric(median(hellos), "hello-req/s")
 	if rss := peakRSS(); rss > 0 {
 		fmt.Printf("peak RSS of this process (server, SQLite cache and mapped database file included): %.1f MB\n", float64(rss)/(1<<20))
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
@@ -154,6 +168,20 @@ func peakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func fmtRatios(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	return strings.Join(parts, " ")
 }
 
 // benchLogin logs uid in over the DayTrader contract and returns the session cookie as a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -419,6 +420,25 @@ func TestUserReads(t *testing.T) {
 			if _, err := f("nobody"); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("%s(no such user) = %v, want ErrNotFound", name, err)
 			}
+		}
+	})
+}
+
+// Quotes answers each existing symbol once, whatever the list repeats or lacks.
+func TestQuotesOnceEach(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		st := storetest.Loaded(t, dsn, small())
+		qs, err := st.Quotes(context.Background(), []string{"s:3", "s:1", "s:3", "s:nope", "s:1", "s:2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, q := range qs {
+			got = append(got, q.Symbol)
+		}
+		sort.Strings(got)
+		if want := []string{"s:1", "s:2", "s:3"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("Quotes = %v, want %v", got, want)
 		}
 	})
 }
