@@ -29,8 +29,8 @@ type Results struct {
 
 	// Settings are the run's settings as given (load model, users, rate, phases, think time...).
 	Settings map[string]any `json:"settings"`
-	// System describes the measuring machine and, where known, the system under test.
-	System map[string]any `json:"system,omitempty"`
+	// System describes the measuring machine.
+	System *System `json:"system,omitempty"`
 
 	Phases        Phases  `json:"phases"`
 	SteadySeconds float64 `json:"steady_seconds"` // the measured window's actual length
@@ -58,7 +58,15 @@ type Results struct {
 	Audit      *AuditSummary     `json:"audit,omitempty"`
 	// Extra holds workload-specific results (cache statistics, sweep points, transport info).
 	Extra map[string]any `json:"extra,omitempty"`
-	Notes []string       `json:"notes,omitempty"`
+
+	// SUT is the system under test's resource use; Disclosure what a reader needs to replicate
+	// the result; PricePerformance its cost per TPS; Agents the load agents of a distributed run.
+	SUT              *SUT              `json:"sut,omitempty"`
+	Disclosure       *Disclosure       `json:"disclosure,omitempty"`
+	PricePerformance *PricePerformance `json:"price_performance,omitempty"`
+	Agents           []AgentResult     `json:"agents,omitempty"`
+
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Phases are the configured phase lengths in seconds.

@@ -240,13 +240,13 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 }
 
 // System describes the measuring machine.
-func System() map[string]any {
-	return map[string]any{
-		"go":         runtime.Version(),
-		"os":         runtime.GOOS,
-		"arch":       runtime.GOARCH,
-		"cpus":       runtime.NumCPU(),
-		"gomaxprocs": runtime.GOMAXPROCS(0),
+func System() *report.System {
+	return &report.System{
+		Go:         runtime.Version(),
+		OS:         runtime.GOOS,
+		Arch:       runtime.GOARCH,
+		CPUs:       runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
 	}
 }
 

@@ -1,0 +1,133 @@
+package report
+
+import "encoding/json"
+
+// This file holds the results' sections that describe the run's surroundings rather than its
+// measurements: the measuring machine, the system under test's resources, the full disclosure a
+// published result needs, its price/performance, and the agents that generated the load. Each is
+// filled by whoever knows it (the load engine, the run job, the controller) and rendered by the
+// summary, the HTML report and the comparison.
+
+// System describes the machine (and Go runtime) that ran the load generator.
+type System struct {
+	Go         string `json:"go"`
+	OS         string `json:"os"`
+	Arch       string `json:"arch"`
+	CPUs       int    `json:"cpus"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+}
+
+// SUT is the resource use of the system under test's processes during the run: sampled from /proc
+// for the processes a run starts itself, or scraped from the servers' Prometheus endpoints.
+type SUT struct {
+	Processes []SUTProcess `json:"processes"`
+}
+
+// SUTProcess is one process (or one scraped server tier) of the system under test.
+type SUTProcess struct {
+	Name         string  `json:"name"`             // role or tier, e.g. "monolith", "web-1", "bsl"
+	PID          int     `json:"pid,omitempty"`    // 0 when scraped from another machine
+	Source       string  `json:"source,omitempty"` // "proc" or the scraped URL
+	CPUSeconds   float64 `json:"cpu_seconds"`      // CPU time used during the run
+	PeakRSSBytes int64   `json:"peak_rss_bytes"`
+	// Series is one point a second since the run started.
+	Series []ResourcePoint `json:"series"`
+}
+
+// ResourcePoint is one sample of a process's resources.
+type ResourcePoint struct {
+	T        float64 `json:"t"`         // seconds since the run started
+	CPUCores float64 `json:"cpu_cores"` // CPU time used in the last interval / the interval
+	RSSBytes int64   `json:"rss_bytes"`
+}
+
+// Disclosure is what a reader needs to replicate a published result (the papers' full disclosure):
+// captured automatically by the commands that run load.
+type Disclosure struct {
+	Hardware Hardware `json:"hardware"`
+	OS       OSInfo   `json:"os"`
+	Software Software `json:"software"`
+	// Configuration is every mode and setting of each server under test, as the server itself
+	// reports it (a tradebench server's /trade/config.json). The instrument keeps it opaque: its
+	// schema belongs to the system that wrote it.
+	Configuration json.RawMessage `json:"configuration,omitempty"`
+	DataSet       *DataSet        `json:"data_set,omitempty"`
+	Workload      WorkloadInfo    `json:"workload"`
+	RunRules      RunRules        `json:"run_rules"`
+	// Command is the exact command line that produced the results.
+	Command []string `json:"command,omitempty"`
+}
+
+// Hardware is the measuring machine's hardware.
+type Hardware struct {
+	CPUModel    string `json:"cpu_model"`
+	Cores       int    `json:"cores"`
+	MemoryBytes int64  `json:"memory_bytes"`
+}
+
+// OSInfo is the measuring machine's operating system.
+type OSInfo struct {
+	Kernel       string `json:"kernel"`
+	Distribution string `json:"distribution"`
+}
+
+// Software is every piece of software in the measurement with its version.
+type Software struct {
+	Tradebench string `json:"tradebench"`
+	Commit     string `json:"commit,omitempty"`
+	Go         string `json:"go"`
+	Database   string `json:"database,omitempty"` // e.g. "SQLite 3.50.4", "PostgreSQL 15.14"
+	NATS       string `json:"nats,omitempty"`
+}
+
+// DataSet is the size and seed of the loaded data.
+type DataSet struct {
+	Accounts int64 `json:"accounts"`
+	Quotes   int64 `json:"quotes"`
+	Holdings int64 `json:"holdings,omitempty"` // per account
+	Orders   int64 `json:"orders,omitempty"`   // per account
+	Seed     int64 `json:"seed"`
+}
+
+// WorkloadInfo is the offered load: the scenario (with a hash of its content, so two results can
+// tell whether they ran the same file), users, think time, rate and phases.
+type WorkloadInfo struct {
+	Scenario     string  `json:"scenario,omitempty"`
+	ScenarioHash string  `json:"scenario_sha256,omitempty"`
+	Users        int     `json:"users,omitempty"`
+	Rate         float64 `json:"rate,omitempty"`
+	Think        string  `json:"think,omitempty"`
+	Phases       Phases  `json:"phases"`
+}
+
+// RunRules are the rules the result was measured under.
+type RunRules struct {
+	MeasuredWindow string   `json:"measured_window"` // e.g. "steady state only, 300 s"
+	Thresholds     []string `json:"thresholds,omitempty"`
+	ErrorsAre      string   `json:"errors_are"` // what counts as an error
+}
+
+// PricePerformance is the cost of the system under test per unit of throughput. Money is exact:
+// Total and PerTPS are decimal strings ("12345.00"), never floats.
+type PricePerformance struct {
+	Currency string  `json:"currency"`
+	Total    string  `json:"total"`
+	TPS      float64 `json:"tps"`
+	PerTPS   string  `json:"per_tps"`
+}
+
+// AgentResult is one load agent's part of a distributed run.
+type AgentResult struct {
+	Name     string  `json:"name"`
+	Host     string  `json:"host"`
+	Requests int64   `json:"requests"`
+	Errors   int64   `json:"errors"`
+	P99Ms    float64 `json:"p99_ms"`
+	State    string  `json:"state"` // "done" or "lost"
+}
+
+// Agent states.
+const (
+	AgentDone = "done"
+	AgentLost = "lost"
+)
