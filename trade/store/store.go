@@ -14,9 +14,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -93,6 +95,29 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 		return nil, err
 	}
 	return []T{}, nil
+}
+
+// MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one
+// marker row with order id 0 when the user exists, so the common answer (no closed orders)
+// needs no second statement: no marker is ErrNotFound. The orders come back oldest first.
+func MarkedOrders(rows []trade.Order, err error) ([]trade.Order, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trade.Order, 0, len(rows))
+	found := false
+	for _, o := range rows {
+		if o.OrderID == 0 {
+			found = true
+			continue
+		}
+		out = append(out, o)
+	}
+	if !found {
+		return nil, ErrNotFound
+	}
+	slices.SortFunc(out, func(a, b trade.Order) int { return cmp.Compare(a.OrderID, b.OrderID) })
+	return out, nil
 }
 
 // IndexPrefix and IndexLen describe the market index symbols: Trade's SQL is
