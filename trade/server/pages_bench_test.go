@@ -1,10 +1,8 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -68,16 +66,7 @@ func BenchmarkPagesVsHello(b *testing.B) {
 	rounds := env("TB_PAGES_ROUNDS", 3)
 	profDir := os.Getenv("TB_PAGES_PROFILE")
 
-	cfg := DefaultConfig()
-	cfg.DB = "sqlite:" + filepath.Join(b.TempDir(), "pages.db")
-	cfg.Listen = "127.0.0.1:0"
-	cfg.LoadIfEmpty = smallSpec(accounts, quotes)
-	cfg.Logger = slog.New(slog.DiscardHandler)
-	s, err := Start(context.Background(), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := startTest(b, accounts, quotes)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
