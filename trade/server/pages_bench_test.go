@@ -83,7 +83,8 @@ func BenchmarkPagesVsHello(b *testing.B) {
 	cookie := benchLogin(b, s.URL(), "uid:7")
 	run := func(name, u, profDir string, hdr ...string) wrkResult {
 		b.Helper()
-		args := []string{"-t1", "-c32", "-d" + strconv.Itoa(secs) + "s"}
+		// a long timeout: on a busy machine a request can wait seconds, which is a slow answer, not an error
+		args := []string{"-t1", "-c32", "-d" + strconv.Itoa(secs) + "s", "--timeout", "30s"}
 		for _, h := range hdr {
 			args = append(args, "-H", h)
 		}
