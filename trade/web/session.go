@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"hash"
 	"net/http"
 	"strconv"
 	"strings"
@@ -52,6 +53,7 @@ type sessions struct {
 	secure bool // set the Secure attribute (behind TLS)
 	now    func() time.Time
 	checks *checkCache // this tier's recent revocation checks (nil: check every request)
+	macs   sync.Pool   // *macer keyed with secret
 }
 
 // encode renders "v2.<uid>.<expiry unix>.<nonce>.<stamp>.<mac>" with the text parts
@@ -63,9 +65,35 @@ func (s *sessions) encode(ss session) string {
 }
 
 func (s *sessions) mac(msg string) []byte {
-	h := hmac.New(sha256.New, s.secret)
-	h.Write([]byte(msg))
-	return h.Sum(nil)
+	var sum [sha256.Size]byte
+	s.macTo(&sum, msg)
+	return sum[:]
+}
+
+// macer is a keyed HMAC-SHA256 and a scratch buffer, pooled: building an HMAC allocates its two
+// inner hashes, and every request checks a cookie MAC.
+type macer struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// macTo writes the HMAC of the concatenated parts to sum without allocating (after warm-up).
+func (s *sessions) macTo(sum *[sha256.Size]byte, parts ...string) {
+	m, _ := s.macs.Get().(*macer)
+	if m == nil {
+		m = &macer{h: hmac.New(sha256.New, s.secret), buf: make([]byte, 0, 256)}
+	}
+	m.h.Reset()
+	m.buf = m.buf[:0]
+	for _, p := range parts {
+		m.buf = append(m.buf, p...)
+	}
+	m.h.Write(m.buf)
+	m.buf = m.h.Sum(m.buf[:0])
+	copy(sum[:], m.buf)
+	if cap(m.buf) <= 1024 {
+		s.macs.Put(m)
+	}
 }
 
 // decode verifies a cookie value. Any change to any part fails the MAC.
@@ -78,27 +106,39 @@ func (s *sessions) decode(v string) (session, error) {
 		return session{}, errBadSession
 	}
 	payload, sig := v[:i], v[i+1:]
-	got, err := b64.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, s.mac("session:"+payload)) {
+	var got, want [sha256.Size]byte
+	if b64.DecodedLen(len(sig)) != len(got) {
 		return session{}, errBadSession
 	}
-	parts := strings.Split(payload, ".")
-	if len(parts) != 5 || parts[0] != "v2" {
+	if n, err := b64.Decode(got[:], []byte(sig)); err != nil || n != len(got) {
 		return session{}, errBadSession
 	}
-	stamp, err := strconv.ParseInt(parts[4], 10, 64)
+	s.macTo(&want, "session:", payload)
+	if !hmac.Equal(got[:], want[:]) {
+		return session{}, errBadSession
+	}
+	// v2.<uid>.<expiry>.<nonce>.<stamp>: cut in place, no slice of parts
+	ver, rest, _ := strings.Cut(payload, ".")
+	uid64, rest, _ := strings.Cut(rest, ".")
+	expS, rest, _ := strings.Cut(rest, ".")
+	nonce, stampS, ok := strings.Cut(rest, ".")
+	if !ok || ver != "v2" || strings.IndexByte(stampS, '.') >= 0 {
+		return session{}, errBadSession
+	}
+	stamp, err := strconv.ParseInt(stampS, 10, 64)
 	if err != nil {
 		return session{}, errBadSession
 	}
-	uid, err := b64.DecodeString(parts[1])
-	if err != nil || len(uid) == 0 {
+	var uid [384]byte // 512 bytes of base64 at most
+	n, err := b64.Decode(uid[:], []byte(uid64))
+	if err != nil || n == 0 {
 		return session{}, errBadSession
 	}
-	exp, err := strconv.ParseInt(parts[2], 10, 64)
+	exp, err := strconv.ParseInt(expS, 10, 64)
 	if err != nil {
 		return session{}, errBadSession
 	}
-	ss := session{UserID: string(uid), Expires: time.Unix(exp, 0), Nonce: parts[3], Stamp: stamp}
+	ss := session{UserID: string(uid[:n]), Expires: time.Unix(exp, 0), Nonce: nonce, Stamp: stamp}
 	if !s.now().Before(ss.Expires) {
 		return session{}, errExpiredSession
 	}
@@ -107,11 +147,34 @@ func (s *sessions) decode(v string) (session, error) {
 
 // read returns the request's session, errNoSession without a cookie, or why the cookie was refused.
 func (s *sessions) read(r *http.Request) (session, error) {
-	c, err := r.Cookie(CookieName)
-	if err != nil || c.Value == "" {
+	v := cookieValue(r.Header, CookieName)
+	if v == "" {
 		return session{}, errNoSession
 	}
-	return s.decode(c.Value)
+	return s.decode(v)
+}
+
+// cookieValue finds one cookie's value in the request's Cookie headers as net/http's
+// Request.Cookie does (first match, surrounding quotes removed), without parsing every other
+// cookie the browser sends into a slice of http.Cookie. The value is not validated further:
+// the session cookie is verified by its MAC.
+func cookieValue(h http.Header, name string) string {
+	for _, line := range h["Cookie"] {
+		for line != "" {
+			var part string
+			part, line, _ = strings.Cut(line, ";")
+			part = strings.TrimSpace(part)
+			k, val, ok := strings.Cut(part, "=")
+			if !ok || strings.TrimSpace(k) != name {
+				continue
+			}
+			if len(val) > 1 && val[0] == '"' && val[len(val)-1] == '"' {
+				val = val[1 : len(val)-1]
+			}
+			return val
+		}
+	}
+	return ""
 }
 
 // start makes a new session for the account (a fresh nonce, so a new login gets a new CSRF
@@ -244,7 +307,9 @@ func (s *sessions) clear(w http.ResponseWriter) {
 // csrfToken is the per-session token the /trade/ forms carry: an HMAC of the session's nonce,
 // so it needs no server state and changes with every login.
 func (s *sessions) csrfToken(ss session) string {
-	return b64.EncodeToString(s.mac("csrf:" + ss.Nonce + ":" + ss.UserID)[:18])
+	var sum [sha256.Size]byte
+	s.macTo(&sum, "csrf:", ss.Nonce, ":", ss.UserID)
+	return b64.EncodeToString(sum[:18])
 }
 
 func (s *sessions) checkCSRF(ss session, token string) bool {

@@ -92,3 +92,48 @@ func TestCSRFToken(t *testing.T) {
 		t.Fatal("foreign or empty token accepted")
 	}
 }
+
+// The session check runs on every request; the issue asks it not to allocate beyond the
+// necessary: the user id string is the one allocation left.
+func TestSessionReadAllocations(t *testing.T) {
+	s := testSessions(time.Unix(1_700_000_000, 0))
+	ss := s.start(trade.Account{UserID: "uid:7", LogoutCount: 3})
+	r := httptest.NewRequest(http.MethodGet, "/daytrader/app", nil)
+	r.Header.Set("Cookie", "other=1; "+CookieName+"="+s.encode(ss)+"; last=x")
+	got, err := s.read(r)
+	if err != nil || got != ss {
+		t.Fatalf("read = %+v, %v; want %+v", got, err, ss)
+	}
+	if n := testing.AllocsPerRun(200, func() { s.read(r) }); n > 1 {
+		t.Errorf("reading a session allocates %v times per request, want at most 1", n)
+	}
+	if n := testing.AllocsPerRun(200, func() { s.csrfToken(ss) }); n > 1 {
+		t.Errorf("a CSRF token allocates %v times, want at most 1", n)
+	}
+}
+
+func TestCookieValue(t *testing.T) {
+	cases := []struct {
+		lines []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a=1"}, ""},
+		{[]string{"a=1;tb_session=xyz"}, "xyz"},
+		{[]string{"a=1", " tb_sessio = no ; tb_session=\"q.v\""}, "q.v"},
+		{[]string{"tb_session = sp"}, " sp"},
+		{[]string{"tb_session=first; tb_session=second"}, "first"},
+		{[]string{"tb_sessionx=1; xtb_session=2"}, ""},
+	}
+	for _, c := range cases {
+		h := http.Header{"Cookie": c.lines}
+		if got := cookieValue(h, CookieName); got != c.want {
+			t.Errorf("cookieValue(%q) = %q, want %q", c.lines, got, c.want)
+		}
+		// net/http agrees where it finds the cookie
+		r := &http.Request{Header: h}
+		if ck, err := r.Cookie(CookieName); err == nil && ck.Value != c.want {
+			t.Errorf("cookieValue(%q) = %q, net/http says %q", c.lines, c.want, ck.Value)
+		}
+	}
+}
