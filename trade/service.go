@@ -58,3 +58,29 @@ type Service interface {
 type OrderProcessor interface {
 	CompleteOrder(ctx context.Context, orderID int64) (Order, error)
 }
+
+// AccountWithProfileGetter is what a Service may offer besides the contract: the account and
+// its profile read together, which is what the account page shows. The in-process service reads
+// both in one statement; a remote client need not offer it, and GetAccountWithProfile then makes
+// the two contract calls, so every transport serves the page the same.
+type AccountWithProfileGetter interface {
+	GetAccountWithProfile(ctx context.Context, userID string) (Account, AccountProfile, error)
+}
+
+// GetAccountWithProfile returns the account of userID and its profile (never the password):
+// in one call where svc offers AccountWithProfileGetter, else as GetAccountData and
+// GetAccountProfileData.
+func GetAccountWithProfile(ctx context.Context, svc Service, userID string) (Account, AccountProfile, error) {
+	if g, ok := svc.(AccountWithProfileGetter); ok {
+		return g.GetAccountWithProfile(ctx, userID)
+	}
+	a, err := svc.GetAccountData(ctx, userID)
+	if err != nil {
+		return Account{}, AccountProfile{}, err
+	}
+	p, err := svc.GetAccountProfileData(ctx, userID)
+	if err != nil {
+		return Account{}, AccountProfile{}, err
+	}
+	return a, p, nil
+}

@@ -259,6 +259,12 @@ func (s *Switch) GetAccountData(ctx context.Context, userID string) (trade.Accou
 func (s *Switch) GetAccountProfileData(ctx context.Context, userID string) (trade.AccountProfile, error) {
 	return s.svc().GetAccountProfileData(ctx, userID)
 }
+
+// GetAccountWithProfile passes trade.AccountWithProfileGetter through to the current service,
+// or makes the two contract calls when it does not offer it.
+func (s *Switch) GetAccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
+	return trade.GetAccountWithProfile(ctx, s.svc(), userID)
+}
 func (s *Switch) UpdateAccountProfile(ctx context.Context, p trade.AccountProfile) (trade.AccountProfile, error) {
 	return s.svc().UpdateAccountProfile(ctx, p)
 }

@@ -253,6 +253,16 @@ func (s *Service) GetAccountProfileData(ctx context.Context, userID string) (tra
 	return p, missing(err, "no user %q", userID)
 }
 
+// GetAccountWithProfile returns the account of userID and its profile (never the password) in
+// one statement (trade.AccountWithProfileGetter).
+func (s *Service) GetAccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
+	if err := checkUser(userID); err != nil {
+		return trade.Account{}, trade.AccountProfile{}, err
+	}
+	a, p, err := s.st.AccountWithProfile(ctx, userID)
+	return a, p, missing(err, "no user %q", userID)
+}
+
 // UpdateAccountProfile changes the profile fields and, if p.Password is set, the password. A
 // password change also counts a logout: web sessions are stamped with the logout count, so
 // every session of the user started before the change ends (the web tier that made the change

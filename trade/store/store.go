@@ -58,6 +58,9 @@ type Reader interface {
 	Account(ctx context.Context, userID string) (trade.Account, error)
 	// Profile returns the profile of userID without the password (ErrNotFound).
 	Profile(ctx context.Context, userID string) (trade.AccountProfile, error)
+	// AccountWithProfile returns the account of userID and its profile (without the
+	// password) in one statement: the account page shows both (ErrNotFound).
+	AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error)
 	// PasswordHash returns the stored password hash of userID (ErrNotFound).
 	PasswordHash(ctx context.Context, userID string) (string, error)
 	// Holdings returns an account's holdings, oldest first.

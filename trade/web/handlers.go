@@ -139,13 +139,9 @@ func (a *app) account(q *req) error { return a.renderAccount(q, http.StatusOK, "
 // renderAccount shows the account page; a failed profile form comes back with its values.
 func (a *app) renderAccount(q *req, status int, msg, formErr string, form *trade.AccountProfile) error {
 	ctx, uid := q.r.Context(), q.sess.UserID
-	acct, err := a.svc.GetAccountData(ctx, uid)
+	acct, prof, err := trade.GetAccountWithProfile(ctx, a.svc, uid)
 	if err != nil {
 		return a.sessionUserErr(q, err)
-	}
-	prof, err := a.svc.GetAccountProfileData(ctx, uid)
-	if err != nil {
-		return err
 	}
 	// alerts first: they mark the orders completed, so the list below agrees with them
 	closed, err := a.svc.GetClosedOrders(ctx, uid)

@@ -5,6 +5,7 @@ package plantest
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"testing"
 
@@ -33,8 +34,17 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if err != nil {
 		t.Fatalf("Account(%s): %v", uid, err)
 	}
-	if _, err := r.Profile(ctx, uid); err != nil {
+	p, err := r.Profile(ctx, uid)
+	if err != nil {
 		t.Fatalf("Profile: %v", err)
+	}
+	// the account page's one statement must answer what the two do
+	a2, p2, err := r.AccountWithProfile(ctx, uid)
+	if err != nil || a2 != a || p2 != p {
+		t.Fatalf("AccountWithProfile = %+v, %+v, %v; want %+v, %+v", a2, p2, err, a, p)
+	}
+	if _, _, err := r.AccountWithProfile(ctx, "no such user"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("AccountWithProfile of a missing user: %v, want store.ErrNotFound", err)
 	}
 	if _, err := r.PasswordHash(ctx, uid); err != nil {
 		t.Fatalf("PasswordHash: %v", err)

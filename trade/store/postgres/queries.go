@@ -144,6 +144,23 @@ func (q q) Profile(ctx context.Context, userID string) (trade.AccountProfile, er
 	return p, notFound(err)
 }
 
+func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
+	var a trade.Account
+	var p trade.AccountProfile
+	var last *time.Time
+	var bal, open int64
+	err := q.db.QueryRow(ctx, "SELECT "+accountCols+", fullname, address, email, creditcard FROM accounts WHERE userid = $1", userID).
+		Scan(&a.AccountID, &a.UserID, &bal, &open, &a.CreationDate, &last, &a.LoginCount, &a.LogoutCount,
+			&p.FullName, &p.Address, &p.Email, &p.CreditCard)
+	if err != nil {
+		return trade.Account{}, trade.AccountProfile{}, notFound(err)
+	}
+	a.Balance, a.OpenBalance = trade.Money(bal), trade.Money(open)
+	a.CreationDate, a.LastLogin = a.CreationDate.UTC(), fromTm(last)
+	p.UserID = a.UserID
+	return a, p, nil
+}
+
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 	var h string
 	return h, notFound(q.db.QueryRow(ctx, "SELECT passwd FROM accounts WHERE userid = $1", userID).Scan(&h))

@@ -188,6 +188,24 @@ func (q q) Profile(ctx context.Context, userID string) (trade.AccountProfile, er
 	return p, notFound(err)
 }
 
+func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
+	row, err := q.queryRow(ctx, "SELECT "+accountCols+", fullname, address, email, creditcard FROM accounts WHERE userid = ?", userID)
+	if err != nil {
+		return trade.Account{}, trade.AccountProfile{}, err
+	}
+	var a trade.Account
+	var p trade.AccountProfile
+	var created, last sql.NullInt64
+	err = row.Scan(&a.AccountID, &a.UserID, &a.Balance, &a.OpenBalance, &created, &last, &a.LoginCount, &a.LogoutCount,
+		&p.FullName, &p.Address, &p.Email, &p.CreditCard)
+	if err != nil {
+		return trade.Account{}, trade.AccountProfile{}, notFound(err)
+	}
+	a.CreationDate, a.LastLogin = fromTm(created), fromTm(last)
+	p.UserID = a.UserID
+	return a, p, nil
+}
+
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 	row, err := q.queryRow(ctx, "SELECT passwd FROM accounts WHERE userid = ?", userID)
 	if err != nil {
