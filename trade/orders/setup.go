@@ -38,6 +38,8 @@ type Config struct {
 	Concurrency int // orders completed at once by a processor
 	Batch       int // durable messages pulled per fetch
 	Log         *slog.Logger
+	// HTTPMiddleware, if set, wraps the order processor's REST endpoint (e.g. request metrics).
+	HTTPMiddleware func(http.Handler) http.Handler
 }
 
 // Validate reports a bad setting: a *setting.Error names the Config field.
@@ -259,7 +261,11 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		if err != nil {
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
-		hs := &http.Server{Handler: rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log}),
+		var h http.Handler = rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})
+		if c.HTTPMiddleware != nil {
+			h = c.HTTPMiddleware(h)
+		}
+		hs := &http.Server{Handler: h,
 			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 		r.HTTPAddr = ln.Addr().String()
 		go func() { _ = hs.Serve(ln) }()

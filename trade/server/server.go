@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -69,6 +70,11 @@ type Config struct {
 	LoadProgress func(done, total int64) // progress of that load (may be nil)
 
 	Logger *slog.Logger // nil = slog.Default()
+
+	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none (the
+	// metrics are still kept: see Server.Metrics). It is a listener of its own so the operator
+	// decides who may read it (see package internal/metrics).
+	MetricsListen string
 }
 
 // DefaultConfig is `tradebench serve` with no flags.
@@ -175,6 +181,8 @@ type Server struct {
 	ln      net.Listener
 	started time.Time
 	info    store.LoadInfo
+	metrics *metrics.Registry
+	metEP   *metrics.Endpoint // nil without cfg.MetricsListen
 
 	done    chan struct{}
 	serveMu sync.Mutex
@@ -210,6 +218,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	cfg.Orders.Log = log
 	s := &Server{cfg: cfg, roles: cfg.roles(), log: log, done: make(chan struct{}), started: time.Now()}
+	s.metrics = metrics.NewRegistry()
+	instrument := func(h http.Handler) http.Handler { return s.metrics.Instrument(h, serviceRoutes, serviceRoute) }
+	cfg.Orders.HTTPMiddleware = instrument
+	var om *orderMetrics
+	if cfg.needsDB() {
+		om = newOrderMetrics(string(cfg.Orders.Mode))
+		s.metrics.MustRegister(om.vecs...)
+	}
 	fail := func(err error) (*Server, error) {
 		s.stop(context.Background())
 		return nil, err
@@ -225,6 +241,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			OrdersLimit:      cfg.OrdersLimit,
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
+			Observe:          om,
 		})
 	}
 	var err error
@@ -253,13 +270,19 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		if gl == "" {
 			gl = "127.0.0.1:0"
 		}
-		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log})
+		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log, Middleware: instrument})
 		if err != nil {
 			return fail(fmt.Errorf("services host: %w", err))
 		}
+		s.metrics.MustRegister(callsCollector{s.host.Calls()})
 	}
 	if s.roles.Web {
 		if err := s.startWeb(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	if cfg.MetricsListen != "" {
+		if s.metEP, err = metrics.Listen(ctx, cfg.MetricsListen, s.metrics, log); err != nil {
 			return fail(err)
 		}
 	}
@@ -334,7 +357,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 	}
 	s.ln = ln
 	s.http = &http.Server{
-		Handler:           h,
+		Handler:           s.metrics.Instrument(h, web.Routes(), web.Route),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -380,6 +403,17 @@ func (s *Server) Service() trade.Service {
 		return s.sw
 	}
 	return s.svc
+}
+
+// Metrics is the process's metrics registry (served at MetricsURL when cfg.MetricsListen is set).
+func (s *Server) Metrics() *metrics.Registry { return s.metrics }
+
+// MetricsURL is the Prometheus scrape URL, "" without cfg.MetricsListen.
+func (s *Server) MetricsURL() string {
+	if s.metEP == nil {
+		return ""
+	}
+	return s.metEP.URL()
 }
 
 // Access is the web tier's access switch (nil without the web role).
@@ -450,6 +484,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // stop tears down whatever was started, outermost first.
 func (s *Server) stop(ctx context.Context) error {
 	var errs []error
+	errs = append(errs, s.metEP.Close())
 	if s.http != nil {
 		err := s.http.Shutdown(ctx)
 		if err != nil {

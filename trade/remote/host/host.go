@@ -51,6 +51,9 @@ type Config struct {
 
 	// Logger receives faults and panics (nil = slog.Default()).
 	Logger *slog.Logger
+
+	// Middleware, if set, wraps the SOAP/REST listener's handler (e.g. request metrics).
+	Middleware func(http.Handler) http.Handler
 }
 
 // Info describes a running host for config pages and results files.
@@ -163,8 +166,12 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: SOAP/REST listen on %s: %w", cfg.HTTPListen, err)
 		}
 		h.httpLn = ln
+		hh := handler(svc, cfg, &h.calls)
+		if cfg.Middleware != nil {
+			hh = cfg.Middleware(hh)
+		}
 		h.httpSrv = &http.Server{
-			Handler:           handler(svc, cfg, &h.calls),
+			Handler:           hh,
 			ReadHeaderTimeout: min(cfg.ReadTimeout, 10*time.Second),
 			ReadTimeout:       cfg.ReadTimeout,
 			IdleTimeout:       cfg.IdleTimeout,
