@@ -3,8 +3,8 @@ package web
 import (
 	"maps"
 	"net/http/httptest"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tradebench/tradebench/trade"
