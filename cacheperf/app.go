@@ -16,6 +16,7 @@ import (
 
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/internal/metrics"
 )
 
 // Config is how to run the application.
@@ -33,6 +34,8 @@ type Config struct {
 	SetMemoryLimit bool
 	// Log receives errors the pages cannot show (nil = discard).
 	Log *slog.Logger
+	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none.
+	MetricsListen string
 }
 
 // App is the application's state: its store, cache and request counters.
@@ -61,6 +64,11 @@ type Server struct {
 	Addr string // host:port it listens on
 	URL  string // http://host:port
 	App  *App
+	// Metrics is the server's registry (requests, the cache's statistics, Go and process);
+	// MetricsURL its scrape URL ("" without MetricsListen).
+	Metrics    *metrics.Registry
+	MetricsURL string
+	metEP      *metrics.Endpoint
 
 	srv       *http.Server
 	ownsStore bool
@@ -107,9 +115,20 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return fail(fmt.Errorf("listen %s: %w", listen, err))
 	}
 	app := NewApp(st, c, cfg.Log)
+	reg := metrics.NewRegistry()
+	reg.MustRegister(cacheCollector{c})
+	var ep *metrics.Endpoint
+	if cfg.MetricsListen != "" {
+		if ep, err = metrics.Listen(ctx, cfg.MetricsListen, reg, app.log); err != nil {
+			ln.Close()
+			c.Close()
+			return fail(err)
+		}
+	}
 	s := &Server{
 		Addr: ln.Addr().String(), URL: "http://" + ln.Addr().String(), App: app, ownsStore: owns, done: make(chan struct{}),
-		srv: &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		Metrics: reg, metEP: ep, MetricsURL: ep.URL(),
+		srv: &http.Server{Handler: reg.Instrument(app.Handler(), Routes, metrics.PatternRouter), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 			ErrorLog: slog.NewLogLogger(app.log.Handler(), slog.LevelWarn)},
 	}
 	go func() {
@@ -143,7 +162,7 @@ func (s *Server) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := s.srv.Shutdown(ctx)
+	err := errors.Join(s.metEP.Close(), s.srv.Shutdown(ctx))
 	<-s.done
 	err = errors.Join(err, s.App.cache.Close())
 	if s.ownsStore {

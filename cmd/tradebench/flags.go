@@ -196,3 +196,8 @@ func (names flagNames) flag(err error) (flagName, msg string, ok bool) {
 	}
 	return "", "", false
 }
+
+// metricsListenFlag registers --metrics-listen, the Prometheus endpoint of every server command.
+func metricsListenFlag(fs *flag.FlagSet) *string {
+	return fs.String("metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics on a listener of their own (e.g. 127.0.0.1:9464; bind it where only your monitoring can reach it); empty: no endpoint")
+}

@@ -61,11 +61,21 @@ func Listen(ctx context.Context, addr string, reg *Registry, log *slog.Logger) (
 	return e, nil
 }
 
-// Addr is the bound address (host:port).
-func (e *Endpoint) Addr() string { return e.ln.Addr().String() }
+// Addr is the bound address (host:port); "" for a nil Endpoint (none configured).
+func (e *Endpoint) Addr() string {
+	if e == nil {
+		return ""
+	}
+	return e.ln.Addr().String()
+}
 
-// URL is the scrape URL, e.g. http://127.0.0.1:9464/metrics.
-func (e *Endpoint) URL() string { return "http://" + e.Addr() + Path }
+// URL is the scrape URL, e.g. http://127.0.0.1:9464/metrics; "" for a nil Endpoint.
+func (e *Endpoint) URL() string {
+	if e == nil {
+		return ""
+	}
+	return "http://" + e.Addr() + Path
+}
 
 // Close stops the endpoint; a scrape in flight gets a second to finish. Nil-safe.
 func (e *Endpoint) Close() error {

@@ -205,3 +205,7 @@ func PathRouter(routes ...string) Router {
 		return Other
 	}
 }
+
+// PatternRouter names a request by the http.ServeMux pattern that served it (the mux records it
+// in the request), for servers routed by a ServeMux; Instrument keeps only declared patterns.
+func PatternRouter(r *http.Request) string { return r.Pattern }

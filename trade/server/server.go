@@ -409,12 +409,7 @@ func (s *Server) Service() trade.Service {
 func (s *Server) Metrics() *metrics.Registry { return s.metrics }
 
 // MetricsURL is the Prometheus scrape URL, "" without cfg.MetricsListen.
-func (s *Server) MetricsURL() string {
-	if s.metEP == nil {
-		return ""
-	}
-	return s.metEP.URL()
-}
+func (s *Server) MetricsURL() string { return s.metEP.URL() }
 
 // Access is the web tier's access switch (nil without the web role).
 func (s *Server) Access() *access.Switch { return s.sw }
