@@ -22,11 +22,13 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/httpc"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -71,6 +73,11 @@ type Config struct {
 	// Seed seeds the virtual users' random draws: the same seed gives each user the same
 	// sequence of values, choices and think times (0 = a random seed; the results record it).
 	Seed uint64
+	// Resources are the system under test's processes whose CPU and memory are sampled each
+	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
+	// for a server's Prometheus endpoint).
+	Resources []sut.Source
+
 	// Slice gives this driver its own part of every unique range ({unique A..B}) when several
 	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
@@ -188,7 +195,8 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	cfg.Seed = w.Seed()
 	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name}
+		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name,
+		Resources: cfg.Resources}
 
 	var res *report.Results
 	if cfg.Peak != nil {
@@ -307,6 +315,17 @@ func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target str
 	res.Settings["timeout"] = to.String()
 	res.Settings["run_id"] = cfg.RunID
 	res.Settings["seed"] = cfg.Seed
+	if d := res.Disclosure; d != nil {
+		d.Workload.Scenario = sc.Source
+		d.Workload.ScenarioHash = disclose.SHA256(sc.Content)
+		d.Workload.Think = sc.Think.String()
+		for _, t := range cfg.Thresholds {
+			d.RunRules.Thresholds = append(d.RunRules.Thresholds, t.String())
+		}
+		d.RunRules.ErrorsAre = fmt.Sprintf("a transaction with a failed request: a transport error, no answer within %v, "+
+			"an HTTP status the scenario does not expect (any status of 400 or more when it names none), "+
+			"or a failed content check (contains, not_contains, regex, min_bytes); a transaction cut off by the end of the run is a stop, not an error", to)
+	}
 }
 
 // recordServer asks a tradebench target for its running modes (/trade/config.json: roles,
@@ -328,12 +347,16 @@ func recordServer(ctx context.Context, res *report.Results, target string) {
 		return
 	}
 	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var m map[string]string
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&m) != nil {
+	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &m) != nil {
 		return
 	}
 	if res.Extra == nil {
 		res.Extra = map[string]any{}
 	}
 	res.Extra["server"] = m
+	if res.Disclosure != nil {
+		res.Disclosure.Configuration = json.RawMessage(raw)
+	}
 }

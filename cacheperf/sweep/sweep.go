@@ -220,6 +220,14 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		"store": st.Kind(), "items": n, "baseline": cfg.Baseline,
 	}
 	out.System = load.System()
+	if len(parts) > 0 && parts[0].Disclosure != nil {
+		// every point runs the same engine on the same machine: the first point's disclosure,
+		// with the sweep as its workload
+		d := *parts[0].Disclosure
+		d.Workload.Scenario = fmt.Sprintf("cacheperf sweep: %d points (keys %v, other-work mix keys %v at %d%%)", len(parts), cfg.Keys, cfg.MixKeys, cfg.OtherWorkMix)
+		d.RunRules.MeasuredWindow = fmt.Sprintf("the steady state of each point: %v measured after a %v warm-up", cfg.Steady, cfg.Warmup)
+		out.Disclosure = &d
+	}
 	out.Extra = map[string]any{"points": points, "item_weight_bytes": itemWeight}
 	if len(points) > 0 {
 		out.Extra["limits"] = sw.limits

@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -81,6 +82,7 @@ type driveFlags struct {
 	minTPS                         float64
 	progress                       *progressFlag
 	seed                           uint64
+	sutMetrics                     string
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -112,6 +114,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
+	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	f.progress = addProgress(fs)
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
@@ -208,6 +211,15 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		}
 		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
 			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
+	}
+	if f.sutMetrics != "" {
+		for _, u := range strings.Split(f.sutMetrics, ",") {
+			src, err := sut.NewScrape(strings.TrimSpace(u))
+			if err != nil {
+				return cfg, usageErrorf("--sut-metrics: %v", err)
+			}
+			cfg.Resources = append(cfg.Resources, src)
+		}
 	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	return cfg, nil

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -48,6 +50,10 @@ type Config struct {
 	ProgressTTY   bool
 	ProgressEvery time.Duration
 	Label         string
+
+	// Resources are the system under test's processes to sample each second of the run (CPU,
+	// resident memory) into the results' sut section; none: no sut section.
+	Resources []sut.Source
 }
 
 // Open reports whether c is the open model.
@@ -196,6 +202,10 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	tickDone := make(chan struct{})
 	tickWG.Add(1)
 	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
+	var mon *sut.Monitor
+	if len(cfg.Resources) > 0 {
+		mon = sut.Start(runCtx, r.start, cfg.Resources...)
+	}
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -207,6 +217,12 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	ended := time.Now()
 
 	res := report.New("")
+	if mon != nil {
+		var err error
+		if res.SUT, err = mon.Stop(); err != nil {
+			res.Notes = append(res.Notes, err.Error())
+		}
+	}
 	res.StartedAt = r.start.UTC()
 	res.EndedAt = ended.UTC()
 	res.Phases = report.Phases{RampUpSeconds: cfg.RampUp.Seconds(), SteadySeconds: cfg.Steady.Seconds(), RampDownSeconds: cfg.RampDown.Seconds()}
@@ -233,10 +249,29 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	res.Settings["steady"] = cfg.Steady.String()
 	res.Settings["ramp_down"] = cfg.RampDown.String()
 	res.System = System()
+	res.Disclosure = disclosure(cfg)
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// disclosure is the run's full disclosure as far as the engine knows it: the machine, the
+// command, the offered load and the measured window. The workload's command adds the rest.
+func disclosure(cfg Config) *report.Disclosure {
+	d := disclose.New()
+	ph := report.Phases{RampUpSeconds: cfg.RampUp.Seconds(), SteadySeconds: cfg.Steady.Seconds(), RampDownSeconds: cfg.RampDown.Seconds()}
+	d.Workload = report.WorkloadInfo{Phases: ph}
+	if cfg.Open() {
+		d.Workload.Rate = cfg.Rate
+	} else {
+		d.Workload.Users = cfg.Users
+	}
+	d.RunRules = report.RunRules{
+		MeasuredWindow: disclose.MeasuredWindow(ph.RampUpSeconds, ph.SteadySeconds, ph.RampDownSeconds),
+		ErrorsAre:      "a transaction that failed: a transport error, a timeout, or a failed check of the workload's response",
+	}
+	return d
 }
 
 // System describes the measuring machine.
