@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
