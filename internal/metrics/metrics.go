@@ -23,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // Namespace prefixes every metric tradebench defines itself.
@@ -209,3 +210,38 @@ func PathRouter(routes ...string) Router {
 // PatternRouter names a request by the http.ServeMux pattern that served it (the mux records it
 // in the request), for servers routed by a ServeMux; Instrument keeps only declared patterns.
 func PatternRouter(r *http.Request) string { return r.Pattern }
+
+// Sum adds up the current values of the metric name whose labels include every pair of want
+// (nil: all of them): counters and gauges by value, histograms by their number of
+// observations. It reads the registry in-process, for tests and embedded readers.
+func (r *Registry) Sum(name string, want map[string]string) (float64, error) {
+	fams, err := r.reg.Gather()
+	if err != nil {
+		return 0, err
+	}
+	var sum float64
+	for _, f := range fams {
+		if f.GetName() != name {
+			continue
+		}
+	metric:
+		for _, m := range f.GetMetric() {
+			for k, v := range want {
+				if !slices.ContainsFunc(m.GetLabel(), func(l *dto.LabelPair) bool { return l.GetName() == k && l.GetValue() == v }) {
+					continue metric
+				}
+			}
+			switch {
+			case m.Histogram != nil:
+				sum += float64(m.GetHistogram().GetSampleCount())
+			case m.Gauge != nil:
+				sum += m.GetGauge().GetValue()
+			case m.Untyped != nil:
+				sum += m.GetUntyped().GetValue()
+			default:
+				sum += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return sum, nil
+}
