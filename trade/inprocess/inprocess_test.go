@@ -509,8 +509,12 @@ type observer struct {
 	placed, finished []trade.Order
 }
 
-func (o *observer) Placed(x trade.Order)   { o.mu.Lock(); o.placed = append(o.placed, x); o.mu.Unlock() }
-func (o *observer) Finished(x trade.Order) { o.mu.Lock(); o.finished = append(o.finished, x); o.mu.Unlock() }
+func (o *observer) Placed(x trade.Order) { o.mu.Lock(); o.placed = append(o.placed, x); o.mu.Unlock() }
+func (o *observer) Finished(x trade.Order) {
+	o.mu.Lock()
+	o.finished = append(o.finished, x)
+	o.mu.Unlock()
+}
 
 func TestAsyncOrders(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {

@@ -205,7 +205,7 @@ func TestIndexPage(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(b), "/wstest/soap") {
 		t.Fatal(string(b))
-	}	// counted under the mux's pattern; an unknown path under "other"
+	} // counted under the mux's pattern; an unknown path under "other"
 	resp, err = http.Get(base(r) + "/no/such/thing")
 	if err != nil {
 		t.Fatal(err)
