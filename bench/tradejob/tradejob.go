@@ -21,6 +21,7 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -141,7 +142,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		if srv.Access() == nil {
 			return nil, errors.New("the embedded run needs the web role: it drives the pages")
 		}
-		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", store.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
+		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", dsn.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
 		dc.Target = srv.URL()
 		// the scenario draws users and quotes from the data set just loaded
 		params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
@@ -165,16 +166,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	if srv != nil {
 		discloseServer(ctx, res, srv)
-		if res.Extra == nil {
-			res.Extra = map[string]any{}
+		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
+			say("the server's configuration not recorded: %v", cerr)
+		} else {
+			if res.Disclosure == nil {
+				res.Disclosure = &report.Disclosure{}
+			}
+			res.Disclosure.Configuration = conf
 		}
-		res.Extra["server"] = srv.Describe()
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
 			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
 				say("order completion latency not measured: %v", err)
 			} else if ol != nil {
-				res.Extra["orders"] = ol
+				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
+					say("order completion latency not recorded: %v", err)
+				}
 				say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
 					ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
 			}
@@ -235,22 +242,22 @@ func discloseServer(ctx context.Context, res *report.Results, srv *server.Server
 func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(string, ...any), logw io.Writer) error {
 	st, err := store.Open(ctx, db)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", store.Redact(db), err)
+		return fmt.Errorf("open %s: %w", dsn.Redact(db), err)
 	}
 	defer st.Close()
 	start := time.Now()
 	info, err := st.Loaded(ctx)
 	if err == nil && info.Spec == spec {
 		if err := st.Reset(ctx); err != nil {
-			return fmt.Errorf("reset %s: %w", store.Redact(db), err)
+			return fmt.Errorf("reset %s: %w", dsn.Redact(db), err)
 		}
-		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", store.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
+		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", dsn.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotLoaded) {
-		return fmt.Errorf("%s: %w", store.Redact(db), err)
+		return fmt.Errorf("%s: %w", dsn.Redact(db), err)
 	}
-	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, store.Redact(db))
+	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, dsn.Redact(db))
 	last := time.Now()
 	err = st.Load(ctx, spec, func(done, total int64) {
 		if time.Since(last) >= 5*time.Second && total > 0 {
@@ -259,7 +266,7 @@ func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(strin
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("load %s: %w", store.Redact(db), err)
+		return fmt.Errorf("load %s: %w", dsn.Redact(db), err)
 	}
 	say("loaded in %v", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -297,9 +304,20 @@ func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(
 	}
 }
 
+// Detail is the run job's own results (the results' detail section).
+type Detail struct {
+	// Orders is the order completion latency; nil when the run placed no order.
+	Orders *OrderLatency `json:"orders,omitempty"`
+}
+
+// DetailOf reads the run job's own results from res; report.ErrNoSection when there are none.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
 // OrderLatency is how long the run's orders took from placement to completion (the
 // asynchronous modes' queueing and processing; 0 in sync mode, where an order completes in its
-// request). It goes into the results under extra.orders.
+// request). It goes into the results under detail.orders.
 type OrderLatency struct {
 	Placed    int     `json:"placed"`
 	Completed int     `json:"completed"`

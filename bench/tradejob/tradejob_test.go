@@ -17,6 +17,7 @@ import (
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 // The main job end to end on a small data set: load, serve, drive stocktrader, write results —
@@ -48,7 +49,7 @@ func TestRunEmbedded(t *testing.T) {
 		if res.Scenario != "stocktrader" || res.Total.Pass < 50 || res.Total.Errors != 0 {
 			t.Errorf("run %d: %s %+v", run, res.Scenario, res.Total)
 		}
-		p := res.Settings["params"].(map[string]any)
+		p := res.Settings.Params
 		if p["users"] != "300" || p["quotes"] != "100" {
 			t.Errorf("the scenario was not sized to the data set: %v", p)
 		}
@@ -125,16 +126,21 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := out.Results
+	// what the file says, after the JSON round trip
+	res, err := report.ReadFile(out.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if a := res.Audit; a == nil || !a.Passed || a.OpenOrders != 0 {
 		t.Fatalf("audit %+v", a)
 	}
-	ol, ok := res.Extra["orders"].(*OrderLatency)
-	if !ok || ol.Placed < 10 || ol.Completed != ol.Placed || ol.Open != 0 || ol.MaxMs <= 0 || ol.P50Ms > ol.P99Ms {
-		t.Fatalf("order latency %+v", res.Extra["orders"])
+	d, err := DetailOf(res)
+	if ol := d.Orders; err != nil || ol == nil || ol.Placed < 10 || ol.Completed != ol.Placed || ol.Open != 0 || ol.MaxMs <= 0 || ol.P50Ms > ol.P99Ms {
+		t.Fatalf("order latency %+v (%v)", ol, err)
 	}
-	srv, _ := res.Extra["server"].(map[string]any)
-	if srv["orders"] != "async-durable" || srv["access"].(remote.Settings).Access != remote.SOAP {
+	var srv web.Configuration
+	if res.Disclosure == nil || report.DecodeSection(res.Disclosure.Configuration, &srv) != nil ||
+		srv.Orders.Mode != string(orders.AsyncDurable) || srv.Access == nil || srv.Access.Mode != remote.SOAP {
 		t.Fatalf("results do not record the modes: %+v", srv)
 	}
 	if tx, _ := res.Transaction("sell"); tx.Pass == 0 {

@@ -47,8 +47,8 @@ func runAuditCmd(ctx context.Context, args []string) error {
 	if *limit < 1 {
 		return usageErrorf("--limit must be at least 1, got %d", *limit)
 	}
-	if _, _, err := store.ParseDSN(*db); err != nil {
-		return usageErrorf("--db: %v", err)
+	if err := checkDSN(*db); err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, *db)
 	if err != nil {
