@@ -102,6 +102,9 @@ func (r *Registry) Instrument(h http.Handler, routes []string, route Router) htt
 	return in
 }
 
+// epoch is the origin of the request timer's monotonic readings.
+var epoch = time.Now()
+
 type instrumented struct {
 	next  http.Handler
 	route Router
@@ -113,9 +116,9 @@ type instrumented struct {
 func (in *instrumented) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	rec := in.pool.Get().(*recorder)
 	rec.ResponseWriter, rec.code = w, 0
-	start := time.Now()
+	start := time.Since(epoch) // monotonic clock only: time.Now would read the wall clock too
 	in.next.ServeHTTP(rec, req)
-	d := time.Since(start)
+	d := time.Since(epoch) - start
 	code := rec.code
 	if code == 0 {
 		code = http.StatusOK // net/http's answer to a handler that wrote nothing
