@@ -17,8 +17,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -221,10 +221,11 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s.metrics = metrics.NewRegistry()
 	instrument := func(h http.Handler) http.Handler { return s.metrics.Instrument(h, serviceRoutes, serviceRoute) }
 	cfg.Orders.HTTPMiddleware = instrument
-	var om *orderMetrics
+	var observe inprocess.OrderObserver // a nil *orderMetrics in it would not be a nil interface
 	if cfg.needsDB() {
-		om = newOrderMetrics(string(cfg.Orders.Mode))
+		om := newOrderMetrics(string(cfg.Orders.Mode))
 		s.metrics.MustRegister(om.vecs...)
+		observe = om
 	}
 	fail := func(err error) (*Server, error) {
 		s.stop(context.Background())
@@ -241,7 +242,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			OrdersLimit:      cfg.OrdersLimit,
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
-			Observe:          om,
+			Observe:          observe,
 		})
 	}
 	var err error
