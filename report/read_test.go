@@ -132,6 +132,22 @@ func TestReadFileVersion1(t *testing.T) {
 	}
 }
 
+// A file `tradebench run` wrote before version 2 (kept as it was written) converts.
+func TestReadFileVersion1Run(t *testing.T) {
+	r, err := ReadFile("testdata/v1-run.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conf struct {
+		Roles  string `json:"roles"`
+		Orders string `json:"orders"`
+	}
+	if r.Settings.Model != ModelClosed || r.Settings.Users != 2 || r.Settings.Params["users"] != "200" || r.Settings.Seed == 0 ||
+		r.Disclosure == nil || DecodeSection(r.Disclosure.Configuration, &conf) != nil || conf.Orders != "sync" || conf.Roles == "" || r.Audit == nil || !r.Audit.Passed {
+		t.Errorf("converted: settings %+v, configuration %+v, audit %+v", r.Settings, conf, r.Audit)
+	}
+}
+
 // Anything but a version 1 or 2 results file is refused, naming the file and the problem.
 func TestReadFileRefuses(t *testing.T) {
 	good, err := os.ReadFile("testdata/v1-drive.json")

@@ -206,3 +206,24 @@ func TestPointPeak(t *testing.T) {
 		t.Errorf("reset: peak %d (%s), want the high-water mark %d", peak, src, 900<<20)
 	}
 }
+
+// A results file written by an earlier build (schema version 1, the points under "extra") still
+// reads: report.ReadFile converts it and PointsOf finds its points and limits.
+func TestPointsOfVersion1File(t *testing.T) {
+	res, err := report.ReadFile("testdata/v1-sweep.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := DetailOf(res)
+	if err != nil || len(d.Points) != 5 || d.Limits == nil || d.Limits.Ceiling <= 0 || d.ItemWeight <= 0 {
+		t.Fatalf("detail %+v (%v)", d, err)
+	}
+	for _, p := range d.Points {
+		if p.TPS <= 0 || p.PeakRSS <= 0 || p.Phase == "" {
+			t.Errorf("point %+v", p)
+		}
+	}
+	if s := res.Settings; s.Users != 2 || s.RampUp != "100ms" || s.Think != "0s" {
+		t.Errorf("settings %+v", s)
+	}
+}

@@ -15,13 +15,13 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/webtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
 	"github.com/tradebench/tradebench/trade/web"
-	"github.com/tradebench/tradebench/trade/web/webtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
