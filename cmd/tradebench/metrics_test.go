@@ -182,3 +182,16 @@ func newOKServer(t *testing.T) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// TestMetricsListenRefusals: every server command refuses an address it could never bind,
+// naming the flag, before starting anything.
+func TestMetricsListenRefusals(t *testing.T) {
+	for _, cmd := range [][]string{{"serve"}, {"wstest", "serve"}, {"cacheperf", "serve", "--db", "sqlite:x.db"}} {
+		for _, bad := range []string{"9464", "localhost:port", "host:99999"} {
+			r := tb(t, append(cmd, "--metrics-listen", bad)...)
+			if r.code != 2 || !strings.Contains(r.stderr, "--metrics-listen") {
+				t.Errorf("%v --metrics-listen %s: exit %d, want 2 naming the flag\n%s", cmd, bad, r.code, r.stderr)
+			}
+		}
+	}
+}

@@ -91,7 +91,9 @@ func runServe(ctx context.Context, args []string) error {
 		}
 	}
 	cfg.FixedAccess = !*accessSwitch
-	cfg.MetricsListen = *metricsListen
+	if cfg.MetricsListen, err = metricsListen(); err != nil {
+		return err
+	}
 	if *callTimeout <= 0 {
 		return usageErrorf("--call-timeout must be positive, got %v", *callTimeout)
 	}

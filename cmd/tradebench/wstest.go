@@ -67,9 +67,13 @@ flags:
 		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
 		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
 	}
+	ml, err := metricsListen()
+	if err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
-		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: *metricsListen})
+		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err
 	}
