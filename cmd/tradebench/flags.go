@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 
