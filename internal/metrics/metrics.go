@@ -13,6 +13,7 @@
 package metrics
 
 import (
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -194,6 +195,29 @@ func (w *recorder) Write(b []byte) (int, error) {
 }
 
 func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush keeps a streaming handler streaming through the wrapper (http.Flusher).
+func (w *recorder) Flush() {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// ReadFrom keeps io.Copy into the response on the connection's own path (sendfile, no 32 KB
+// buffer per copy) through the wrapper.
+func (w *recorder) ReadFrom(r io.Reader) (int64, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	if rf, ok := w.ResponseWriter.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(writerOnly{w.ResponseWriter}, r)
+}
+
+// writerOnly hides a writer's ReadFrom, so io.Copy does not call back into it.
+type writerOnly struct{ io.Writer }
 
 // PathRouter names a request by its path when the path is one of routes, else Other: for
 // servers whose routes are fixed paths.

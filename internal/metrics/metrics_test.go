@@ -201,3 +201,33 @@ func TestInstrumentBoundsAMisbehavingRouter(t *testing.T) {
 		t.Errorf("100 random paths made series %v, want only code=404,route=other", f)
 	}
 }
+
+// TestRecorderKeepsTheWriterFeatures: a handler behind the middleware can still flush, and
+// io.Copy into the response reaches the connection's ReadFrom; both count as a 200.
+func TestRecorderKeepsTheWriterFeatures(t *testing.T) {
+	reg := NewRegistry()
+	h := reg.Instrument(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := w.(http.Flusher); !ok {
+			t.Error("the wrapped writer is not an http.Flusher")
+		}
+		if _, ok := w.(io.ReaderFrom); !ok {
+			t.Error("the wrapped writer is not an io.ReaderFrom")
+		}
+		io.Copy(w, strings.NewReader("streamed"))
+		w.(http.Flusher).Flush()
+	}), testRoutes, PathRouter(testRoutes...))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "streamed" {
+		t.Errorf("body %q", b)
+	}
+	if n, _ := reg.Sum("tradebench_requests_total", map[string]string{"route": "/a", "code": "200"}); n != 1 {
+		t.Errorf("requests_total{/a,200} = %v", n)
+	}
+}
