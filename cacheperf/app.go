@@ -29,13 +29,13 @@ type Config struct {
 	Cache objcache.Config
 	// Listen is the address to listen on (default 127.0.0.1:0, a random loopback port).
 	Listen string
+	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none.
+	MetricsListen string
 	// SetMemoryLimit sets Go's memory limit from the cache's stated ceiling. It is
 	// process-wide: the serve command sets it, tests and embedders may not want to.
 	SetMemoryLimit bool
 	// Log receives errors the pages cannot show (nil = discard).
 	Log *slog.Logger
-	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none.
-	MetricsListen string
 }
 
 // App is the application's state: its store, cache and request counters.
@@ -114,23 +114,24 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		c.Close()
 		return fail(fmt.Errorf("listen %s: %w", listen, err))
 	}
-	app := NewApp(st, c, cfg.Log)
 	reg := metrics.NewRegistry()
 	reg.MustRegister(cacheCollector{c})
 	var ep *metrics.Endpoint
 	if cfg.MetricsListen != "" {
-		if ep, err = metrics.Listen(ctx, cfg.MetricsListen, reg, app.log); err != nil {
+		if ep, err = metrics.Listen(ctx, cfg.MetricsListen, reg, cfg.Log); err != nil {
 			ln.Close()
 			c.Close()
 			return fail(err)
 		}
 	}
+	app := NewApp(st, c, cfg.Log)
 	s := &Server{
 		Addr: ln.Addr().String(), URL: "http://" + ln.Addr().String(), App: app, ownsStore: owns, done: make(chan struct{}),
-		Metrics: reg, metEP: ep, MetricsURL: ep.URL(),
-		srv: &http.Server{Handler: reg.Instrument(app.Handler(), Routes, metrics.PatternRouter), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		srv: &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 			ErrorLog: slog.NewLogLogger(app.log.Handler(), slog.LevelWarn)},
 	}
+	s.srv.Handler = reg.Instrument(s.srv.Handler, Routes, metrics.PatternRouter)
+	s.Metrics, s.MetricsURL, s.metEP = reg, ep.URL(), ep
 	go func() {
 		defer close(s.done)
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -31,6 +31,8 @@ type Config struct {
 	// NATSPort is the embedded server's port on 127.0.0.1 (0 or -1 = any free port).
 	NATSPort int
 	WorkDir  string
+	// HTTPMiddleware, if set, wraps the order processor's REST endpoint (e.g. request metrics).
+	HTTPMiddleware func(http.Handler) http.Handler
 	// Processor is the order processor's endpoint for async-http (REST, host:port or URL) and
 	// async-grpc (host:port), --order-processor; empty in the monolith runs one in-process on a
 	// free local port.
@@ -38,8 +40,6 @@ type Config struct {
 	Concurrency int // orders completed at once by a processor
 	Batch       int // durable messages pulled per fetch
 	Log         *slog.Logger
-	// HTTPMiddleware, if set, wraps the order processor's REST endpoint (e.g. request metrics).
-	HTTPMiddleware func(http.Handler) http.Handler
 }
 
 // Validate reports a bad setting: a *setting.Error names the Config field.

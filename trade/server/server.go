@@ -239,10 +239,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	mkService := func(d inprocess.OrderDispatcher) *inprocess.Service {
 		return inprocess.New(s.st, inprocess.Options{
 			MarketSummaryTTL: cfg.MarketSummaryTTL,
+			Observe:          observe,
 			OrdersLimit:      cfg.OrdersLimit,
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
-			Observe:          observe,
 		})
 	}
 	var err error
@@ -352,13 +352,14 @@ func (s *Server) startWeb(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	h = s.metrics.Instrument(h, web.Routes(), web.Route)
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("web tier: listen on %s: %w", cfg.Listen, err)
 	}
 	s.ln = ln
 	s.http = &http.Server{
-		Handler:           s.metrics.Instrument(h, web.Routes(), web.Route),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

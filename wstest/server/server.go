@@ -28,8 +28,6 @@ type Config struct {
 	Log        *slog.Logger
 	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none.
 	MetricsListen string
-	// Metrics, if set, is the registry the server counts into (else a new one: see Running).
-	Metrics *metrics.Registry
 }
 
 // Routes are the HTTP side's ServeMux patterns, the route labels of its request metrics.
@@ -82,10 +80,17 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 		}
 		r.GRPCAddr = gl.Addr()
 	}
-	reg := cfg.Metrics
-	if reg == nil {
-		reg = metrics.NewRegistry()
+	hs := &http.Server{
+		Handler:           Handler(lim, log),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	gs := grpcapi.NewServer(lim)
+	reg := metrics.NewRegistry()
+	hs.Handler = reg.Instrument(hs.Handler, Routes, metrics.PatternRouter)
 	r.Metrics = reg
 	var ep *metrics.Endpoint
 	if cfg.MetricsListen != "" {
@@ -98,15 +103,6 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 		}
 		r.MetricsURL = ep.URL()
 	}
-	hs := &http.Server{
-		Handler:           reg.Instrument(Handler(lim, log), Routes, metrics.PatternRouter),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	gs := grpcapi.NewServer(lim)
 	errc := make(chan error, 2)
 	go func() {
 		if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {

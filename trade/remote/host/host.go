@@ -166,12 +166,8 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: SOAP/REST listen on %s: %w", cfg.HTTPListen, err)
 		}
 		h.httpLn = ln
-		hh := handler(svc, cfg, &h.calls)
-		if cfg.Middleware != nil {
-			hh = cfg.Middleware(hh)
-		}
 		h.httpSrv = &http.Server{
-			Handler:           hh,
+			Handler:           handler(svc, cfg, &h.calls),
 			ReadHeaderTimeout: min(cfg.ReadTimeout, 10*time.Second),
 			ReadTimeout:       cfg.ReadTimeout,
 			IdleTimeout:       cfg.IdleTimeout,
@@ -190,6 +186,9 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 		h.grpcLn = ln
 		h.grpcSrv = tgrpc.NewServer(h.calls.Service(remote.GRPC, svc), tgrpc.ServerOptions{
 			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger})
+	}
+	if h.httpSrv != nil && cfg.Middleware != nil {
+		h.httpSrv.Handler = cfg.Middleware(h.httpSrv.Handler)
 	}
 	if h.httpSrv != nil {
 		h.wg.Go(func() {
