@@ -60,16 +60,16 @@ flags:
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
+	ml, err := metricsListen()
+	if err != nil {
+		return err
+	}
 	if *maxBody < 1024 || *maxBody > 1<<30 {
 		return usageErrorf("--max-body %d: want 1024 to 1073741824 bytes", *maxBody)
 	}
 	if *maxItems < 1 || *maxItems > 9000 {
 		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
 		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
-	}
-	ml, err := metricsListen()
-	if err != nil {
-		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
