@@ -147,31 +147,40 @@ func TestParseStatCPU(t *testing.T) {
 	}
 }
 
-// TestScrape reads a real metrics endpoint (the one every tradebench server serves) once a
-// second: the series fills, the name is the endpoint's host:port and the source its URL.
+// TestScrape reads two real metrics endpoints (the one every tradebench server serves: two
+// tiers) once a second: each fills its own series, named after its host:port, its source the URL.
 func TestScrape(t *testing.T) {
-	reg := metrics.NewRegistry()
-	ep, err := metrics.Listen(context.Background(), "127.0.0.1:0", reg, nil)
-	if err != nil {
-		t.Fatal(err)
+	var srcs []Source
+	var eps []*metrics.Endpoint
+	for range 2 {
+		ep, err := metrics.Listen(context.Background(), "127.0.0.1:0", metrics.NewRegistry(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ep.Close()
+		src, err := NewScrape(ep.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs, eps = append(srcs, src), append(eps, ep)
 	}
-	defer ep.Close()
-	src, err := NewScrape(ep.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := Start(context.Background(), time.Now(), src)
+	m := Start(context.Background(), time.Now(), srcs...)
 	time.Sleep(2*Interval + Interval/2)
 	s, err := m.Stop()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := s.Processes[0]
-	if p.Name != ep.Addr() || p.Source != ep.URL() || p.PID != 0 {
-		t.Errorf("scraped process named %q from %q (pid %d), want %q from %q", p.Name, p.Source, p.PID, ep.Addr(), ep.URL())
+	if len(s.Processes) != 2 {
+		t.Fatalf("%d processes, want 2", len(s.Processes))
 	}
-	if len(p.Series) < 1 || p.PeakRSSBytes <= 0 || p.Series[0].RSSBytes <= 0 || p.Series[0].T <= 0 {
-		t.Errorf("scraped series %+v, peak %d", p.Series, p.PeakRSSBytes)
+	for i, p := range s.Processes {
+		ep := eps[i]
+		if p.Name != ep.Addr() || p.Source != ep.URL() || p.PID != 0 {
+			t.Errorf("scraped process named %q from %q (pid %d), want %q from %q", p.Name, p.Source, p.PID, ep.Addr(), ep.URL())
+		}
+		if len(p.Series) < 1 || p.PeakRSSBytes <= 0 || p.Series[0].RSSBytes <= 0 || p.Series[0].T <= 0 {
+			t.Errorf("scraped series %+v, peak %d", p.Series, p.PeakRSSBytes)
+		}
 	}
 }
 
