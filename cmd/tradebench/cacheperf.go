@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
 	"github.com/tradebench/tradebench/cacheperf/sweep"
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 func init() {
@@ -177,7 +178,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err

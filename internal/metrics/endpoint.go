@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/httpserve"
 )
 
 // Path is where the endpoint serves the metrics.
@@ -36,15 +38,7 @@ func Listen(ctx context.Context, addr string, reg *Registry, log *slog.Logger) (
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Path, reg.Handler())
 	e := &Endpoint{ln: ln, done: make(chan struct{})}
-	e.srv = &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	e.srv = httpserve.New(mux, httpserve.Options{Logger: log})
 	go func() {
 		defer close(e.done)
 		if err := e.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

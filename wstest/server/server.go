@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	"google.golang.org/grpc"
 
 	"github.com/tradebench/tradebench/internal/metrics"
@@ -80,14 +82,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 		}
 		r.GRPCAddr = gl.Addr()
 	}
-	hs := &http.Server{
-		Handler:           Handler(lim, log),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := httpserve.New(Handler(lim, log), httpserve.Options{ReadTimeout: 60 * time.Second, Logger: log})
 	gs := grpcapi.NewServer(lim)
 	reg := metrics.NewRegistry()
 	hs.Handler = reg.Instrument(hs.Handler, Routes, metrics.PatternRouter)
