@@ -158,7 +158,6 @@ func wstestDrive(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
 	progress := addProgress(fs)
-	alias(fs, "users", "agents")
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")
