@@ -27,6 +27,7 @@ require (
 )
 
 require (
+	github.com/a-h/templ v0.3.960 // indirect
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
