@@ -84,3 +84,46 @@ func GetAccountWithProfile(ctx context.Context, svc Service, userID string) (Acc
 	}
 	return a, p, nil
 }
+
+// HoldingsWithQuotesGetter is, like AccountWithProfileGetter, an offer besides the contract:
+// the holdings of userID with, at the same index, the quote of each one's symbol (the zero
+// Quote when there is none), which is what the portfolio page shows; the in-process service
+// reads them in one statement.
+type HoldingsWithQuotesGetter interface {
+	GetHoldingsWithQuotes(ctx context.Context, userID string) ([]Holding, []Quote, error)
+}
+
+// GetHoldingsWithQuotes returns HoldingsWithQuotesGetter's answer: in one call where svc
+// offers it, else as GetHoldings and GetQuotes of the holdings' symbols.
+func GetHoldingsWithQuotes(ctx context.Context, svc Service, userID string) ([]Holding, []Quote, error) {
+	if g, ok := svc.(HoldingsWithQuotesGetter); ok {
+		return g.GetHoldingsWithQuotes(ctx, userID)
+	}
+	hs, err := svc.GetHoldings(ctx, userID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var syms []string
+	seen := map[string]bool{}
+	for _, h := range hs {
+		if !seen[h.Symbol] {
+			seen[h.Symbol] = true
+			syms = append(syms, h.Symbol)
+		}
+	}
+	by := map[string]Quote{}
+	if len(syms) > 0 {
+		found, err := svc.GetQuotes(ctx, syms)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, q := range found {
+			by[q.Symbol] = q
+		}
+	}
+	qs := make([]Quote, len(hs))
+	for i, h := range hs {
+		qs[i] = by[h.Symbol]
+	}
+	return hs, qs, nil
+}

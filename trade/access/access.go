@@ -265,6 +265,11 @@ func (s *Switch) GetAccountProfileData(ctx context.Context, userID string) (trad
 func (s *Switch) GetAccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
 	return trade.GetAccountWithProfile(ctx, s.svc(), userID)
 }
+
+// GetHoldingsWithQuotes passes trade.HoldingsWithQuotesGetter through like GetAccountWithProfile.
+func (s *Switch) GetHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
+	return trade.GetHoldingsWithQuotes(ctx, s.svc(), userID)
+}
 func (s *Switch) UpdateAccountProfile(ctx context.Context, p trade.AccountProfile) (trade.AccountProfile, error) {
 	return s.svc().UpdateAccountProfile(ctx, p)
 }

@@ -327,6 +327,19 @@ func (s *Service) GetHoldings(ctx context.Context, userID string) ([]trade.Holdi
 	return hs, nil
 }
 
+// GetHoldingsWithQuotes returns the holdings of userID, oldest first, each with its symbol's
+// quote at the same index (trade.HoldingsWithQuotesGetter), in one statement.
+func (s *Service) GetHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
+	if err := checkUser(userID); err != nil {
+		return nil, nil, err
+	}
+	hs, qs, err := s.st.UserHoldingsWithQuotes(ctx, userID)
+	if err != nil {
+		return nil, nil, missing(err, "no user %q", userID)
+	}
+	return hs, qs, nil
+}
+
 // GetHolding returns one holding of userID; another user's holding is CodeForbidden.
 func (s *Service) GetHolding(ctx context.Context, userID string, holdingID int64) (trade.Holding, error) {
 	a, err := s.account(ctx, s.st, userID)

@@ -76,6 +76,9 @@ type Reader interface {
 	// has rows: the pages ask by user id, and a separate account lookup first would double
 	// the statements of the home, portfolio and account pages.
 	UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error)
+	// UserHoldingsWithQuotes is UserHoldings with, at the same index, the quote of each
+	// holding's symbol (the zero Quote when there is none): the portfolio page's one statement.
+	UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error)
 	UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error)
 	UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error)
 	// Order returns one order by id (ErrNotFound).
@@ -100,6 +103,12 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 	}
 	return []T{}, nil
 }
+
+// HoldingQuoteCols is UserHoldingsWithQuotes' select list over holdings h LEFT JOIN quotes q:
+// the holding's columns, whether a quote was found, and the quote's columns (zero without one).
+const HoldingQuoteCols = "h.holdingid, h.accountid, h.symbol, h.quantity, h.purchaseprice, h.purchasedate, " +
+	"q.symbol IS NOT NULL, COALESCE(q.symbol, ''), COALESCE(q.companyname, ''), COALESCE(q.price, 0), COALESCE(q.open, 0), " +
+	"COALESCE(q.low, 0), COALESCE(q.high, 0), COALESCE(q.change, 0), COALESCE(q.volume, 0)"
 
 // MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one
 // marker row with order id 0 when the user exists, so the common answer (no closed orders)

@@ -242,33 +242,15 @@ type portfolioData struct {
 func (a *app) portfolio(q *req) error { return a.renderPortfolio(q, "") }
 
 func (a *app) renderPortfolio(q *req, msg string) error {
-	ctx, uid := q.r.Context(), q.sess.UserID
-	hs, err := a.svc.GetHoldings(ctx, uid)
+	hs, qs, err := trade.GetHoldingsWithQuotes(q.r.Context(), a.svc, q.sess.UserID)
 	if err != nil {
 		return a.sessionUserErr(q, err)
 	}
-	var syms []string
-	seen := map[string]bool{}
-	for _, h := range hs {
-		if !seen[h.Symbol] {
-			seen[h.Symbol] = true
-			syms = append(syms, h.Symbol)
-		}
-	}
-	quotes := map[string]trade.Quote{}
-	if len(syms) > 0 {
-		qs, err := a.svc.GetQuotes(ctx, syms)
-		if err != nil {
-			return err
-		}
-		for _, qt := range qs {
-			quotes[qt.Symbol] = qt
-		}
-	}
 	d := portfolioData{HoldingsCount: len(hs)}
-	for _, h := range hs {
+	d.Rows = make([]portfolioRow, 0, len(hs))
+	for i, h := range hs {
 		r := portfolioRow{Holding: h, Basis: h.PurchasePrice.Times(h.Quantity)}
-		r.Quote, r.Priced = quotes[h.Symbol]
+		r.Quote, r.Priced = qs[i], qs[i].Symbol != ""
 		if r.Priced {
 			r.Value = r.Quote.Price.Times(h.Quantity)
 			r.Gain = r.Value - r.Basis

@@ -69,6 +69,22 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if hs, err := r.UserHoldings(ctx, uid); err != nil || len(hs) == 0 {
 		t.Fatalf("UserHoldings: %d, %v", len(hs), err)
 	}
+	hq, qs, err := r.UserHoldingsWithQuotes(ctx, uid)
+	if err != nil || len(hq) != len(hs) || len(qs) != len(hs) {
+		t.Fatalf("UserHoldingsWithQuotes: %d holdings, %d quotes, %v; want %d", len(hq), len(qs), err, len(hs))
+	}
+	for i := range hs {
+		want, err := r.Quote(ctx, hs[i].Symbol)
+		if err != nil {
+			t.Fatalf("Quote(%s): %v", hs[i].Symbol, err)
+		}
+		if hq[i] != hs[i] || qs[i] != want {
+			t.Fatalf("UserHoldingsWithQuotes[%d] = %+v, %+v; want %+v, %+v", i, hq[i], qs[i], hs[i], want)
+		}
+	}
+	if _, _, err := r.UserHoldingsWithQuotes(ctx, "no such user"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("UserHoldingsWithQuotes of a missing user: %v, want store.ErrNotFound", err)
+	}
 	if os, err := r.UserOrders(ctx, uid, 100); err != nil || len(os) == 0 {
 		t.Fatalf("UserOrders: %d, %v", len(os), err)
 	}
