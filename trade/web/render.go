@@ -288,9 +288,37 @@ func updown(m trade.Money) string {
 	return ""
 }
 
+// formatDate shows t as "2006-01-02 15:04:05" in local time. The account and portfolio pages
+// show one or two per row, and time.Format interprets its layout on every call, so the
+// fixed layout is written by hand (years outside 0–9999 go through Format, which they never
+// do in practice).
 func formatDate(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.Local().Format("2006-01-02 15:04:05")
+	t = t.Local()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format("2006-01-02 15:04:05")
+	}
+	hour, min, sec := t.Clock()
+	var b [19]byte
+	put := func(i, v, n int) {
+		for j := i + n - 1; j >= i; j-- {
+			b[j] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	put(0, year, 4)
+	b[4] = '-'
+	put(5, int(month), 2)
+	b[7] = '-'
+	put(8, day, 2)
+	b[10] = ' '
+	put(11, hour, 2)
+	b[13] = ':'
+	put(14, min, 2)
+	b[16] = ':'
+	put(17, sec, 2)
+	return string(b[:])
 }

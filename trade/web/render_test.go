@@ -3,6 +3,7 @@ package web
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/tradebench/tradebench/trade"
 )
@@ -54,4 +55,22 @@ func prefixed(p string, names []string) []string {
 		out[i] = p + n
 	}
 	return out
+}
+
+// formatDate writes its layout by hand; it must agree with time.Format.
+func TestFormatDateMatchesTimeFormat(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 11, 24, 8, 5, 9, 999, time.UTC),
+		time.Date(7, 1, 2, 23, 59, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 0, 0, 1, 0, time.UTC),
+		time.Date(12345, 3, 4, 5, 6, 7, 0, time.UTC),
+		time.Unix(1_700_000_000, 0),
+	} {
+		if got, want := formatDate(tm), tm.Local().Format("2006-01-02 15:04:05"); got != want {
+			t.Errorf("formatDate(%v) = %q, want %q", tm, got, want)
+		}
+	}
+	if got := formatDate(time.Time{}); got != "—" {
+		t.Errorf("formatDate(zero) = %q", got)
+	}
 }
