@@ -8,7 +8,10 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +37,9 @@ func TestMain(m *testing.M) {
 	case "drive":
 		c, _ := strconv.Atoi(os.Getenv("TB_C"))
 		d, _ := time.ParseDuration(os.Getenv("TB_D"))
+		stop := profile(os.Getenv("TB_DRV_PROFILE"))
 		res, err := Drive(context.Background(), Config{URL: os.Getenv("TB_URL"), Users: c, Duration: d})
+		stop()
 		if err != nil {
 			fmt.Println("ERR", err)
 			os.Exit(1)
@@ -44,6 +49,32 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// profile starts a CPU profile of the driver child into dir/driver-cpu.pprof when dir is set;
+// the returned func stops it and writes the allocation profile (dir/driver-mem.pprof, every
+// allocation since the start, `go tool pprof -sample_index=alloc_objects`). Profiling costs the
+// driver some CPU, so take the ratio from runs without it.
+func profile(dir string) (stop func()) {
+	if dir == "" {
+		return func() {}
+	}
+	runtime.MemProfileRate = 4096
+	f, err := os.Create(filepath.Join(dir, "driver-cpu.pprof"))
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(1)
+	}
+	pprof.StartCPUProfile(f)
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		m, err := os.Create(filepath.Join(dir, "driver-mem.pprof"))
+		if err == nil {
+			pprof.Lookup("allocs").WriteTo(m, 0)
+			m.Close()
+		}
+	}
 }
 
 func child(tb testing.TB, env ...string) (*exec.Cmd, *bufio.Reader) {
@@ -75,7 +106,8 @@ var wrkRequests = regexp.MustCompile(`(\d+) requests in`)
 //	go test -run XXX -bench QuickVsWrk -benchtime 1x ./driver/
 //
 // TB_WRK_C (connections, default 50), TB_WRK_D (seconds per run, default 5), TB_WRK_ROUNDS
-// (default 3) and TB_WRK_THREADS (wrk -t, default 2) adjust it.
+// (default 3) and TB_WRK_THREADS (wrk -t, default 2) adjust it. TB_DRV_PROFILE=dir writes the
+// driver's CPU and allocation profiles of the last round there (for profiling, not for the ratio).
 func BenchmarkQuickVsWrk(b *testing.B) {
 	wrk, err := exec.LookPath("wrk")
 	if err != nil {
