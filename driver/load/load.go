@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tradebench/tradebench/driver/internal/clock"
 	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/report"
 )
@@ -97,6 +98,7 @@ type Iteration struct {
 	shard    *metrics.Shard
 	intended time.Time // open model: when this iteration should have started
 	started  bool
+	first    time.Time // the first StartTx's value, the iteration's start for its own record
 }
 
 // User is the virtual user's number (0-based).
@@ -112,10 +114,13 @@ func (it *Iteration) StartTx() time.Time {
 	if !it.started {
 		it.started = true
 		if !it.intended.IsZero() {
-			return it.intended
+			it.first = it.intended
+		} else {
+			it.first = clock.Now()
 		}
+		return it.first
 	}
-	return time.Now()
+	return clock.Now()
 }
 
 // Done records a transaction from start until now. err nil passes, a context cancellation (the
@@ -285,12 +290,20 @@ func (r *run) runClosed(ctx context.Context) {
 	wg.Wait()
 }
 
+// iterate runs one iteration. An iteration that fails as a whole is recorded as of its first
+// transaction's start (or its intended start, or now if it began none) rather than a clock read
+// of its own: its record counts a failure in the window it started in and holds no latency, so
+// the clock read saved on every iteration would buy nothing.
 func (r *run) iterate(ctx context.Context, u User, it *Iteration) {
-	start := time.Now()
-	if !it.intended.IsZero() {
-		start = it.intended
-	}
+	it.first = time.Time{}
 	if err := u.Iterate(ctx, it); err != nil && ctx.Err() == nil {
+		start := it.first
+		if start.IsZero() {
+			start = it.intended
+		}
+		if start.IsZero() {
+			start = clock.Now()
+		}
 		it.Record("iteration", start, time.Since(start), err)
 	}
 }
@@ -461,10 +474,10 @@ func (r *run) progressLine(now time.Time, p report.SeriesPoint) string {
 		label += " "
 	}
 	return fmt.Sprintf("%s[%-9s %s/%s] %s  tps %.0f  p50 %.1fms  p90 %.1fms  p99 %.1fms  errors %d  hits/s %d",
-		label, p.Phase, clock(el), clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
+		label, p.Phase, mmss(el), mmss(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
 }
 
-func clock(d time.Duration) string {
+func mmss(d time.Duration) string {
 	s := int(d.Round(time.Second) / time.Second)
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
