@@ -237,6 +237,8 @@ func (c *Client) dial(ctx context.Context, ep *Endpoint) error {
 			return &Error{K: KindConnect, Err: err}
 		}
 		conn = tc
+	} else {
+		conn = withRawIO(conn)
 	}
 	c.conn, c.connTo, c.used = conn, *ep, false
 	return nil
