@@ -189,5 +189,5 @@ func wstestDrive(ctx context.Context, args []string) error {
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
 	w, tty := progress.writer()
 	res, err := drive.Run(ctx, cfg, w, tty)
-	return finish(res, *out, err)
+	return finish(res, *out, nil, err)
 }
