@@ -101,7 +101,8 @@ var wrkRequests = regexp.MustCompile(`(\d+) requests in`)
 // BenchmarkQuickVsWrk compares the driver's quick mode with wrk on a trivial keep-alive endpoint,
 // in the same run, by requests per CPU-second of each client process (user + system time from
 // the kernel's accounting of the child). The server is a third process. Rounds alternate the
-// two clients and the median of each is reported. Needs wrk on PATH (apt-get install wrk).
+// two clients; the median of each and the median of the rounds' ratios are reported. Needs wrk
+// on PATH (apt-get install wrk).
 //
 //	go test -run XXX -bench QuickVsWrk -benchtime 1x ./driver/
 //
@@ -128,7 +129,7 @@ func BenchmarkQuickVsWrk(b *testing.B) {
 	}
 	url := "http://" + strings.TrimSpace(line) + "/"
 
-	var wrkRates, drvRates, wrkRPS, drvRPS []float64
+	var wrkRates, drvRates, wrkRPS, drvRPS, paired []float64
 	b.ResetTimer()
 	for r := 0; r < rounds; r++ {
 		cmd := exec.Command(wrk, "-t"+strconv.Itoa(threads), "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(secs)+"s", url)
@@ -152,13 +153,17 @@ func BenchmarkQuickVsWrk(b *testing.B) {
 		n, _ = strconv.ParseFloat(strings.TrimSpace(line), 64)
 		drvRates = append(drvRates, n/cpuSeconds(drv.ProcessState))
 		drvRPS = append(drvRPS, n/float64(secs))
-		b.Logf("round %d: wrk %.0f req/s, %.0f req/CPU-s; driver %.0f req/s, %.0f req/CPU-s", r+1, wrkRPS[r], wrkRates[r], drvRPS[r], drvRates[r])
+		paired = append(paired, drvRates[r]/wrkRates[r])
+		b.Logf("round %d: wrk %.0f req/s, %.0f req/CPU-s; driver %.0f req/s, %.0f req/CPU-s; driver/wrk %.2f", r+1, wrkRPS[r], wrkRates[r], drvRPS[r], drvRates[r], paired[r])
 	}
 	b.StopTimer()
 	w, d := median(wrkRates), median(drvRates)
 	b.ReportMetric(w, "wrk-req/CPU-s")
 	b.ReportMetric(d, "driver-req/CPU-s")
 	b.ReportMetric(100*d/w, "%-of-wrk")
+	// each round's ratio of two neighbouring runs, then their median: steadier than the ratio of
+	// the medians when other work on the machine comes and goes between rounds
+	b.ReportMetric(100*median(paired), "%-of-wrk-paired")
 	b.ReportMetric(median(wrkRPS), "wrk-req/s")
 	b.ReportMetric(median(drvRPS), "driver-req/s")
 }
