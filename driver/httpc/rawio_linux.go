@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !race
 
 package httpc
 
@@ -17,6 +17,11 @@ import (
 // bookkeeping around every read and write (entersyscall/exitsyscall) was 3–4 % of quick mode's
 // CPU time. A non-blocking read or write does not block, which is what makes the raw call safe.
 // Everything else (deadlines, Close) is the embedded connection's.
+//
+// Not under the race detector: package syscall's Read and Write tell it that a write happens
+// before a later read (through any descriptor), which is how it sees a server's work as done
+// before the client reads the reply; raw calls would hide that and make it report races that
+// are not there. Race builds use net.Conn (rawio_other.go).
 type rawConn struct {
 	net.Conn
 	rc syscall.RawConn
