@@ -91,7 +91,7 @@ func (r *rawConn) Read(p []byte) (int, error) {
 	r.p = nil
 	switch {
 	case err != nil: // the deadline passed or the connection was closed
-		return 0, err
+		return 0, renameOp(err, "read")
 	case errno != 0:
 		return 0, r.opError("read", errno)
 	case n == 0:
@@ -107,11 +107,20 @@ func (r *rawConn) Write(p []byte) (int, error) {
 	r.p = nil
 	switch {
 	case err != nil:
-		return n, err
+		return n, renameOp(err, "write")
 	case errno != 0:
 		return n, r.opError("write", errno)
 	}
 	return n, nil
+}
+
+// renameOp makes the RawConn's "raw-read"/"raw-write" errors read as net.Conn's would, since
+// their text is what a run's error examples show.
+func renameOp(err error, op string) error {
+	if oe, ok := err.(*net.OpError); ok {
+		oe.Op = op
+	}
+	return err
 }
 
 // opError is the error net.Conn would return, so errors.Is(err, syscall.ECONNRESET) and the
