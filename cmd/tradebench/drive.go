@@ -38,7 +38,12 @@ model: --rate iterations per second, latency measured from each intended start. 
 state (--duration) is measured; ramp-up and ramp-down are not.
 With --out X.json the HTML report goes beside it, X.html (--no-report: none); --pricing FILE.yaml
 adds price/performance (see 'tradebench report --help').
-Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed.
+Distributed (--agents N): the controller waits for N 'tradebench agent' processes on NATS
+(--nats URL, or --nats-listen ADDR to start a server here), splits the users or the rate evenly,
+sends them the scenario, starts them at one instant and merges their histograms exactly.
+  tradebench drive --nats-listen 0.0.0.0:4222 --agents 3 --target http://sut:8080 --users 300 -d 5m
+Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed,
+5 an agent was lost (unless --allow-agent-loss).
 `
 
 // optBool is a boolean flag that knows whether it was given.
@@ -263,6 +268,8 @@ func runDrive(ctx context.Context, args []string) error {
 	fs := newFlagSet("drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
 	var f driveFlags
 	f.register(fs, driver.DefaultUsers, driver.DefaultDuration, 0, 0)
+	var ff fleetFlags
+	ff.register(fs)
 	var quickURL string
 	var list bool
 	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
@@ -294,6 +301,12 @@ func runDrive(ctx context.Context, args []string) error {
 	if cfg.URL == "" && cfg.Target == "" {
 		return usageErrorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
+	dist, closeFleet, err := ff.distributor(fs, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFleet()
+	cfg.Distributor = dist
 	res, err := driver.Drive(ctx, cfg)
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)

@@ -47,12 +47,10 @@ var renamed = []struct {
 	{[]string{"run"}, "workdir", "work-dir"},
 	{[]string{"load"}, "quiet", "progress"},
 	{[]string{"drive"}, "quiet", "progress"},
-	{[]string{"wstest", "drive"}, "agents", "users"},
 	{[]string{"wstest", "drive"}, "rampup", "ramp-up"},
 	{[]string{"wstest", "drive"}, "steady", "duration"},
 	{[]string{"wstest", "drive"}, "rampdown", "ramp-down"},
 	{[]string{"wstest", "drive"}, "quiet", "progress"},
-	{[]string{"xmlmark", "run"}, "agents", "users"},
 	{[]string{"xmlmark", "run"}, "rampup", "ramp-up"},
 	{[]string{"xmlmark", "run"}, "steady", "duration"},
 	{[]string{"xmlmark", "run"}, "rampdown", "ramp-down"},
@@ -198,6 +196,10 @@ func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 		{[]string{"serve", "--nats", "127.0.0.1:4222"}, "--nats"},
 		{[]string{"serve", "--load-if-empty", "--holdings", "-1"}, "--holdings"},
 		{[]string{"run", "--bogus"}, "-bogus"},
+		{[]string{"serve", "--login-max-failures", "-1"}, "--login-max-failures"},
+		{[]string{"serve", "--tls-cert", "/nonexistent.pem"}, "--tls-cert"},
+		{[]string{"serve", "--service-token-file", "/nonexistent-token"}, "--service-token-file"},
+		{[]string{"serve", "--role", "web", "--access", "rest", "--bsl", "127.0.0.1:1"}, "--service-token-file"},
 	} {
 		code, _, stderr := capture(t, tc.args...)
 		if code != 2 {

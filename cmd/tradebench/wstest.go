@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/drive"
 	"github.com/tradebench/tradebench/wstest/server"
@@ -66,7 +67,7 @@ flags:
 		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
 		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
 		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log})
 	if err != nil {
@@ -149,7 +150,6 @@ func wstestDrive(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
 	progress := addProgress(fs)
-	alias(fs, "users", "agents")
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")

@@ -23,9 +23,11 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -61,6 +63,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Clock is the time sessions are checked against (default time.Now); tests move it.
 	Clock func() time.Time
+	// SessionCheckInterval is how long a page that only reads may rely on this tier's last
+	// check that the session was not ended (logout, password change) on any tier
+	// (0 = DefaultSessionCheckInterval; negative = check on every request). Requests that
+	// change something always check.
+	SessionCheckInterval time.Duration
 }
 
 // AccessSwitch changes how the web tier reaches the business services (package access).
@@ -69,6 +76,12 @@ type AccessSwitch interface {
 	Modes() []string
 	Set(mode string) error
 }
+
+// DefaultSessionCheckInterval bounds how long, after a logout on another web tier, a copy of
+// the session cookie can still read pages on this one; on the tier that logged out, and for
+// anything that changes state, the session ends at once. One second keeps the check to about
+// one call per session in the built-in scenarios.
+const DefaultSessionCheckInterval = time.Second
 
 // DefaultSessionTTL is the session lifetime when Options.SessionTTL is zero (as DayTrader's
 // servlet session default).
@@ -85,6 +98,7 @@ type app struct {
 	routes   map[string]route
 	dtAction map[string]dtRoute
 	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
+	faults   *logsafe.Limiter   // error lines per client
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -107,6 +121,9 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.SessionCheckInterval == 0 {
+		opts.SessionCheckInterval = DefaultSessionCheckInterval
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -122,12 +139,15 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		return nil, err
 	}
 	a := &app{
-		svc:   svc,
-		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock},
+		svc: svc,
+		sess: sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock,
+			checks: newCheckCache(opts.SessionCheckInterval)},
 		opts:  opts,
-		log:   opts.Logger,
 		pages: pages,
 		csrf:  http.NewCrossOriginProtection(),
+		// values cut and escaped, whatever handler the caller gave
+		log:    slog.New(logsafe.Handler(opts.Logger.Handler())),
+		faults: logsafe.DefaultLimiter(),
 	}
 	a.routes = a.tradeRoutes()
 	a.dtAction = a.dayTraderActions()
@@ -314,13 +334,6 @@ func (a *app) guard(h handler, public, token bool) handler {
 // unsafe methods, and turns the handler's error into the right status and page.
 func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) {
 	q := &req{w: w, r: r, dt: dt}
-	if ss, err := a.sess.read(r); err == nil {
-		q.sess, q.authed = ss, true
-		a.sess.refresh(w, ss)
-	} else if err != errNoSession {
-		q.sessErr = err
-		a.sess.clear(w)
-	}
 	var err error
 	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch || r.Method == http.MethodDelete {
 		if cerr := a.csrf.Check(r); cerr != nil {
@@ -330,6 +343,25 @@ func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) 
 		}
 	} else if perr := r.ParseForm(); perr != nil {
 		err = formError(perr)
+	}
+	// A request that may change something checks its session against the database every
+	// time; a page that only reads may use this tier's check of the last second.
+	fresh := (r.Method != http.MethodGet && r.Method != http.MethodHead) || (dt && a.dtAction[r.Form.Get("action")].mutating)
+	ss, serr := a.sess.read(r)
+	if serr == nil {
+		serr = a.sess.current(r.Context(), a.svc, ss, fresh)
+	}
+	switch {
+	case serr == nil:
+		q.sess, q.authed = ss, true
+		a.sess.refresh(w, ss)
+	case serr == errNoSession:
+	case serr == errBadSession || serr == errExpiredSession || serr == errEndedSession:
+		q.sessErr = serr
+		a.sess.clear(w)
+	default: // the services cannot say whether the session still holds
+		a.fail(q, serr)
+		return
 	}
 	if err == nil {
 		err = h(q)
@@ -360,6 +392,10 @@ func statusOf(c trade.Code) int {
 		return http.StatusNotFound
 	case trade.CodeConflict:
 		return http.StatusConflict
+	case trade.CodeInsufficientFunds:
+		return http.StatusUnprocessableEntity
+	case trade.CodeTooManyRequests:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusBadRequest
 }
@@ -371,6 +407,8 @@ func (a *app) fail(q *req, err error) {
 		msg := "Please log in to continue."
 		if q.sessErr == errExpiredSession {
 			msg = "Your session has expired. Please log in again."
+		} else if q.sessErr == errEndedSession {
+			msg = "Your session has ended: you logged out or your password was changed. Please log in again."
 		} else if q.sessErr != nil {
 			msg = "Your session is not valid. Please log in again."
 		}
@@ -388,7 +426,7 @@ func (a *app) fail(q *req, err error) {
 	}
 	if errors.Is(err, trade.ErrUnavailable) {
 		// a remote services host is down or slow: say so, with details only in the log
-		a.log.Warn("web: business services unavailable", "method", q.r.Method, "path", q.r.URL.Path, "err", err)
+		a.logFault(q.r, slog.LevelWarn, "web: business services unavailable", "err", err)
 		q.w.Header().Set("Retry-After", "1")
 		a.renderError(q, http.StatusServiceUnavailable, "The business services are not reachable right now. Please try again in a moment.")
 		return
@@ -398,10 +436,37 @@ func (a *app) fail(q *req, err error) {
 			a.renderLogin(q, http.StatusUnauthorized, "", te.Message)
 			return
 		}
+		if te.Code == trade.CodeTooManyRequests {
+			setRetryAfter(q.w, te)
+		}
 		a.renderError(q, statusOf(te.Code), te.Message)
 		return
 	}
 	a.systemFault(q.w, q.r, err)
+}
+
+// setRetryAfter tells a throttled client when to come back: the service's figure, or the whole
+// window when a transport did not carry it (SOAP).
+func setRetryAfter(w http.ResponseWriter, te *trade.Error) {
+	s := int64(te.RetryAfter / time.Second)
+	if s <= 0 {
+		s = int64(trade.LoginWindow / time.Second)
+	}
+	w.Header().Set("Retry-After", strconv.FormatInt(s, 10))
+}
+
+// logFault logs a failed request, at most logsafe.DefaultLimiter's rate per client: a client
+// repeating a failing request cannot fill the disk. The line says how many were dropped.
+func (a *app) logFault(r *http.Request, level slog.Level, msg string, args ...any) {
+	ok, dropped := a.faults.Allow(r.RemoteAddr)
+	if !ok {
+		return
+	}
+	args = append(args, "method", r.Method, "path", r.URL.Path, "client", r.RemoteAddr)
+	if dropped > 0 {
+		args = append(args, "dropped", dropped)
+	}
+	a.log.Log(r.Context(), level, msg, args...)
 }
 
 // systemFault logs err and answers 500 with a generic message: internals stay in the log.
@@ -412,7 +477,7 @@ func (a *app) systemFault(w http.ResponseWriter, r *http.Request, err error) {
 			a.log.Debug("web: request canceled", "method", r.Method, "path", r.URL.Path, "err", err)
 			return
 		}
-		a.log.Error("web: system fault", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.logFault(r, slog.LevelError, "web: system fault", "err", err)
 	}
 	q := &req{w: w, r: r, dt: strings.HasPrefix(r.URL.Path, "/daytrader/")}
 	a.renderError(q, http.StatusInternalServerError, "Something went wrong on the server. The error has been logged; please try again.")
