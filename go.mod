@@ -24,6 +24,7 @@ require (
 )
 
 require (
+	github.com/a-h/templ v0.3.960 // indirect
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect

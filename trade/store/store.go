@@ -14,9 +14,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,6 +68,13 @@ type Reader interface {
 	Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error)
 	// ClosedOrders returns an account's closed orders (alerts not yet shown), oldest first.
 	ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error)
+	// UserHoldings, UserOrders and UserClosedOrders are Holdings, Orders and ClosedOrders of
+	// userID's account (ErrNotFound if there is no such user) in one statement where the user
+	// has rows: the pages ask by user id, and a separate account lookup first would double
+	// the statements of the home, portfolio and account pages.
+	UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error)
+	UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error)
+	UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error)
 	// Order returns one order by id (ErrNotFound).
 	Order(ctx context.Context, orderID int64) (trade.Order, error)
 	// Quote returns one quote (ErrNotFound).
@@ -74,6 +83,42 @@ type Reader interface {
 	Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error)
 	// IndexQuotes returns the quotes of the market index: Trade 6.1's "s:1__" set (s:100…s:199).
 	IndexQuotes(ctx context.Context) ([]trade.Quote, error)
+}
+
+// OfUser finishes a User* read made in one statement that selects through the user's account
+// id: rows mean the user exists; no rows need a look at the account to tell "no such user"
+// (ErrNotFound) from "nothing to show".
+func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err error) ([]T, error) {
+	if err != nil || len(rows) > 0 {
+		return rows, err
+	}
+	if _, err := r.Account(ctx, userID); err != nil {
+		return nil, err
+	}
+	return []T{}, nil
+}
+
+// MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one
+// marker row with order id 0 when the user exists, so the common answer (no closed orders)
+// needs no second statement: no marker is ErrNotFound. The orders come back oldest first.
+func MarkedOrders(rows []trade.Order, err error) ([]trade.Order, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trade.Order, 0, len(rows))
+	found := false
+	for _, o := range rows {
+		if o.OrderID == 0 {
+			found = true
+			continue
+		}
+		out = append(out, o)
+	}
+	if !found {
+		return nil, ErrNotFound
+	}
+	slices.SortFunc(out, func(a, b trade.Order) int { return cmp.Compare(a.OrderID, b.OrderID) })
+	return out, nil
 }
 
 // IndexPrefix and IndexLen describe the market index symbols: Trade's SQL is

@@ -153,6 +153,25 @@ func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, erro
 	return all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = $1 ORDER BY holdingid", accountID)
 }
 
+// userAccount selects a user's account id inside a User* statement (unique index on userid).
+const userAccount = "(SELECT accountid FROM accounts WHERE userid = $1)"
+
+func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
+	hs, err := all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	return store.OfUser(ctx, q, userID, hs, err)
+}
+
+func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC LIMIT $2", userID, limit)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
+// UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed
+// orders: the account page asks on every visit, and usually nothing is closed.
+func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
+	return store.MarkedOrders(all(q, ctx, scanOrder, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
+}
+
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {
 	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1", id)
 }
