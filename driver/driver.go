@@ -24,11 +24,13 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/httpc"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -73,6 +75,11 @@ type Config struct {
 	// Seed seeds the virtual users' random draws: the same seed gives each user the same
 	// sequence of values, choices and think times (0 = a random seed; the results record it).
 	Seed uint64
+	// Resources are the system under test's processes whose CPU and memory are sampled each
+	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
+	// for a server's Prometheus endpoint).
+	Resources []sut.Source
+
 	// ScenarioData, if not nil, is the scenario file's content (Scenario then only names it): an
 	// agent runs the file its controller sent.
 	ScenarioData []byte
@@ -190,7 +197,21 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		if p.cfg.Peak != nil {
 			return nil, setting.Errorf("Peak", "peak search runs in one process; it cannot be spread over agents")
 		}
+		// the agents run the load; the controller watches the system under test's resources
+		var mon *sut.Monitor
+		if len(p.cfg.Resources) > 0 {
+			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
+		}
 		res, err = p.cfg.Distributor.Distribute(ctx, p)
+		if mon != nil {
+			s, serr := mon.Stop()
+			if res != nil {
+				res.SUT = s
+				if serr != nil {
+					res.Notes = append(res.Notes, serr.Error())
+				}
+			}
+		}
 	case p.cfg.Peak != nil:
 		res, err = runPeak(ctx, *p.cfg.Peak, p.lc, p.w)
 	default:
@@ -288,7 +309,8 @@ func Prepare(cfg Config) (*Plan, error) {
 	}
 	cfg.Seed = p.w.Seed()
 	p.lc = load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: p.sc.Name}
+		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: p.sc.Name,
+		Resources: cfg.Resources}
 	p.cfg = cfg
 	return p, nil
 }
@@ -423,6 +445,17 @@ func (p *Plan) describe(res *report.Results) {
 	res.Settings.Timeout = to.String()
 	res.Settings.RunID = cfg.RunID
 	res.Settings.Seed = cfg.Seed
+	if d := res.Disclosure; d != nil {
+		d.Workload.Scenario = sc.Source
+		d.Workload.ScenarioHash = disclose.SHA256(sc.Content)
+		d.Workload.Think = sc.Think.String()
+		for _, t := range cfg.Thresholds {
+			d.RunRules.Thresholds = append(d.RunRules.Thresholds, t.String())
+		}
+		d.RunRules.ErrorsAre = fmt.Sprintf("a transaction with a failed request: a transport error, no answer within %v, "+
+			"an HTTP status the scenario does not expect (any status of 400 or more when it names none), "+
+			"or a failed content check (contains, not_contains, regex, min_bytes); a transaction cut off by the end of the run is a stop, not an error", to)
+	}
 }
 
 // recordServer asks a tradebench target for its configuration (/trade/config.json: roles,

@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -88,6 +89,7 @@ type driveFlags struct {
 	minTPS                         float64
 	progress                       *progressFlag
 	seed                           uint64
+	sutMetrics                     string
 	publish                        publishFlags
 
 	peak                     bool
@@ -120,6 +122,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
+	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
@@ -217,6 +220,15 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		}
 		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
 			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
+	}
+	if f.sutMetrics != "" {
+		for _, u := range strings.Split(f.sutMetrics, ",") {
+			src, err := sut.NewScrape(strings.TrimSpace(u))
+			if err != nil {
+				return cfg, usageErrorf("--sut-metrics: %v", err)
+			}
+			cfg.Resources = append(cfg.Resources, src)
+		}
 	}
 	if err := f.publish.load(); err != nil {
 		return cfg, err

@@ -17,8 +17,10 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/internal/clock"
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -52,6 +54,9 @@ type Config struct {
 	ProgressEvery time.Duration
 	Label         string
 
+	// Resources are the system under test's processes to sample each second of the run (CPU,
+	// resident memory) into the results' sut section; none: no sut section.
+	Resources []sut.Source
 	// StartAt, if set, is the wall-clock instant the run starts (the first moment of ramp-up):
 	// the agents of a distributed run all start at the controller's instant, so their seconds
 	// line up. Zero starts now.
@@ -217,6 +222,10 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	tickDone := make(chan struct{})
 	tickWG.Add(1)
 	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
+	var mon *sut.Monitor
+	if len(cfg.Resources) > 0 {
+		mon = sut.Start(runCtx, r.start, cfg.Resources...)
+	}
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -228,6 +237,12 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	ended := time.Now()
 
 	res := report.New("")
+	if mon != nil {
+		var err error
+		if res.SUT, err = mon.Stop(); err != nil {
+			res.Notes = append(res.Notes, err.Error())
+		}
+	}
 	res.StartedAt = r.start.UTC()
 	res.EndedAt = ended.UTC()
 	steady := cfg.Steady.Seconds()
@@ -246,8 +261,9 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	return res, nil
 }
 
-// Describe records the load model and phases in res's settings and phases; a distributed run's
-// controller describes its merged results the same way.
+// Describe records the load model and phases in res's settings and phases, and the run's
+// disclosure when it has none; a distributed run's controller describes its merged results the
+// same way.
 func (c Config) Describe(res *report.Results) {
 	res.Phases = report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
 	res.Settings.Model = report.ModelClosed
@@ -262,6 +278,27 @@ func (c Config) Describe(res *report.Results) {
 	res.Settings.RampUp = c.RampUp.String()
 	res.Settings.Steady = c.Steady.String()
 	res.Settings.RampDown = c.RampDown.String()
+	if res.Disclosure == nil {
+		res.Disclosure = c.disclosure()
+	}
+}
+
+// disclosure is the run's full disclosure as far as the engine knows it: the machine, the
+// command, the offered load and the measured window. The workload's command adds the rest.
+func (c Config) disclosure() *report.Disclosure {
+	d := disclose.New()
+	ph := report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
+	d.Workload = report.WorkloadInfo{Phases: ph}
+	if c.Open() {
+		d.Workload.Rate = c.Rate
+	} else {
+		d.Workload.Users = c.Users
+	}
+	d.RunRules = report.RunRules{
+		MeasuredWindow: disclose.MeasuredWindow(ph.RampUpSeconds, ph.SteadySeconds, ph.RampDownSeconds),
+		ErrorsAre:      "a transaction that failed: a transport error, a timeout, or a failed check of the workload's response",
+	}
+	return d
 }
 
 // System describes the measuring machine.
@@ -313,9 +350,9 @@ func (r *run) runClosed(ctx context.Context) {
 }
 
 // iterate runs one iteration. An iteration that fails as a whole is recorded as of its first
-// transaction's start (or its intended start, or now if it began none) rather than a clock read
-// of its own: its record counts a failure in the window it started in and holds no latency, so
-// the clock read saved on every iteration would buy nothing.
+// transaction's start (or its intended start, or now if it began none): its record only counts
+// a failure in the window it started in and holds no latency, so reading the clock at the start
+// of every iteration for it would cost every iteration and buy nothing.
 func (r *run) iterate(ctx context.Context, u User, it *Iteration) {
 	it.first = time.Time{}
 	if err := u.Iterate(ctx, it); err != nil && ctx.Err() == nil {

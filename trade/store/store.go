@@ -197,6 +197,12 @@ type Store interface {
 	Close() error
 }
 
+// Versioner is a Store that can say which database server (or embedded engine) it runs on, for
+// the results' disclosure: e.g. "SQLite 3.50.4", "PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64…".
+type Versioner interface {
+	ServerVersion(ctx context.Context) (string, error)
+}
+
 // Driver opens a Store from a DSN.
 type Driver interface {
 	// Open opens dsn; the schema is created if missing.
