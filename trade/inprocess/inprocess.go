@@ -50,6 +50,15 @@ type Options struct {
 	Dispatch OrderDispatcher
 	// Seed seeds the price moves (0 = random).
 	Seed uint64
+	// Quotes, if set, hears every quote an executed order moved, after the order's
+	// transaction committed (the live quote streamer, package stream).
+	Quotes QuotePublisher
+}
+
+// QuotePublisher is told of every quote an executed buy or sell moved. It must not block: it is
+// called on the order's path.
+type QuotePublisher interface {
+	PublishQuote(q trade.Quote)
 }
 
 // DefaultOptions: market summary cached for 60 s, synchronous orders.
@@ -459,13 +468,13 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 		return trade.Order{}, err
 	}
 	var o trade.Order
+	var q trade.Quote
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		a, err := s.lockOrRead(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
-		q, err := s.quoteOrLock(ctx, tx, symbol)
-		if err != nil {
+		if q, err = s.quoteOrLock(ctx, tx, symbol); err != nil {
 			return err
 		}
 		o = trade.Order{AccountID: a.AccountID, Symbol: symbol, Type: trade.Buy, Status: trade.StatusOpen,
@@ -475,6 +484,7 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 	if err != nil {
 		return trade.Order{}, err
 	}
+	s.moved(o, q)
 	return o, s.dispatch(ctx, o)
 }
 
@@ -487,6 +497,7 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		return trade.Order{}, err
 	}
 	var o trade.Order
+	var q trade.Quote
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		a, err := s.lockOrRead(ctx, tx, userID)
 		if err != nil {
@@ -504,8 +515,7 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		if qty > h.Quantity {
 			return trade.Errorf(trade.CodeInvalid, "cannot sell %d shares of holding %d: it has %d", qty, holdingID, h.Quantity)
 		}
-		q, err := s.quoteOrLock(ctx, tx, h.Symbol)
-		if err != nil {
+		if q, err = s.quoteOrLock(ctx, tx, h.Symbol); err != nil {
 			return err
 		}
 		o = trade.Order{AccountID: a.AccountID, HoldingID: h.HoldingID, Symbol: h.Symbol, Type: trade.Sell,
@@ -515,10 +525,19 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 	if err != nil {
 		return trade.Order{}, err
 	}
+	s.moved(o, q)
 	return o, s.dispatch(ctx, o)
 }
 
 func (s *Service) sync() bool { return s.opts.Dispatch == nil }
+
+// moved publishes q if order o was executed (closed) and so moved it; an open order (async
+// modes) moves its quote when it completes, and a cancelled sell moves nothing.
+func (s *Service) moved(o trade.Order, q trade.Quote) {
+	if s.opts.Quotes != nil && o.Status == trade.StatusClosed {
+		s.opts.Quotes.PublishQuote(q)
+	}
+}
 
 // lockOrRead: a sync order changes the account now, so it locks it; placing an async order
 // only needs to know the account.
@@ -567,7 +586,10 @@ func (s *Service) dispatch(ctx context.Context, o trade.Order) error {
 // order is a no-op that returns it, so a redelivered message cannot apply an order twice.
 func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order, error) {
 	var out trade.Order
+	var q trade.Quote
+	applied := false
 	err := s.st.Update(ctx, func(tx store.Tx) error {
+		applied = false // a retried transaction starts over
 		o, err := tx.Order(ctx, orderID)
 		if err != nil {
 			return missing(err, "no order %d", orderID)
@@ -588,16 +610,18 @@ func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order
 			out = o
 			return nil
 		}
-		q, err := tx.LockQuote(ctx, o.Symbol)
-		if err != nil {
+		if q, err = tx.LockQuote(ctx, o.Symbol); err != nil {
 			return err
 		}
 		if err := s.apply(ctx, tx, &o, &a, &q); err != nil {
 			return err
 		}
-		out = o
+		out, applied = o, true
 		return tx.UpdateOrder(ctx, o)
 	})
+	if err == nil && applied {
+		s.moved(out, q)
+	}
 	return out, err
 }
 

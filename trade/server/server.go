@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -29,6 +31,7 @@ import (
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
+	"github.com/tradebench/tradebench/trade/stream"
 	"github.com/tradebench/tradebench/trade/web"
 )
 
@@ -67,6 +70,12 @@ type Config struct {
 	// nil makes an empty database an error that says how to load it.
 	LoadIfEmpty  *store.LoadSpec
 	LoadProgress func(done, total int64) // progress of that load (may be nil)
+
+	// StreamLimit caps the live streams (/trade/stream/…) the web tier holds open at once
+	// (0 = web.DefaultStreamLimit). Quote changes travel over the order mode's NATS broker,
+	// or Orders.NATS (--nats) in any mode, so that every web tier hears every change; without
+	// a broker they stay in the process that made them.
+	StreamLimit int
 
 	Logger *slog.Logger // nil = slog.Default()
 }
@@ -132,6 +141,10 @@ func (c Config) Validate() error {
 		return setting.Errorf("Remote.MaxConnsPerHost", "must be between 1 and 100000, got %d", c.Remote.MaxConnsPerHost)
 	case c.Remote.GRPCConns < 0 || c.Remote.GRPCConns > 1024:
 		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
+	case c.StreamLimit < 0 || c.StreamLimit > 1_000_000:
+		return setting.Errorf("StreamLimit", "must be between 1 and 1000000, got %d", c.StreamLimit)
+	case c.Orders.NATS != "" && !strings.HasPrefix(c.Orders.NATS, "nats://") && !strings.HasPrefix(c.Orders.NATS, "tls://"):
+		return setting.Errorf("Orders.NATS", "must be a nats://host:port URL, got %q", c.Orders.NATS)
 	}
 	if !slices.Contains(remote.Accesses(), c.access()) {
 		return setting.Errorf("Access", "unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
@@ -166,12 +179,15 @@ type Server struct {
 	cfg     Config
 	roles   Roles
 	log     *slog.Logger
-	st      store.Store        // nil when no role here needs the database
-	svc     *inprocess.Service // the in-process service, when this process has one
-	sw      *access.Switch     // the web tier's service (web role)
-	host    *host.Host         // the services host (bsl role)
-	ord     *orders.Running    // order processing (any async mode or the orders role)
-	http    *http.Server       // the web tier (web role)
+	st      store.Store               // nil when no role here needs the database
+	svc     *inprocess.Service        // the in-process service, when this process has one
+	sw      *access.Switch            // the web tier's service (web role)
+	host    *host.Host                // the services host (bsl role)
+	ord     *orders.Running           // order processing (any async mode or the orders role)
+	http    *http.Server              // the web tier (web role)
+	quotes  *stream.Hub[stream.Quote] // live quote changes the web tier streams (web role)
+	pub     *stream.Publisher         // where the in-process service reports moved quotes
+	nc      *nats.Conn                // the quote stream's broker connection, if any
 	ln      net.Listener
 	started time.Time
 	info    store.LoadInfo
@@ -219,12 +235,21 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	if s.roles.Web {
+		s.quotes = stream.NewHub[stream.Quote](0)
+	}
+	var local *stream.Hub[stream.Quote]
+	if cfg.localServices() {
+		local = s.quotes // a web tier over its own in-process service hears it directly
+	}
+	s.pub = stream.NewPublisher(local, log)
 	mkService := func(d inprocess.OrderDispatcher) *inprocess.Service {
 		return inprocess.New(s.st, inprocess.Options{
 			MarketSummaryTTL: cfg.MarketSummaryTTL,
 			OrdersLimit:      cfg.OrdersLimit,
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
+			Quotes:           s.pub,
 		})
 	}
 	var err error
@@ -245,6 +270,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		log.Warn("orders go to an embedded NATS server on a random port, and no order processor runs in this process: "+
 			"start `serve --role orders --nats "+s.ord.NATSURL+"` (or give --nats-port for a fixed address)", "nats", s.ord.NATSURL)
 	}
+	if err := s.connectQuotes(); err != nil {
+		return fail(err)
+	}
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
 		if hl == "" {
@@ -264,6 +292,41 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// connectQuotes carries quote changes over NATS when the deployment has a broker — the order
+// mode's (embedded or --nats) or --nats in any mode: a process that changes quotes publishes
+// them there, and a web tier subscribes to every symbol, so each web tier hears every change,
+// its own included, exactly once. Without a broker, changes reach only a web tier in the same
+// process.
+func (s *Server) connectQuotes() error {
+	url := s.cfg.Orders.NATS
+	if s.ord != nil && s.ord.NATSURL != "" {
+		url = s.ord.NATSURL
+	}
+	if url == "" {
+		if s.roles.Web && !s.cfg.localServices() {
+			s.log.Info("live quote streams need a NATS broker shared with the services tier (--nats); without one this web tier's streams stay quiet")
+		}
+		return nil
+	}
+	if s.svc == nil && !s.roles.Web {
+		return nil
+	}
+	nc, err := nats.Connect(url, nats.Name("tradebench quotes"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+	if err != nil {
+		return fmt.Errorf("live quotes: connect to NATS %s: %w", url, err)
+	}
+	s.nc = nc
+	if s.roles.Web {
+		if _, err := stream.Bridge(nc, s.quotes, s.log); err != nil {
+			return err
+		}
+	}
+	if s.svc != nil {
+		s.pub.Connect(nc)
+	}
+	return nil
 }
 
 func (s *Server) openStore(ctx context.Context) error {
@@ -324,6 +387,8 @@ func (s *Server) startWeb(ctx context.Context) error {
 		Config:        s.settings,
 		Access:        s.switchable(),
 		Logger:        log,
+		Quotes:        s.quotes,
+		StreamLimit:   cfg.StreamLimit,
 	})
 	if err != nil {
 		return err
@@ -465,6 +530,9 @@ func (s *Server) stop(ctx context.Context) error {
 	}
 	if s.host != nil {
 		errs = append(errs, s.host.Close())
+	}
+	if s.nc != nil {
+		s.nc.Drain() // publishes in flight reach the broker before the process ends
 	}
 	s.ord.Close()
 	if s.st != nil {
