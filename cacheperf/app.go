@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
 )
@@ -33,6 +35,8 @@ type Config struct {
 	SetMemoryLimit bool
 	// Log receives errors the pages cannot show (nil = discard).
 	Log *slog.Logger
+	// HTTP overrides the server's timeouts (zero fields: httpserve's defaults).
+	HTTP httpserve.Options
 }
 
 // App is the application's state: its store, cache and request counters.
@@ -107,10 +111,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return fail(fmt.Errorf("listen %s: %w", listen, err))
 	}
 	app := NewApp(st, c, cfg.Log)
+	ho := cfg.HTTP
+	if ho.Logger == nil {
+		ho.Logger = app.log
+	}
 	s := &Server{
 		Addr: ln.Addr().String(), URL: "http://" + ln.Addr().String(), App: app, ownsStore: owns, done: make(chan struct{}),
-		srv: &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-			ErrorLog: slog.NewLogLogger(app.log.Handler(), slog.LevelWarn)},
+		// httpserve's read timeout cuts a body sent too slowly (it had only a header timeout)
+		srv: httpserve.New(app.Handler(), ho),
 	}
 	go func() {
 		defer close(s.done)

@@ -11,9 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/internal/httpserve"
+	"github.com/tradebench/tradebench/internal/httpserve/servetest"
 	"github.com/tradebench/tradebench/internal/pgtest"
 )
 
@@ -289,4 +292,25 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// TestSlowBodyIsCut: the CachePerf server had only a header timeout, so a client trickling a
+// request body kept its connection (and a goroutine) forever.
+func TestSlowBodyIsCut(t *testing.T) {
+	ctx := context.Background()
+	dsn := sqliteDSN(t)
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Load(ctx, store.LoadConfig{Items: 2, Size: testSize, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	s, err := Start(ctx, Config{DB: dsn, Cache: objcache.Config{Budget: 8 << 20}, HTTP: httpserve.Options{ReadTimeout: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	servetest.CheckSlowBodyCut(t, s.Addr, "/cacheperf/item?id=1", 3*time.Second)
 }

@@ -3,6 +3,7 @@ package trade
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code classifies a domain error so every transport can carry it and give it back as the same
@@ -15,12 +16,26 @@ const (
 	CodeUnauthorized Code = "unauthenticated"   // wrong user id or password
 	CodeForbidden    Code = "permission_denied" // another user's holding
 	CodeConflict     Code = "already_exists"    // duplicate user id on register
+	// CodeInsufficientFunds refuses a buy that costs more than the balance.
+	CodeInsufficientFunds Code = "insufficient_funds"
+	// CodeTooManyRequests refuses a login after too many wrong passwords for the account
+	// (Error.RetryAfter says for how long).
+	CodeTooManyRequests Code = "resource_exhausted"
 )
+
+// LoginWindow is the period wrong passwords are counted over for login throttling.
+const LoginWindow = time.Minute
+
+// LoginRefused is the one message for an unknown user and a wrong password, in every
+// transport: telling them apart would let anyone list the user ids.
+const LoginRefused = "wrong user id or password"
 
 // Error is a domain error a user can cause. It is never a system fault.
 type Error struct {
 	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// RetryAfter, for CodeTooManyRequests, is when to try again (whole seconds; 0 = unknown).
+	RetryAfter time.Duration `json:"-"`
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -38,11 +53,13 @@ func Errorf(code Code, format string, args ...any) *Error {
 
 // Sentinels for errors.Is; they match any *Error of the same code.
 var (
-	ErrInvalid      = &Error{Code: CodeInvalid}
-	ErrNotFound     = &Error{Code: CodeNotFound}
-	ErrUnauthorized = &Error{Code: CodeUnauthorized}
-	ErrForbidden    = &Error{Code: CodeForbidden}
-	ErrConflict     = &Error{Code: CodeConflict}
+	ErrInvalid           = &Error{Code: CodeInvalid}
+	ErrNotFound          = &Error{Code: CodeNotFound}
+	ErrUnauthorized      = &Error{Code: CodeUnauthorized}
+	ErrForbidden         = &Error{Code: CodeForbidden}
+	ErrConflict          = &Error{Code: CodeConflict}
+	ErrInsufficientFunds = &Error{Code: CodeInsufficientFunds}
+	ErrTooManyRequests   = &Error{Code: CodeTooManyRequests}
 )
 
 // ErrUnavailable marks a system fault in reaching the business services: a remote services

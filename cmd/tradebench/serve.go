@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/web"
@@ -23,7 +25,7 @@ var serveFlags = flagNames{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
 	"MarketSummaryTTL": "market-summary-ttl", "OrdersLimit": "orders-limit", "HashCost": "hash-cost",
 	"SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout", "Remote.MaxConnsPerHost": "max-conns-per-host",
-	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "StreamLimit": "stream-limit",
+	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit",
 	// orders.Config's own fields
 	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
 }
@@ -43,7 +45,13 @@ func runServe(ctx context.Context, args []string) error {
 		"Load the database first with 'tradebench load --db DSN', or pass --load-if-empty.\n"+
 		"Stops gracefully on SIGINT or SIGTERM.\n\n"+
 		"Session cookies are signed with $TRADEBENCH_SESSION_SECRET (give every web process\n"+
-		"behind one load balancer the same value); unset, a random secret per process.")
+		"behind one load balancer the same value); unset, a random secret per process.\n\n"+
+		"The services host and the order processor's endpoints require a service token from every\n"+
+		"caller: $TRADEBENCH_SERVICE_TOKEN, or --service-token-file. A bsl or orders process with\n"+
+		"neither uses ./"+svcauth.DefaultTokenFile+", writing a new random token there (mode 0600) if\n"+
+		"it does not exist, and says so; give the web tiers that file. The monolith, whose callers\n"+
+		"are all in-process, uses a random token of its own. Across machines, add mutual TLS with\n"+
+		"--tls-cert, --tls-key and --tls-ca on every tier. See docs/security.md.")
 	role := fs.String("role", "all", "roles to run: all (the monolith), or a comma-separated list of web, bsl (business services host), orders (order processor)")
 	db := fs.String("db", def.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname (roles bsl and orders, and web with --access inprocess)")
 	listen := fs.String("listen", def.Listen, "web role: address to serve HTTP on (host:port; port 0 picks a free one)")
@@ -56,6 +64,12 @@ func runServe(ctx context.Context, args []string) error {
 	callTimeout := fs.Duration("call-timeout", remote.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
 	maxConns := fs.Int("max-conns-per-host", remote.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
 	grpcConns := fs.Int("grpc-conns", remote.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
+	tokenFile := fs.String("service-token-file", "", "file holding the service token (mode 0600) the services host and order endpoints require and web tiers and order dispatchers send; $"+svcauth.EnvToken+" wins")
+	var tlsFiles svcauth.TLSFiles
+	fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")
+	fs.StringVar(&tlsFiles.Key, "tls-key", "", "mutual TLS: this process's private key (PEM)")
+	fs.StringVar(&tlsFiles.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
+	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per minute before further logins are refused with 429 until the minute has passed (0 = no limit)")
 	var of orderFlags
 	of.register(fs)
 	streamLimit := fs.Int("stream-limit", web.DefaultStreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
@@ -141,6 +155,30 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cfg.Logger = log
+	if *loginMax < 0 {
+		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)
+	}
+	cfg.LoginMaxFailures = *loginMax
+	cfg.TLS = tlsFiles
+	if tlsFiles.Enabled() {
+		if _, err := tlsFiles.Server(); err != nil {
+			return usageErrorf("--tls-cert: %v", err)
+		}
+	}
+	monolith := roles.Web && roles.BSL && roles.Orders && oc.Processor == ""
+	token, src, path, err := svcauth.Resolve(*tokenFile, !monolith && (roles.BSL || roles.Orders))
+	switch {
+	case err != nil:
+		return usageErrorf("--service-token-file: %v", err)
+	case src == svcauth.NotConfigured && !monolith:
+		return usageErrorf("--service-token-file: this process calls a services host or an order processor in another process and needs its service token: give --service-token-file PATH (the host writes ./%s when it has none) or $%s", svcauth.DefaultTokenFile, svcauth.EnvToken)
+	case src == svcauth.Generated:
+		abs, _ := filepath.Abs(path)
+		log.Info("service token generated: give the web tiers and order processors --service-token-file "+abs+" (or its content in $"+svcauth.EnvToken+")", "file", abs)
+	case src == svcauth.FromFile:
+		log.Info("service token read", "file", path)
+	}
+	cfg.ServiceToken = token
 
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {

@@ -222,7 +222,10 @@ func (m *model) show(screen string) tea.Cmd {
 	case ScreenQuotes:
 		return m.loadQuotes()
 	case ScreenAccount:
-		return m.call(func(ctx context.Context) tea.Msg { a, err := LoadAccount(ctx, m.svc, uid); return orErr(err, accountMsg(a)) })
+		return m.call(func(ctx context.Context) tea.Msg {
+			a, err := LoadAccount(ctx, m.svc, uid)
+			return orErr(err, accountMsg(a))
+		})
 	}
 	return nil
 }
@@ -246,7 +249,10 @@ func (m *model) loadQuotes() tea.Cmd {
 	if m.live != nil {
 		m.live.follow(syms)
 	}
-	return m.call(func(ctx context.Context) tea.Msg { q, err := LoadQuotes(ctx, m.svc, syms); return orErr(err, quotesMsg(q)) })
+	return m.call(func(ctx context.Context) tea.Msg {
+		q, err := LoadQuotes(ctx, m.svc, syms)
+		return orErr(err, quotesMsg(q))
+	})
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -462,7 +468,10 @@ func (m *model) buyKey(k tea.KeyMsg) tea.Cmd {
 		uid := m.uid
 		m.confirm = &confirm{question: q, yes: func() tea.Cmd {
 			m.setStatus("buying…", false)
-			return m.call(func(ctx context.Context) tea.Msg { o, err := m.svc.Buy(ctx, uid, sym, qty); return orErr(err, orderMsg(o)) })
+			return m.call(func(ctx context.Context) tea.Msg {
+				o, err := m.svc.Buy(ctx, uid, sym, qty)
+				return orErr(err, orderMsg(o))
+			})
 		}}
 		return nil
 	}

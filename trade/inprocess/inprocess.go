@@ -50,6 +50,16 @@ type Options struct {
 	Dispatch OrderDispatcher
 	// Seed seeds the price moves (0 = random).
 	Seed uint64
+	// LoginMaxFailures is how many wrong passwords one user id may get within trade.LoginWindow;
+	// further logins are refused (trade.CodeTooManyRequests) until the window has passed,
+	// even with the right password (0 = no limit).
+	LoginMaxFailures int
+	// Clock is the throttle's time (nil = time.Now); tests move it.
+	Clock func() time.Time
+	// OnCancel, if set, hears why an order processor cancelled an order (e.g. "insufficient
+	// funds: …" for an async buy the balance no longer covers). It may be called more than
+	// once for one order if its transaction is retried.
+	OnCancel func(o trade.Order, reason string)
 	// Quotes, if set, hears every quote an executed order moved, after the order's
 	// transaction committed (the live quote streamer, package stream).
 	Quotes QuotePublisher
@@ -77,6 +87,11 @@ type Service struct {
 	rmu sync.Mutex
 	rng *rand.Rand
 
+	logins *loginThrottle
+	// dummyHash is compared against for an unknown user id, so a login answers as slowly
+	// for one as for a wrong password: the timing does not list the user ids either.
+	dummyHash []byte
+
 	sf    singleflight.Group
 	msMu  sync.Mutex
 	ms    trade.MarketSummary
@@ -100,7 +115,12 @@ func New(st store.Store, opts Options) *Service {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	return &Service{st: st, opts: opts, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), opts.HashCost)
+	return &Service{st: st, opts: opts, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		logins: newLoginThrottle(opts.LoginMaxFailures, opts.Clock), dummyHash: dummy}
 }
 
 // Store returns the store the service runs on (for the audit and the config page).
@@ -144,7 +164,10 @@ func (s *Service) account(ctx context.Context, r store.Reader, userID string) (t
 	return a, missing(err, "no user %q", userID)
 }
 
-// Login checks the password and counts the login.
+// Login checks the password and counts the login. An unknown user id and a wrong password
+// get the same error (trade.LoginRefused), after the same bcrypt work; after
+// Options.LoginMaxFailures of them for one user id within trade.LoginWindow, every login of that id
+// is refused until the window has passed.
 func (s *Service) Login(ctx context.Context, userID, password string) (trade.Account, error) {
 	if err := checkUser(userID); err != nil {
 		return trade.Account{}, err
@@ -152,19 +175,29 @@ func (s *Service) Login(ctx context.Context, userID, password string) (trade.Acc
 	if err := trade.ValidateField("password", password, true); err != nil {
 		return trade.Account{}, err
 	}
+	if wait := s.logins.retryAfter(userID); wait > 0 {
+		wait = wait.Round(time.Second) + time.Second // whole seconds, never early
+		return trade.Account{}, &trade.Error{Code: trade.CodeTooManyRequests, RetryAfter: wait,
+			Message: fmt.Sprintf("too many failed logins for this user id: try again in %v", wait)}
+	}
 	hash, err := s.st.PasswordHash(ctx, userID)
+	known := err == nil
+	if errors.Is(err, store.ErrNotFound) {
+		hash, err = string(s.dummyHash), nil
+	}
 	if err != nil {
-		return trade.Account{}, missing(err, "no user %q", userID)
+		return trade.Account{}, err
 	}
 	// Checked outside the transaction: bcrypt is deliberately slow and must not hold locks.
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-		return trade.Account{}, trade.Errorf(trade.CodeUnauthorized, "wrong password for user %q", userID)
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil || !known {
+		s.logins.fail(userID)
+		return trade.Account{}, trade.Errorf(trade.CodeUnauthorized, trade.LoginRefused)
 	}
 	var a trade.Account
 	err = s.st.Update(ctx, func(tx store.Tx) error {
 		var err error
 		if a, err = tx.LockAccount(ctx, userID); err != nil {
-			return missing(err, "no user %q", userID)
+			return missing(err, trade.LoginRefused)
 		}
 		a.LoginCount++
 		a.LastLogin = now()
@@ -479,6 +512,12 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 		}
 		o = trade.Order{AccountID: a.AccountID, Symbol: symbol, Type: trade.Buy, Status: trade.StatusOpen,
 			OpenDate: now(), Quantity: quantity, Price: q.Price, Fee: trade.OrderFee}
+		// In sync mode the account row is locked, so this check and the debit are one step
+		// and concurrent buys cannot overdraw. An async order is checked again, under the
+		// lock, when it completes (apply), and cancelled there if the money has gone.
+		if err := checkFunds(a, o); err != nil {
+			return err
+		}
 		return s.place(ctx, tx, &o, &a, &q)
 	})
 	if err != nil {
@@ -537,6 +576,18 @@ func (s *Service) moved(o trade.Order, q trade.Quote) {
 	if s.opts.Quotes != nil && o.Status == trade.StatusClosed {
 		s.opts.Quotes.PublishQuote(q)
 	}
+}
+
+// checkFunds refuses a buy whose cost plus fee exceeds the balance. (trade.MaxQuantity and
+// the price rules keep the cost far from overflowing Money.)
+func checkFunds(a trade.Account, o trade.Order) error {
+	if o.Type != trade.Buy {
+		return nil
+	}
+	if cost := o.Total(); cost > a.Balance {
+		return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, order costs $%s", a.Balance, cost)
+	}
+	return nil
 }
 
 // lockOrRead: a sync order changes the account now, so it locks it; placing an async order
@@ -632,6 +683,15 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, o *trade.Order, a *tra
 	t := now()
 	switch o.Type {
 	case trade.Buy:
+		if err := checkFunds(*a, *o); err != nil {
+			// only an async order gets here short of money (sync Buy checked first): the
+			// balance went to other orders since it was placed
+			o.Status, o.CompletionDate = trade.StatusCancelled, t
+			if s.opts.OnCancel != nil {
+				s.opts.OnCancel(*o, err.Error())
+			}
+			return nil
+		}
 		id, err := tx.CreateHolding(ctx, trade.Holding{AccountID: a.AccountID, Symbol: o.Symbol, Quantity: o.Quantity,
 			PurchasePrice: o.Price, PurchaseDate: t})
 		if err != nil {

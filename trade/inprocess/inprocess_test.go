@@ -96,7 +96,7 @@ func TestBusinessRules(t *testing.T) {
 		_, err := svc.Login(ctx, "uid:0", "wrong")
 		wantCode(t, "wrong password", err, trade.CodeUnauthorized)
 		_, err = svc.Login(ctx, "uid:nobody", "xxx")
-		wantCode(t, "unknown user", err, trade.CodeNotFound)
+		wantCode(t, "unknown user", err, trade.CodeUnauthorized) // the same answer as a wrong password
 		if err := svc.Logout(ctx, "uid:0"); err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestDomainErrorsChangeNothing(t *testing.T) {
 			call func() error
 		}{
 			{"wrong password", trade.CodeUnauthorized, func() error { _, err := svc.Login(ctx, "uid:0", "nope"); return err }},
-			{"unknown user login", trade.CodeNotFound, func() error { _, err := svc.Login(ctx, "uid:999", "xxx"); return err }},
+			{"unknown user login", trade.CodeUnauthorized, func() error { _, err := svc.Login(ctx, "uid:999", "xxx"); return err }},
 			{"empty password", trade.CodeInvalid, func() error { _, err := svc.Login(ctx, "uid:0", ""); return err }},
 			{"logout unknown", trade.CodeNotFound, func() error { return svc.Logout(ctx, "uid:999") }},
 			{"buy unknown symbol", trade.CodeNotFound, func() error { _, err := svc.Buy(ctx, "uid:0", "s:999", 1); return err }},

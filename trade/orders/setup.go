@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,14 +13,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/grpc"
 	"github.com/tradebench/tradebench/trade/remote/rest"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
 
 // Config is the order processing part of `tradebench serve`.
@@ -38,6 +43,12 @@ type Config struct {
 	Concurrency int // orders completed at once by a processor
 	Batch       int // durable messages pulled per fetch
 	Log         *slog.Logger
+	// Auth is the service token the order endpoints (REST, gRPC) require and the async-http
+	// and async-grpc dispatchers send, and the dispatchers' TLS configuration (svcauth).
+	// An empty token leaves the endpoints open (tests); server.Start always sets one.
+	Auth svcauth.Client
+	// ServerTLS, if set, serves the order endpoints over TLS (mutual: see svcauth.TLSFiles).
+	ServerTLS *tls.Config
 }
 
 // Validate reports a bad setting: a *setting.Error names the Config field.
@@ -228,9 +239,12 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 		var proc remoteProcessor
 		var err error
 		if c.Mode == AsyncHTTP {
-			proc, err = rest.NewClient(addr, rest.Options{})
+			if !strings.Contains(addr, "://") {
+				addr = c.Auth.Scheme() + "://" + addr
+			}
+			proc, err = rest.NewClient(addr, rest.Options{Transport: remote.HTTPTransport(remote.Options{Auth: c.Auth})})
 		} else {
-			proc, err = grpc.NewClient(addr, grpc.Options{})
+			proc, err = grpc.NewClient(addr, grpc.Options{Extra: c.Auth.GRPCDialOptions()})
 		}
 		if err != nil {
 			return fail(&setting.Error{Field: "Processor", Err: err})
@@ -259,10 +273,17 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		if err != nil {
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
-		hs := &http.Server{Handler: rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log}),
-			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+		rh := rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})
+		hs := httpserve.New(svcauth.RequireHTTP(c.Auth.Token, rh, func(w http.ResponseWriter, _ *http.Request) {
+			rest.WriteProblem(w, http.StatusUnauthorized, rest.CodeServiceToken, svcauth.Refusal)
+		}), httpserve.Options{Logger: logger(c.Log)})
+		hs.TLSConfig = c.ServerTLS
 		r.HTTPAddr = ln.Addr().String()
-		go func() { _ = hs.Serve(ln) }()
+		if c.ServerTLS != nil {
+			go func() { _ = hs.ServeTLS(ln, "", "") }()
+		} else {
+			go func() { _ = hs.Serve(ln) }()
+		}
 		r.closers = append(r.closers, func() {
 			// let completions in flight finish: an async-http order cut off here stays open
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -277,7 +298,7 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		if err != nil {
 			return fmt.Errorf("order processor gRPC endpoint: %w", err)
 		}
-		gs := grpc.NewServer(s, grpc.ServerOptions{Processor: r.Processor, Logger: c.Log})
+		gs := grpc.NewServer(s, grpc.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token, c.ServerTLS)})
 		r.GRPCAddr = ln.Addr().String()
 		go func() { _ = gs.Serve(ln) }()
 		r.closers = append(r.closers, func() { gracefulStop(gs, 5*time.Second) })

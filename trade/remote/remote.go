@@ -6,6 +6,7 @@ package remote
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/soap"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
 
 // Access modes (web tier -> business services). InProcess is handled by the caller.
@@ -45,6 +47,9 @@ type Options struct {
 	// GRPCConns is how many HTTP/2 connections the gRPC client spreads calls over; each one
 	// multiplexes any number of calls (0 = DefaultGRPCConns).
 	GRPCConns int
+	// Auth is what the client presents to the services host: its service token (sent with
+	// every call) and, for mutual TLS, its TLS configuration.
+	Auth svcauth.Client
 }
 
 // Client is a remote trade service: the service contract, the order processor's
@@ -97,13 +102,34 @@ func Dial(access, addr string, opts Options) (Client, error) {
 	opts = opts.withDefaults()
 	switch strings.ToLower(access) {
 	case SOAP:
-		return soap.NewClient(addr, soap.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost})
+		return soap.NewClient(httpAddr(addr, opts.Auth), soap.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost, Transport: HTTPTransport(opts)})
 	case REST:
-		return rest.NewClient(addr, rest.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost})
+		return rest.NewClient(httpAddr(addr, opts.Auth), rest.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost, Transport: HTTPTransport(opts)})
 	case GRPC:
-		return tgrpc.NewClient(addr, tgrpc.Options{Timeout: opts.Timeout, Conns: opts.GRPCConns})
+		return tgrpc.NewClient(addr, tgrpc.Options{Timeout: opts.Timeout, Conns: opts.GRPCConns, Extra: opts.Auth.GRPCDialOptions()})
 	case InProcess:
 		return nil, fmt.Errorf("remote: access %q needs no client: use the in-process service", access)
 	}
 	return nil, fmt.Errorf("remote: unknown access mode %q: want one of soap, rest, grpc (or inprocess)", access)
+}
+
+// HTTPTransport is the SOAP and REST clients' connection pool for opts, with the service token
+// on every request and TLS when opts.Auth has it; nil (the clients' own pool) when opts.Auth
+// is empty. The order dispatchers and the smart client build their HTTP clients with it too.
+func HTTPTransport(opts Options) http.RoundTripper {
+	if opts.Auth == (svcauth.Client{}) {
+		return nil
+	}
+	opts = opts.withDefaults()
+	tr := rest.NewTransport(opts.MaxConnsPerHost, min(opts.Timeout, 5*time.Second))
+	tr.TLSClientConfig = opts.Auth.TLS
+	return opts.Auth.Transport(tr)
+}
+
+// httpAddr gives a bare host:port the scheme auth calls for (https with TLS).
+func httpAddr(addr string, auth svcauth.Client) string {
+	if addr == "" || strings.Contains(addr, "://") {
+		return addr
+	}
+	return auth.Scheme() + "://" + addr
 }

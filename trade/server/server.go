@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/tradebench/tradebench/internal/httpserve"
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -29,6 +30,7 @@ import (
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/host"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
 	"github.com/tradebench/tradebench/trade/stream"
@@ -49,6 +51,9 @@ type Config struct {
 	HashCost         int           // bcrypt cost of new and changed passwords; 0 = dataset.DefaultHashCost
 	SessionTTL       time.Duration // session lifetime; 0 = web.DefaultSessionTTL
 	SessionSecret    []byte        // signs session cookies; empty = random per process
+	// LoginMaxFailures is how many wrong passwords one user id may get per minute before its
+	// logins are refused with 429 until the minute has passed (0 = no limit).
+	LoginMaxFailures int
 
 	// Access is how the web tier calls the business services: inprocess (default), soap,
 	// rest or grpc. The remote modes call the services host at BSL (SOAP, REST) or BSLGRPC
@@ -59,6 +64,15 @@ type Config struct {
 	FixedAccess   bool           // the config page may not switch the access mode
 	BSLListen     string         // bsl role: the host's SOAP/REST address ("" = a free loopback port)
 	BSLGRPCListen string         // bsl role: the host's gRPC address ("" = a free loopback port)
+
+	// ServiceToken is the shared secret the services host and the order endpoints require and
+	// the web tier and the order dispatchers send (svcauth). Empty: a random token for this
+	// process alone, which is right when every caller of those endpoints is in this process
+	// (the monolith, embedded runs); `serve` resolves one for the distributed roles.
+	ServiceToken string
+	// TLS, if set, is mutual TLS between the tiers: the services host and the order endpoints
+	// serve TLS and require client certificates; the web tier and the dispatchers present one.
+	TLS svcauth.TLSFiles
 
 	// Orders is the order processing mode and its broker (Mode "" = sync).
 	Orders orders.Config
@@ -80,6 +94,11 @@ type Config struct {
 	Logger *slog.Logger // nil = slog.Default()
 }
 
+// DefaultLoginMaxFailures is --login-max-failures' default: far above a person's typing
+// mistakes, far below what guessing needs. Benchmarks log in with valid passwords and never
+// reach it.
+const DefaultLoginMaxFailures = 20
+
 // DefaultConfig is `tradebench serve` with no flags.
 func DefaultConfig() Config {
 	return Config{
@@ -89,6 +108,7 @@ func DefaultConfig() Config {
 		OrdersLimit:      trade.DefaultOrdersLimit,
 		HashCost:         dataset.DefaultHashCost,
 		SessionTTL:       web.DefaultSessionTTL,
+		LoginMaxFailures: DefaultLoginMaxFailures,
 		Access:           remote.InProcess,
 		Orders:           orders.Config{Mode: orders.Sync, Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
 	}
@@ -131,6 +151,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("OrdersLimit", "must be between 1 and 100000, got %d", c.OrdersLimit)
 	case c.HashCost != 0 && (c.HashCost < 4 || c.HashCost > 31):
 		return setting.Errorf("HashCost", "must be a bcrypt cost between 4 and 31, got %d", c.HashCost)
+	case c.LoginMaxFailures < 0:
+		return setting.Errorf("LoginMaxFailures", "must be 0 (no limit) or positive, got %d", c.LoginMaxFailures)
 	case c.SessionTTL < 0:
 		return setting.Errorf("SessionTTL", "must be positive, got %v", c.SessionTTL)
 	case c.SessionTTL > 0 && c.SessionTTL < time.Minute:
@@ -225,6 +247,22 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		log = slog.Default()
 	}
 	cfg.Orders.Log = log
+	if cfg.ServiceToken == "" {
+		cfg.ServiceToken = svcauth.NewToken()
+	} else if err := svcauth.Validate(cfg.ServiceToken); err != nil {
+		return nil, &setting.Error{Field: "ServiceToken", Err: err}
+	}
+	serverTLS, err := cfg.TLS.Server()
+	if err != nil {
+		return nil, &setting.Error{Field: "TLS", Err: err}
+	}
+	clientTLS, err := cfg.TLS.Client()
+	if err != nil {
+		return nil, &setting.Error{Field: "TLS", Err: err}
+	}
+	cfg.Orders.Auth = svcauth.Client{Token: cfg.ServiceToken, TLS: clientTLS}
+	cfg.Orders.ServerTLS = serverTLS
+	cfg.Remote.Auth = cfg.Orders.Auth
 	s := &Server{cfg: cfg, roles: cfg.roles(), log: log, done: make(chan struct{}), started: time.Now()}
 	fail := func(err error) (*Server, error) {
 		s.stop(context.Background())
@@ -250,9 +288,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
 			Quotes:           s.pub,
+			LoginMaxFailures: cfg.LoginMaxFailures,
+			OnCancel: func(o trade.Order, reason string) {
+				log.Info("order cancelled", "order", o.OrderID, "account", o.AccountID, "reason", reason)
+			},
 		})
 	}
-	var err error
 	switch {
 	case cfg.localServices():
 		// The service places orders through the mode's dispatcher; with the orders role here
@@ -281,7 +322,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		if gl == "" {
 			gl = "127.0.0.1:0"
 		}
-		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log})
+		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log,
+			Token: cfg.ServiceToken, TLS: serverTLS})
 		if err != nil {
 			return fail(fmt.Errorf("services host: %w", err))
 		}
@@ -398,15 +440,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 		return fmt.Errorf("web tier: listen on %s: %w", cfg.Listen, err)
 	}
 	s.ln = ln
-	s.http = &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	s.http = httpserve.New(h, httpserve.Options{Logger: log})
 	go func() {
 		defer close(s.done)
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

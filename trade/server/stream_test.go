@@ -13,6 +13,7 @@ import (
 	"github.com/tradebench/tradebench/internal/sse"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/stream"
 )
 
@@ -129,6 +130,7 @@ func TestBuyStreamsQuoteOverNATS(t *testing.T) {
 	bcfg.LoadIfEmpty = smallSpec(20, 20)
 	bcfg.Orders.NATS = nsrv.URL()
 	bcfg.Logger = quiet
+	bcfg.ServiceToken = svcauth.NewToken()
 	bsl, err := Start(context.Background(), bcfg)
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +144,7 @@ func TestBuyStreamsQuoteOverNATS(t *testing.T) {
 		c.Access, c.BSL, c.BSLGRPC = access, bsl.Host().HTTPAddr(), bsl.Host().GRPCAddr()
 		c.Orders.NATS = nsrv.URL()
 		c.Logger = quiet
+		c.ServiceToken = bcfg.ServiceToken
 		s, err := Start(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)

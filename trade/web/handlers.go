@@ -30,6 +30,11 @@ func (a *app) doLogin(q *req) error {
 		return nil
 	}
 	acct, err := a.svc.Login(q.r.Context(), uid, pw)
+	if te := trade.AsError(err); te != nil && te.Code == trade.CodeTooManyRequests {
+		setRetryAfter(q.w, te)
+		a.renderLogin(q, http.StatusTooManyRequests, uid, "Too many failed logins for this user id. Please wait a minute and try again.")
+		return nil
+	}
 	if err != nil {
 		if te := trade.AsError(err); te != nil && (te.Code == trade.CodeUnauthorized || te.Code == trade.CodeNotFound || te.Code == trade.CodeInvalid) {
 			// one message for an unknown user and a wrong password: do not reveal which user ids exist

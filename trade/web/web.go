@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -393,6 +394,10 @@ func statusOf(c trade.Code) int {
 		return http.StatusNotFound
 	case trade.CodeConflict:
 		return http.StatusConflict
+	case trade.CodeInsufficientFunds:
+		return http.StatusUnprocessableEntity
+	case trade.CodeTooManyRequests:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusBadRequest
 }
@@ -431,10 +436,23 @@ func (a *app) fail(q *req, err error) {
 			a.renderLogin(q, http.StatusUnauthorized, "", te.Message)
 			return
 		}
+		if te.Code == trade.CodeTooManyRequests {
+			setRetryAfter(q.w, te)
+		}
 		a.renderError(q, statusOf(te.Code), te.Message)
 		return
 	}
 	a.systemFault(q.w, q.r, err)
+}
+
+// setRetryAfter tells a throttled client when to come back: the service's figure, or the whole
+// window when a transport did not carry it (SOAP).
+func setRetryAfter(w http.ResponseWriter, te *trade.Error) {
+	s := int64(te.RetryAfter / time.Second)
+	if s <= 0 {
+		s = int64(trade.LoginWindow / time.Second)
+	}
+	w.Header().Set("Retry-After", strconv.FormatInt(s, 10))
 }
 
 // systemFault logs err and answers 500 with a generic message: internals stay in the log.

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	"google.golang.org/grpc"
 
 	"github.com/tradebench/tradebench/wstest"
@@ -71,14 +73,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 		}
 		r.GRPCAddr = gl.Addr()
 	}
-	hs := &http.Server{
-		Handler:           Handler(lim, log),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := httpserve.New(Handler(lim, log), httpserve.Options{ReadTimeout: 60 * time.Second, Logger: log})
 	gs := grpcapi.NewServer(lim)
 	errc := make(chan error, 2)
 	go func() {

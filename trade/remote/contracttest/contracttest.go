@@ -144,12 +144,18 @@ func testLogin(t *testing.T, env Env) {
 
 	_, err := svc.Login(ctx(t), env.User, env.Password+"-wrong")
 	wantCode(t, "Login with a wrong password", err, trade.CodeUnauthorized)
+	wrongPassword := err.Error()
 	unchanged := must[trade.Account](t, "GetAccountData")(svc.GetAccountData(ctx(t), env.User))
 	if unchanged.LoginCount != out.LoginCount {
 		t.Errorf("a failed login counted: %d -> %d", out.LoginCount, unchanged.LoginCount)
 	}
+	// An unknown user and a wrong password are one answer, code and message, in every
+	// transport: two answers (REST's 404 vs 401) listed the user ids to anyone.
 	_, err = svc.Login(ctx(t), newUserID(t), "xxx")
-	wantCode(t, "Login of an unknown user", err, trade.CodeNotFound)
+	wantCode(t, "Login of an unknown user", err, trade.CodeUnauthorized)
+	if err.Error() != wrongPassword {
+		t.Errorf("Login of an unknown user says %q, a wrong password %q: they must not differ", err, wrongPassword)
+	}
 	wantCode(t, "Logout of an unknown user", svc.Logout(ctx(t), newUserID(t)), trade.CodeNotFound)
 	_, err = svc.GetAccountData(ctx(t), newUserID(t))
 	wantCode(t, "GetAccountData of an unknown user", err, trade.CodeNotFound)

@@ -35,6 +35,9 @@ type Options struct {
 	Conns int
 	// DialTimeout bounds establishing a connection (0 = the call timeout).
 	DialTimeout time.Duration
+	// Extra dial options, applied after the client's own (the service token's per-RPC
+	// credentials, TLS transport credentials: see svcauth.Client.GRPCDialOptions).
+	Extra []ggrpc.DialOption
 }
 
 // Client implements trade.Service and trade.OrderProcessor over gRPC. It is safe for
@@ -73,7 +76,7 @@ func NewClient(addr string, opts Options) (*Client, error) {
 	}
 	c := &Client{addr: addr, opts: opts, timeout: opts.Timeout}
 	for range opts.Conns {
-		cc, err := ggrpc.NewClient("passthrough:///"+addr,
+		do := append([]ggrpc.DialOption{
 			ggrpc.WithTransportCredentials(insecure.NewCredentials()),
 			ggrpc.WithDefaultCallOptions(ggrpc.MaxCallRecvMsgSize(DefaultClientMaxRecvBytes)),
 			// Fixed flow-control windows turn off grpc-go's BDP estimator, whose pings add
@@ -86,7 +89,8 @@ func NewClient(addr string, opts Options) (*Client, error) {
 				Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 2 * time.Second},
 				MinConnectTimeout: opts.DialTimeout,
 			}),
-		)
+		}, opts.Extra...)
+		cc, err := ggrpc.NewClient("passthrough:///"+addr, do...)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("grpc: client for %s: %w", addr, err)

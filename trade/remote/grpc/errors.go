@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tradebench/tradebench/trade"
 )
@@ -29,6 +32,8 @@ func StatusCode(c trade.Code) codes.Code {
 		return codes.PermissionDenied
 	case trade.CodeConflict:
 		return codes.AlreadyExists
+	case trade.CodeTooManyRequests:
+		return codes.ResourceExhausted
 	}
 	return codes.FailedPrecondition // a domain code this build does not know yet
 }
@@ -41,7 +46,11 @@ func toStatus(err error) error {
 	}
 	if de := trade.AsError(err); de != nil {
 		st := status.New(StatusCode(de.Code), de.Message)
-		if withInfo, derr := st.WithDetails(&errdetails.ErrorInfo{Reason: string(de.Code), Domain: ErrorDomain}); derr == nil {
+		details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: string(de.Code), Domain: ErrorDomain}}
+		if de.RetryAfter > 0 {
+			details = append(details, &errdetails.RetryInfo{RetryDelay: durationpb.New(de.RetryAfter)})
+		}
+		if withInfo, derr := st.WithDetails(details...); derr == nil {
 			st = withInfo
 		}
 		return st.Err()
@@ -65,10 +74,21 @@ func fromStatus(method string, err error) error {
 	if !ok {
 		return fmt.Errorf("grpc %s: %w", method, err)
 	}
+	var de *trade.Error
+	var retry time.Duration
 	for _, d := range st.Details() {
-		if info, ok := d.(*errdetails.ErrorInfo); ok && info.GetDomain() == ErrorDomain {
-			return &trade.Error{Code: trade.Code(info.GetReason()), Message: st.Message()}
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			if d.GetDomain() == ErrorDomain {
+				de = &trade.Error{Code: trade.Code(d.GetReason()), Message: st.Message()}
+			}
+		case *errdetails.RetryInfo:
+			retry = d.GetRetryDelay().AsDuration()
 		}
+	}
+	if de != nil {
+		de.RetryAfter = retry
+		return de
 	}
 	switch st.Code() {
 	case codes.DeadlineExceeded:

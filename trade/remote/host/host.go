@@ -6,6 +6,7 @@ package host
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
+
 	ggrpc "google.golang.org/grpc"
 
 	"github.com/tradebench/tradebench/trade"
@@ -22,6 +25,7 @@ import (
 	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/soap"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
 
 // Config configures a services host. The zero value of every field but the listen addresses
@@ -48,6 +52,15 @@ type Config struct {
 	// stalled client cannot hold a connection forever; IdleTimeout closes idle keep-alive
 	// connections (0 = 2m).
 	ReadTimeout, IdleTimeout time.Duration
+
+	// Token is the service token every caller must send (svcauth): SOAP and REST callers as
+	// "Authorization: Bearer TOKEN", gRPC callers as authorization metadata; others get 401
+	// (SOAP: a Client fault with HTTP 401; gRPC: UNAUTHENTICATED) and nothing is done. Empty
+	// turns the check off: server.Start always sets one.
+	Token string
+	// TLS, if set, serves every endpoint over TLS with this configuration (svcauth.TLSFiles:
+	// mutual TLS, a client certificate required).
+	TLS *tls.Config
 
 	// Logger receives faults and panics (nil = slog.Default()).
 	Logger *slog.Logger
@@ -93,6 +106,18 @@ func Handler(svc trade.Service, cfg Config) http.Handler {
 	return handler(svc, cfg, nil)
 }
 
+// refuse answers a caller without the service token in its transport's format.
+func refuse(w http.ResponseWriter, r *http.Request) {
+	switch p := r.URL.Path; {
+	case p == soap.Path:
+		soap.WriteClientFault(w, http.StatusUnauthorized, svcauth.Refusal)
+	case strings.HasPrefix(p, rest.Prefix):
+		rest.WriteProblem(w, http.StatusUnauthorized, rest.CodeServiceToken, svcauth.Refusal)
+	default:
+		http.Error(w, "401 "+svcauth.Refusal, http.StatusUnauthorized)
+	}
+}
+
 // handler is Handler counting the calls of each transport in calls (nil: not counted).
 func handler(svc trade.Service, cfg Config, calls *Calls) http.Handler {
 	log := cfg.Logger
@@ -107,8 +132,8 @@ func handler(svc trade.Service, cfg Config, calls *Calls) http.Handler {
 	sh := soap.NewHandler(soapSvc, soap.HandlerOptions{Processor: soapProc, MaxBodyBytes: cfg.MaxBodyBytes, Logger: log})
 	rh := rest.NewHandler(restSvc, rest.HandlerOptions{Processor: restProc, MaxBodyBytes: cfg.MaxBodyBytes, Logger: log})
 	// Routed by prefix, not by http.ServeMux: the mux would clean "//" out of REST paths whose
-	// user id segment is empty and redirect them.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// user id segment is empty and redirect them. Only the health check needs no token.
+	return svcauth.RequireHTTP(cfg.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		switch {
 		case p == soap.Path:
@@ -125,7 +150,7 @@ func handler(svc trade.Service, cfg Config, calls *Calls) http.Handler {
 		default:
 			http.Error(w, "404 not found: the services are at "+soap.Path+" (SOAP) and "+rest.Prefix+" (REST)", http.StatusNotFound)
 		}
-	})
+	}), refuse, "/healthz")
 }
 
 // Start listens on the configured addresses and serves svc until Close or until ctx ends.
@@ -163,14 +188,9 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: SOAP/REST listen on %s: %w", cfg.HTTPListen, err)
 		}
 		h.httpLn = ln
-		h.httpSrv = &http.Server{
-			Handler:           handler(svc, cfg, &h.calls),
-			ReadHeaderTimeout: min(cfg.ReadTimeout, 10*time.Second),
-			ReadTimeout:       cfg.ReadTimeout,
-			IdleTimeout:       cfg.IdleTimeout,
-			MaxHeaderBytes:    cfg.MaxHeaderBytes,
-			ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
-		}
+		h.httpSrv = httpserve.New(handler(svc, cfg, &h.calls), httpserve.Options{
+			ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout, MaxHeaderBytes: cfg.MaxHeaderBytes, Logger: cfg.Logger})
+		h.httpSrv.TLSConfig = cfg.TLS
 	}
 	if cfg.GRPCListen != "" {
 		ln, err := lc.Listen(ctx, "tcp", cfg.GRPCListen)
@@ -182,11 +202,16 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 		}
 		h.grpcLn = ln
 		h.grpcSrv = tgrpc.NewServer(h.calls.Service(remote.GRPC, svc), tgrpc.ServerOptions{
-			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger})
+			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger,
+			Extra: svcauth.GRPCServerOptions(cfg.Token, cfg.TLS)})
 	}
 	if h.httpSrv != nil {
 		h.wg.Go(func() {
-			if err := h.httpSrv.Serve(h.httpLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			serve := h.httpSrv.Serve
+			if cfg.TLS != nil {
+				serve = func(ln net.Listener) error { return h.httpSrv.ServeTLS(ln, "", "") }
+			}
+			if err := serve(h.httpLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				h.fail(fmt.Errorf("host: SOAP/REST server: %w", err))
 			}
 		})
@@ -255,10 +280,14 @@ func (h *Host) Info() Info {
 	}
 	if a := h.HTTPAddr(); a != "" {
 		in.HTTPAddr = a
-		in.SOAPURL = "http://" + a + soap.Path
+		scheme := "http://"
+		if h.cfg.TLS != nil {
+			scheme = "https://"
+		}
+		in.SOAPURL = scheme + a + soap.Path
 		in.WSDLURL = in.SOAPURL + "?wsdl"
-		in.RESTURL = "http://" + a + strings.TrimSuffix(rest.Prefix, "/")
-		in.OpenAPIURL = "http://" + a + rest.Prefix + "openapi.json"
+		in.RESTURL = scheme + a + strings.TrimSuffix(rest.Prefix, "/")
+		in.OpenAPIURL = scheme + a + rest.Prefix + "openapi.json"
 		in.Transports = append(in.Transports, "soap", "rest")
 	}
 	if a := h.GRPCAddr(); a != "" {

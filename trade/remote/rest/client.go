@@ -125,9 +125,7 @@ func (c *Client) Options() Options { return c.opts }
 
 // Close releases idle connections.
 func (c *Client) Close() error {
-	if c.tr != nil {
-		c.tr.CloseIdleConnections()
-	}
+	c.hc.CloseIdleConnections() // reaches a given Transport too (e.g. the service token's)
 	return nil
 }
 
@@ -183,7 +181,11 @@ func problemError(method, path string, resp *http.Response, body []byte) error {
 		var p Problem
 		if err := json.Unmarshal(body, &p); err == nil {
 			if domainCodes[trade.Code(p.Code)] {
-				return &trade.Error{Code: trade.Code(p.Code), Message: p.Detail}
+				de := &trade.Error{Code: trade.Code(p.Code), Message: p.Detail}
+				if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+					de.RetryAfter = time.Duration(s) * time.Second
+				}
+				return de
 			}
 			return fmt.Errorf("rest %s %s: HTTP %d %s: %s", method, path, resp.StatusCode, p.Code, p.Detail)
 		}

@@ -21,6 +21,9 @@ const (
 	CodeMediaType       = "unsupported_media_type"
 	CodeInternal        = "internal"
 	CodeUnavailable     = "unavailable"
+	// CodeServiceToken refuses a caller without the services host's token (401). It is not
+	// a domain code: the caller's configuration is wrong, not the user's password.
+	CodeServiceToken = "service_token"
 )
 
 // Problem is an RFC 9457 problem detail with the domain code as an extension member.
@@ -38,11 +41,13 @@ const ProblemTypeBase = "urn:tradebench:problem:"
 
 // domainCodes are the codes a client turns back into *trade.Error.
 var domainCodes = map[trade.Code]bool{
-	trade.CodeInvalid:      true,
-	trade.CodeNotFound:     true,
-	trade.CodeUnauthorized: true,
-	trade.CodeForbidden:    true,
-	trade.CodeConflict:     true,
+	trade.CodeInvalid:           true,
+	trade.CodeNotFound:          true,
+	trade.CodeUnauthorized:      true,
+	trade.CodeForbidden:         true,
+	trade.CodeConflict:          true,
+	trade.CodeInsufficientFunds: true,
+	trade.CodeTooManyRequests:   true,
 }
 
 // HTTPStatus maps a domain code to the HTTP status it travels as.
@@ -58,8 +63,16 @@ func HTTPStatus(c trade.Code) int {
 		return http.StatusForbidden
 	case trade.CodeConflict:
 		return http.StatusConflict
+	case trade.CodeTooManyRequests:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusUnprocessableEntity
+}
+
+// WriteProblem answers a problem with a transport-level code (one of the Code* constants),
+// for middleware in front of the REST handler.
+func WriteProblem(w http.ResponseWriter, status int, code, detail string) {
+	writeProblem(w, status, code, detail)
 }
 
 func writeProblem(w http.ResponseWriter, status int, code, detail string) {

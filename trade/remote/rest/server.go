@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tradebench/tradebench/trade"
 )
@@ -150,6 +151,9 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var br *errBadRequest
 	switch de := trade.AsError(err); {
 	case de != nil:
+		if de.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(int64(de.RetryAfter/time.Second), 10))
+		}
 		writeProblem(w, HTTPStatus(de.Code), string(de.Code), de.Message)
 	case errors.As(err, &br):
 		writeProblem(w, br.status, br.code, br.msg)

@@ -105,9 +105,7 @@ func (c *Client) Options() Options { return c.opts }
 
 // Close releases idle connections.
 func (c *Client) Close() error {
-	if c.tr != nil {
-		c.tr.CloseIdleConnections()
-	}
+	c.hc.CloseIdleConnections() // reaches a given Transport too (e.g. the service token's)
 	return nil
 }
 

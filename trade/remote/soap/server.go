@@ -211,6 +211,13 @@ func toFault(err error) *soapFault {
 	return &soapFault{code: FaultServer, msg: "trade service: " + err.Error(), status: http.StatusInternalServerError}
 }
 
+// WriteClientFault answers a soap:Client fault with an HTTP status, for a request refused
+// before its envelope is read (e.g. one without the service token: 401).
+func WriteClientFault(w http.ResponseWriter, status int, msg string) {
+	(*Handler)(nil).writeFault(w, &soapFault{code: FaultClient, msg: msg, status: status})
+}
+
+// writeFault uses no Handler state (WriteClientFault calls it on nil).
 func (h *Handler) writeFault(w http.ResponseWriter, f *soapFault) {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
