@@ -17,6 +17,7 @@
 //   - each quote's volume is its loaded volume plus the shares of the closed and completed
 //     orders in its symbol placed since the load (the loaded quotes, kept for Reset, are the
 //     baseline);
+//   - no balance is negative: every buy is checked against the balance it debits;
 //   - no order is applied twice: each of the above is off by exactly one order's amounts when
 //     one is, and a holding credited by two buys or sold below zero is its own violation.
 //
@@ -51,7 +52,7 @@ type Options struct {
 }
 
 // Checks is the number of invariants an audit checks (the report's "checks").
-const Checks = 5
+const Checks = 6
 
 // Kinds of violation in the summary's ByKind, named for what broke.
 const (
@@ -61,6 +62,7 @@ const (
 	KindHolding  = "holding"
 	KindVolume   = "volume"
 	KindApplied2 = "applied-twice" // a holding credited by two buys, or sold more than bought
+	KindNegative = "negative-balance"
 )
 
 // kindOf groups the store's row kinds into the report's kinds.
@@ -78,6 +80,7 @@ var kindOf = map[string]string{
 	store.AuditOversold:      KindApplied2,
 	store.AuditVolume:        KindVolume,
 	store.AuditQuoteNotBased: KindVolume,
+	store.AuditNegative:      KindNegative,
 }
 
 // Run audits st, which must be loaded (store.ErrNotLoaded otherwise) and implement
@@ -186,6 +189,8 @@ func describe(r store.AuditRow) string {
 		return fmt.Sprintf("quote %s has volume %d, expected %d (loaded volume + shares of the orders since), off by %+d", r.Symbol, r.Actual, r.Expected, r.Actual-r.Expected)
 	case store.AuditQuoteNotBased:
 		return fmt.Sprintf("quote %s is not in the loaded data set (volume %d has no baseline)", r.Symbol, r.Actual)
+	case store.AuditNegative:
+		return fmt.Sprintf("%s is overdrawn: balance %s", acct, trade.Money(r.Actual))
 	}
 	return fmt.Sprintf("%s: %s order %d holding %d %s expected %d actual %d", r.Kind, acct, r.OrderID, r.HoldingID, r.Symbol, r.Expected, r.Actual)
 }

@@ -197,6 +197,10 @@ func TestAuditCatchesCorruption(t *testing.T) {
 			{"balance changed", []string{"UPDATE accounts SET balance = balance + 1 WHERE accountid = 3"},
 				[]string{"UPDATE accounts SET balance = balance - 1 WHERE accountid = 3"},
 				map[string]int64{audit.KindBalance: 1}},
+			// what a buy without a funds check does: the audit did not notice an overdrawn account
+			{"an account overdrawn", []string{"UPDATE accounts SET balance = -balance - 1, openbalance = openbalance - 2 * balance - 1 WHERE accountid = 4"},
+				[]string{"UPDATE accounts SET openbalance = openbalance - 2 * balance - 1, balance = -balance - 1 WHERE accountid = 4"},
+				map[string]int64{audit.KindNegative: 1}},
 			{"a buy applied twice: balance debited and volume added again", []string{
 				fmt.Sprintf("UPDATE accounts SET balance = balance - %d WHERE accountid = %d", total, buy.AccountID),
 				fmt.Sprintf("UPDATE quotes SET volume = volume + %d WHERE symbol = '%s'", buy.Quantity, buy.Symbol)},

@@ -172,6 +172,7 @@ func TestSplitRoles(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.DB, cfg.Listen, cfg.Logger = dsn, "127.0.0.1:0", log
 		cfg.Orders.WorkDir = dir
+		cfg.ServiceToken = "split-roles-test-token-0123456789" // the tiers' shared secret
 		mut(&cfg)
 		s, err := Start(context.Background(), cfg)
 		if err != nil {

@@ -19,19 +19,20 @@ type Auditor interface {
 // Audit violation kinds: what a violating row means. The check that finds each is described
 // with its query below.
 const (
-	AuditOpenOrder     = "open-order"     // an order not in a final state
-	AuditOrphanOrder   = "orphan-order"   // an order of no account, of no quote, or of no known type
-	AuditBuyUnlinked   = "buy-unlinked"   // a completed buy that names no holding
-	AuditBalance       = "balance"        // balance ≠ opening balance + sells − buys − fees
-	AuditHoldingNoBuy  = "holding-no-buy" // a holding no completed buy created
-	AuditHoldingQty    = "holding-qty"    // a holding's quantity ≠ bought − sold
-	AuditHoldingOwner  = "holding-owner"  // a holding's account, symbol or price ≠ its buy's or sells'
-	AuditForeignSell   = "foreign-sell"   // a sold-out holding's sells in another account or symbol than its buy
-	AuditHoldingLost   = "holding-lost"   // shares bought and not sold, but the holding is gone
-	AuditTwoBuys       = "two-buys"       // one holding credited by more than one completed buy
-	AuditOversold      = "oversold"       // more shares sold from a holding than bought
-	AuditVolume        = "volume"         // quote volume ≠ loaded volume + shares of orders since
-	AuditQuoteNotBased = "quote-no-base"  // a quote not in the loaded data set (no baseline)
+	AuditOpenOrder     = "open-order"       // an order not in a final state
+	AuditOrphanOrder   = "orphan-order"     // an order of no account, of no quote, or of no known type
+	AuditBuyUnlinked   = "buy-unlinked"     // a completed buy that names no holding
+	AuditBalance       = "balance"          // balance ≠ opening balance + sells − buys − fees
+	AuditHoldingNoBuy  = "holding-no-buy"   // a holding no completed buy created
+	AuditHoldingQty    = "holding-qty"      // a holding's quantity ≠ bought − sold
+	AuditHoldingOwner  = "holding-owner"    // a holding's account, symbol or price ≠ its buy's or sells'
+	AuditForeignSell   = "foreign-sell"     // a sold-out holding's sells in another account or symbol than its buy
+	AuditHoldingLost   = "holding-lost"     // shares bought and not sold, but the holding is gone
+	AuditTwoBuys       = "two-buys"         // one holding credited by more than one completed buy
+	AuditOversold      = "oversold"         // more shares sold from a holding than bought
+	AuditVolume        = "volume"           // quote volume ≠ loaded volume + shares of orders since
+	AuditQuoteNotBased = "quote-no-base"    // a quote not in the loaded data set (no baseline)
+	AuditNegative      = "negative-balance" // an account overdrawn: a buy was not covered
 )
 
 // AuditRow is one violating row. Which fields are set depends on the kind; Expected and
@@ -179,5 +180,10 @@ func AuditQueries(loadedMaxOrderID int64) []string {
 			WHERE orderid > ` + maxID + ` GROUP BY symbol) m
 		WHERE NOT EXISTS (SELECT 1 FROM quotes q WHERE q.symbol = m.symbol)
 		ORDER BY 6`,
+
+		// Overdrawn accounts: every buy is checked against the balance, so a negative one means
+		// a buy was applied without the money (the funds check broke, or was bypassed).
+		`SELECT '` + AuditNegative + `', accountid, userid, 0, 0, '', '', 0, balance
+		FROM accounts WHERE balance < 0 ORDER BY accountid`,
 	}
 }

@@ -30,6 +30,13 @@ type Env struct {
 	Symbols []string
 	// User and Password are a loaded user (its data is only read and logged in/out).
 	User, Password string
+	// LoginMaxFailures, if positive, is the service's login throttle: the test checks that
+	// after that many wrong passwords even the right one is refused (resource_exhausted,
+	// with when to retry), for a known and an unknown user id alike.
+	LoginMaxFailures int
+	// NoRetryAfter: the transport does not carry trade.Error.RetryAfter (SOAP's fault detail
+	// has code and message only; the web tier then answers with the whole window).
+	NoRetryAfter bool
 }
 
 var seq atomic.Int64
@@ -110,6 +117,27 @@ func Run(t *testing.T, env Env) {
 	t.Run("InvalidInput", func(t *testing.T) { testInvalid(t, env) })
 	if env.Processor != nil {
 		t.Run("CompleteOrder", func(t *testing.T) { testCompleteOrder(t, env) })
+	}
+	if env.LoginMaxFailures > 0 {
+		t.Run("LoginThrottle", func(t *testing.T) { testLoginThrottle(t, env) })
+	}
+}
+
+func testLoginThrottle(t *testing.T, env Env) {
+	svc := env.Service
+	r, _ := register(t, svc, trade.Cents(100))
+	for _, uid := range []string{r.UserID, newUserID(t)} {
+		for i := range env.LoginMaxFailures {
+			_, err := svc.Login(ctx(t), uid, "wrong")
+			if te := trade.AsError(err); te == nil || te.Code != trade.CodeUnauthorized || te.Message != trade.LoginRefused {
+				t.Fatalf("wrong password %d of %d for %s: %v, want %q", i+1, env.LoginMaxFailures, uid, err, trade.LoginRefused)
+			}
+		}
+		_, err := svc.Login(ctx(t), uid, r.Password)
+		wantCode(t, "Login after too many wrong passwords", err, trade.CodeTooManyRequests)
+		if te := trade.AsError(err); te != nil && !env.NoRetryAfter && (te.RetryAfter <= 0 || te.RetryAfter > trade.LoginWindow+time.Second) {
+			t.Errorf("Login after too many wrong passwords: retry after %v, want (0, %v]", te.RetryAfter, trade.LoginWindow)
+		}
 	}
 }
 
@@ -381,6 +409,12 @@ func testBuySell(t *testing.T, env Env) {
 	}
 	_, err = svc.Sell(ctx(t), r.UserID, 1, -1)
 	wantCode(t, "Sell of quantity -1", err, trade.CodeInvalid)
+	// a buy beyond the balance is refused with the numbers, in every transport
+	_, err = svc.Buy(ctx(t), r.UserID, sym, trade.MaxQuantity)
+	wantCode(t, "Buy beyond the balance", err, trade.CodeInsufficientFunds)
+	if want := "insufficient funds: balance $" + balance.String() + ", order costs $"; err != nil && !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Buy beyond the balance says %q, want it to start %q", err, want)
+	}
 	if a2 := must[trade.Account](t, "GetAccountData")(svc.GetAccountData(ctx(t), r.UserID)); a2.Balance != balance {
 		t.Errorf("rejected orders moved money: %s -> %s", balance, a2.Balance)
 	}

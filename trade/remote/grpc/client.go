@@ -81,8 +81,8 @@ func NewClient(addr string, opts Options) (*Client, error) {
 			ggrpc.WithDefaultCallOptions(ggrpc.MaxCallRecvMsgSize(DefaultClientMaxRecvBytes)),
 			// Fixed flow-control windows turn off grpc-go's BDP estimator, whose pings add
 			// frames (and wake-ups) to small request/response calls on a fast network.
-			ggrpc.WithInitialWindowSize(1<<20),
-			ggrpc.WithInitialConnWindowSize(1<<20),
+			ggrpc.WithInitialWindowSize(1 << 20),
+			ggrpc.WithInitialConnWindowSize(1 << 20),
 			// A host that went away is retried with a short backoff, so it is back in use
 			// soon after it returns; meanwhile calls fail fast.
 			ggrpc.WithConnectParams(ggrpc.ConnectParams{

@@ -26,6 +26,9 @@ var (
 	Password = dataset.Password
 )
 
+// LoginMaxFailures is the services' login throttle in these tests (the server's default).
+const LoginMaxFailures = 20
+
 // Service opens a fresh SQLite database, loads Spec and returns the synchronous in-process
 // service on it (market summary not cached, so every call reaches the store).
 func Service(tb testing.TB) *inprocess.Service {
@@ -42,5 +45,6 @@ func Service(tb testing.TB) *inprocess.Service {
 	opts := inprocess.DefaultOptions()
 	opts.MarketSummaryTTL = 0
 	opts.Seed = 7
+	opts.LoginMaxFailures = LoginMaxFailures
 	return inprocess.New(st, opts)
 }
