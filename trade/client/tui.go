@@ -25,6 +25,10 @@ type Options struct {
 	PollEvery time.Duration
 	// CallTimeout bounds each service call (0 = 15s).
 	CallTimeout time.Duration
+	// UserID and Password prefill the login screen; Symbols the quotes screen (nil =
+	// DefaultSymbols).
+	UserID, Password string
+	Symbols          []string
 }
 
 // New returns the interactive client's bubbletea model over svc.
@@ -36,8 +40,11 @@ func New(svc trade.Service, opts Options) tea.Model {
 		opts.CallTimeout = 15 * time.Second
 	}
 	m := &model{svc: svc, opts: opts, screen: ScreenLogin}
-	m.login = form{fields: []field{{label: "User ID", value: "uid:0"}, {label: "Password", mask: true}}}
-	m.symbols = field{label: "Symbols", value: strings.Join(DefaultSymbols, ",")}
+	if len(opts.Symbols) == 0 {
+		opts.Symbols = DefaultSymbols
+	}
+	m.login = form{fields: []field{{label: "User ID", value: opts.UserID}, {label: "Password", value: opts.Password, mask: true}}}
+	m.symbols = field{label: "Symbols", value: strings.Join(opts.Symbols, ",")}
 	if opts.Stream != "" {
 		m.live = newLive(opts.Stream)
 	}
