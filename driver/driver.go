@@ -27,6 +27,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/vuser"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -75,6 +76,10 @@ type Config struct {
 	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
 	Slice scenario.Slice
+
+	// Stream, if set, holds stream subscribers open during the run and records event delivery
+	// latency in the results (extra.stream); not with a peak search.
+	Stream *streamload.Config
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -190,6 +195,18 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
 		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name}
 
+	var sr *streamload.Run
+	if cfg.Stream != nil {
+		if cfg.Peak != nil {
+			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
+		}
+		if sr, err = streamload.Start(ctx, *cfg.Stream); err != nil {
+			return nil, err
+		}
+		defer sr.Stop()
+		start := time.Now()
+		sr.Window(start.Add(cfg.RampUp), start.Add(cfg.RampUp+cfg.Duration))
+	}
 	var res *report.Results
 	if cfg.Peak != nil {
 		if cfg.Rate > 0 {
@@ -205,6 +222,15 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	describe(res, cfg, sc, target, keep, quick)
 	res.Notes = append(res.Notes, notes...)
+	if sr != nil {
+		sr.Stop()
+		r := sr.Result(res.SteadySeconds)
+		if res.Extra == nil {
+			res.Extra = map[string]any{}
+		}
+		res.Extra["stream"] = r
+		res.Notes = append(res.Notes, r.Line())
+	}
 	if !quick {
 		recordServer(ctx, res, target)
 	}

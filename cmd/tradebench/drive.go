@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -64,7 +65,7 @@ func (m kvFlag) Set(s string) error {
 }
 
 // driverFlags names the flags that set driver.Config's fields.
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario"}
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers"}
 
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
@@ -255,6 +256,8 @@ func runDrive(ctx context.Context, args []string) error {
 	var list bool
 	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
+	var sf streamFlags
+	sf.register(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
 	if err := parseFlags(fs, args, false); err != nil {
@@ -282,9 +285,18 @@ func runDrive(ctx context.Context, args []string) error {
 	if cfg.URL == "" && cfg.Target == "" {
 		return usageErrorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
+	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
+		return err
+	}
 	res, err := driver.Drive(ctx, cfg)
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}
-	return finish(res, f.out, err)
+	err = finish(res, f.out, err)
+	if res != nil {
+		if sr, ok := res.Extra["stream"].(streamload.Result); ok {
+			fmt.Println(sr.Line())
+		}
+	}
+	return err
 }
