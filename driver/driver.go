@@ -195,42 +195,24 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
 		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name}
 
-	var sr *streamload.Run
-	if cfg.Stream != nil {
-		if cfg.Peak != nil {
-			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
-		}
-		if sr, err = streamload.Start(ctx, *cfg.Stream); err != nil {
-			return nil, err
-		}
-		defer sr.Stop()
-		start := time.Now()
-		sr.Window(start.Add(cfg.RampUp), start.Add(cfg.RampUp+cfg.Duration))
-	}
 	var res *report.Results
 	if cfg.Peak != nil {
 		if cfg.Rate > 0 {
 			return nil, setting.Errorf("Rate", "peak search steps virtual users (the closed model); it cannot run at an arrival rate")
 		}
+		if cfg.Stream != nil {
+			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
+		}
 		pc := *cfg.Peak
 		res, err = runPeak(ctx, pc, lc, w)
 	} else {
-		res, err = load.Run(ctx, lc, w)
+		res, err = streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, lc, w) })
 	}
 	if res == nil {
 		return nil, err
 	}
 	describe(res, cfg, sc, target, keep, quick)
 	res.Notes = append(res.Notes, notes...)
-	if sr != nil {
-		sr.Stop()
-		r := sr.Result(res.SteadySeconds)
-		if res.Extra == nil {
-			res.Extra = map[string]any{}
-		}
-		res.Extra["stream"] = r
-		res.Notes = append(res.Notes, r.Line())
-	}
 	if !quick {
 		recordServer(ctx, res, target)
 	}

@@ -143,7 +143,9 @@ func (m *tmuxSession) run(args ...string) string {
 	return string(out)
 }
 
-func (m *tmuxSession) keys(keys ...string) { m.run(append([]string{"send-keys", "-t", "tb"}, keys...)...) }
+func (m *tmuxSession) keys(keys ...string) {
+	m.run(append([]string{"send-keys", "-t", "tb"}, keys...)...)
+}
 
 func (m *tmuxSession) screen() string { return m.run("capture-pane", "-p", "-t", "tb") }
 
@@ -246,5 +248,35 @@ func TestClientInteractiveInTmux(t *testing.T) {
 	h, err := s.Service().GetHoldings(ctx, "uid:3")
 	if err != nil || len(h) != 6 {
 		t.Fatalf("uid:3 holdings after the session: %d, %v", len(h), err)
+	}
+}
+
+// TestDriveClientScenario: `drive --scenario client` drives the services directly over each
+// transport and reports one transaction per screen, none failed, with stream subscribers on the
+// web tier measuring delivery of the quotes its buys move.
+func TestDriveClientScenario(t *testing.T) {
+	s := startServices(t)
+	env := []string{"TRADEBENCH_SERVICE_TOKEN=" + clientTestToken}
+	for _, access := range []string{"soap", "rest", "grpc"} {
+		out := filepath.Join(t.TempDir(), "res.json")
+		r := tbEnv(t, env, "drive", "--scenario", "client", "--access", access, "--bsl", bslAddr(s, access),
+			"--set", "users=20", "--set", "quotes=50", "--users", "4", "--think", "0", "-d", "1s", "--progress", "off",
+			"--target", s.URL(), "--stream-subscribers", "3", "--max-error-rate", "0", "--out", out)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d:\n%s\n%s", access, r.code, r.stdout, r.stderr)
+		}
+		for _, tx := range []string{"login", "home", "quotes", "buy", "portfolio", "sell", "account", "logout", "stream: 3 subscribers"} {
+			if !strings.Contains(r.stdout, tx) {
+				t.Errorf("%s: the summary lacks %q:\n%s", access, tx, r.stdout)
+			}
+		}
+		data, err := os.ReadFile(out)
+		if err != nil || !strings.Contains(string(data), `"workload": "smart-client"`) || !strings.Contains(string(data), `"delivery"`) {
+			t.Errorf("%s: results file: %v\n%.600s", access, err, data)
+		}
+	}
+	r := tbEnv(t, env, "drive", "--scenario", "client", "--access", "rest", "--bsl", bslAddr(s, "rest"), "--set", "users=2", "--users", "3", "-d", "1s")
+	if r.code != 2 || !strings.Contains(r.stderr, "--users") {
+		t.Errorf("more users than accounts: exit %d, %s", r.code, r.stderr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/smartclient"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
@@ -258,6 +259,8 @@ func runDrive(ctx context.Context, args []string) error {
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
 	var sf streamFlags
 	sf.register(fs)
+	var cf clientScenarioFlags
+	cf.register(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
 	if err := parseFlags(fs, args, false); err != nil {
@@ -272,7 +275,11 @@ func runDrive(ctx context.Context, args []string) error {
 			}
 			fmt.Printf("%-14s %s\n", n, sc.Description)
 		}
+		fmt.Printf("%-14s %s\n", smartclient.Name, "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout.")
 		return nil
+	}
+	if f.scenario == smartclient.Name {
+		return runClientScenario(ctx, fs, &f, cf, sf)
 	}
 	given := givenFlags(fs)
 	if quickURL != "" && !given["users"] && !given["c"] {

@@ -198,3 +198,30 @@ func (r Result) Line() string {
 	return fmt.Sprintf("stream: %d subscribers (%d connected at start), %d events (%.0f/s) in the steady state, publish→receipt p50 %.2fms p90 %.2fms p99 %.2fms p99.9 %.2fms max %.2fms; %d reconnects, %d refused",
 		r.Subscribers, r.Connected, d.Count, r.EventsPerSec, d.P50Ms, d.P90Ms, d.P99Ms, d.P999Ms, d.MaxMs, r.Reconnects, r.Refused)
 }
+
+// Measure runs run — one load run with the given ramp-up and steady state — with cfg's
+// subscribers open around it, and adds what they measured to its results (extra.stream and a
+// note). With cfg nil it only runs run.
+func Measure(ctx context.Context, cfg *Config, rampUp, steady time.Duration, run func() (*report.Results, error)) (*report.Results, error) {
+	if cfg == nil {
+		return run()
+	}
+	sr, err := Start(ctx, *cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer sr.Stop()
+	start := time.Now()
+	sr.Window(start.Add(rampUp), start.Add(rampUp+steady))
+	res, err := run()
+	sr.Stop()
+	if res != nil {
+		r := sr.Result(res.SteadySeconds)
+		if res.Extra == nil {
+			res.Extra = map[string]any{}
+		}
+		res.Extra["stream"] = r
+		res.Notes = append(res.Notes, r.Line())
+	}
+	return res, err
+}
