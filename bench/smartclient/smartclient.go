@@ -37,9 +37,9 @@ type Config struct {
 	// (virtual user k as uid:k, so no two users share an account) and trade s:0…s:Quotes-1.
 	Accounts, Quotes int
 	Password         string
-	Quantity         int64         // shares per buy (0 = 100)
+	Quantity         int64          // shares per buy (0 = 100)
 	Think            scenario.Think // pause after each screen
-	Seed             uint64        // the symbols' random draws (0 = random)
+	Seed             uint64         // the symbols' random draws (0 = random)
 }
 
 // Validate reports a configuration that cannot run users users at once.
