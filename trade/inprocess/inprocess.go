@@ -292,15 +292,14 @@ func (s *Service) UpdateAccountProfile(ctx context.Context, p trade.AccountProfi
 
 // GetHoldings returns the holdings of userID, oldest first.
 func (s *Service) GetHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
-	a, err := s.account(ctx, s.st, userID)
-	if err != nil {
+	if err := checkUser(userID); err != nil {
 		return nil, err
 	}
-	hs, err := s.st.Holdings(ctx, a.AccountID)
-	if hs == nil && err == nil {
-		hs = []trade.Holding{}
+	hs, err := s.st.UserHoldings(ctx, userID)
+	if err != nil {
+		return nil, missing(err, "no user %q", userID)
 	}
-	return hs, err
+	return hs, nil
 }
 
 // GetHolding returns one holding of userID; another user's holding is CodeForbidden.
@@ -329,36 +328,37 @@ func (s *Service) ownHolding(ctx context.Context, r store.Reader, a trade.Accoun
 // GetOrders returns the most recent orders first, at most limit (the configured cap if
 // limit <= 0, never more than MaxOrdersLimit).
 func (s *Service) GetOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
-	a, err := s.account(ctx, s.st, userID)
-	if err != nil {
+	if err := checkUser(userID); err != nil {
 		return nil, err
 	}
 	if limit <= 0 {
 		limit = s.opts.OrdersLimit
 	}
-	os, err := s.st.Orders(ctx, a.AccountID, min(limit, MaxOrdersLimit))
-	if os == nil && err == nil {
-		os = []trade.Order{}
+	os, err := s.st.UserOrders(ctx, userID, min(limit, MaxOrdersLimit))
+	if err != nil {
+		return nil, missing(err, "no user %q", userID)
 	}
-	return os, err
+	return os, nil
 }
 
 // GetClosedOrders returns the orders closed since last shown (status closed) and marks them
 // completed, so each alert is shown once even to concurrent callers.
 func (s *Service) GetClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
-	a, err := s.account(ctx, s.st, userID)
-	if err != nil {
+	if err := checkUser(userID); err != nil {
 		return nil, err
 	}
-	// The common case, nothing closed, is one indexed read and no write transaction.
-	pending, err := s.st.ClosedOrders(ctx, a.AccountID)
-	if err != nil || len(pending) == 0 {
-		return []trade.Order{}, err
+	// The common case, nothing closed, is indexed reads and no write transaction.
+	pending, err := s.st.UserClosedOrders(ctx, userID)
+	if err != nil {
+		return nil, missing(err, "no user %q", userID)
+	}
+	if len(pending) == 0 {
+		return []trade.Order{}, nil
 	}
 	var out []trade.Order
 	err = s.st.Update(ctx, func(tx store.Tx) error {
 		var err error
-		out, err = tx.CompleteClosedOrders(ctx, a.AccountID)
+		out, err = tx.CompleteClosedOrders(ctx, pending[0].AccountID)
 		return err
 	})
 	if out == nil && err == nil {

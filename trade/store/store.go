@@ -65,6 +65,13 @@ type Reader interface {
 	Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error)
 	// ClosedOrders returns an account's closed orders (alerts not yet shown), oldest first.
 	ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error)
+	// UserHoldings, UserOrders and UserClosedOrders are Holdings, Orders and ClosedOrders of
+	// userID's account (ErrNotFound if there is no such user) in one statement where the user
+	// has rows: the pages ask by user id, and a separate account lookup first would double
+	// the statements of the home, portfolio and account pages.
+	UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error)
+	UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error)
+	UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error)
 	// Order returns one order by id (ErrNotFound).
 	Order(ctx context.Context, orderID int64) (trade.Order, error)
 	// Quote returns one quote (ErrNotFound).
@@ -73,6 +80,19 @@ type Reader interface {
 	Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error)
 	// IndexQuotes returns the quotes of the market index: Trade 6.1's "s:1__" set (s:100…s:199).
 	IndexQuotes(ctx context.Context) ([]trade.Quote, error)
+}
+
+// OfUser finishes a User* read made in one statement that selects through the user's account
+// id: rows mean the user exists; no rows need a look at the account to tell "no such user"
+// (ErrNotFound) from "nothing to show".
+func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err error) ([]T, error) {
+	if err != nil || len(rows) > 0 {
+		return rows, err
+	}
+	if _, err := r.Account(ctx, userID); err != nil {
+		return nil, err
+	}
+	return []T{}, nil
 }
 
 // IndexPrefix and IndexLen describe the market index symbols: Trade's SQL is

@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -364,4 +366,79 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportMetric(float64(spec.Rows())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
 	}
+}
+
+// The User* reads answer what the reads by account id answer, for a user with rows, a user
+// without any and a user who does not exist.
+func TestUserReads(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		st := storetest.Loaded(t, dsn, small())
+		a, err := st.Account(ctx, "uid:3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var closedID int64
+		err = st.Update(ctx, func(tx store.Tx) error {
+			if _, err := tx.CreateAccount(ctx, trade.Account{UserID: "empty", CreationDate: now}, trade.AccountProfile{UserID: "empty"}, "h"); err != nil {
+				return err
+			}
+			closedID, err = tx.CreateOrder(ctx, trade.Order{AccountID: a.AccountID, Symbol: "s:3", Type: trade.Buy, Status: trade.StatusClosed, OpenDate: now, CompletionDate: now, Quantity: 1, Price: 10, Fee: trade.OrderFee})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		hs, err := st.Holdings(ctx, a.AccountID)
+		if err != nil || len(hs) == 0 {
+			t.Fatalf("Holdings: %d, %v", len(hs), err)
+		}
+		if got, err := st.UserHoldings(ctx, "uid:3"); err != nil || !reflect.DeepEqual(got, hs) {
+			t.Errorf("UserHoldings = %v, %v; want %v", got, err, hs)
+		}
+		os, err := st.Orders(ctx, a.AccountID, 3)
+		if err != nil || len(os) != 3 {
+			t.Fatalf("Orders: %d, %v", len(os), err)
+		}
+		if got, err := st.UserOrders(ctx, "uid:3", 3); err != nil || !reflect.DeepEqual(got, os) {
+			t.Errorf("UserOrders = %v, %v; want %v", got, err, os)
+		}
+		if got, err := st.UserClosedOrders(ctx, "uid:3"); err != nil || len(got) != 1 || got[0].OrderID != closedID {
+			t.Errorf("UserClosedOrders = %v, %v; want order %d", got, err, closedID)
+		}
+
+		for name, f := range map[string]func(string) (int, error){
+			"UserHoldings":     func(u string) (int, error) { r, err := st.UserHoldings(ctx, u); return len(r), err },
+			"UserOrders":       func(u string) (int, error) { r, err := st.UserOrders(ctx, u, 100); return len(r), err },
+			"UserClosedOrders": func(u string) (int, error) { r, err := st.UserClosedOrders(ctx, u); return len(r), err },
+		} {
+			if n, err := f("empty"); err != nil || n != 0 {
+				t.Errorf("%s(a user without rows) = %d rows, %v; want none and no error", name, n, err)
+			}
+			if _, err := f("nobody"); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("%s(no such user) = %v, want ErrNotFound", name, err)
+			}
+		}
+	})
+}
+
+// Quotes answers each existing symbol once, whatever the list repeats or lacks.
+func TestQuotesOnceEach(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		st := storetest.Loaded(t, dsn, small())
+		qs, err := st.Quotes(context.Background(), []string{"s:3", "s:1", "s:3", "s:nope", "s:1", "s:2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, q := range qs {
+			got = append(got, q.Symbol)
+		}
+		sort.Strings(got)
+		if want := []string{"s:1", "s:2", "s:3"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("Quotes = %v, want %v", got, want)
+		}
+	})
 }

@@ -2,14 +2,18 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"github.com/tradebench/tradebench/trade"
 )
@@ -17,48 +21,32 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// pageNames are the templates in templates/, each rendered inside layout.html.
-var pageNames = []string{"login", "home", "account", "portfolio", "quotes", "order", "register", "mksummary", "config", "error"}
-
+// The StockTrader pages are compiled templ components (pages.templ). html/template remains for
+// the JSF pages (jsf.go) and for the config page's content, which the layout wraps; its data
+// and markup change with the config page's own work, not with the pages' hot path.
 type pageSet struct{ t map[string]*template.Template }
 
 var funcs = template.FuncMap{
-	"money":  FormatMoney,
-	"updown": updown,
-	"date":   formatDate,
-	"sub":    func(a, b trade.Money) trade.Money { return a - b },
-	"args":   func(v *view, d any) viewArgs { return viewArgs{V: v, D: d} },
+	"money": FormatMoney,
+	"date":  formatDate,
 }
 
-// viewArgs passes the page's view along with a part of its data to a shared sub-template.
-type viewArgs struct {
-	V *view
-	D any
-}
+// configTemplate names the config page's content template in the page set.
+const configTemplate = "config"
 
 func parsePages() (*pageSet, error) {
-	base, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	t, err := template.New("config.html").Funcs(funcs).ParseFS(templateFS, "templates/config.html")
 	if err != nil {
-		return nil, fmt.Errorf("web: parse layout: %w", err)
+		return nil, fmt.Errorf("web: parse page config: %w", err)
 	}
-	ps := &pageSet{t: map[string]*template.Template{}}
-	for _, n := range pageNames {
-		t, err := base.Clone()
-		if err == nil {
-			t, err = t.ParseFS(templateFS, "templates/"+n+".html")
-		}
-		if err != nil {
-			return nil, fmt.Errorf("web: parse page %s: %w", n, err)
-		}
-		ps.t[n] = t
-	}
+	ps := &pageSet{t: map[string]*template.Template{configTemplate: t}}
 	if err := parseJSFPages(ps); err != nil {
 		return nil, err
 	}
 	return ps, nil
 }
 
-// view is what every template gets: the page's data plus the contract's brand and links.
+// view is what every page gets: the page's data plus the contract's brand and links.
 type view struct {
 	Brand string
 	Title string
@@ -73,62 +61,97 @@ type view struct {
 }
 
 // dtURLs and tradeURLs are the links of each contract. DayTrader's are relative to /daytrader/.
-var dtURLs = map[string]string{
+var dtURLs = map[string]templ.SafeURL{
 	"login": "app", "home": "app?action=home", "account": "app?action=account",
 	"portfolio": "app?action=portfolio", "quotes": "app?action=quotes&symbols=" + DefaultSymbols,
 	"mksummary": "app?action=mksummary", "register": "register.jsp", "config": "/trade/config",
 	"form": "app", "logout": "app?action=logout",
 }
 
-var tradeURLs = map[string]string{
+var tradeURLs = map[string]templ.SafeURL{
 	"login": "/trade/login", "home": "/trade/home", "account": "/trade/account",
 	"portfolio": "/trade/portfolio", "quotes": "/trade/quotes", "mksummary": "/trade/marketsummary",
 	"register": "/trade/register", "config": "/trade/config", "logout": "/trade/logout",
 	"buy": "/trade/buy", "sell": "/trade/sell",
 }
 
-// URL returns the link or form target named name in this page's contract. The links are
-// constants of this package, so they are marked safe: html/template would otherwise read the
-// DayTrader quotes link's "symbols=s:0" as a URL scheme and replace the link with #ZgotmplZ.
-func (v *view) URL(name string) template.URL {
+// href returns the link or form target named name in this page's contract. The links are
+// constants of this package, so they are marked safe: a URL sanitizer would otherwise read the
+// DayTrader quotes link's "symbols=s:0" as a URL scheme and replace the link.
+func (v *view) href(name string) templ.SafeURL {
 	if v.DT {
 		if u, ok := dtURLs[name]; ok {
-			return template.URL(u)
+			return u
 		}
 		return "app"
 	}
 	if u, ok := tradeURLs[name]; ok {
-		return template.URL(u)
+		return u
 	}
 	return "/trade/home"
 }
 
-// QuoteURL links to the quotes page of one symbol.
-func (v *view) QuoteURL(sym string) string {
+// quoteHref links to the quotes page of one symbol; the symbol is query-escaped, so the link
+// cannot carry a scheme of its own.
+func (v *view) quoteHref(sym string) templ.SafeURL {
 	if v.DT {
-		return "app?action=quotes&symbols=" + url.QueryEscape(sym)
+		return templ.SafeURL("app?action=quotes&symbols=" + url.QueryEscape(sym))
 	}
-	return "/trade/quotes?symbols=" + url.QueryEscape(sym)
+	return templ.SafeURL("/trade/quotes?symbols=" + url.QueryEscape(sym))
 }
 
-// Hidden is the hidden form fields a POST form needs: the DayTrader action, or the /trade/
-// session's CSRF token. Both values are safe by construction (a constant, a base64url token).
-func (v *view) Hidden(action string) template.HTML {
-	if v.DT {
-		return template.HTML(`<input type="hidden" name="action" value="` + template.HTMLEscapeString(action) + `">`)
-	}
-	if v.csrf == "" {
-		return ""
-	}
-	return template.HTML(`<input type="hidden" name="csrf" value="` + template.HTMLEscapeString(v.csrf) + `">`)
-}
-
-// FormAction is where a form named action posts.
-func (v *view) FormAction(action string) string {
+// formAction is where a form named action posts.
+func (v *view) formAction(action string) templ.SafeURL {
 	if v.DT {
 		return "app"
 	}
-	return string(v.URL(action))
+	return v.href(action)
+}
+
+// sellLink is DayTrader's sell link, written as its scripts match it: a bare & in the href
+// (app?action=sell&holdingID=N), as the original JSPs render it. The id is an integer, so the
+// markup needs no escaping; an attribute expression would write &amp;.
+func sellLink(holdingID int64) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		var b [64]byte
+		out := append(b[:0], `<a href="app?action=sell&holdingID=`...)
+		out = strconv.AppendInt(out, holdingID, 10)
+		out = append(out, `">sell</a>`...)
+		_, err := w.Write(out)
+		return err
+	})
+}
+
+// content is the templ component of a page's data. The config page's content is its
+// html/template, executed into the layout.
+func (a *app) content(v *view, page string) (templ.Component, error) {
+	switch d := v.Data.(type) {
+	case loginData:
+		return loginPage(v, d), nil
+	case homeData:
+		return homePage(v, d), nil
+	case accountData:
+		return accountPage(v, d), nil
+	case portfolioData:
+		return portfolioPage(v, d), nil
+	case quotesData:
+		return quotesPage(v, d), nil
+	case orderData:
+		return orderPage(v, d), nil
+	case registerForm:
+		return registerPage(v, d), nil
+	case trade.MarketSummary:
+		return marketPage(v, d), nil
+	case errorData:
+		return errorPage(v, d), nil
+	}
+	t := a.pages.t[page]
+	if t == nil {
+		return nil, fmt.Errorf("web: no page %q for %T", page, v.Data)
+	}
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		return t.ExecuteTemplate(w, "content", v)
+	}), nil
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -142,7 +165,9 @@ func (a *app) render(q *req, status int, page, title, msg string, data any) {
 	}
 	if q.authed {
 		v.User = q.sess.UserID
-		v.csrf = a.sess.csrfToken(q.sess)
+		if !q.dt { // DayTrader's forms carry no token (daytrader.go): no MAC to compute
+			v.csrf = a.sess.csrfToken(q.sess)
+		}
 	}
 	if status >= 400 {
 		v.Err = msg
@@ -156,15 +181,23 @@ func (a *app) render(q *req, status int, page, title, msg string, data any) {
 			bufPool.Put(buf)
 		}
 	}()
-	name := page
+	var err error
 	if q.jsf != nil {
-		name = a.jsfView(q, v, page)
+		name := a.jsfView(q, v, page)
+		t := a.pages.t[name]
+		if t == nil {
+			panic("web: no template " + name)
+		}
+		err = t.ExecuteTemplate(buf, "layout", v)
+	} else {
+		var c templ.Component
+		if c, err = a.content(v, page); err == nil {
+			// not the request's context: rendering is CPU work on data already fetched, and a
+			// client gone meanwhile must not be logged as a template failure
+			err = layout(v, c).Render(context.Background(), buf)
+		}
 	}
-	t := a.pages.t[name]
-	if t == nil {
-		panic("web: no template " + page)
-	}
-	if err := t.ExecuteTemplate(buf, "layout", v); err != nil {
+	if err != nil {
 		a.log.Error("web: render", "page", page, "err", err)
 		if page != "error" {
 			a.renderError(q, http.StatusInternalServerError, "Something went wrong on the server. The error has been logged; please try again.")
@@ -198,22 +231,50 @@ func (a *app) renderError(q *req, status int, msg string) {
 	a.render(q, status, "error", http.StatusText(status), msg, errorData{Status: status, StatusText: http.StatusText(status)})
 }
 
-// FormatMoney renders an amount as the pages show it: "$1,234.50" or "-$12.00".
+// FormatMoney renders an amount as the pages show it: "$1,234.50" or "-$12.00". It formats
+// into a stack buffer and allocates only the result.
 func FormatMoney(m trade.Money) string {
-	s := m.String()
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
+	var b [32]byte
+	return string(appendMoney(b[:0], m))
+}
+
+// appendMoney appends FormatMoney's text of m to b.
+func appendMoney(b []byte, m trade.Money) []byte {
+	u := uint64(m)
+	if m < 0 {
+		b = append(b, '-')
+		u = -u // two's complement: exact for every int64, the minimum included
 	}
-	whole, frac := s[:len(s)-3], s[len(s)-3:]
-	var b []byte
-	for i := range len(whole) {
-		if i > 0 && (len(whole)-i)%3 == 0 {
+	b = append(b, '$')
+	whole, cents := u/100, u%100
+	var d [20]byte
+	digits := strconv.AppendUint(d[:0], whole, 10)
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
 			b = append(b, ',')
 		}
-		b = append(b, whole[i])
+		b = append(b, c)
 	}
-	return sign + "$" + string(b) + frac
+	return append(b, '.', byte('0'+cents/10), byte('0'+cents%10))
+}
+
+// i64 is an integer as the pages show it.
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// alertText is the account page's completed-orders alert.
+func alertText(n int) string {
+	if n > 1 {
+		return "the following orders have completed."
+	}
+	return "the following order has completed."
+}
+
+// orderOutcome ends the order confirmation's sentence.
+func orderOutcome(s trade.OrderStatus) string {
+	if s == trade.StatusClosed || s == trade.StatusCompleted {
+		return " and completed"
+	}
+	return " for processing"
 }
 
 // updown is the CSS class of a gain (up), loss (down) or nothing.

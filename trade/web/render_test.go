@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"testing"
 
 	"github.com/tradebench/tradebench/trade"
@@ -11,7 +12,7 @@ func TestTemplatesParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range pageNames {
+	for _, n := range append([]string{configTemplate}, prefixed("jsf_", jsfPageNames)...) {
 		if ps.t[n] == nil {
 			t.Errorf("page %s missing", n)
 		}
@@ -25,6 +26,8 @@ func TestFormatMoney(t *testing.T) {
 	}{
 		{0, "$0.00"}, {5, "$0.05"}, {123456, "$1,234.56"}, {-100, "-$1.00"},
 		{100000000, "$1,000,000.00"}, {99999, "$999.99"}, {-123456789, "-$1,234,567.89"},
+		{-5, "-$0.05"}, {100000, "$1,000.00"}, {math.MaxInt64, "$92,233,720,368,547,758.07"},
+		{math.MinInt64, "-$92,233,720,368,547,758.08"},
 	} {
 		if got := FormatMoney(c.m); got != c.want {
 			t.Errorf("FormatMoney(%d) = %q, want %q", c.m, got, c.want)
@@ -43,4 +46,12 @@ func TestPercent(t *testing.T) {
 			t.Errorf("percent(%d, %d) = %q, want %q", c.num, c.den, got, c.want)
 		}
 	}
+}
+
+func prefixed(p string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = p + n
+	}
+	return out
 }

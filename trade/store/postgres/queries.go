@@ -153,6 +153,24 @@ func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, erro
 	return all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = $1 ORDER BY holdingid", accountID)
 }
 
+// userAccount selects a user's account id inside a User* statement (unique index on userid).
+const userAccount = "(SELECT accountid FROM accounts WHERE userid = $1)"
+
+func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
+	hs, err := all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	return store.OfUser(ctx, q, userID, hs, err)
+}
+
+func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC LIMIT $2", userID, limit)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
+func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed' ORDER BY orderid", userID)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {
 	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1", id)
 }

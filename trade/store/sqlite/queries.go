@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -187,12 +188,37 @@ func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, erro
 	return all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = ? ORDER BY holdingid", accountID)
 }
 
+// userAccount selects a user's account id inside a User* statement (unique index on userid).
+const userAccount = "(SELECT accountid FROM accounts WHERE userid = ?)"
+
+func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
+	hs, err := all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	return store.OfUser(ctx, q, userID, hs, err)
+}
+
+func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC"+limitParam, userID, limit)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
+func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
+	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed' ORDER BY orderid", userID)
+	return store.OfUser(ctx, q, userID, os, err)
+}
+
 func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) {
 	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = ?", holdingID)
 }
 
+// limitParam is a LIMIT bound at run time. A bare "LIMIT ?" costs a full re-parse on every
+// execution: SQLite peeks at a bound LIMIT value while planning, which marks the statement
+// expired each time the parameter is bound again (sqlite3ExprIsInteger, varmask), so the
+// prepared statement is recompiled by every step. An expression is evaluated at run time
+// instead and the statement stays compiled (BenchmarkOrdersQuery).
+const limitParam = " LIMIT ?+0"
+
 func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC LIMIT ?", accountID, limit)
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC"+limitParam, accountID, limit)
 }
 
 func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
@@ -201,12 +227,12 @@ func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, er
 
 // OrdersAfter implements store.Store (through the primary key).
 func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid LIMIT ?", afterID, limit)
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
 }
 
 // OpenOrders implements store.Store (through the orders_open partial index).
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid LIMIT ?", afterID, limit)
+	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
 }
 
 func (q q) Order(ctx context.Context, orderID int64) (trade.Order, error) {
@@ -217,17 +243,26 @@ func (q q) Quote(ctx context.Context, symbol string) (trade.Quote, error) {
 	return one(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ?", symbol)
 }
 
+// Quotes looks each symbol up by the primary key, joined with UNION ALL: SQLite answers an IN
+// list through an ephemeral table it builds and drops on every execution, which cost the quotes
+// page a third more per query (BenchmarkQuotesQuery). Lists beyond trade.MaxSymbols (more than
+// the service allows; SQLite caps compound SELECTs at 500 terms) use IN. One statement per list
+// length: at most trade.MaxSymbols of them get cached.
 func (q q) Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error) {
+	symbols = slices.Compact(slices.Sorted(slices.Values(symbols)))
 	if len(symbols) == 0 {
 		return nil, nil
 	}
-	// One statement per list length: at most trade.MaxSymbols of them get cached.
-	marks := strings.Repeat(",?", len(symbols))[1:]
 	args := make([]any, len(symbols))
 	for i, s := range symbols {
 		args[i] = s
 	}
-	return all(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol IN ("+marks+")", args...)
+	if len(symbols) > trade.MaxSymbols {
+		marks := strings.Repeat(",?", len(symbols))[1:]
+		return all(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol IN ("+marks+")", args...)
+	}
+	one := "SELECT " + quoteCols + " FROM quotes WHERE symbol = ?"
+	return all(q, ctx, scanQuote, strings.Repeat(one+" UNION ALL ", len(symbols)-1)+one, args...)
 }
 
 // IndexQuotes: the range bounds let the primary key serve Trade's LIKE 's:1__'.

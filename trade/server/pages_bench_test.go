@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pageBenchPages are the logged-in DayTrader pages of issue 15, each measured against the hello
+// handler. The quotes page asks for five symbols, as DayTrader's default quotes link does.
+var pageBenchPages = []struct{ name, path string }{
+	{"quotes", "/daytrader/app?action=quotes&symbols=s:1,s:2,s:3,s:4,s:5"},
+	{"home", "/daytrader/app?action=home"},
+	{"portfolio", "/daytrader/app?action=portfolio"},
+	{"account", "/daytrader/app?action=account"},
+}
+
+var wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+
+// BenchmarkPagesVsHello answers "how far is a StockTrader page from this machine's plain-HTTP
+// limit?": in one run it serves a plain net/http "Hello, World!" handler and the monolith
+// (SQLite, a loaded data set), logs in over the DayTrader contract, and drives the hello handler
+// and each page in turn with `wrk -t1 -c32`, printing each page's requests/s as a fraction of
+// the hello handler's. Both servers live in this process and wrk in its own, so the comparison
+// is the same server stack with and without the application. Each round measures hello and
+// then every page, each page against its round's hello; the median of the rounds is reported
+// and every round printed, so a machine whose load changes shows as the rounds' spread.
+//
+//	go test -run '^$' -bench PagesVsHello -benchtime 1x ./trade/server/   (or scripts/bench-pages)
+//
+// TB_PAGES_D (seconds per wrk run, default 5), TB_PAGES_ROUNDS (default 3), TB_PAGES_ACCOUNTS /
+// TB_PAGES_QUOTES (data set, default 50,000 / 10,000) adjust it; TB_PAGES_PROFILE=DIR writes a
+// CPU profile of the server for each page in the first round (DIR/NAME.pprof; `go tool pprof
+// -top DIR/account.pprof`). Needs wrk on PATH.
+func BenchmarkPagesVsHello(b *testing.B) {
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		b.Skip("wrk is not installed (apt-get install wrk)")
+	}
+	env := func(k string, def int) int {
+		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+			return v
+		}
+		return def
+	}
+	secs, accounts, quotes := env("TB_PAGES_D", 5), env("TB_PAGES_ACCOUNTS", 50000), env("TB_PAGES_QUOTES", 10000)
+	rounds := env("TB_PAGES_ROUNDS", 3)
+	profDir := os.Getenv("TB_PAGES_PROFILE")
+
+	cfg := DefaultConfig()
+	cfg.DB = "sqlite:" + filepath.Join(b.TempDir(), "pages.db")
+	cfg.Listen = "127.0.0.1:0"
+	cfg.LoadIfEmpty = smallSpec(accounts, quotes)
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	s, err := Start(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hello := []byte("Hello, World!")
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(hello)
+	})}
+	go hs.Serve(ln)
+	defer hs.Close()
+
+	cookie := benchLogin(b, s.URL(), "uid:7")
+	run := func(name, u, profDir string, hdr ...string) float64 {
+		b.Helper()
+		args := []string{"-t1", "-c32", "-d" + strconv.Itoa(secs) + "s"}
+		for _, h := range hdr {
+			args = append(args, "-H", h)
+		}
+		if profDir != "" {
+			f, err := os.Create(filepath.Join(profDir, name+".pprof"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				b.Fatal(err)
+			}
+			defer pprof.StopCPUProfile()
+		}
+		out, err := exec.Command(wrk, append(args, u)...).CombinedOutput()
+		if err != nil {
+			b.Fatalf("wrk %s: %v\n%s", name, err, out)
+		}
+		if strings.Contains(string(out), "Non-2xx") || strings.Contains(string(out), "Socket errors") {
+			b.Fatalf("wrk %s: errors:\n%s", name, out)
+		}
+		m := wrkRate.FindSubmatch(out)
+		if m == nil {
+			b.Fatalf("wrk %s output: %s", name, out)
+		}
+		r, _ := strconv.ParseFloat(string(m[1]), 64)
+		return r
+	}
+	// each page once through a Go client first: it must answer 200 with its marker, so wrk
+	// measures the page and not a login form or an error
+	for _, p := range pageBenchPages {
+		benchCheckPage(b, s.URL()+p.path, cookie)
+	}
+
+	b.ResetTimer()
+	helloURL := "http://" + ln.Addr().String() + "/"
+	ratios := make([][]float64, len(pageBenchPages))
+	var hellos []float64
+	for r := 0; r < rounds; r++ {
+		prof := profDir
+		if r > 0 {
+			prof = "" // one profile per page: the first round's
+		}
+		h := run("hello", helloURL, prof)
+		hellos = append(hellos, h)
+		line := fmt.Sprintf("round %d: hello %.0f req/s", r+1, h)
+		for i, p := range pageBenchPages {
+			rate := run(p.name, s.URL()+p.path, prof, "Cookie: "+cookie)
+			ratios[i] = append(ratios[i], rate/h)
+			line += fmt.Sprintf(", %s %.0f (%.3f)", p.name, rate, rate/h)
+		}
+		fmt.Println(line)
+	}
+	b.StopTimer()
+	fmt.Printf("hello: %.0f req/s (median of %d rounds)\n", median(hellos), rounds)
+	for i, p := range pageBenchPages {
+		m := median(ratios[i])
+		fmt.Printf("%-10s %.3f of hello (median; rounds %s)\n", p.name, m, fmtRatios(ratios[i]))
+		b.ReportMetric(m, p.name+"/hello")
+	}
+	b.ReportMetric(median(hellos), "hello-req/s")
+	if rss := peakRSS(); rss > 0 {
+		fmt.Printf("peak RSS of this process (server, SQLite cache and mapped database file included): %.1f MB\n", float64(rss)/(1<<20))
+		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+	}
+}
+
+// peakRSS is the process's peak resident set size in bytes (VmHWM; 0 where unknown).
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func fmtRatios(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	return strings.Join(parts, " ")
+}
+
+// benchLogin logs uid in over the DayTrader contract and returns the session cookie as a
+// Cookie header's value.
+func benchLogin(b *testing.B, base, uid string) string {
+	c := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.PostForm(base+"/daytrader/app", url.Values{"action": {"login"}, "uid": {uid}, "passwd": {"xxx"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	for _, ck := range resp.Cookies() {
+		if ck.Value != "" {
+			return ck.Name + "=" + ck.Value
+		}
+	}
+	b.Fatalf("login as %s: status %d, no session cookie", uid, resp.StatusCode)
+	return ""
+}
+
+func benchCheckPage(b *testing.B, u, cookie string) {
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	req.Header.Set("Cookie", cookie)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Logoff") {
+		b.Fatalf("%s: status %d, not a logged-in page:\n%.400s", u, resp.StatusCode, body)
+	}
+}

@@ -1,0 +1,77 @@
+// Package plantest helps the stores' query plan tests: it runs every read a page makes on a
+// loaded database, so each store can record the statements it ran and EXPLAIN them. It imports
+// no store driver, so a driver's own (internal) tests can use it.
+package plantest
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/tradebench/tradebench/trade/store"
+)
+
+// BigTables matches the tables that grow with the data set: a full scan of one of them in a
+// page's query is a bug, however fast it is on a small database.
+var BigTables = regexp.MustCompile(`\b(accounts|holdings|orders|quotes)\b`)
+
+// ReadAll calls every store.Reader method once, as the pages do for the loaded user uid: login
+// (the password), home, account, portfolio, quotes, market summary, and the order relay's
+// reads. It fails the test on an error or an empty answer where the data set has rows.
+func ReadAll(t testing.TB, r store.Reader, uid string) {
+	t.Helper()
+	ctx := context.Background()
+	a, err := r.Account(ctx, uid)
+	if err != nil {
+		t.Fatalf("Account(%s): %v", uid, err)
+	}
+	if _, err := r.Profile(ctx, uid); err != nil {
+		t.Fatalf("Profile: %v", err)
+	}
+	if _, err := r.PasswordHash(ctx, uid); err != nil {
+		t.Fatalf("PasswordHash: %v", err)
+	}
+	hs, err := r.Holdings(ctx, a.AccountID)
+	if err != nil || len(hs) == 0 {
+		t.Fatalf("Holdings: %d, %v", len(hs), err)
+	}
+	if _, err := r.Holding(ctx, hs[0].HoldingID); err != nil {
+		t.Fatalf("Holding: %v", err)
+	}
+	os, err := r.Orders(ctx, a.AccountID, 100)
+	if err != nil || len(os) == 0 {
+		t.Fatalf("Orders: %d, %v", len(os), err)
+	}
+	if _, err := r.Order(ctx, os[0].OrderID); err != nil {
+		t.Fatalf("Order: %v", err)
+	}
+	if _, err := r.ClosedOrders(ctx, a.AccountID); err != nil {
+		t.Fatalf("ClosedOrders: %v", err)
+	}
+	if hs, err := r.UserHoldings(ctx, uid); err != nil || len(hs) == 0 {
+		t.Fatalf("UserHoldings: %d, %v", len(hs), err)
+	}
+	if os, err := r.UserOrders(ctx, uid, 100); err != nil || len(os) == 0 {
+		t.Fatalf("UserOrders: %d, %v", len(os), err)
+	}
+	if _, err := r.UserClosedOrders(ctx, uid); err != nil {
+		t.Fatalf("UserClosedOrders: %v", err)
+	}
+	if _, err := r.Quote(ctx, hs[0].Symbol); err != nil {
+		t.Fatalf("Quote: %v", err)
+	}
+	if qs, err := r.Quotes(ctx, []string{"s:0", "s:1", "s:2", "s:3", "s:4"}); err != nil || len(qs) != 5 {
+		t.Fatalf("Quotes: %d, %v", len(qs), err)
+	}
+	if qs, err := r.IndexQuotes(ctx); err != nil || len(qs) == 0 {
+		t.Fatalf("IndexQuotes: %d, %v", len(qs), err)
+	}
+	if s, ok := r.(store.Store); ok {
+		if _, err := s.OpenOrders(ctx, 0, 64); err != nil {
+			t.Fatalf("OpenOrders: %v", err)
+		}
+		if _, err := s.OrdersAfter(ctx, 0, 64); err != nil {
+			t.Fatalf("OrdersAfter: %v", err)
+		}
+	}
+}
