@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/stream"
 )
 
 // Screen names, as --batch takes them and the footer shows them.
@@ -202,15 +203,14 @@ func (q Quotes) Render(selected int, now time.Time) string {
 }
 
 // Apply folds a live change into the quotes; it reports whether the symbol is shown.
-func (q *Quotes) Apply(symbol string, price, change trade.Money, volume int64, at time.Time) bool {
+func (q *Quotes) Apply(ev stream.Quote, at time.Time) bool {
 	for i := range q.Quotes {
-		if x := &q.Quotes[i]; x.Symbol == symbol {
-			if volume < x.Volume { // an older event than what is shown
+		if x := &q.Quotes[i]; x.Symbol == ev.Symbol {
+			if ev.Volume < x.Volume { // an older event than what is shown
 				return true
 			}
-			x.Price, x.Change, x.Volume = price, change, volume
-			x.Low, x.High = min(x.Low, price), max(x.High, price)
-			q.Updated[symbol] = at
+			x.Price, x.Change, x.Low, x.High, x.Volume = ev.Price, ev.Change, ev.Low, ev.High, ev.Volume
+			q.Updated[ev.Symbol] = at
 			return true
 		}
 	}

@@ -322,7 +322,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.show(ScreenAccount)
 	case liveMsg:
 		if m.quotes != nil {
-			m.quotes.Apply(msg.Symbol, msg.Price, msg.Change, msg.Volume, time.Now())
+			m.quotes.Apply(stream.Quote(msg), time.Now())
 		}
 		return m, m.waitLive()
 	case pollMsg:

@@ -22,6 +22,8 @@ type Quote struct {
 	Symbol string      `json:"symbol"`
 	Price  trade.Money `json:"price"`
 	Change trade.Money `json:"change"` // price - open, as on the quotes page
+	Low    trade.Money `json:"low"`
+	High   trade.Money `json:"high"`
 	Volume int64       `json:"volume"`
 	// Time is when the change was published (after its transaction committed): receivers
 	// measure delivery latency from it.
@@ -30,7 +32,7 @@ type Quote struct {
 
 // QuoteOf is the streamed form of a quote changed at t.
 func QuoteOf(q trade.Quote, t time.Time) Quote {
-	return Quote{Symbol: q.Symbol, Price: q.Price, Change: q.Change, Volume: q.Volume, Time: t}
+	return Quote{Symbol: q.Symbol, Price: q.Price, Change: q.Change, Low: q.Low, High: q.High, Volume: q.Volume, Time: t}
 }
 
 // DefaultBuffer is how many events a subscriber may fall behind before it is dropped.

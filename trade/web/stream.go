@@ -183,9 +183,9 @@ func (a *app) liveJS(q *req) error {
 	h := q.w.Header()
 	h.Set("Content-Type", "text/javascript; charset=utf-8")
 	h.Set("Cache-Control", "public, max-age=300")
-	q.w.Write(liveScript)
+	q.w.Write(liveJSFile)
 	return nil
 }
 
 //go:embed static/live.js
-var liveScript []byte
+var liveJSFile []byte

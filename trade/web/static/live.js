@@ -26,6 +26,7 @@
   }
   function listen(url, name, fn) {
     if (!window.EventSource) return;
+    status("connecting…");
     var es = new EventSource(url);
     es.addEventListener("open", function () { status("live"); });
     es.addEventListener("error", function () { status("reconnecting…"); });
@@ -42,10 +43,11 @@
     listen("/trade/stream/quotes?symbols=" + encodeURIComponent(syms.slice(0, 100).join(",")), "quote", function (q) {
       var rs = bySym[q.symbol] || [];
       for (var j = 0; j < rs.length; j++) {
-        var p = rs[j].querySelector("[data-f=price]"), c = rs[j].querySelector("[data-f=change]"), v = rs[j].querySelector("[data-f=volume]");
+        var p = rs[j].querySelector("[data-f=price]"), c = rs[j].querySelector("[data-f=change]"), v = rs[j].querySelector("[data-f=volume]"), r = rs[j].querySelector("[data-f=range]");
         if (p) { p.textContent = money(q.price); flash(p); }
         if (c) { c.textContent = money(q.change); updown(c, q.change); }
         if (v) { v.textContent = String(q.volume); }
+        if (r) { r.textContent = money(q.low) + " – " + money(q.high); }
       }
     });
   }
@@ -53,7 +55,7 @@
   if (ms) {
     listen("/trade/stream/summary", "summary", function (m) {
       var t = ms.querySelector("[data-f=tsia]"), v = ms.querySelector("[data-f=mvolume]");
-      if (t) { if (t.textContent !== money(m.tsia)) flash(t); t.textContent = money(m.tsia); }
+      if (t) { if (t.textContent !== m.tsia) flash(t); t.textContent = m.tsia; }
       if (v) { v.textContent = String(m.volume); }
     });
   }
