@@ -199,6 +199,11 @@ func TestClientInteractiveInTmux(t *testing.T) {
 
 	m.keys("q")
 	m.wait("quotes", "QUOTES", "s:1 ", "s:3 ")
+	for deadline := time.Now().Add(20 * time.Second); s.QuoteStreams().Subscribers < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the client never subscribed to the quote stream")
+		}
+	}
 	// a buy made elsewhere reaches the screen through the stream, with no key pressed
 	before, err := s.Service().GetQuote(ctx, "s:2")
 	if err != nil {

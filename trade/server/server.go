@@ -484,6 +484,14 @@ func (s *Server) Service() trade.Service {
 // Access is the web tier's access switch (nil without the web role).
 func (s *Server) Access() *access.Switch { return s.sw }
 
+// QuoteStreams are the web tier's live quote hub counters (zero without the web role).
+func (s *Server) QuoteStreams() stream.Stats {
+	if s.quotes == nil {
+		return stream.Stats{}
+	}
+	return s.quotes.Stats()
+}
+
 // Host is the services host (nil without the bsl role).
 func (s *Server) Host() *host.Host { return s.host }
 
@@ -655,6 +663,18 @@ func (s *Server) settings() []web.Setting {
 		}
 	}
 	set = append(set, web.Setting{Name: "orders mode", Value: om})
+	if s.quotes != nil {
+		src := "this process's order executions (no NATS broker)"
+		if s.nc != nil {
+			src = "NATS " + s.nc.ConnectedUrlRedacted() + ", subjects " + stream.SubjectPrefix + ">"
+		}
+		st := s.quotes.Stats()
+		limit := s.cfg.StreamLimit
+		if limit == 0 {
+			limit = web.DefaultStreamLimit
+		}
+		set = append(set, web.Setting{Name: "live quote streams", Value: fmt.Sprintf("from %s; %d quote subscribers now (at most %d streams), %d changes published, %d subscribers dropped as too slow", src, st.Subscribers, limit, st.Published, st.Dropped)})
+	}
 	if c.localServices() {
 		// settings of the in-process service; a remote web tier's are its host's
 		set = append(set,
