@@ -5,6 +5,7 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -280,12 +281,9 @@ func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workloa
 		}
 		return nil, err
 	}
-	best.Settings["peak_step_duration"] = pc.StepDuration.String()
-	best.Settings["peak_start"] = pc.Start
-	best.Settings["peak_step"] = pc.Step
-	best.Settings["peak_max_users"] = pc.MaxUsers
+	best.Settings.Peak = &report.PeakSettings{StepDuration: pc.StepDuration.String(), Start: pc.Start, Step: pc.Step, MaxUsers: pc.MaxUsers}
 	if pc.MaxP90 > 0 {
-		best.Settings["peak_max_p90"] = pc.MaxP90.String()
+		best.Settings.Peak.MaxP90 = pc.MaxP90.String()
 	}
 	best.Notes = append(best.Notes, fmt.Sprintf("peak search: the transactions above are step %d (%d users), the peak", ps.PeakStep, ps.PeakUsers))
 	return best, err
@@ -297,32 +295,33 @@ func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target str
 	res.Target = target
 	if quick {
 		res.Target = cfg.URL
-		res.Settings["mode"] = "quick"
+		res.Settings.Mode = report.ModeQuick
 	} else {
-		res.Settings["scenario_source"] = sc.Source
+		res.Settings.ScenarioSource = sc.Source
 		params := map[string]string{}
 		for _, p := range sc.Params {
 			params[p.Name] = p.Value
 		}
-		res.Settings["params"] = params
+		res.Settings.Params = params
 	}
-	res.Settings["think"] = sc.Think.String()
-	res.Settings["keep_connections"] = keep
+	res.Settings.Think = sc.Think.String()
+	res.Settings.KeepConnections = &keep
 	to := cfg.Timeout
 	if to <= 0 {
 		to = DefaultTimeout
 	}
-	res.Settings["timeout"] = to.String()
-	res.Settings["run_id"] = cfg.RunID
-	res.Settings["seed"] = cfg.Seed
+	res.Settings.Timeout = to.String()
+	res.Settings.RunID = cfg.RunID
+	res.Settings.Seed = cfg.Seed
 }
 
-// recordServer asks a tradebench target for its running modes (/trade/config.json: roles,
-// access mode, order mode, database) and keeps them in the results under extra.server, so a
-// results file says what was measured. Other targets (DayTrader) have no such page: nothing
-// is recorded and nothing fails.
+// recordServer asks a tradebench target for its configuration (/trade/config.json: roles,
+// access mode, order mode, database...) and keeps it in the results as the disclosure's
+// configuration, so a results file says what was measured. The instrument keeps the document
+// as the server wrote it (its schema is the server's), checking only that it is a JSON object.
+// Other targets (DayTrader) have no such page: nothing is recorded and nothing fails.
 func recordServer(ctx context.Context, res *report.Results, target string) {
-	if res.Extra != nil && res.Extra["server"] != nil {
+	if res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
@@ -336,12 +335,13 @@ func recordServer(ctx context.Context, res *report.Results, target string) {
 		return
 	}
 	defer resp.Body.Close()
-	var m map[string]string
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&m) != nil {
+	var doc json.RawMessage
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc) != nil ||
+		!bytes.HasPrefix(doc, []byte("{")) {
 		return
 	}
-	if res.Extra == nil {
-		res.Extra = map[string]any{}
+	if res.Disclosure == nil {
+		res.Disclosure = &report.Disclosure{}
 	}
-	res.Extra["server"] = m
+	res.Disclosure.Configuration = doc
 }

@@ -48,7 +48,7 @@ func TestQuickModeClosedKeepAlive(t *testing.T) {
 	if n := conns.Load(); n != 3 {
 		t.Errorf("%d connections for 3 keep-alive users, want 3", n)
 	}
-	if res.Target != srv.URL+"/x?s=s:{0..10}" || res.Settings["mode"] != "quick" || res.Settings["keep_connections"] != true || res.Settings["model"] != "closed" {
+	if res.Target != srv.URL+"/x?s=s:{0..10}" || res.Settings.Mode != report.ModeQuick || res.Settings.KeepConnections == nil || !*res.Settings.KeepConnections || res.Settings.Model != report.ModelClosed {
 		t.Errorf("settings: %v target %s", res.Settings, res.Target)
 	}
 	if res.Bytes < tx.Pass*int64(len("hello s=s:1")) {
@@ -64,7 +64,7 @@ func TestOpenModeAndThresholds(t *testing.T) {
 	if !errors.As(err, &tf) || tf.ExitCode() != 3 || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
 		t.Fatalf("404s against a 1%% error threshold: %v", err)
 	}
-	if res.Settings["model"] != "open" || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["404"] != res.Total.Errors {
+	if res.Settings.Model != report.ModelOpen || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["404"] != res.Total.Errors {
 		t.Errorf("open model at 200/s for 1s: %+v %v", res.Total, res.StatusCodes)
 	}
 	if len(res.Thresholds) != 2 || res.Errors[0].Kind != "status 404" {
@@ -95,8 +95,8 @@ flow:
 	if n := conns.Load(); n != 11 {
 		t.Errorf("%d connections: a scenario starts each iteration on a fresh one (want 10 + 1)", n)
 	}
-	p := res.Settings["params"].(map[string]string)
-	if res.Scenario != "flow" || p["n"] != "7" || res.Settings["think"] != "0" || res.Settings["keep_connections"] != false {
+	p := res.Settings.Params
+	if res.Scenario != "flow" || p["n"] != "7" || res.Settings.Think != "0" || res.Settings.KeepConnections == nil || *res.Settings.KeepConnections {
 		t.Errorf("settings %v", res.Settings)
 	}
 }
@@ -127,5 +127,33 @@ func TestRunIDsDiffer(t *testing.T) {
 	a, b := NewRunID(), NewRunID()
 	if a == b || len(a) < 8 || strings.ContainsAny(a, "-: ") {
 		t.Errorf("run ids %q %q", a, b)
+	}
+}
+
+// A target's /trade/config.json is kept as its server wrote it, as the disclosure's
+// configuration; a page that is not a JSON object (DayTrader's 404 page, text) is not recorded.
+func TestRecordServerConfiguration(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want bool
+	}{{`{"orders": {"mode": "async-durable"}, "web": {"sessions": 3}}`, true}, {`not json`, false}, {`[1, 2]`, false}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/trade/config.json" {
+				w.Write([]byte(c.body))
+			}
+		}))
+		res := report.New("x")
+		recordServer(context.Background(), res, srv.URL)
+		srv.Close()
+		got := res.Disclosure != nil && len(res.Disclosure.Configuration) > 0
+		if got != c.want {
+			t.Fatalf("config.json %q: recorded %v, want %v", c.body, res.Disclosure, c.want)
+		}
+		var conf struct {
+			Orders struct{ Mode string } `json:"orders"`
+		}
+		if c.want && (report.DecodeSection(res.Disclosure.Configuration, &conf) != nil || conf.Orders.Mode != "async-durable") {
+			t.Errorf("configuration %s", res.Disclosure.Configuration)
+		}
 	}
 }

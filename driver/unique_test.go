@@ -78,7 +78,7 @@ func TestSeedRecordedAndRepeated(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
-	drive := func(seed uint64) (string, any) {
+	drive := func(seed uint64) (string, uint64) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
@@ -88,7 +88,7 @@ func TestSeedRecordedAndRepeated(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		return strings.Join(got, " "), res.Settings["seed"]
+		return strings.Join(got, " "), res.Settings.Seed
 	}
 	a, sa := drive(7)
 	b, sb := drive(7)
@@ -96,10 +96,10 @@ func TestSeedRecordedAndRepeated(t *testing.T) {
 	if a != b || sa != uint64(7) || sb != uint64(7) {
 		t.Errorf("seed 7 twice: %q (seed %v), %q (seed %v)", a, sa, b, sb)
 	}
-	if c == a || sc == uint64(0) || sc == nil {
+	if c == a || sc == 0 {
 		t.Errorf("no seed: drew %q with recorded seed %v", c, sc)
 	}
-	if d, _ := drive(sc.(uint64)); d != c {
+	if d, _ := drive(sc); d != c {
 		t.Errorf("the recorded seed %v does not repeat its run: %q, then %q", sc, c, d)
 	}
 }

@@ -37,7 +37,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, bytesStr(float64(r.Bytes)), bytesStr(r.BytesPerSec))
 	}
 	fmt.Fprintf(w, "error rate: %.4f%%", 100*r.ErrorRate())
-	if r.Dropped > 0 || r.Late > 0 || r.Settings["model"] == "open" {
+	if r.Dropped > 0 || r.Late > 0 || r.Settings.Model == ModelOpen {
 		fmt.Fprintf(w, "  dropped: %d  late: %d", r.Dropped, r.Late)
 	}
 	fmt.Fprintln(w)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/internal/money"
 )
 
 // Limits bound what one request may ask of a server (and what a client accepts back), so hostile
@@ -121,7 +121,7 @@ func BuildOrder(orderID, customerID, messageSize int32) *Order {
 		Customer:    buildCustomer(customerID),
 		LineItems:   make([]LineItem, messageSize),
 	}
-	var total trade.Money
+	var total money.Money
 	for k := range o.LineItems {
 		li := buildLineItem(orderID, customerID, k)
 		total += li.UnitPrice.Times(int64(li.OrderQuantity))
@@ -139,7 +139,7 @@ func buildLineItem(orderID, customerID int32, k int) LineItem {
 		ProductId:          pid,
 		ProductDescription: "Product " + strconv.Itoa(int(pid)) + " description",
 		OrderQuantity:      int32(1 + k%10),
-		UnitPrice:          trade.Cents(int64(199 + (k*137+int(pid))%9800)),
+		UnitPrice:          money.Cents(int64(199 + (k*137+int(pid))%9800)),
 	}
 }
 

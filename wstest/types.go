@@ -11,7 +11,7 @@ package wstest
 import (
 	"time"
 
-	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/internal/money"
 )
 
 // Namespace is the target namespace of the public WSTest contract; every element is qualified.
@@ -101,7 +101,7 @@ type Order struct {
 	OrderId          int32       `json:"OrderId"`
 	OrderStatus      int32       `json:"OrderStatus"`
 	OrderDate        time.Time   `json:"OrderDate"`
-	OrderTotalAmount trade.Money `json:"OrderTotalAmount"`
+	OrderTotalAmount money.Money `json:"OrderTotalAmount"`
 	Customer         Customer    `json:"Customer"`
 	LineItems        []LineItem  `json:"LineItems"`
 }
@@ -137,5 +137,5 @@ type LineItem struct {
 	ProductId          int32       `json:"ProductId"`
 	ProductDescription string      `json:"ProductDescription"`
 	OrderQuantity      int32       `json:"OrderQuantity"`
-	UnitPrice          trade.Money `json:"UnitPrice"`
+	UnitPrice          money.Money `json:"UnitPrice"`
 }

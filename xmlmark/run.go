@@ -90,6 +90,54 @@ type RunOptions struct {
 // Mix is the weight of each kind, as configured.
 type Mix struct{ DOM, SAX, Pull int }
 
+// RunSettings are XML Mark's own settings in its results (settings.workload), under the old
+// kit's INI names; Agents and the phases are the results' common settings (users, ramp_up...).
+type RunSettings struct {
+	DOMUsage              int    `json:"DOMUsage"`
+	SAXUsage              int    `json:"SAXUsage"`
+	PullParserUsage       int    `json:"PullParserUsage"`
+	Selection             int    `json:"Selection"`
+	Validation            int    `json:"Validation"`
+	ContentModification   int    `json:"ContentModification"`
+	StructureModification int    `json:"StructureModification"`
+	Serialization         int    `json:"Serialization"`
+	XMLDocCount           int    `json:"XMLDocCount"`
+	Only                  string `json:"only,omitempty"` // the --only restriction of the mix
+}
+
+// Detail is XML Mark's own results (the results' detail section).
+type Detail struct {
+	Documents []DocumentInfo `json:"documents"`
+	Mix       MixShares      `json:"mix"`
+	// ParsedMBPerSec is each transaction kind's throughput in MB of documents processed a second.
+	ParsedMBPerSec map[string]float64 `json:"parsed_mb_per_sec"`
+}
+
+// DocumentInfo is one document of the run.
+type DocumentInfo struct {
+	Name      string `json:"name"`
+	Source    string `json:"source"`
+	Bytes     int    `json:"bytes"`
+	LineItems int    `json:"line_items"`
+}
+
+// MixShares is the transaction mix as run, in percent of each kind.
+type MixShares struct {
+	DOM  int `json:"dom"`
+	SAX  int `json:"sax"`
+	Pull int `json:"pull"`
+}
+
+// SettingsOf reads XML Mark's own settings from res; report.ErrNoSection when res is not XML Mark's.
+func SettingsOf(res *report.Results) (RunSettings, error) {
+	return report.SectionAs[RunSettings](res.Settings.Workload)
+}
+
+// DetailOf reads XML Mark's own results from res; report.ErrNoSection when res is not XML Mark's.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
 // Mix returns the configuration's transaction mix, restricted to only if given.
 func (c *Config) Mix(only Kind) (Mix, error) {
 	m := Mix{DOM: c.DOMUsage, SAX: c.SAXUsage, Pull: c.PullParserUsage}
@@ -250,36 +298,29 @@ func Run(ctx context.Context, c *Config, opt RunOptions) (*report.Results, error
 	res.Workload = "xmlmark"
 	res.Scenario = c.Name
 	res.Target = fmt.Sprintf("in-process, %s: dom = github.com/beevik/etree v1.8.1, sax = github.com/orisano/gosax v1.1.1, pull = encoding/xml", runtime.Version())
-	for k, v := range map[string]any{
-		"Agents": c.Agents, "DOMUsage": c.DOMUsage, "SAXUsage": c.SAXUsage, "PullParserUsage": c.PullParserUsage,
-		"Selection": c.Selection, "Validation": c.Validation, "ContentModification": c.ContentModification,
-		"StructureModification": c.StructureModification, "Serialization": c.Serialization,
-		"RampUp": c.RampUp.String(), "SteadyState": c.SteadyState.String(), "RampDown": c.RampDown.String(),
-		"XMLDocCount": len(c.XMLFiles), "think_time": "0s",
-	} {
-		res.Settings[k] = v
-	}
-	if opt.Only != "" {
-		res.Settings["only"] = string(opt.Only)
-	}
-	var docInfo []map[string]any
+	res.Settings.Think = "0s"
+	rs := RunSettings{DOMUsage: c.DOMUsage, SAXUsage: c.SAXUsage, PullParserUsage: c.PullParserUsage,
+		Selection: c.Selection, Validation: c.Validation, ContentModification: c.ContentModification,
+		StructureModification: c.StructureModification, Serialization: c.Serialization,
+		XMLDocCount: len(c.XMLFiles), Only: string(opt.Only)}
+	d := Detail{Mix: MixShares{DOM: mix.DOM, SAX: mix.SAX, Pull: mix.Pull}, ParsedMBPerSec: map[string]float64{}}
 	var bytesSum int
-	for _, d := range docs {
-		docInfo = append(docInfo, map[string]any{"name": d.Name, "source": d.Source, "bytes": len(d.Data), "line_items": d.LineItems})
-		bytesSum += len(d.Data)
+	for _, doc := range docs {
+		d.Documents = append(d.Documents, DocumentInfo{Name: doc.Name, Source: doc.Source, Bytes: len(doc.Data), LineItems: doc.LineItems})
+		bytesSum += len(doc.Data)
 	}
 	// documents are used round-robin, so the mean size converts transactions to bytes parsed
 	meanBytes := float64(bytesSum) / float64(len(docs))
-	mbps := map[string]float64{}
 	for _, t := range res.Transactions {
-		mbps[t.Name] = t.TPS * meanBytes / 1e6
+		d.ParsedMBPerSec[t.Name] = t.TPS * meanBytes / 1e6
 	}
-	if res.Extra == nil {
-		res.Extra = map[string]any{}
+	var serr error
+	if res.Settings.Workload, serr = report.Section(rs); serr == nil {
+		res.Detail, serr = report.Section(d)
 	}
-	res.Extra["documents"] = docInfo
-	res.Extra["mix"] = map[string]int{"dom": mix.DOM, "sax": mix.SAX, "pull": mix.Pull}
-	res.Extra["parsed_mb_per_sec"] = mbps
+	if serr != nil {
+		return res, errors.Join(err, serr)
+	}
 	res.Notes = append(res.Notes, notes...)
 	res.Notes = append(res.Notes, "phase lengths are seconds in the old kit's INI files; think time is zero (a new transaction starts when the last ends)")
 	if c.SchemaFile != "" || c.OutputDir != "" || c.OutputFilePrefix != "" {

@@ -27,8 +27,8 @@ func TestRunDOM(t *testing.T) {
 	if !ok || tx.Pass == 0 || tx.Errors != 0 || len(res.Transactions) != 1 {
 		t.Fatalf("transactions %+v, errors %+v", res.Transactions, res.Errors)
 	}
-	if res.Workload != "xmlmark" || res.Scenario != "dom6-small" || res.Settings["Serialization"] != 100 {
-		t.Errorf("results identify %q %q %v", res.Workload, res.Scenario, res.Settings)
+	if rs, err := SettingsOf(res); err != nil || res.Workload != "xmlmark" || res.Scenario != "dom6-small" || rs.Serialization != 100 {
+		t.Errorf("results identify %q %q %+v (%v)", res.Workload, res.Scenario, rs, err)
 	}
 	if !strings.Contains(warn.String(), "not supported") || !strings.Contains(strings.Join(res.Notes, "\n"), "Validation = 50 was NOT applied") {
 		t.Errorf("validation warning missing: %q / %v", warn.String(), res.Notes)

@@ -30,6 +30,12 @@ const (
 // DefaultThink is the pause after each screen, as the built-in scenarios' think time.
 const DefaultThink = time.Second
 
+// Settings are the workload's own settings in a results file (Settings.Workload).
+type Settings struct {
+	Access string `json:"access"` // soap, rest or grpc
+	BSL    string `json:"bsl"`    // the services host's endpoint
+}
+
 // Config is the workload.
 type Config struct {
 	Service trade.Service // a remote client (remote.Dial); shared by all virtual users
@@ -55,8 +61,9 @@ func (c Config) Validate(users int) error {
 	return nil
 }
 
-// Workload returns the load.Workload.
-func (c Config) Workload() load.Workload {
+// WithDefaults fills the zero fields: 100 shares per buy, a random seed. The result is the
+// load.Workload.
+func (c Config) WithDefaults() Config {
 	if c.Quantity <= 0 {
 		c.Quantity = 100
 	}

@@ -9,8 +9,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/dsn"
 )
 
 // ErrNotFound is returned for an id that is not in the table.
@@ -53,20 +54,16 @@ type Store interface {
 	Close() error
 }
 
-// Open opens the store a DSN names: "sqlite:PATH" or "postgres://…" (also "postgresql://…").
-func Open(ctx context.Context, dsn string) (Store, error) {
-	switch {
-	case strings.HasPrefix(dsn, "sqlite:"):
-		path := strings.TrimPrefix(dsn, "sqlite:")
-		if path == "" {
-			return nil, errors.New("sqlite DSN needs a path: sqlite:PATH")
-		}
-		return openSQLite(path)
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return openPostgres(ctx, dsn)
-	default:
-		return nil, fmt.Errorf("unsupported DSN %q: use sqlite:PATH or postgres://user:pass@host/db", dsn)
+// Open opens the store a DSN names (see package dsn): "sqlite:PATH" or "postgres://…".
+func Open(ctx context.Context, db string) (Store, error) {
+	driver, target, err := dsn.Parse(db)
+	if err != nil {
+		return nil, err
 	}
+	if driver == dsn.Postgres {
+		return openPostgres(ctx, target)
+	}
+	return openSQLite(target)
 }
 
 // LoadConfig says what Load generates.

@@ -110,11 +110,16 @@ func TestLoadConfigValidation(t *testing.T) {
 	}
 }
 
+// Bad DSNs are refused, and the error never shows a password (package dsn reads every
+// tradebench DSN; a bare *.db path is SQLite here as in StockTrader's store).
 func TestOpenRejectsBadDSN(t *testing.T) {
-	for _, dsn := range []string{"", "sqlite:", "mysql://x", "/tmp/x.db"} {
-		if st, err := Open(context.Background(), dsn); err == nil {
+	for _, dsn := range []string{"", "sqlite:", "mysql://x", "/tmp/x.txt", "mysql://bench:hunter2@db/x"} {
+		st, err := Open(context.Background(), dsn)
+		if err == nil {
 			st.Close()
 			t.Errorf("Open(%q) succeeded", dsn)
+		} else if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("Open(%q): %v shows the password", dsn, err)
 		}
 	}
 }

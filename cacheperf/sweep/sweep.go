@@ -60,6 +60,8 @@ type Config struct {
 	// RampDown is load after each measured window while the threads stop (not measured; 0 =
 	// they stop at once).
 	RampDown time.Duration
+	// Quick is recorded in the results only: the command's --quick preset chose the sizes.
+	Quick bool
 
 	Progress    io.Writer // phase lines and the load engine's progress (nil = quiet)
 	ProgressTTY bool
@@ -94,6 +96,41 @@ func (c *Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// RunSettings are the sweep's own settings in its results (settings.workload).
+type RunSettings struct {
+	Keys         []int  `json:"keys"`
+	MixKeys      []int  `json:"mix_keys"`
+	OtherWorkMix int    `json:"other_work_mix_percent"`
+	CacheMode    string `json:"cache_mode"`
+	CacheBudget  int64  `json:"cache_budget_bytes"`
+	ItemBytes    int64  `json:"item_bytes"`
+	Store        string `json:"store"`
+	Items        int64  `json:"items"`
+	Baseline     bool   `json:"baseline"`
+	Quick        bool   `json:"quick"`
+}
+
+// Detail is the sweep's own results (the results' detail section): its points, the weight of
+// one cached item and the cache's bounds. The names are those of the version 1 files' "extra",
+// so PointsOf reads both.
+type Detail struct {
+	Points     []Point          `json:"points"`
+	ItemWeight int64            `json:"item_weight_bytes"`
+	Limits     *objcache.Limits `json:"limits,omitempty"`
+}
+
+// DetailOf reads the sweep's own results from res (built by Run or read by report.ReadFile);
+// report.ErrNoSection when res is not a sweep's.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
+// PointsOf is the sweep's points in res (see DetailOf).
+func PointsOf(res *report.Results) ([]Point, error) {
+	d, err := DetailOf(res)
+	return d.Points, err
 }
 
 // Point is one measured point of the sweep.
@@ -212,17 +249,20 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	combine(out, parts)
 	out.EndedAt = time.Now().UTC()
 	out.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
-	out.Settings = map[string]any{
-		"model": "closed", "users": cfg.Threads, "think_time": "0s",
-		"warmup": cfg.Warmup.String(), "steady": cfg.Steady.String(),
-		"keys": cfg.Keys, "mix_keys": cfg.MixKeys, "other_work_mix_percent": cfg.OtherWorkMix,
-		"cache_mode": sw.mode(), "cache_budget_bytes": cfg.Cache.Budget, "item_bytes": sample.Size,
-		"store": st.Kind(), "items": n, "baseline": cfg.Baseline,
-	}
+	out.Settings = report.Settings{Model: report.ModelClosed, Users: cfg.Threads, Think: "0s",
+		RampUp: cfg.Warmup.String(), Steady: cfg.Steady.String(), RampDown: cfg.RampDown.String()}
 	out.System = load.System()
-	out.Extra = map[string]any{"points": points, "item_weight_bytes": itemWeight}
+	rs := RunSettings{Keys: cfg.Keys, MixKeys: cfg.MixKeys, OtherWorkMix: cfg.OtherWorkMix, CacheMode: sw.mode(),
+		CacheBudget: cfg.Cache.Budget, ItemBytes: sample.Size, Store: st.Kind(), Items: n, Baseline: cfg.Baseline, Quick: cfg.Quick}
+	d := Detail{Points: points, ItemWeight: itemWeight}
 	if len(points) > 0 {
-		out.Extra["limits"] = sw.limits
+		d.Limits = &sw.limits
+	}
+	if out.Settings.Workload, err = report.Section(rs); err != nil {
+		return nil, err
+	}
+	if out.Detail, err = report.Section(d); err != nil {
+		return nil, err
 	}
 	if slices.ContainsFunc(points, func(p Point) bool { return p.PeakSource == PeakSampled }) {
 		out.Notes = append(out.Notes, fmt.Sprintf("the kernel refused to reset the peak RSS (/proc/self/clear_refs): "+

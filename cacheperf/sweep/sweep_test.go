@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -50,8 +51,8 @@ func TestSweepSmall(t *testing.T) {
 	if res.Workload != "cacheperf" || res.Scenario != "sweep" {
 		t.Fatalf("workload %q scenario %q", res.Workload, res.Scenario)
 	}
-	points := res.Extra["points"].([]Point)
-	if len(points) != 5 {
+	points, err := PointsOf(res)
+	if err != nil || len(points) != 5 {
 		t.Fatalf("%d points, want 2 baselines + 2 cache + 1 mix: %+v", len(points), points)
 	}
 	byName := map[string]Point{}
@@ -107,8 +108,11 @@ func TestSweepSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := report.ReadFile(path)
-	if err != nil || len(back.Extra["points"].([]any)) != 5 {
+	if err != nil {
 		t.Fatalf("results file: %v", err)
+	}
+	if bp, err := PointsOf(back); err != nil || !reflect.DeepEqual(bp, points) {
+		t.Fatalf("the points read back from the results file: %v\n%+v\nwant\n%+v", err, bp, points)
 	}
 	var table bytes.Buffer
 	WriteTable(&table, points)
@@ -169,7 +173,11 @@ func TestSweepOverCeilingFails(t *testing.T) {
 		!strings.Contains(err.Error(), "cache@5 peak RSS") || !strings.Contains(err.Error(), "cache@10 peak RSS") {
 		t.Errorf("error %q (exit %d) should name both points and exit %d", err, over.ExitCode(), report.ThresholdsFailedExit)
 	}
-	for _, p := range res.Extra["points"].([]Point) {
+	points, err := PointsOf(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range points {
 		if p.PeakRSS != sampled || p.PeakSource != PeakSampled || p.WithinCeil {
 			t.Errorf("point %s: peak RSS %d (%s), within ceiling %v; want the sampled %d, over", p.label(), p.PeakRSS, p.PeakSource, p.WithinCeil, int64(sampled))
 		}
@@ -181,7 +189,7 @@ func TestSweepOverCeilingFails(t *testing.T) {
 		t.Errorf("notes do not say the peak RSS was sampled: %q", res.Notes)
 	}
 	var table bytes.Buffer
-	WriteTable(&table, res.Extra["points"].([]Point))
+	WriteTable(&table, points)
 	if !strings.Contains(table.String(), "1TB* ") || !strings.Contains(table.String(), "OVER") || !strings.Contains(table.String(), sampledNote) {
 		t.Errorf("the table should star the sampled peaks, explain them and mark the points OVER:\n%s", table.String())
 	}
@@ -196,5 +204,26 @@ func TestPointPeak(t *testing.T) {
 	}
 	if peak, src := pointPeak(10<<20, true); peak != 900<<20 || src != PeakKernel {
 		t.Errorf("reset: peak %d (%s), want the high-water mark %d", peak, src, 900<<20)
+	}
+}
+
+// A results file written by an earlier build (schema version 1, the points under "extra") still
+// reads: report.ReadFile converts it and PointsOf finds its points and limits.
+func TestPointsOfVersion1File(t *testing.T) {
+	res, err := report.ReadFile("testdata/v1-sweep.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := DetailOf(res)
+	if err != nil || len(d.Points) != 5 || d.Limits == nil || d.Limits.Ceiling <= 0 || d.ItemWeight <= 0 {
+		t.Fatalf("detail %+v (%v)", d, err)
+	}
+	for _, p := range d.Points {
+		if p.TPS <= 0 || p.PeakRSS <= 0 || p.Phase == "" {
+			t.Errorf("point %+v", p)
+		}
+	}
+	if s := res.Settings; s.Users != 2 || s.RampUp != "100ms" || s.Think != "0s" {
+		t.Errorf("settings %+v", s)
 	}
 }

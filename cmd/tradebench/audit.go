@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/tradebench/tradebench/driver/runjob"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
@@ -48,8 +47,8 @@ func runAuditCmd(ctx context.Context, args []string) error {
 	if *limit < 1 {
 		return usageErrorf("--limit must be at least 1, got %d", *limit)
 	}
-	if _, _, err := store.ParseDSN(*db); err != nil {
-		return usageErrorf("--db: %v", err)
+	if err := checkDSN(*db); err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, *db)
 	if err != nil {
@@ -70,7 +69,7 @@ func runAuditCmd(ctx context.Context, args []string) error {
 		audit.Write(os.Stdout, sum)
 	}
 	if !sum.Passed {
-		return &runjob.AuditFailed{Violations: int(sum.ViolationCount)}
+		return &audit.Failed{Violations: int(sum.ViolationCount)}
 	}
 	return nil
 }

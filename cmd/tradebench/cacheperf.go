@@ -102,16 +102,6 @@ func (c *cacheFlags) config() (objcache.Config, error) {
 	return cfg, nil
 }
 
-func checkDSN(dsn string) error {
-	if dsn == "" {
-		return usageErrorf("--db is required: sqlite:PATH or postgres://user:pass@host/db")
-	}
-	if !strings.HasPrefix(dsn, "sqlite:") && !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
-		return usageErrorf("--db %q: want sqlite:PATH or postgres://user:pass@host/db", dsn)
-	}
-	return nil
-}
-
 func cacheperfLoad(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
 	setHelp(fs, `usage: tradebench cacheperf load --db DSN [--items N] [--size 500KB] [--seed N]
@@ -286,7 +276,7 @@ flags:
 	res, err := sweep.Run(ctx, sweep.Config{
 		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
-		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty,
+		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty, Quick: *quick,
 	})
 	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
 	// the sweep was done: its results are written and shown first.
@@ -294,11 +284,14 @@ flags:
 	if err != nil && !errors.As(err, &over) {
 		return err
 	}
-	res.Settings["quick"] = *quick
 	if err := res.WriteFile(*out); err != nil {
 		return err
 	}
-	sweep.WriteTable(os.Stdout, res.Extra["points"].([]sweep.Point))
+	points, perr := sweep.PointsOf(res)
+	if perr != nil {
+		return perr
+	}
+	sweep.WriteTable(os.Stdout, points)
 	fmt.Printf("\nresults: %s\n", *out)
 	return err
 }

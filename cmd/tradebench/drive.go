@@ -16,7 +16,6 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
-	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -301,8 +300,8 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	err = finish(res, f.out, err)
 	if res != nil {
-		if sr, ok := res.Extra["stream"].(streamload.Result); ok {
-			fmt.Println(sr.Line())
+		if res.Stream != nil {
+			fmt.Println(res.Stream.Line())
 		}
 	}
 	return err

@@ -99,7 +99,8 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	}
 	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
 		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: smartclient.Name}
-	w := sc.Workload()
+	sc = sc.WithDefaults()
+	w := sc
 	res, err := streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, lc, w) })
 	if res == nil {
 		if err != nil && !errors.Is(err, context.Canceled) {
@@ -110,16 +111,19 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	res.Workload = smartclient.Workload
 	res.Scenario = smartclient.Name
 	res.Target = cf.access + "://" + cf.bsl
-	res.Settings["access"] = cf.access
-	res.Settings["think"] = think.String()
-	res.Settings["params"] = params
-	res.Settings["timeout"] = cfg.Timeout.String()
+	res.Settings.Think = think.String()
+	res.Settings.Params = params
+	res.Settings.Timeout = cfg.Timeout.String()
+	res.Settings.Seed = sc.Seed
+	if res.Settings.Workload, err = report.Section(smartclient.Settings{Access: cf.access, BSL: cf.bsl}); err != nil {
+		return err
+	}
 	if err == nil && len(cfg.Thresholds) > 0 {
 		err = res.CheckThresholds(cfg.Thresholds)
 	}
 	err = finish(res, f.out, err)
-	if sr, ok := res.Extra["stream"].(streamload.Result); ok {
-		fmt.Println(sr.Line())
+	if res.Stream != nil {
+		fmt.Println(res.Stream.Line())
 	}
 	return err
 }

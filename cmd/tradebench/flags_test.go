@@ -209,3 +209,25 @@ func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// A DSN is never printed with its password: not in a usage error, not when opening fails.
+func TestDSNPasswordNeverPrinted(t *testing.T) {
+	unreachable := "postgres://bench:hunter2@127.0.0.1:1/x?connect_timeout=1&password=hunter2"
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"cacheperf", "load", "--db", "mysql://bench:hunter2@db/x"}, 2},
+		{[]string{"cacheperf", "serve", "--db", "mysql://bench:hunter2@db/x"}, 2},
+		{[]string{"load", "--db", "mysql://bench:hunter2@db/x"}, 2},
+		{[]string{"audit", "--db", "mysql://bench:hunter2@db/x"}, 2},
+		{[]string{"cacheperf", "load", "--db", unreachable, "--items", "1"}, 1},
+		{[]string{"load", "--db", unreachable, "--accounts", "1", "--quotes", "1"}, 1},
+		{[]string{"audit", "--db", unreachable}, 1},
+	} {
+		code, stdout, stderr := capture(t, tc.args...)
+		if code != tc.code || strings.Contains(stdout+stderr, "hunter2") {
+			t.Errorf("%v: exit %d (want %d), output shows the password or not:\n%s%s", tc.args, code, tc.code, stdout, stderr)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
@@ -22,6 +23,14 @@ var defaultDB = server.DefaultConfig().DB
 func init() {
 	register(&command{name: "load", summary: "fill a database with the StockTrader data set (replaces its contents)", run: runLoad})
 	register(&command{name: "reset", summary: "return a loaded database to exactly its loaded state", run: runReset})
+}
+
+// checkDSN is the usage check of a --db (exit status 2 before anything is opened).
+func checkDSN(db string) error {
+	if _, _, err := dsn.Parse(db); err != nil {
+		return usageErrorf("--db: %v", err)
+	}
+	return nil
 }
 
 const dbHelp = "database: sqlite:PATH or postgres://user:pass@host:port/dbname"
@@ -57,12 +66,12 @@ flags:
 	if err := spec.Validate(); err != nil {
 		return loadFlags.usageError(err)
 	}
-	if _, _, err := store.ParseDSN(*db); err != nil {
-		return usageErrorf("--db: %v", err)
+	if err := checkDSN(*db); err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, *db)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", store.Redact(*db), err)
+		return fmt.Errorf("opening %s: %w", dsn.Redact(*db), err)
 	}
 	defer st.Close()
 	p := newProgress(pf, "load")
@@ -70,11 +79,11 @@ flags:
 	err = st.Load(ctx, spec, p.update)
 	p.finish()
 	if err != nil {
-		return fmt.Errorf("loading %s: %w", store.Redact(*db), err)
+		return fmt.Errorf("loading %s: %w", dsn.Redact(*db), err)
 	}
 	fmt.Fprintf(os.Stderr, "loaded %d accounts, %d holdings, %d orders, %d quotes into %s in %s\n",
 		spec.Accounts, spec.Accounts*spec.Holdings, spec.Accounts*spec.Holdings, spec.Quotes,
-		store.Redact(*db), time.Since(start).Round(time.Millisecond))
+		dsn.Redact(*db), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -96,19 +105,19 @@ flags:
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	if _, _, err := store.ParseDSN(*db); err != nil {
-		return usageErrorf("--db: %v", err)
+	if err := checkDSN(*db); err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, *db)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", store.Redact(*db), err)
+		return fmt.Errorf("opening %s: %w", dsn.Redact(*db), err)
 	}
 	defer st.Close()
 	start := time.Now()
 	if err := st.Reset(ctx); err != nil {
-		return loadHint(fmt.Errorf("resetting %s: %w", store.Redact(*db), err), *db, false)
+		return loadHint(fmt.Errorf("resetting %s: %w", dsn.Redact(*db), err), *db, false)
 	}
-	fmt.Fprintf(os.Stderr, "reset %s in %s\n", store.Redact(*db), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(os.Stderr, "reset %s in %s\n", dsn.Redact(*db), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -117,7 +126,7 @@ func loadHint(err error, db string, alsoServe bool) error {
 	if !errors.Is(err, store.ErrNotLoaded) {
 		return err
 	}
-	hint := fmt.Sprintf("load it first with\n  tradebench load --db %s", store.Redact(db))
+	hint := fmt.Sprintf("load it first with\n  tradebench load --db %s", dsn.Redact(db))
 	if alsoServe {
 		hint += "\n(or start with --load-if-empty)"
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tradebench/tradebench/driver/runjob"
+	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -47,11 +47,11 @@ flags:
 func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run", "[flags]")
 	var f driveFlags
-	f.register(fs, runjob.DefaultUsers, runjob.DefaultDuration, runjob.DefaultRampUp, runjob.DefaultRampDown)
-	workdir := fs.String("work-dir", runjob.DefaultWorkdir, "working directory for the database and results")
+	f.register(fs, tradejob.DefaultUsers, tradejob.DefaultDuration, tradejob.DefaultRampUp, tradejob.DefaultRampDown)
+	workdir := fs.String("work-dir", tradejob.DefaultWorkdir, "working directory for the database and results")
 	alias(fs, "work-dir", "workdir")
-	accounts := fs.Int("accounts", runjob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
-	quotes := fs.Int("quotes", runjob.DefaultQuotes, "quotes in the embedded data set (s:0…; the 2007 paper used 100000)")
+	accounts := fs.Int("accounts", tradejob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
+	quotes := fs.Int("quotes", tradejob.DefaultQuotes, "quotes in the embedded data set (s:0…; the 2007 paper used 100000)")
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
@@ -83,8 +83,8 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := runjob.Run(ctx, runjob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr,
-		Audit: runjob.StoreAudit(audit.Options{}),
+	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr,
+		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
 	if out == nil || out.Results == nil {
 		return err

@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
-	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/web"
 )
 
@@ -189,7 +189,7 @@ func runServe(ctx context.Context, args []string) error {
 		attrs = append(attrs, "orders", string(oc.Mode))
 	}
 	if srv.Store() != nil {
-		attrs = append(attrs, "db", store.Redact(cfg.DB))
+		attrs = append(attrs, "db", dsn.Redact(cfg.DB))
 	}
 	if srv.Access() != nil {
 		attrs = append(attrs, "url", srv.URL()+"/trade/", "daytrader", srv.URL()+"/daytrader/app", "access", srv.Access().Mode())

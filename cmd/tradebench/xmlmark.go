@@ -195,7 +195,8 @@ flags:
 		return err
 	}
 	res.WriteSummary(os.Stdout)
-	if mbps, ok := res.Extra["parsed_mb_per_sec"].(map[string]float64); ok {
+	if d, err := xmlmark.DetailOf(res); err == nil {
+		mbps := d.ParsedMBPerSec
 		kinds := make([]string, 0, len(mbps))
 		for k := range mbps {
 			kinds = append(kinds, k)

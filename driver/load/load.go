@@ -218,20 +218,18 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	r.rec.Fill(res, steady)
 	res.Dropped = r.dropped.Load()
 	res.Late = r.late.Load()
-	res.Settings["model"] = "closed"
+	res.Settings.Model = report.ModelClosed
 	if cfg.Open() {
-		res.Settings["model"] = "open"
-		res.Settings["rate"] = cfg.Rate
-		res.Settings["max_in_flight"] = cfg.MaxInFlight
+		res.Settings.Model = report.ModelOpen
+		res.Settings.Rate = cfg.Rate
+		res.Settings.MaxInFlight = cfg.MaxInFlight
 	} else {
-		res.Settings["users"] = cfg.Users
-		if cfg.Iterations > 0 {
-			res.Settings["iterations"] = cfg.Iterations
-		}
+		res.Settings.Users = cfg.Users
+		res.Settings.Iterations = cfg.Iterations
 	}
-	res.Settings["ramp_up"] = cfg.RampUp.String()
-	res.Settings["steady"] = cfg.Steady.String()
-	res.Settings["ramp_down"] = cfg.RampDown.String()
+	res.Settings.RampUp = cfg.RampUp.String()
+	res.Settings.Steady = cfg.Steady.String()
+	res.Settings.RampDown = cfg.RampDown.String()
 	res.System = System()
 	if ctx.Err() != nil {
 		return res, ctx.Err()

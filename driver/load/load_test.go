@@ -46,7 +46,7 @@ func TestClosedModelPhasesAndThink(t *testing.T) {
 	if iters.Load() <= tx.Pass {
 		t.Fatalf("ramp phases ran no unmeasured iterations (%d total, %d measured)", iters.Load(), tx.Pass)
 	}
-	if res.Settings["users"] != 4 || res.SteadySeconds != 1 {
+	if res.Settings.Users != 4 || res.SteadySeconds != 1 {
 		t.Fatalf("settings %v steady %v", res.Settings, res.SteadySeconds)
 	}
 }

@@ -39,22 +39,6 @@ type Config struct {
 	ConnectTimeout time.Duration
 }
 
-// Result is what the subscribers saw; it goes into the results file as extra.stream.
-type Result struct {
-	URL         string `json:"url"`
-	Subscribers int    `json:"subscribers"`
-	Connected   int    `json:"connected_at_start"` // subscribers connected when the load started
-	// Delivery is the publish → receipt latency of events received in the measured window,
-	// over all subscribers (Count = events).
-	Delivery report.Transaction `json:"delivery"`
-	// EventsPerSec is events received per second of the measured window, all subscribers.
-	EventsPerSec float64 `json:"events_per_sec"`
-	Reconnects   int64   `json:"reconnects"` // streams that ended or broke and were reopened
-	Refused      int64   `json:"refused"`    // connection attempts answered with an error status (503 at the cap)
-	ConnectErrs  int64   `json:"connect_errors"`
-	Untimed      int64   `json:"untimed"` // events whose data had no readable time field
-}
-
 // Run is subscribers running.
 type Run struct {
 	cfg      Config
@@ -174,7 +158,7 @@ func (r *Run) Stop() {
 }
 
 // Result merges the subscribers' histograms (call after Stop).
-func (r *Run) Result(steadySeconds float64) Result {
+func (r *Run) Result(steadySeconds float64) report.StreamDelivery {
 	all := metrics.NewHistogram()
 	r.mu.Lock()
 	for _, h := range r.hists {
@@ -182,7 +166,7 @@ func (r *Run) Result(steadySeconds float64) Result {
 	}
 	r.mu.Unlock()
 	n := all.TotalCount()
-	res := Result{URL: r.cfg.URL, Subscribers: r.cfg.Subscribers, Connected: r.connectedAtStart,
+	res := report.StreamDelivery{URL: r.cfg.URL, Subscribers: r.cfg.Subscribers, Connected: r.connectedAtStart,
 		Delivery:   metrics.Summarize("stream delivery", all, n, 0, 0, steadySeconds),
 		Reconnects: r.reconnects.Load(), Refused: r.refused.Load(), ConnectErrs: r.connectErrs.Load(), Untimed: r.untimed.Load()}
 	if steadySeconds > 0 {
@@ -192,16 +176,9 @@ func (r *Run) Result(steadySeconds float64) Result {
 	return res
 }
 
-// Line is the one-line summary printed under the transaction table.
-func (r Result) Line() string {
-	d := r.Delivery
-	return fmt.Sprintf("stream: %d subscribers (%d connected at start), %d events (%.0f/s) in the steady state, publish→receipt p50 %.2fms p90 %.2fms p99 %.2fms p99.9 %.2fms max %.2fms; %d reconnects, %d refused",
-		r.Subscribers, r.Connected, d.Count, r.EventsPerSec, d.P50Ms, d.P90Ms, d.P99Ms, d.P999Ms, d.MaxMs, r.Reconnects, r.Refused)
-}
-
 // Measure runs run — one load run with the given ramp-up and steady state — with cfg's
-// subscribers open around it, and adds what they measured to its results (extra.stream and a
-// note). With cfg nil it only runs run.
+// subscribers open around it, and adds what they measured to its results (Results.Stream).
+// With cfg nil it only runs run.
 func Measure(ctx context.Context, cfg *Config, rampUp, steady time.Duration, run func() (*report.Results, error)) (*report.Results, error) {
 	if cfg == nil {
 		return run()
@@ -217,11 +194,7 @@ func Measure(ctx context.Context, cfg *Config, rampUp, steady time.Duration, run
 	sr.Stop()
 	if res != nil {
 		r := sr.Result(res.SteadySeconds)
-		if res.Extra == nil {
-			res.Extra = map[string]any{}
-		}
-		res.Extra["stream"] = r
-		res.Notes = append(res.Notes, r.Line())
+		res.Stream = &r
 	}
 	return res, err
 }

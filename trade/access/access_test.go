@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/webtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/access"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -19,7 +20,6 @@ import (
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
 	"github.com/tradebench/tradebench/trade/web"
-	"github.com/tradebench/tradebench/trade/web/webtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

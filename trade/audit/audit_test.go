@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/pgtest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -30,12 +31,12 @@ func spec() store.LoadSpec {
 	return s
 }
 
-// rawExec runs SQL straight on the database behind dsn, past the service: the corruptions an
+// rawExec runs SQL straight on the database behind the DSN db, past the service: the corruptions an
 // audit must catch are exactly the changes the service would never make.
-func rawExec(t *testing.T, dsn string, stmts ...string) {
+func rawExec(t *testing.T, db string, stmts ...string) {
 	t.Helper()
 	ctx := context.Background()
-	driver, rest, err := store.ParseDSN(dsn)
+	driver, rest, err := dsn.Parse(db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/host"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -83,7 +84,7 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 		if code != 200 || !strings.Contains(body, "Access mode switched to "+mode) {
 			t.Fatalf("switch to %s: %d\n%s", mode, code, body)
 		}
-		if got := configJSON(t, s)["access"]; got != mode {
+		if got := configJSON(t, s).Access.Mode; got != mode {
 			t.Fatalf("config.json access mode %q after switching to %s", got, mode)
 		}
 		calls := s.Host().Calls()
@@ -305,18 +306,20 @@ func post(t testing.TB, c *http.Client, u string, form url.Values) (int, string)
 	return do(t, c, req)
 }
 
-func configJSON(t *testing.T, s *Server) map[string]string {
+func configJSON(t *testing.T, s *Server) *web.Configuration {
 	t.Helper()
 	resp, err := http.Get(s.URL() + "/trade/config.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var m map[string]string
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+	var c web.Configuration
+	dec := json.NewDecoder(resp.Body)
+	dec.DisallowUnknownFields() // every key the server writes is the type's
+	if err := dec.Decode(&c); err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return &c
 }
 
 // A web tier that shares its process with an order processor (but not the services) calls the

@@ -13,14 +13,14 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/tradebench/tradebench/internal/httpserve"
 
+	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -188,7 +188,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.needsDB() {
-		if _, _, err := store.ParseDSN(c.DB); err != nil {
+		if _, _, err := dsn.Parse(c.DB); err != nil {
 			return &setting.Error{Field: "DB", Err: err}
 		}
 	}
@@ -375,26 +375,26 @@ func (s *Server) openStore(ctx context.Context) error {
 	cfg, log := s.cfg, s.log
 	st, err := store.Open(ctx, cfg.DB)
 	if err != nil {
-		return fmt.Errorf("open database %s: %w", store.Redact(cfg.DB), err)
+		return fmt.Errorf("open database %s: %w", dsn.Redact(cfg.DB), err)
 	}
 	s.st = st
 	info, err := st.Loaded(ctx)
 	if errors.Is(err, store.ErrNotLoaded) {
 		if cfg.LoadIfEmpty == nil {
 			st.Close()
-			return fmt.Errorf("database %s is empty: %w", store.Redact(cfg.DB), store.ErrNotLoaded)
+			return fmt.Errorf("database %s is empty: %w", dsn.Redact(cfg.DB), store.ErrNotLoaded)
 		}
 		spec := *cfg.LoadIfEmpty
-		log.Info("loading an empty database", "db", store.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
+		log.Info("loading an empty database", "db", dsn.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
 		if err := st.Load(ctx, spec, cfg.LoadProgress); err != nil {
 			st.Close()
-			return fmt.Errorf("load %s: %w", store.Redact(cfg.DB), err)
+			return fmt.Errorf("load %s: %w", dsn.Redact(cfg.DB), err)
 		}
 		info, err = st.Loaded(ctx)
 	}
 	if err != nil {
 		st.Close()
-		return fmt.Errorf("database %s: %w", store.Redact(cfg.DB), err)
+		return fmt.Errorf("database %s: %w", dsn.Redact(cfg.DB), err)
 	}
 	s.info = info
 	return nil
@@ -426,7 +426,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 		SessionSecret: cfg.SessionSecret,
 		SessionTTL:    cfg.SessionTTL,
 		OrdersLimit:   cfg.OrdersLimit,
-		Config:        s.settings,
+		Config:        s.Describe,
 		Access:        s.switchable(),
 		Logger:        log,
 		Quotes:        s.quotes,
@@ -590,106 +590,67 @@ func (s *Server) Close() error {
 	return s.Shutdown(ctx)
 }
 
-// Describe is what this process runs, for results files: roles, modes, endpoints.
-func (s *Server) Describe() map[string]any {
-	m := map[string]any{"roles": s.roles.String()}
-	if s.cfg.localServices() || s.roles.Orders {
-		m["orders"] = string(s.cfg.Orders.Mode) // a remote web tier's is its services host's
-	}
-	if s.st != nil {
-		m["db"] = s.st.Kind()
-		sp := s.info.Spec
-		m["accounts"], m["quotes"], m["holdings"] = sp.Accounts, sp.Quotes, sp.Holdings
-	}
-	if s.sw != nil {
-		m["access"] = s.sw.Settings()
-	}
-	if s.host != nil {
-		m["bsl"] = s.host.Info()
-	}
-	if s.ord != nil && s.ord.NATSURL != "" {
-		m["nats"] = s.ord.NATSURL
-	}
-	return m
-}
-
-// settings are the config page's lines.
-func (s *Server) settings() []web.Setting {
+// Describe is what this process runs: roles, modes, endpoints and settings, per component. The
+// config page shows it, /trade/config.json serves it, and `tradebench run` records it with the
+// results (their disclosure's configuration).
+func (s *Server) Describe() *web.Configuration {
 	c := s.cfg
-	ttl := c.MarketSummaryTTL.String()
-	if c.MarketSummaryTTL == 0 {
-		ttl = "0 (no cache: computed on every request)"
-	}
-	sp := s.info.Spec
-	set := []web.Setting{
-		{Name: "tradebench version", Value: report.Version},
-		{Name: "roles", Value: s.roles.String()},
+	d := &web.Configuration{
+		Tradebench: report.Version,
+		Roles:      s.roles.String(),
+		Listen:     s.Addr(),
+		Web:        web.ConfigWeb{OrdersCap: c.OrdersLimit, SessionTTLSeconds: c.SessionTTL.Seconds()},
+		Runtime: &web.ConfigRuntime{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+			GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU(), Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
 	}
 	if s.st != nil {
-		set = append(set,
-			web.Setting{Name: "storage", Value: store.Redact(c.DB)},
-			web.Setting{Name: "data set", Value: fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", sp.Accounts, sp.Quotes, sp.Holdings, sp.Seed, s.info.LoadedAt)})
+		sp := s.info.Spec
+		d.Store = &web.ConfigStore{DSN: dsn.Redact(c.DB), Kind: s.st.Kind(),
+			DataSet: web.ConfigDataSet{Accounts: sp.Accounts, Quotes: sp.Quotes, Holdings: sp.Holdings, Seed: sp.Seed, LoadedAt: s.info.LoadedAt}}
 	}
 	if s.sw != nil {
 		a := s.sw.Settings()
-		v := a.Access
-		if a.Addr != "" {
-			v += " → " + a.Addr + ", call timeout " + a.Timeout
-			if a.MaxConnsPerHost > 0 {
-				v += ", at most " + strconv.Itoa(a.MaxConnsPerHost) + " connections"
-			}
-			if a.GRPCConns > 0 {
-				v += ", " + strconv.Itoa(a.GRPCConns) + " HTTP/2 connections"
-			}
+		d.Access = &web.ConfigAccess{Mode: a.Access, Addr: a.Addr, MaxConnsPerHost: a.MaxConnsPerHost, GRPCConns: a.GRPCConns}
+		if t, err := time.ParseDuration(a.Timeout); err == nil {
+			d.Access.CallTimeoutSeconds = t.Seconds()
 		}
-		set = append(set, web.Setting{Name: "access mode", Value: v})
+		if sw := s.switchable(); sw != nil {
+			d.Access.Modes = sw.Modes()
+		}
 	}
 	if s.host != nil {
 		in := s.host.Info()
-		set = append(set, web.Setting{Name: "business services host", Value: fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", in.SOAPURL, in.WSDLURL, in.RESTURL, in.OpenAPIURL, in.GRPCAddr)})
+		d.Host = &web.ConfigHost{SOAPURL: in.SOAPURL, WSDLURL: in.WSDLURL, RESTURL: in.RESTURL, OpenAPIURL: in.OpenAPIURL, GRPCAddr: in.GRPCAddr}
 	}
-	om := string(c.Orders.Mode)
 	if !c.localServices() && !s.roles.Orders {
 		// a remote web tier places orders through the services host, whose mode decides
-		om = "set by the business services host"
-	} else if s.ord != nil {
-		if s.ord.NATSURL != "" {
-			om += ", NATS " + s.ord.NATSURL
-		}
-		if s.ord.Processor != nil {
-			om += fmt.Sprintf(", processor in this process (%d at once, batch %d)", c.Orders.Concurrency, c.Orders.Batch)
-		} else if c.Orders.Mode != orders.Sync {
-			om += ", completed by `serve --role orders`"
+		d.Orders.SetByServicesHost = true
+	} else {
+		d.Orders.Mode = string(c.Orders.Mode)
+		if s.ord != nil {
+			d.Orders.NATS = s.ord.NATSURL
+			if s.ord.Processor != nil {
+				d.Orders.Processor = &web.ConfigProcessor{Concurrency: c.Orders.Concurrency, Batch: c.Orders.Batch}
+			} else if c.Orders.Mode != orders.Sync {
+				d.Orders.CompletedElsewhere = true
+			}
 		}
 	}
-	set = append(set, web.Setting{Name: "orders mode", Value: om})
 	if s.quotes != nil {
-		src := "this process's order executions (no NATS broker)"
-		if s.nc != nil {
-			src = "NATS " + s.nc.ConnectedUrlRedacted() + ", subjects " + stream.SubjectPrefix + ">"
-		}
 		st := s.quotes.Stats()
-		limit := s.cfg.StreamLimit
-		if limit == 0 {
-			limit = web.DefaultStreamLimit
+		ls := &web.ConfigStreams{Source: "in-process", Limit: s.cfg.StreamLimit, Subscribers: st.Subscribers, Published: st.Published, Dropped: st.Dropped}
+		if ls.Limit == 0 {
+			ls.Limit = web.DefaultStreamLimit
 		}
-		set = append(set, web.Setting{Name: "live quote streams", Value: fmt.Sprintf("from %s; %d quote subscribers now (at most %d streams), %d changes published, %d subscribers dropped as too slow", src, st.Subscribers, limit, st.Published, st.Dropped)})
+		if s.nc != nil {
+			ls.Source, ls.NATS = "nats", s.nc.ConnectedUrlRedacted()
+		}
+		d.Streams = ls
 	}
 	if c.localServices() {
 		// settings of the in-process service; a remote web tier's are its host's
-		set = append(set,
-			web.Setting{Name: "market summary interval", Value: ttl},
-			web.Setting{Name: "password hash", Value: fmt.Sprintf("bcrypt, cost %d for new passwords, cost %d for the loaded users", c.HashCost, sp.HashCost)})
+		d.Services = &web.ConfigServices{MarketSummaryIntervalSeconds: c.MarketSummaryTTL.Seconds(),
+			PasswordHash: web.ConfigPasswordHash{Algorithm: "bcrypt", Cost: c.HashCost, LoadedCost: s.info.Spec.HashCost}}
 	}
-	set = append(set, []web.Setting{
-		{Name: "orders cap", Value: strconv.Itoa(c.OrdersLimit)},
-		{Name: "session TTL", Value: c.SessionTTL.String()},
-		{Name: "listen", Value: s.Addr()},
-		{Name: "Go version", Value: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH},
-		{Name: "GOMAXPROCS", Value: strconv.Itoa(runtime.GOMAXPROCS(0))},
-		{Name: "CPUs", Value: strconv.Itoa(runtime.NumCPU())},
-		{Name: "started", Value: s.started.Format(time.RFC3339)},
-		{Name: "uptime", Value: time.Since(s.started).Round(time.Second).String()},
-	}...)
-	return set
+	return d
 }

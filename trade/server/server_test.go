@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -9,6 +10,8 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,6 +94,34 @@ func TestServeOverTCP(t *testing.T) {
 		"<th>market summary interval</th><td>1m0s</td>", "<th>orders cap</th><td>100</td>", "<th>GOMAXPROCS</th>", "50 accounts, 150 quotes"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("config page lacks %q:\n%s", want, body)
+		}
+	}
+	// the same configuration for programs: snake_case keys, numbers as numbers, per component
+	code, body = get(t, c, s.URL()+"/trade/config.json")
+	var conf map[string]any
+	if err := json.Unmarshal([]byte(body), &conf); code != 200 || err != nil {
+		t.Fatalf("config.json: %d %v\n%s", code, err, body)
+	}
+	checkKeys(t, "", conf)
+	num := func(path ...string) any {
+		var v any = conf
+		for _, k := range path {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	for _, w := range []struct {
+		path []string
+		want any
+	}{
+		{[]string{"store", "data_set", "accounts"}, 50.0}, {[]string{"store", "data_set", "quotes"}, 150.0},
+		{[]string{"web", "orders_cap"}, 100.0}, {[]string{"services", "market_summary_interval_seconds"}, 60.0},
+		{[]string{"orders", "mode"}, "sync"}, {[]string{"access", "mode"}, "inprocess"}, {[]string{"store", "kind"}, "sqlite"},
+		{[]string{"runtime", "gomaxprocs"}, float64(runtime.GOMAXPROCS(0))},
+	} {
+		if got := num(w.path...); got != w.want {
+			t.Errorf("config.json %s = %#v, want %#v", strings.Join(w.path, "."), got, w.want)
 		}
 	}
 	if err := s.Close(); err != nil {
@@ -259,3 +290,24 @@ func TestFailedWhenHostListenerDies(t *testing.T) {
 	default:
 	}
 }
+
+// checkKeys fails on a key of the configuration that is not snake_case (a key for people, like
+// "Go version", instead of one for programs).
+func checkKeys(t *testing.T, at string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		for k, sub := range v {
+			if !snake.MatchString(k) {
+				t.Errorf("config.json key %q at %q is not snake_case", k, at)
+			}
+			checkKeys(t, at+"."+k, sub)
+		}
+	case []any:
+		for _, sub := range v {
+			checkKeys(t, at+"[]", sub)
+		}
+	}
+}
+
+var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)

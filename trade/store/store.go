@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 )
@@ -204,28 +205,9 @@ func Drivers() []string {
 	return names
 }
 
-// ParseDSN returns the driver name a DSN selects and the DSN to hand the driver:
-// "sqlite:PATH" and bare "*.db" paths select sqlite (the driver gets PATH, which may carry a
-// ?query of SQLite options), "postgres://…" and "postgresql://…" select postgres.
-func ParseDSN(dsn string) (driver, rest string, err error) {
-	switch {
-	case strings.HasPrefix(dsn, "sqlite:"):
-		rest = strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
-		if rest == "" {
-			return "", "", fmt.Errorf("sqlite DSN %q has no file path (e.g. sqlite:tradebench.db)", dsn)
-		}
-		return "sqlite", rest, nil
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return "postgres", dsn, nil
-	case strings.HasSuffix(strings.SplitN(dsn, "?", 2)[0], ".db"):
-		return "sqlite", dsn, nil
-	}
-	return "", "", fmt.Errorf("unknown database %q: use sqlite:PATH (e.g. sqlite:tradebench.db) or postgres://user@host/dbname", redact(dsn))
-}
-
-// Open opens a Store for dsn through its registered driver.
-func Open(ctx context.Context, dsn string) (Store, error) {
-	name, rest, err := ParseDSN(dsn)
+// Open opens a Store for the DSN db (see package dsn) through its registered driver.
+func Open(ctx context.Context, db string) (Store, error) {
+	name, rest, err := dsn.Parse(db)
 	if err != nil {
 		return nil, err
 	}
@@ -237,21 +219,6 @@ func Open(ctx context.Context, dsn string) (Store, error) {
 	}
 	return d.Open(ctx, rest)
 }
-
-// redact hides a password in a URL-style DSN for error messages.
-func redact(dsn string) string {
-	if i := strings.Index(dsn, "://"); i >= 0 {
-		if at := strings.LastIndex(dsn, "@"); at > i {
-			if c := strings.Index(dsn[i+3:at], ":"); c >= 0 {
-				return dsn[:i+3+c] + ":xxxxx" + dsn[at:]
-			}
-		}
-	}
-	return dsn
-}
-
-// Redact hides a password in a DSN, for logs and the config page.
-func Redact(dsn string) string { return redact(dsn) }
 
 // IsIndexSymbol reports whether a symbol belongs to the market index ("s:1__").
 func IsIndexSymbol(s string) bool {

@@ -25,30 +25,6 @@ func small() store.LoadSpec {
 	return s
 }
 
-func TestParseDSN(t *testing.T) {
-	for _, c := range []struct{ dsn, driver, rest string }{
-		{"sqlite:trade.db", "sqlite", "trade.db"},
-		{"sqlite:///tmp/x.db", "sqlite", "/tmp/x.db"},
-		{"sqlite:x?_pragma=foo", "sqlite", "x?_pragma=foo"},
-		{"/var/data/trade.db", "sqlite", "/var/data/trade.db"},
-		{"postgres://u@h/db", "postgres", "postgres://u@h/db"},
-		{"postgresql://u:p@h:5/db?sslmode=disable", "postgres", "postgresql://u:p@h:5/db?sslmode=disable"},
-	} {
-		d, r, err := store.ParseDSN(c.dsn)
-		if err != nil || d != c.driver || r != c.rest {
-			t.Errorf("ParseDSN(%q) = %q, %q, %v; want %q, %q", c.dsn, d, r, err, c.driver, c.rest)
-		}
-	}
-	for _, bad := range []string{"", "sqlite:", "mysql://x", "trade.txt"} {
-		if _, _, err := store.ParseDSN(bad); err == nil {
-			t.Errorf("ParseDSN(%q) accepted", bad)
-		}
-	}
-	if got := store.Redact("postgres://u:secret@h/db"); got != "postgres://u:xxxxx@h/db" {
-		t.Errorf("Redact = %q", got)
-	}
-}
-
 // The loaded data is exactly what the generator makes, on every store.
 func TestLoadMatchesGenerator(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {

@@ -470,22 +470,27 @@ func (a *app) marketSummary(q *req) error {
 // configPage is the config page's data: the settings and, when the access mode can be
 // switched, the form's choices.
 type configPage struct {
-	Settings []Setting
+	Sections []ConfigSection
 	Access   string
 	Modes    []string
 }
 
-func (a *app) settings() []Setting {
+// configuration is what /trade/config and /trade/config.json show.
+func (a *app) configuration() *Configuration {
+	c := &Configuration{Web: ConfigWeb{OrdersCap: a.opts.OrdersLimit, SessionTTLSeconds: a.opts.SessionTTL.Seconds()}}
 	if a.opts.Config != nil {
-		return a.opts.Config()
+		c = a.opts.Config()
 	}
-	return []Setting{{"orders cap", strconv.Itoa(a.opts.OrdersLimit)}, {"session TTL", a.opts.SessionTTL.String()}}
+	if c.Access == nil && a.opts.Access != nil {
+		c.Access = &ConfigAccess{Mode: a.opts.Access.Mode(), Modes: a.opts.Access.Modes()}
+	}
+	return c
 }
 
 func (a *app) config(q *req) error { return a.renderConfig(q, http.StatusOK, "") }
 
 func (a *app) renderConfig(q *req, status int, msg string) error {
-	p := configPage{Settings: a.settings()}
+	p := configPage{Sections: a.configuration().Sections()}
 	if a.opts.Access != nil {
 		p.Access, p.Modes = a.opts.Access.Mode(), a.opts.Access.Modes()
 	}
@@ -493,19 +498,12 @@ func (a *app) renderConfig(q *req, status int, msg string) error {
 	return nil
 }
 
-// configJSON is the config page as a JSON object of name: value, for the driver to record
-// what it measured.
+// configJSON is the configuration as JSON (Configuration's schema), for programs: the driver
+// records it with the results of a run.
 func (a *app) configJSON(q *req) error {
-	m := map[string]string{}
-	for _, s := range a.settings() {
-		m[s.Name] = s.Value
-	}
-	if a.opts.Access != nil {
-		m["access"] = a.opts.Access.Mode() // the bare mode; "access mode" has its settings
-	}
 	q.w.Header().Set("Content-Type", "application/json")
 	q.w.Header().Set("Cache-Control", "no-store")
-	return json.NewEncoder(q.w).Encode(m)
+	return json.NewEncoder(q.w).Encode(a.configuration())
 }
 
 // setAccess switches the access mode from the config page's form (field access).

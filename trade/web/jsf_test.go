@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/webtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/web"
-	"github.com/tradebench/tradebench/trade/web/webtest"
 )
 
 // The regexes of DayTrader's JMeter plan (daytrader8_no_ws.jmx), as written there.

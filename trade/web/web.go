@@ -51,9 +51,10 @@ type Options struct {
 	SecureCookies bool
 	// OrdersLimit caps the orders on the account page (default trade.DefaultOrdersLimit).
 	OrdersLimit int
-	// Config returns the running modes and settings for the config page, in display order.
-	// It is called per request, so values like uptime may change.
-	Config func() []Setting
+	// Config returns the running modes and settings for the config page and
+	// /trade/config.json. It is called per request, so values like uptime may change; nil
+	// shows the web tier's own settings only.
+	Config func() *Configuration
 	// Access, if set, lets the config page switch the web tier's access mode (in-process, SOAP,
 	// REST, gRPC) while it runs.
 	Access AccessSwitch

@@ -15,13 +15,13 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/webtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
 	"github.com/tradebench/tradebench/trade/web"
-	"github.com/tradebench/tradebench/trade/web/webtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -41,8 +41,8 @@ func runSuite(t *testing.T, dsn string) {
 	st := svc.Store()
 	webtest.Run(t, webtest.Fixture{
 		Service: svc, Accounts: spec.Accounts, Quotes: spec.Quotes, Holdings: spec.Holdings, Password: dataset.Password,
-		Options: web.Options{OrdersLimit: 100, Config: func() []web.Setting {
-			return []web.Setting{{Name: "storage", Value: st.Kind()}, {Name: "access mode", Value: "inprocess"}}
+		Options: web.Options{OrdersLimit: 100, Config: func() *web.Configuration {
+			return &web.Configuration{Store: &web.ConfigStore{DSN: st.Kind()}, Access: &web.ConfigAccess{Mode: "inprocess"}}
 		}},
 	})
 }

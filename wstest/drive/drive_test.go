@@ -158,8 +158,8 @@ func TestRunEveryEncodingAndMethodology(t *testing.T) {
 						t.Errorf("%s: no passes", tx.Name)
 					}
 				}
-				if res.Hits == 0 || res.Settings["encoding"] != enc || res.Settings["methodology"] != meth {
-					t.Fatalf("hits %d settings %v", res.Hits, res.Settings)
+				if ws, err := SettingsOf(res); err != nil || res.Hits == 0 || ws.Encoding != enc || ws.Methodology != meth {
+					t.Fatalf("hits %d settings %+v %v", res.Hits, ws, err)
 				}
 			})
 		}

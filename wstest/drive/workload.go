@@ -228,17 +228,31 @@ func Run(ctx context.Context, cfg *Config, progress io.Writer, progressTTY bool)
 	if cfg.Encoding == GRPC {
 		res.Target = "grpc://" + cfg.GRPCTarget
 	}
-	res.Settings["encoding"] = cfg.Encoding
-	res.Settings["methodology"] = cfg.Methodology
-	res.Settings["agents"] = cfg.Agents
-	res.Settings["mix"] = cfg.MixString()
-	res.Settings["list_size"] = cfg.ListSize
-	res.Settings["num_bytes"] = cfg.NumBytes
-	res.Settings["message_size"] = cfg.MessageSize
-	res.Settings["think"] = cfg.Think.String()
-	res.Settings["keep_alive"] = cfg.KeepAlive
+	res.Settings.Think = cfg.Think.String()
+	ws, serr := report.Section(RunSettings{Encoding: cfg.Encoding, Methodology: cfg.Methodology, Mix: cfg.MixString(), ListSize: cfg.ListSize, NumBytes: cfg.NumBytes, MessageSize: cfg.MessageSize, KeepAlive: cfg.KeepAlive})
+	if serr != nil {
+		return res, errors.Join(err, serr)
+	}
+	res.Settings.Workload = ws
 	if cfg.Encoding == GRPC {
 		res.Notes = append(res.Notes, "gRPC hits are HTTP/2 responses (status 200, bytes = response message size)")
 	}
 	return res, err
+}
+
+// RunSettings are WSTest's own settings in a results file (settings.workload).
+type RunSettings struct {
+	Encoding    string `json:"encoding"`
+	Methodology string `json:"methodology"`
+	Mix         string `json:"mix"`
+	ListSize    int    `json:"list_size"`
+	NumBytes    int    `json:"num_bytes"`
+	MessageSize int    `json:"message_size"`
+	KeepAlive   bool   `json:"keep_alive"`
+}
+
+// SettingsOf reads WSTest's own settings from results (written by this build or read from a
+// file of either schema version); report.ErrNoSection when they are not WSTest's.
+func SettingsOf(res *report.Results) (RunSettings, error) {
+	return report.SectionAs[RunSettings](res.Settings.Workload)
 }

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/wstest"
 	pb "github.com/tradebench/tradebench/wstest/wstestpb"
 )
@@ -192,7 +192,7 @@ func OrderFromPB(o *pb.Order) *wstest.Order {
 	c := o.GetCustomer()
 	out := &wstest.Order{
 		OrderId: o.OrderId, OrderStatus: o.OrderStatus, OrderDate: o.GetOrderDate().AsTime(),
-		OrderTotalAmount: trade.Cents(o.OrderTotalAmountCents),
+		OrderTotalAmount: money.Cents(o.OrderTotalAmountCents),
 		Customer: wstest.Customer{CustomerId: c.GetCustomerId(), ContactFirstName: c.GetContactFirstName(), ContactLastName: c.GetContactLastName(),
 			ContactPhone: c.GetContactPhone(), LastActivityDate: c.GetLastActivityDate().AsTime(), CreditCardNumber: c.GetCreditCardNumber(),
 			CreditCardExpirationDate: c.GetCreditCardExpirationDate(), BillingAddress: addrFromPB(c.GetBillingAddress()), ShippingAddress: addrFromPB(c.GetShippingAddress())},
@@ -200,7 +200,7 @@ func OrderFromPB(o *pb.Order) *wstest.Order {
 	}
 	for i, li := range o.LineItems {
 		out.LineItems[i] = wstest.LineItem{OrderId: li.GetOrderId(), ItemId: li.GetItemId(), ProductId: li.GetProductId(),
-			ProductDescription: li.GetProductDescription(), OrderQuantity: li.GetOrderQuantity(), UnitPrice: trade.Cents(li.GetUnitPriceCents())}
+			ProductDescription: li.GetProductDescription(), OrderQuantity: li.GetOrderQuantity(), UnitPrice: money.Cents(li.GetUnitPriceCents())}
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/wstest"
 )
 
@@ -295,12 +295,12 @@ func (d *decoder) stringEl(t *token) (string, error) {
 	return str(b, string(t.local))
 }
 
-func (d *decoder) moneyEl(t *token) (trade.Money, error) {
+func (d *decoder) moneyEl(t *token) (money.Money, error) {
 	b, err := d.text(t.local)
 	if err != nil {
 		return 0, err
 	}
-	m, err := trade.ParseMoney(string(trimSpace(b)))
+	m, err := money.Parse(string(trimSpace(b)))
 	if err != nil {
 		return 0, clientFault("<%s>: %q is not an amount with at most two decimals", t.local, clip(b))
 	}

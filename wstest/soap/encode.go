@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/wstest"
 )
 
@@ -129,7 +129,7 @@ func appendFloat(b []byte, f float32) []byte {
 	return strconv.AppendFloat(b, float64(f), 'g', -1, 32)
 }
 
-func appendMoney(b []byte, m trade.Money) []byte {
+func appendMoney(b []byte, m money.Money) []byte {
 	v := int64(m)
 	if v < 0 {
 		b = append(b, '-')

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade/store"
 )
 
@@ -38,13 +39,13 @@ type Store struct {
 // DefaultPoolSize is the pool size when the DSN sets no pool_max_conns.
 const DefaultPoolSize = 16
 
-// Open connects to dsn (postgres://…) and creates the schema if it is missing.
-func Open(ctx context.Context, dsn string) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
+// Open connects to url (postgres://…) and creates the schema if it is missing.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if !strings.Contains(dsn, "pool_max_conns") {
+	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = DefaultPoolSize
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -54,7 +55,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	s := &Store{pool: pool, q: q{db: pool}}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("postgres %s: %w", store.Redact(dsn), err)
+		return nil, fmt.Errorf("postgres %s: %w", dsn.Redact(url), err)
 	}
 	return s, nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/pgtest"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // every driver
@@ -26,23 +27,23 @@ func SQLiteDSN(t testing.TB) string {
 	return "sqlite:" + filepath.Join(t.TempDir(), "trade.db")
 }
 
-// Open opens dsn and closes it when the test ends.
-func Open(t testing.TB, dsn string) store.Store {
+// Open opens the DSN db and closes it when the test ends.
+func Open(t testing.TB, db string) store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), dsn)
+	st, err := store.Open(context.Background(), db)
 	if err != nil {
-		t.Fatalf("open %s: %v", store.Redact(dsn), err)
+		t.Fatalf("open %s: %v", dsn.Redact(db), err)
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
 }
 
-// Loaded opens dsn and loads spec into it.
-func Loaded(t testing.TB, dsn string, spec store.LoadSpec) store.Store {
+// Loaded opens the DSN db and loads spec into it.
+func Loaded(t testing.TB, db string, spec store.LoadSpec) store.Store {
 	t.Helper()
-	st := Open(t, dsn)
+	st := Open(t, db)
 	if err := st.Load(context.Background(), spec, nil); err != nil {
-		t.Fatalf("load %v into %s: %v", spec, store.Redact(dsn), err)
+		t.Fatalf("load %v into %s: %v", spec, dsn.Redact(db), err)
 	}
 	return st
 }

@@ -1,4 +1,4 @@
-package runjob
+package tradejob
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 // The main job end to end on a small data set: load, serve, drive stocktrader, write results —
@@ -46,7 +47,7 @@ func TestRunEmbedded(t *testing.T) {
 		if res.Scenario != "stocktrader" || res.Total.Pass < 50 || res.Total.Errors != 0 {
 			t.Errorf("run %d: %s %+v", run, res.Scenario, res.Total)
 		}
-		p := res.Settings["params"].(map[string]any)
+		p := res.Settings.Params
 		if p["users"] != "300" || p["quotes"] != "100" {
 			t.Errorf("the scenario was not sized to the data set: %v", p)
 		}
@@ -66,7 +67,7 @@ func TestRunRejectsBadDataSet(t *testing.T) {
 	}
 }
 
-// A run whose database does not add up fails with AuditFailed (exit status 4), and the
+// A run whose database does not add up fails with audit.Failed (exit status 4), and the
 // results file still has the audit and its violations.
 func TestRunFailsOnAudit(t *testing.T) {
 	dir := t.TempDir()
@@ -87,9 +88,9 @@ func TestRunFailsOnAudit(t *testing.T) {
 	cfg := Config{Workdir: dir, DB: "sqlite:" + path, Accounts: 100, Quotes: 50,
 		Drive: driver.Config{Users: 2, Think: &think, Duration: time.Second, Timeout: 10 * time.Second}, Audit: corrupt}
 	out, err := Run(context.Background(), cfg)
-	var af *AuditFailed
+	var af *audit.Failed
 	if !errors.As(err, &af) || af.ExitCode() != 4 || af.Violations != 1 {
-		t.Fatalf("run on a corrupted database: %v, want AuditFailed with 1 violation", err)
+		t.Fatalf("run on a corrupted database: %v, want audit.Failed with 1 violation", err)
 	}
 	res, rerr := report.ReadFile(out.Out)
 	if rerr != nil {
@@ -113,16 +114,21 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := out.Results
+	// what the file says, after the JSON round trip
+	res, err := report.ReadFile(out.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if a := res.Audit; a == nil || !a.Passed || a.OpenOrders != 0 {
 		t.Fatalf("audit %+v", a)
 	}
-	ol, ok := res.Extra["orders"].(*OrderLatency)
-	if !ok || ol.Placed < 10 || ol.Completed != ol.Placed || ol.Open != 0 || ol.MaxMs <= 0 || ol.P50Ms > ol.P99Ms {
-		t.Fatalf("order latency %+v", res.Extra["orders"])
+	d, err := DetailOf(res)
+	if ol := d.Orders; err != nil || ol == nil || ol.Placed < 10 || ol.Completed != ol.Placed || ol.Open != 0 || ol.MaxMs <= 0 || ol.P50Ms > ol.P99Ms {
+		t.Fatalf("order latency %+v (%v)", ol, err)
 	}
-	srv, _ := res.Extra["server"].(map[string]any)
-	if srv["orders"] != "async-durable" || srv["access"].(remote.Settings).Access != remote.SOAP {
+	var srv web.Configuration
+	if res.Disclosure == nil || report.DecodeSection(res.Disclosure.Configuration, &srv) != nil ||
+		srv.Orders.Mode != string(orders.AsyncDurable) || srv.Access == nil || srv.Access.Mode != remote.SOAP {
 		t.Fatalf("results do not record the modes: %+v", srv)
 	}
 	if tx, _ := res.Transaction("sell"); tx.Pass == 0 {

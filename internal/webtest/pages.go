@@ -183,8 +183,10 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	wantStatus(t, "config", code, http.StatusOK)
 	must(t, body, "Configuration")
 	if e.f.Options.Config != nil {
-		for _, s := range e.f.Options.Config() {
-			must(t, body, "<th>"+htmlEsc(s.Name)+"</th>")
+		for _, sec := range e.f.Options.Config().Sections() {
+			for _, s := range sec.Settings {
+				must(t, body, "<th>"+htmlEsc(s.Name)+"</th>")
+			}
 		}
 	}
 

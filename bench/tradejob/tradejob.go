@@ -1,9 +1,9 @@
-// Package runjob is `tradebench run`, the one-command main job: prepare a working directory
+// Package tradejob is `tradebench run`, the one-command main job: prepare a working directory
 // and an embedded SQLite StockTrader data set, start the monolith in-process on loopback, drive
 // the stocktrader scenario through ramp-up, a measured steady state and ramp-down, and leave a
 // results file — or, with a target URL, drive an external deployment (DayTrader, a cluster)
 // without loading or serving anything.
-package runjob
+package tradejob
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -75,16 +76,6 @@ type Outcome struct {
 	Results *report.Results
 	Out     string // where the results were written
 }
-
-// AuditFailed is the error of a run whose audit found violations (exit status 4).
-type AuditFailed struct{ Violations int }
-
-func (e *AuditFailed) Error() string {
-	return fmt.Sprintf("the audit found %d violations", e.Violations)
-}
-
-// ExitCode implements the command line's exit-status convention.
-func (e *AuditFailed) ExitCode() int { return 4 }
 
 // Run does the job. The results are written even when a threshold fails (the error then is a
 // *report.ThresholdsFailed).
@@ -148,7 +139,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		if srv.Access() == nil {
 			return nil, errors.New("the embedded run needs the web role: it drives the pages")
 		}
-		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", store.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
+		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", dsn.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
 		dc.Target = srv.URL()
 		// the scenario draws users and quotes from the data set just loaded
 		params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
@@ -168,16 +159,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	if srv != nil {
-		if res.Extra == nil {
-			res.Extra = map[string]any{}
+		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
+			say("the server's configuration not recorded: %v", cerr)
+		} else {
+			if res.Disclosure == nil {
+				res.Disclosure = &report.Disclosure{}
+			}
+			res.Disclosure.Configuration = conf
 		}
-		res.Extra["server"] = srv.Describe()
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
 			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
 				say("order completion latency not measured: %v", err)
 			} else if ol != nil {
-				res.Extra["orders"] = ol
+				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
+					say("order completion latency not recorded: %v", err)
+				}
 				say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
 					ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
 			}
@@ -191,7 +188,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 				res.Audit = a
 				say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
 				if !a.Passed && err == nil {
-					err = &AuditFailed{Violations: int(a.ViolationCount)}
+					err = &audit.Failed{Violations: int(a.ViolationCount)}
 				}
 			}
 		}
@@ -207,22 +204,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(string, ...any), logw io.Writer) error {
 	st, err := store.Open(ctx, db)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", store.Redact(db), err)
+		return fmt.Errorf("open %s: %w", dsn.Redact(db), err)
 	}
 	defer st.Close()
 	start := time.Now()
 	info, err := st.Loaded(ctx)
 	if err == nil && info.Spec == spec {
 		if err := st.Reset(ctx); err != nil {
-			return fmt.Errorf("reset %s: %w", store.Redact(db), err)
+			return fmt.Errorf("reset %s: %w", dsn.Redact(db), err)
 		}
-		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", store.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
+		say("reset %s to its loaded state (%d accounts, %d quotes) in %v", dsn.Redact(db), spec.Accounts, spec.Quotes, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotLoaded) {
-		return fmt.Errorf("%s: %w", store.Redact(db), err)
+		return fmt.Errorf("%s: %w", dsn.Redact(db), err)
 	}
-	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, store.Redact(db))
+	say("loading %d accounts, %d quotes, %d holdings each into %s", spec.Accounts, spec.Quotes, spec.Holdings, dsn.Redact(db))
 	last := time.Now()
 	err = st.Load(ctx, spec, func(done, total int64) {
 		if time.Since(last) >= 5*time.Second && total > 0 {
@@ -231,7 +228,7 @@ func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(strin
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("load %s: %w", store.Redact(db), err)
+		return fmt.Errorf("load %s: %w", dsn.Redact(db), err)
 	}
 	say("loaded in %v", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -269,9 +266,20 @@ func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(
 	}
 }
 
+// Detail is the run job's own results (the results' detail section).
+type Detail struct {
+	// Orders is the order completion latency; nil when the run placed no order.
+	Orders *OrderLatency `json:"orders,omitempty"`
+}
+
+// DetailOf reads the run job's own results from res; report.ErrNoSection when there are none.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
 // OrderLatency is how long the run's orders took from placement to completion (the
 // asynchronous modes' queueing and processing; 0 in sync mode, where an order completes in its
-// request). It goes into the results under extra.orders.
+// request). It goes into the results under detail.orders.
 type OrderLatency struct {
 	Placed    int     `json:"placed"`
 	Completed int     `json:"completed"`

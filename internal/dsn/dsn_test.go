@@ -1,0 +1,47 @@
+package dsn
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct{ dsn, driver, target string }{
+		{"sqlite:trade.db", SQLite, "trade.db"},
+		{"sqlite:///tmp/x.db", SQLite, "/tmp/x.db"},
+		{"sqlite:x?_pragma=foo", SQLite, "x?_pragma=foo"},
+		{"/var/data/trade.db", SQLite, "/var/data/trade.db"},
+		{"postgres://u@h/db", Postgres, "postgres://u@h/db"},
+		{"postgresql://u:p@h:5/db?sslmode=disable", Postgres, "postgresql://u:p@h:5/db?sslmode=disable"},
+	} {
+		d, r, err := Parse(c.dsn)
+		if err != nil || d != c.driver || r != c.target {
+			t.Errorf("Parse(%q) = %q, %q, %v; want %q, %q", c.dsn, d, r, err, c.driver, c.target)
+		}
+	}
+	for _, bad := range []string{"", "sqlite:", "mysql://root:hunter2@x/db", "trade.txt"} {
+		_, _, err := Parse(bad)
+		if err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		} else if strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "--db") {
+			t.Errorf("Parse(%q): %v shows the password or names a flag", bad, err)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:secret@h/db":                            "postgres://u:xxxxx@h/db",
+		"postgres://u:s3:cr@t@h:5432/db?sslmode=disable":      "postgres://u:xxxxx@h:5432/db?sslmode=disable",
+		"postgresql://u@h/db?sslmode=disable&password=secret": "postgresql://u@h/db?sslmode=disable&password=xxxxx",
+		"postgres://u@h/db":                                   "postgres://u@h/db",
+		"postgres://h/db?user=u":                              "postgres://h/db?user=u",
+		"postgres://h/db?note=a:b@c":                          "postgres://h/db?note=a:b@c",
+		"sqlite:trade.db":                                     "sqlite:trade.db",
+		"sqlite:x?_pragma=busy_timeout(5000)":                 "sqlite:x?_pragma=busy_timeout(5000)",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package layering
+
+import (
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tradebench/tradebench"
+
+// root is the module's directory, seen from this package's.
+const root = "../.."
+
+// rule: no package under the trees may depend, directly or not, on a package under any of the
+// forbidden trees (what `go list -deps` of the trees would list).
+type rule struct {
+	trees     []string
+	forbidden []string
+}
+
+var rules = []rule{
+	{trees: []string{"driver", "report"}, forbidden: []string{"trade", "wstest", "cacheperf", "xmlmark", "bench"}},
+	{trees: []string{"wstest"}, forbidden: []string{"trade", "bench"}},
+	{trees: []string{"trade", "cacheperf", "xmlmark"}, forbidden: []string{"bench"}},
+}
+
+// The imports are read in the test's own process with go/build (not by running `go list`), so
+// the test cache sees every file the verdict rests on and an import added later reruns it.
+func TestLayering(t *testing.T) {
+	for _, r := range rules {
+		t.Run(strings.Join(r.trees, ","), func(t *testing.T) {
+			for _, v := range violations(t, r) {
+				t.Error(v)
+			}
+		})
+	}
+}
+
+// violations walks the rule's packages and everything of the module they import, and lists
+// each forbidden package with the packages that import it, so the message points at the
+// import to remove.
+func violations(t *testing.T, r rule) []string {
+	t.Helper()
+	var queue []string
+	for _, tree := range r.trees {
+		err := filepath.WalkDir(filepath.Join(root, tree), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+				return filepath.SkipDir
+			}
+			rel, _ := filepath.Rel(root, path)
+			queue = append(queue, module+"/"+filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[string]bool{}
+	importers := map[string][]string{}
+	for len(queue) > 0 {
+		pkg := queue[0]
+		queue = queue[1:]
+		if seen[pkg] {
+			continue
+		}
+		seen[pkg] = true
+		p, err := build.ImportDir(filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(pkg, module))), 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				continue // a directory of directories
+			}
+			t.Fatalf("%s: %v", pkg, err)
+		}
+		for _, imp := range p.Imports {
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue // the standard library and other modules cannot import this one
+			}
+			importers[imp] = append(importers[imp], pkg)
+			queue = append(queue, imp)
+		}
+	}
+	var bad []string
+	for pkg, by := range importers {
+		if !under(pkg, r.forbidden) {
+			continue
+		}
+		var direct []string
+		for _, b := range by {
+			if !under(b, r.forbidden) {
+				direct = append(direct, b)
+			}
+		}
+		if len(direct) > 0 {
+			sort.Strings(direct)
+			bad = append(bad, pkg+" is imported by "+strings.Join(direct, ", "))
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// under reports whether pkg is one of the module's trees (the tree's root or below it).
+func under(pkg string, trees []string) bool {
+	for _, tr := range trees {
+		root := module + "/" + tr
+		if pkg == root || strings.HasPrefix(pkg, root+"/") {
+			return true
+		}
+	}
+	return false
+}
