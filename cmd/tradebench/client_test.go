@@ -245,7 +245,8 @@ func TestClientInteractiveInTmux(t *testing.T) {
 	m.wait("confirmation", "Buy 100 shares of nosuch")
 	m.keys("y")
 	m.wait("error in status line", "ERROR:", "nosuch")
-	m.keys("Escape")
+	m.keys("Escape") // alone: Escape followed at once by a key reads as Alt+key in a terminal
+	m.wait("back from the form", "PORTFOLIO")
 	m.keys("h")
 	m.wait("still running", "HOME — uid:3")
 	m.keys("C-c")

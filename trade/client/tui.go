@@ -452,12 +452,21 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 
 func clamp(i, n int) int { return max(0, min(i, n-1)) }
 
-func (m *model) buyKey(k tea.KeyMsg) tea.Cmd {
+// formKey is a buy or sell form's keys: Esc goes back, Enter submits, the rest edit the form.
+func (m *model) formKey(k tea.KeyMsg, f *form, submit func() tea.Cmd) tea.Cmd {
 	switch k.String() {
 	case "esc":
 		m.screen = m.back
 		return nil
 	case "enter":
+		return submit()
+	}
+	f.key(k)
+	return nil
+}
+
+func (m *model) buyKey(k tea.KeyMsg) tea.Cmd {
+	return m.formKey(k, &m.buy, func() tea.Cmd {
 		sym := m.buy.value(0)
 		qty, err := strconv.ParseInt(m.buy.value(1), 10, 64)
 		if sym == "" || err != nil || qty < 1 {
@@ -481,17 +490,11 @@ func (m *model) buyKey(k tea.KeyMsg) tea.Cmd {
 			})
 		}}
 		return nil
-	}
-	m.buy.key(k)
-	return nil
+	})
 }
 
 func (m *model) sellKey(k tea.KeyMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
-		m.screen = m.back
-		return nil
-	case "enter":
+	return m.formKey(k, &m.sell, func() tea.Cmd {
 		h := m.selling
 		qty, err := strconv.ParseInt(m.sell.value(0), 10, 64)
 		if err != nil || qty < 0 || qty > h.Quantity {
@@ -511,9 +514,7 @@ func (m *model) sellKey(k tea.KeyMsg) tea.Cmd {
 				})
 			}}
 		return nil
-	}
-	m.sell.key(k)
-	return nil
+	})
 }
 
 func (m *model) profileKey(k tea.KeyMsg) tea.Cmd {
