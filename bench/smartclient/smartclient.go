@@ -75,13 +75,17 @@ func (c Config) WithDefaults() Config {
 
 // NewUser implements load.Workload.
 func (c Config) NewUser(id int) load.User {
-	return &user{c: c, uid: fmt.Sprintf("uid:%d", id%c.Accounts), rng: rand.New(rand.NewPCG(c.Seed, uint64(id)))}
+	return &user{c: c, uid: fmt.Sprintf("uid:%d", id%c.Accounts), rng: rand.New(rand.NewPCG(c.Seed, uint64(id))), sold: map[int64]bool{}}
 }
 
 type user struct {
 	c   Config
 	uid string
 	rng *rand.Rand
+	// sold are holdings this user already placed a sell for: in the async order modes a sold
+	// holding stays in the portfolio until its order completes, and selling it again would
+	// fail as a real user would not.
+	sold map[int64]bool
 }
 
 func (u *user) symbol() string { return fmt.Sprintf("s:%d", u.rng.IntN(u.c.Quotes)) }
@@ -108,16 +112,25 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 			return err
 		}},
 		{"sell", func(ctx context.Context) error {
-			if len(holdings) == 0 {
-				return nil
-			}
-			// the newest holding: the one just bought (sync orders), so the account keeps its size
-			h := holdings[0]
+			// the newest holding not sold yet: the one just bought (sync orders), so the
+			// account keeps its size
+			var h trade.Holding
+			shown := map[int64]bool{}
 			for _, x := range holdings {
-				if x.HoldingID > h.HoldingID {
+				shown[x.HoldingID] = true
+				if !u.sold[x.HoldingID] && x.HoldingID > h.HoldingID {
 					h = x
 				}
 			}
+			for id := range u.sold { // forget sells that have completed
+				if !shown[id] {
+					delete(u.sold, id)
+				}
+			}
+			if h.HoldingID == 0 {
+				return nil
+			}
+			u.sold[h.HoldingID] = true
 			_, err := svc.Sell(ctx, u.uid, h.HoldingID, 0)
 			return err
 		}},
