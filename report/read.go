@@ -57,6 +57,10 @@ func Decode(b []byte) (*Results, error) {
 // from one that is not JSON at all.
 func notJSON(b []byte, err error) error {
 	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "" {
+		return fmt.Errorf("not a tradebench results file: a JSON %s, where a results file is one JSON object", te.Value)
+	}
 	if errors.As(err, &se) && se.Offset >= int64(len(bytes.TrimRight(b, " \t\r\n"))) {
 		return fmt.Errorf("truncated: the JSON ends after %d bytes", len(b))
 	}

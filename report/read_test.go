@@ -162,7 +162,7 @@ func TestReadFileRefuses(t *testing.T) {
 		{"v3", `{"schema_version": 3, "tool": "tradebench"}`, "unknown schema version 3: this tradebench reads versions 1 and 2"},
 		{"v0", `{"schema_version": 0}`, "unknown schema version 0"},
 		{"noversion", `{"tool": "wrk"}`, "no schema_version"},
-		{"array", `[1, 2]`, "not a tradebench results file"},
+		{"array", `[1, 2]`, "not a tradebench results file: a JSON array, where a results file is one JSON object"},
 		{"badtype", `{"schema_version": 2, "settings": {"users": "many"}}`, "not a valid schema version 2 results file"},
 		{"badv1", `{"schema_version": 1, "settings": {"users": "many"}}`, "schema version 1 settings"},
 	} {

@@ -114,7 +114,24 @@ type PricePerformance struct {
 	Total    string  `json:"total"`
 	TPS      float64 `json:"tps"`
 	PerTPS   string  `json:"per_tps"`
+	// TPSOf says which throughput TPS is: PriceOfPeak (the peak search's peak sustained TPS) or
+	// PriceOfSteady (the measured steady state's), so a reader knows what was priced.
+	TPSOf string `json:"tps_of,omitempty"`
+	// Items are the priced components, disclosed with the price as the papers did.
+	Items []PriceItem `json:"items,omitempty"`
 }
+
+// PriceItem is one priced component of the system under test; Cost is an exact decimal string.
+type PriceItem struct {
+	Name string `json:"name"`
+	Cost string `json:"cost"`
+}
+
+// What a PricePerformance's TPS is.
+const (
+	PriceOfPeak   = "peak"
+	PriceOfSteady = "steady"
+)
 
 // AgentResult is one load agent's part of a distributed run.
 type AgentResult struct {

@@ -23,7 +23,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	fmt.Fprintln(tw, "transaction\tcount\tpass\tfail\tstop\ttps\tmin ms\tmean ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t")
 	row := func(t Transaction) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, t.Count, t.Pass, t.Errors, t.Stop, t.TPS,
-			ms(t.MinMs), ms(t.MeanMs), ms(t.P50Ms), ms(t.P90Ms), ms(t.P99Ms), ms(t.MaxMs))
+			FormatMs(t.MinMs), FormatMs(t.MeanMs), FormatMs(t.P50Ms), FormatMs(t.P90Ms), FormatMs(t.P99Ms), FormatMs(t.MaxMs))
 	}
 	for _, t := range r.Transactions {
 		row(t)
@@ -34,7 +34,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	if r.Hits > 0 { // workloads that make no HTTP requests (XML Mark, gRPC) have no hits to show
-		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, bytesStr(float64(r.Bytes)), bytesStr(r.BytesPerSec))
+		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
 	}
 	fmt.Fprintf(w, "error rate: %.4f%%", 100*r.ErrorRate())
 	if r.Dropped > 0 || r.Late > 0 || r.Settings.Model == ModelOpen {
@@ -83,29 +83,5 @@ func (r *Results) WriteSummary(w io.Writer) {
 				fmt.Fprintf(w, "  … and %d more (see the results file)\n", more)
 			}
 		}
-	}
-}
-
-func ms(v float64) string {
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	default:
-		return fmt.Sprintf("%.2f", v)
-	}
-}
-
-func bytesStr(b float64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", b/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", b/(1<<10))
-	default:
-		return fmt.Sprintf("%.0f B", b)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
 	"github.com/tradebench/tradebench/cacheperf/sweep"
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 func init() {
@@ -172,7 +173,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log})
 	if err != nil {
 		return err

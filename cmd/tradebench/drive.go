@@ -37,6 +37,8 @@ format (see driver/scenarios/*.yaml). Closed model (default): --users virtual us
 every iteration as a new visitor (fresh connection, no cookies) unless --keep-connections. Open
 model: --rate iterations per second, latency measured from each intended start. Only the steady
 state (--duration) is measured; ramp-up and ramp-down are not.
+With --out X.json the HTML report goes beside it, X.html (--no-report: none); --pricing FILE.yaml
+adds price/performance (see 'tradebench report --help').
 Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed.
 `
 
@@ -82,6 +84,7 @@ type driveFlags struct {
 	minTPS                         float64
 	progress                       *progressFlag
 	seed                           uint64
+	publish                        publishFlags
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -114,6 +117,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	f.progress = addProgress(fs)
+	f.publish.register(fs)
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
 	fs.IntVar(&f.peakStart, "peak-start", peak.DefaultStart, "peak search: users in the first step")
@@ -210,6 +214,9 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
 			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
 	}
+	if err := f.publish.load(); err != nil {
+		return cfg, err
+	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	return cfg, nil
 }
@@ -232,18 +239,23 @@ func parseRate(s string) (float64, error) {
 	return v, nil
 }
 
-// finish prints the summary, writes --out and passes on the run's error (a threshold failure
+// finish prices the results (with --pricing), prints the summary, writes --out and the HTML
+// report beside it (pub nil: no report), and passes on the run's error (a threshold failure
 // keeps its exit status 3).
-func finish(res *report.Results, out string, runErr error) error {
+func finish(res *report.Results, out string, pub *publishFlags, runErr error) error {
 	if res == nil {
 		return runErr
 	}
+	pub.price(res)
 	res.WriteSummary(os.Stdout)
 	if out != "" {
 		if err := res.WriteFile(out); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
+		if err := pub.writeReport(res, out); err != nil {
+			return errors.Join(runErr, err)
+		}
 	}
 	return runErr
 }
@@ -298,11 +310,9 @@ func runDrive(ctx context.Context, args []string) error {
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}
-	err = finish(res, f.out, err)
-	if res != nil {
-		if res.Stream != nil {
-			fmt.Println(res.Stream.Line())
-		}
+	err = finish(res, f.out, &f.publish, err)
+	if res != nil && res.Stream != nil {
+		fmt.Println(res.Stream.Line())
 	}
 	return err
 }

@@ -121,7 +121,7 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	if err == nil && len(cfg.Thresholds) > 0 {
 		err = res.CheckThresholds(cfg.Thresholds)
 	}
-	err = finish(res, f.out, err)
+	err = finish(res, f.out, &f.publish, err)
 	if res.Stream != nil {
 		fmt.Println(res.Stream.Line())
 	}

@@ -198,6 +198,10 @@ func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 		{[]string{"serve", "--nats", "127.0.0.1:4222"}, "--nats"},
 		{[]string{"serve", "--load-if-empty", "--holdings", "-1"}, "--holdings"},
 		{[]string{"run", "--bogus"}, "-bogus"},
+		{[]string{"serve", "--login-max-failures", "-1"}, "--login-max-failures"},
+		{[]string{"serve", "--tls-cert", "/nonexistent.pem"}, "--tls-cert"},
+		{[]string{"serve", "--service-token-file", "/nonexistent-token"}, "--service-token-file"},
+		{[]string{"serve", "--role", "web", "--access", "rest", "--bsl", "127.0.0.1:1"}, "--service-token-file"},
 	} {
 		code, _, stderr := capture(t, tc.args...)
 		if code != 2 {

@@ -26,8 +26,10 @@ StockTrader data set (5,000 accounts, 1,000 quotes; reset instead of reloaded on
 starts the StockTrader monolith in this process on 127.0.0.1, drives the 2007 paper's 19-step
 stocktrader scenario (50 users, 1 s think, 30 s ramp-up, 2 min measured, 10 s ramp-down: about
 three minutes in all), prints the transaction summary, writes the results JSON to
-./tradebench-work/results.json and stops everything. At the end it audits the database (see
-'tradebench audit --help'; the result is in the summary and the results JSON). It exits 0
+./tradebench-work/results.json and its HTML report beside it (results.html; --no-report: none)
+and stops everything. --pricing FILE.yaml adds price/performance (see 'tradebench report
+--help'). At the end it audits the database (see 'tradebench audit --help'; the result is in
+the summary, the results JSON and the report). It exits 0
 when the run passed its thresholds (by default: error rate at most 0.01%, the 2007 paper's
 criterion) and the audit, 3 when a threshold failed, 4 when the audit found violations.
 
@@ -39,6 +41,7 @@ examples:
   tradebench run --accounts 500000 --quotes 100000 --users 500 --duration 30m
   tradebench run --scenario buysell --users 100
   tradebench run --access grpc --orders async-durable --peak
+  tradebench run --peak --pricing pricing.yaml --out sqlite.json     # sqlite.json + sqlite.html
   tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
 
 flags:
@@ -89,9 +92,19 @@ func runRun(ctx context.Context, args []string) error {
 	if out == nil || out.Results == nil {
 		return err
 	}
+	if f.publish.pricing != nil && out.Out != "" {
+		// the job wrote the results; priced, they are written again (atomically) with the price
+		f.publish.price(out.Results)
+		if werr := out.Results.WriteFile(out.Out); werr != nil {
+			err = errors.Join(err, fmt.Errorf("write results: %w", werr))
+		}
+	}
 	out.Results.WriteSummary(os.Stdout)
 	if out.Out != "" {
 		fmt.Fprintf(os.Stderr, "results written to %s\n", out.Out)
+		if rerr := f.publish.writeReport(out.Results, out.Out); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted; partial results kept")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -153,7 +154,7 @@ func runServe(ctx context.Context, args []string) error {
 	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
 		cfg.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	cfg.Logger = log
 	if *loginMax < 0 {
 		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/drive"
 	"github.com/tradebench/tradebench/wstest/server"
@@ -66,7 +67,7 @@ flags:
 		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
 		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
 		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log})
 	if err != nil {
@@ -189,5 +190,5 @@ func wstestDrive(ctx context.Context, args []string) error {
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
 	w, tty := progress.writer()
 	res, err := drive.Run(ctx, cfg, w, tty)
-	return finish(res, *out, err)
+	return finish(res, *out, nil, err)
 }

@@ -35,13 +35,18 @@ func TestClosedModelPhasesAndThink(t *testing.T) {
 	if !ok {
 		t.Fatal("no think transaction")
 	}
-	// 4 users × 1 s / 50 ms ≈ 80 measured; allow scheduling slack but not a wrong window
-	if tx.Pass < 60 || tx.Pass > 84 {
-		t.Fatalf("measured %d passes in 1 s steady state with 4 users thinking 50 ms, want about 80", tx.Pass)
-	}
-	// The histogram keeps 3 significant digits: 50 ms may be recorded as 49.98 ms.
-	if tx.MinMs < 49.9 || tx.P50Ms < 49.9 || tx.P50Ms > 80 {
+	// The histogram keeps 3 significant digits: 50 ms may be recorded as 49.98 ms. A busy
+	// machine oversleeps, so there is no upper bound on the think time itself.
+	if tx.MinMs < 49.9 || tx.P50Ms < 49.9 {
 		t.Fatalf("think time not honoured: min %v p50 %v", tx.MinMs, tx.P50Ms)
+	}
+	// Only the 1 s steady state is measured: 4 users × 1 s / 50 ms ≈ 80 passes on a quiet
+	// machine, never more than 4 × 1 s / 50 ms + one straddling iteration per user (a wrong,
+	// wider window counts more). On a busy machine each think takes longer, so the lower
+	// bound follows the iterations' own mean: 4 users × 1 s / mean, less one per user.
+	want := 4 * 1000 / tx.MeanMs
+	if float64(tx.Pass) < want-8 || tx.Pass > 84 {
+		t.Fatalf("measured %d passes in 1 s steady state with 4 users thinking 50 ms (mean %.1f ms), want about %.0f and at most 84", tx.Pass, tx.MeanMs, want)
 	}
 	if iters.Load() <= tx.Pass {
 		t.Fatalf("ramp phases ran no unmeasured iterations (%d total, %d measured)", iters.Load(), tx.Pass)
@@ -102,7 +107,7 @@ func TestOpenModelDrops(t *testing.T) {
 // below do.)
 func TestOpenModelSeesStall(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("10 s load test at 2,000 requests/s; skipped with -short or -race (the race detector cannot offer that rate)")
+		t.Skip("10 s load test at 500 requests/s; skipped with -short or -race (the race detector cannot offer that rate)")
 	}
 	epoch := time.Now()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -113,7 +118,9 @@ func TestOpenModelSeesStall(t *testing.T) {
 		io.WriteString(w, "ok")
 	}))
 	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2000, MaxConnsPerHost: 0}, Timeout: 5 * time.Second}
+	// A long client timeout: on a busy machine a request may queue for seconds, which is
+	// latency to measure, not an error.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2000, MaxConnsPerHost: 0}, Timeout: 60 * time.Second}
 	w := Func(func(ctx context.Context, it *Iteration) error {
 		s := it.StartTx()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
@@ -126,13 +133,14 @@ func TestOpenModelSeesStall(t *testing.T) {
 		it.Done("get", s, err)
 		return nil
 	})
-	res, err := Run(context.Background(), Config{Rate: 2000, Steady: 10 * time.Second, RampDown: time.Second}, w)
+	res, err := Run(context.Background(), Config{Rate: 500, Steady: 10 * time.Second, RampDown: time.Second}, w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tx, _ := res.Transaction("get")
 	t.Logf("count %d p50 %.2fms p90 %.2fms p99 %.2fms max %.1fms dropped %d late %d", tx.Count, tx.P50Ms, tx.P90Ms, tx.P99Ms, tx.MaxMs, res.Dropped, res.Late)
-	if tx.Errors > 0 || tx.Pass < 15000 {
+	// 5,000 arrivals are due in the 10 s window; the last ones may still be running at its end.
+	if tx.Errors > 0 || tx.Pass < 4000 {
 		t.Fatalf("errors %d passes %d", tx.Errors, tx.Pass)
 	}
 	// Near 450 ms on a quiet machine: 10% of the requests arrive during a 500 ms stall and wait

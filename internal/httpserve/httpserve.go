@@ -9,6 +9,9 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
 )
 
 // Defaults. They are generous for a benchmark (a request takes milliseconds) and short enough
@@ -71,4 +74,15 @@ func (o Options) withDefaults() Options {
 		o.Logger = slog.Default()
 	}
 	return o
+}
+
+// GRPCServerOptions are the same limits for every gRPC server the kit starts (the services
+// host's, the order processor's, WSTest's): a connection must finish its handshake within the
+// header timeout, and a connection idle for the idle timeout is closed (clients reconnect on
+// their next call). grpc-go's defaults are 120 s and never.
+func GRPCServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.ConnectionTimeout(DefaultReadHeaderTimeout),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: DefaultIdleTimeout}),
+	}
 }

@@ -262,7 +262,10 @@ func (s *Service) GetAccountProfileData(ctx context.Context, userID string) (tra
 	return p, missing(err, "no user %q", userID)
 }
 
-// UpdateAccountProfile changes the profile fields and, if p.Password is set, the password.
+// UpdateAccountProfile changes the profile fields and, if p.Password is set, the password. A
+// password change also counts a logout: web sessions are stamped with the logout count, so
+// every session of the user started before the change ends (the web tier that made the change
+// re-stamps its own).
 func (s *Service) UpdateAccountProfile(ctx context.Context, p trade.AccountProfile) (trade.AccountProfile, error) {
 	if err := checkUser(p.UserID); err != nil {
 		return trade.AccountProfile{}, err
@@ -280,6 +283,16 @@ func (s *Service) UpdateAccountProfile(ctx context.Context, p trade.AccountProfi
 	}
 	var out trade.AccountProfile
 	err := s.st.Update(ctx, func(tx store.Tx) error {
+		if hash != "" {
+			a, err := tx.LockAccount(ctx, p.UserID)
+			if err != nil {
+				return missing(err, "no user %q", p.UserID)
+			}
+			a.LogoutCount++
+			if err := tx.UpdateAccount(ctx, a); err != nil {
+				return err
+			}
+		}
 		if err := tx.UpdateProfile(ctx, p, hash); err != nil {
 			return missing(err, "no user %q", p.UserID)
 		}

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/net/websocket"
+
+	"github.com/tradebench/tradebench/internal/headless"
 )
 
 // browser is headless chromium driven over the DevTools protocol: it shows one page, and the
@@ -30,10 +32,7 @@ type browser struct {
 
 func startBrowser(t *testing.T, profile, url string) *browser {
 	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not installed")
-	}
+	bin := headless.Require(t)
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+profile,
 		"--remote-debugging-port=0", "--remote-allow-origins=*", "--window-size=1000,640", url)
 	if err := cmd.Start(); err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpserve"
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -51,6 +52,9 @@ type Config struct {
 	HashCost         int           // bcrypt cost of new and changed passwords; 0 = dataset.DefaultHashCost
 	SessionTTL       time.Duration // session lifetime; 0 = web.DefaultSessionTTL
 	SessionSecret    []byte        // signs session cookies; empty = random per process
+	// SessionCheckInterval: see web.Options (0 = web.DefaultSessionCheckInterval; negative =
+	// every request checks the session against the database).
+	SessionCheckInterval time.Duration
 	// LoginMaxFailures is how many wrong passwords one user id may get per minute before its
 	// logins are refused with 429 until the minute has passed (0 = no limit).
 	LoginMaxFailures int
@@ -246,6 +250,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	// every role logs through it: no value a client sent is logged longer than 200 bytes
+	log = slog.New(logsafe.Handler(log.Handler()))
 	cfg.Orders.Log = log
 	if cfg.ServiceToken == "" {
 		cfg.ServiceToken = svcauth.NewToken()
@@ -423,14 +429,15 @@ func (s *Server) startWeb(ctx context.Context) error {
 	}
 	s.sw = sw
 	h, err := web.New(sw, web.Options{
-		SessionSecret: cfg.SessionSecret,
-		SessionTTL:    cfg.SessionTTL,
-		OrdersLimit:   cfg.OrdersLimit,
-		Config:        s.Describe,
-		Access:        s.switchable(),
-		Logger:        log,
-		Quotes:        s.quotes,
-		StreamLimit:   cfg.StreamLimit,
+		SessionSecret:        cfg.SessionSecret,
+		SessionTTL:           cfg.SessionTTL,
+		SessionCheckInterval: cfg.SessionCheckInterval,
+		OrdersLimit:          cfg.OrdersLimit,
+		Config:               s.Describe,
+		Access:               s.switchable(),
+		Logger:               log,
+		Quotes:               s.quotes,
+		StreamLimit:          cfg.StreamLimit,
 	})
 	if err != nil {
 		return err
@@ -650,7 +657,11 @@ func (s *Server) Describe() *web.Configuration {
 	if c.localServices() {
 		// settings of the in-process service; a remote web tier's are its host's
 		d.Services = &web.ConfigServices{MarketSummaryIntervalSeconds: c.MarketSummaryTTL.Seconds(),
-			PasswordHash: web.ConfigPasswordHash{Algorithm: "bcrypt", Cost: c.HashCost, LoadedCost: s.info.Spec.HashCost}}
+			PasswordHash:     web.ConfigPasswordHash{Algorithm: "bcrypt", Cost: c.HashCost, LoadedCost: s.info.Spec.HashCost},
+			LoginMaxFailures: c.LoginMaxFailures}
 	}
+	// every role but a web tier calling its services in-process serves or calls an
+	// authenticated endpoint
+	d.Security = web.ConfigSecurity{ServiceToken: s.host != nil || s.ord != nil || (s.sw != nil && !c.localServices()), MutualTLS: c.TLS.Enabled()}
 	return d
 }

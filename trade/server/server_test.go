@@ -22,6 +22,7 @@ import (
 	"github.com/tradebench/tradebench/internal/netfault"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/store"
 )
 
@@ -219,7 +220,29 @@ func TestConfigValidate(t *testing.T) {
 // benchPage measures requests per second of one page with parallel logged-in clients over
 // real loopback HTTP against the full monolith (SQLite).
 func benchPage(b *testing.B, path string) {
-	s := startTest(b, 1000, 500)
+	b.Run("inprocess", func(b *testing.B) { benchPageOn(b, startTest(b, 1000, 500), path) })
+	b.Run("rest", func(b *testing.B) {
+		s := startTest(b, 1000, 500)
+		if err := s.Access().Set(remote.REST); err != nil {
+			b.Fatal(err)
+		}
+		benchPageOn(b, s, path)
+	})
+	// every request checks its session against the database (no reuse of the last second's)
+	b.Run("rest-check-every-request", func(b *testing.B) {
+		cfg := DefaultConfig()
+		cfg.DB, cfg.Listen, cfg.LoadIfEmpty = "sqlite:"+filepath.Join(b.TempDir(), "serve.db"), "127.0.0.1:0", smallSpec(1000, 500)
+		cfg.Logger, cfg.Access, cfg.SessionCheckInterval = slog.New(slog.DiscardHandler), remote.REST, -1
+		s, err := Start(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		benchPageOn(b, s, path)
+	})
+}
+
+func benchPageOn(b *testing.B, s *Server, path string) {
 	var next atomic.Int64
 	b.SetParallelism(4) // 4 × GOMAXPROCS clients
 	b.ResetTimer()

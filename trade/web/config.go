@@ -25,6 +25,8 @@ type Configuration struct {
 	Services *ConfigServices `json:"services,omitempty"`
 	Orders   ConfigOrders    `json:"orders"`
 	Web      ConfigWeb       `json:"web"`
+	// Security is how this process's endpoints and calls between tiers are authenticated.
+	Security ConfigSecurity `json:"security"`
 	// Streams are the web tier's live streams (nil without the web role).
 	Streams *ConfigStreams `json:"streams,omitempty"`
 	Runtime *ConfigRuntime `json:"runtime,omitempty"`
@@ -66,12 +68,24 @@ type ConfigHost struct {
 	GRPCAddr   string `json:"grpc_addr"`
 }
 
+// ConfigSecurity is the authentication between tiers (docs/security.md).
+type ConfigSecurity struct {
+	// ServiceToken: the services host and order endpoints here require the service token,
+	// and this process's clients of them send it.
+	ServiceToken bool `json:"service_token"`
+	// MutualTLS: those endpoints and clients use mutual TLS.
+	MutualTLS bool `json:"mutual_tls"`
+}
+
 // ConfigServices are the business service's settings.
 type ConfigServices struct {
 	// MarketSummaryIntervalSeconds is how long the market summary is cached (0: computed on
 	// every request).
 	MarketSummaryIntervalSeconds float64            `json:"market_summary_interval_seconds"`
 	PasswordHash                 ConfigPasswordHash `json:"password_hash"`
+	// LoginMaxFailures is the login throttle: wrong passwords per user id per minute before
+	// its logins get 429 until the minute has passed (0 = no limit).
+	LoginMaxFailures int `json:"login_max_failures"`
 }
 
 // ConfigPasswordHash is how passwords are hashed: new ones at Cost, the loaded users' at
@@ -181,8 +195,20 @@ func (c *Configuration) Sections() []ConfigSection {
 		if s.MarketSummaryIntervalSeconds == 0 {
 			ttl = "0 (no cache: computed on every request)"
 		}
+		throttle := "off"
+		if s.LoginMaxFailures > 0 {
+			throttle = fmt.Sprintf("%d wrong passwords per user id per minute, then 429 until the minute has passed", s.LoginMaxFailures)
+		}
 		add("Business services", Setting{"market summary interval", ttl},
-			Setting{"password hash", fmt.Sprintf("%s, cost %d for new passwords, cost %d for the loaded users", s.PasswordHash.Algorithm, s.PasswordHash.Cost, s.PasswordHash.LoadedCost)})
+			Setting{"password hash", fmt.Sprintf("%s, cost %d for new passwords, cost %d for the loaded users", s.PasswordHash.Algorithm, s.PasswordHash.Cost, s.PasswordHash.LoadedCost)},
+			Setting{"login throttle", throttle})
+	}
+	if sec := c.Security; sec.ServiceToken {
+		v := "service token required on the services host and order endpoints, sent by this process's clients"
+		if sec.MutualTLS {
+			v += "; mutual TLS between tiers"
+		}
+		add("Security", Setting{"services authentication", v})
 	}
 	add("Web", Setting{"orders cap", strconv.Itoa(c.Web.OrdersCap)}, Setting{"session TTL", seconds(c.Web.SessionTTLSeconds).String()})
 	if l := c.Streams; l != nil {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -64,6 +65,11 @@ func (a *app) serveDayTrader(w http.ResponseWriter, r *http.Request) {
 		rt, ok := a.dtAction[action]
 		if !ok {
 			return trade.Errorf(trade.CodeInvalid, "Unknown action %q.", truncate(action, 40))
+		}
+		if rt.mutating && r.Method == http.MethodHead {
+			// HEAD is a safe method: a link checker or prefetcher must not place an order
+			w.Header().Set("Allow", "GET, POST")
+			return &httpError{status: http.StatusMethodNotAllowed, msg: "Action " + action + " changes state: use GET or POST, not HEAD."}
 		}
 		if rt.mutating && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 			return &httpError{status: http.StatusForbidden, msg: "Requests from other sites may not change anything here."}
@@ -133,7 +139,7 @@ func (a *app) restQuotes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if r.Context().Err() == nil {
-			a.log.Error("web: system fault", "method", r.Method, "path", r.URL.Path, "err", err)
+			a.logFault(r, slog.LevelError, "web: system fault", "err", err)
 		}
 		writeJSON(http.StatusInternalServerError, map[string]string{"code": "internal", "message": "server error; it has been logged"})
 		return

@@ -43,7 +43,7 @@ func (a *app) doLogin(q *req) error {
 		}
 		return err
 	}
-	a.startSession(q, acct.UserID)
+	a.startSession(q, acct)
 	if q.dt {
 		// DayTrader answers the login with the home page itself; its scripts check the markers there
 		return a.renderHome(q, "")
@@ -52,8 +52,8 @@ func (a *app) doLogin(q *req) error {
 	return nil
 }
 
-func (a *app) startSession(q *req, userID string) {
-	ss := a.sess.start(userID)
+func (a *app) startSession(q *req, acct trade.Account) {
+	ss := a.sess.start(acct)
 	a.sess.write(q.w, ss)
 	q.sess, q.authed, q.sessErr = ss, true, nil
 }
@@ -62,6 +62,7 @@ func (a *app) doLogout(q *req) error {
 	var err error
 	if q.authed {
 		err = a.svc.Logout(q.r.Context(), q.sess.UserID)
+		a.sess.forget(q.sess.UserID)
 	}
 	// the session ends here whatever the services say: a failed logout must not keep it alive
 	a.sess.clear(q.w)
@@ -195,6 +196,17 @@ func (a *app) updateProfile(q *req) error {
 		}
 		p.Password = ""
 		return a.renderAccount(q, statusOf(te.Code), "", te.Message, &p)
+	}
+	if p.Password != "" {
+		// The service counted the change as a logout, which ended every session of this user;
+		// this one goes on with the new stamp.
+		a.sess.forget(q.sess.UserID)
+		acct, err := a.svc.GetAccountData(q.r.Context(), q.sess.UserID)
+		if err != nil {
+			return a.sessionUserErr(q, err)
+		}
+		q.sess.Stamp = acct.LogoutCount
+		a.sess.write(q.w, q.sess)
 	}
 	return a.renderAccount(q, http.StatusOK, "Your profile has been updated.", "", nil)
 }
@@ -454,7 +466,7 @@ func (a *app) doRegister(q *req) error {
 	if _, err := a.svc.Login(q.r.Context(), acct.UserID, pw); err != nil {
 		return err
 	}
-	a.startSession(q, acct.UserID)
+	a.startSession(q, acct)
 	return a.renderHome(q, "Registration operation succeeded. Account "+strconv.FormatInt(acct.AccountID, 10)+" has been created.")
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,26 +10,36 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/tradebench/tradebench/trade"
 )
 
 // CookieName is the session cookie. One cookie serves both URL contracts (path "/").
 const CookieName = "tb_session"
 
-// session is the signed state a browser carries. It is stateless on the server, so any number
-// of web processes sharing the secret accept each other's cookies (the stateless web tier of
-// DESIGN.md). The price is that logout clears the cookie but cannot revoke a copy of it: a
-// copied cookie stays valid until it expires, which is why cookies expire.
+// session is the signed state a browser carries. The web tier keeps no session state, so any
+// number of web processes sharing the secret accept each other's cookies (the stateless web
+// tier of DESIGN.md). Revocation lives in the database instead: a session is stamped with its
+// account's logout count when it starts, and requests compare the stamp with the account's
+// count (one primary-key read; a page that only reads may reuse this tier's check of the last
+// Options.SessionCheckInterval, a request that changes something never does). A logout counts one, so it ends every copy of the
+// cookie, on every web tier at once; a password change counts one too (the service does it),
+// which ends the user's other sessions while the tier that changed it re-stamps its own. The
+// price: a logout also ends the same user's sessions in other browsers.
 type session struct {
 	UserID  string
 	Expires time.Time
 	Nonce   string // random per login; the CSRF token is derived from it
+	Stamp   int64  // the account's logout count when the session started
 }
 
 var (
 	errNoSession      = errors.New("no session")
 	errBadSession     = errors.New("session cookie is not valid")
 	errExpiredSession = errors.New("session has expired")
+	errEndedSession   = errors.New("session has ended: logged out or password changed")
 )
 
 // b64 decodes strictly: a changed padding bit in the signature must not decode to the same MAC.
@@ -40,12 +51,14 @@ type sessions struct {
 	ttl    time.Duration
 	secure bool // set the Secure attribute (behind TLS)
 	now    func() time.Time
+	checks *checkCache // this tier's recent revocation checks (nil: check every request)
 }
 
-// encode renders "v1.<uid>.<expiry unix>.<nonce>.<mac>" with the text parts base64url-encoded.
+// encode renders "v2.<uid>.<expiry unix>.<nonce>.<stamp>.<mac>" with the text parts
+// base64url-encoded.
 func (s *sessions) encode(ss session) string {
-	payload := "v1." + b64.EncodeToString([]byte(ss.UserID)) + "." +
-		strconv.FormatInt(ss.Expires.Unix(), 10) + "." + ss.Nonce
+	payload := "v2." + b64.EncodeToString([]byte(ss.UserID)) + "." +
+		strconv.FormatInt(ss.Expires.Unix(), 10) + "." + ss.Nonce + "." + strconv.FormatInt(ss.Stamp, 10)
 	return payload + "." + b64.EncodeToString(s.mac("session:"+payload))
 }
 
@@ -70,7 +83,11 @@ func (s *sessions) decode(v string) (session, error) {
 		return session{}, errBadSession
 	}
 	parts := strings.Split(payload, ".")
-	if len(parts) != 4 || parts[0] != "v1" {
+	if len(parts) != 5 || parts[0] != "v2" {
+		return session{}, errBadSession
+	}
+	stamp, err := strconv.ParseInt(parts[4], 10, 64)
+	if err != nil {
 		return session{}, errBadSession
 	}
 	uid, err := b64.DecodeString(parts[1])
@@ -81,7 +98,7 @@ func (s *sessions) decode(v string) (session, error) {
 	if err != nil {
 		return session{}, errBadSession
 	}
-	ss := session{UserID: string(uid), Expires: time.Unix(exp, 0), Nonce: parts[3]}
+	ss := session{UserID: string(uid), Expires: time.Unix(exp, 0), Nonce: parts[3], Stamp: stamp}
 	if !s.now().Before(ss.Expires) {
 		return session{}, errExpiredSession
 	}
@@ -97,11 +114,105 @@ func (s *sessions) read(r *http.Request) (session, error) {
 	return s.decode(c.Value)
 }
 
-// start makes a new session for userID (a fresh nonce, so a new login gets a new CSRF token).
-func (s *sessions) start(userID string) session {
+// start makes a new session for the account (a fresh nonce, so a new login gets a new CSRF
+// token), stamped with its logout count.
+func (s *sessions) start(a trade.Account) session {
 	var n [16]byte
 	rand.Read(n[:])
-	return session{UserID: userID, Expires: s.now().Add(s.ttl).Truncate(time.Second), Nonce: b64.EncodeToString(n[:])}
+	return session{UserID: a.UserID, Expires: s.now().Add(s.ttl).Truncate(time.Second), Nonce: b64.EncodeToString(n[:]), Stamp: a.LogoutCount}
+}
+
+// current checks ss against its account: a logout or a password change since it started
+// (on any web tier) ends it. Unless fresh, a check this tier made within checkEvery is
+// reused, so a page that only reads costs no extra call to the services most of the time; a
+// request that may change something (fresh) always asks. A failure to reach the services is
+// returned as it is.
+func (s *sessions) current(ctx context.Context, svc trade.Service, ss session, fresh bool) error {
+	if !fresh && s.checks != nil {
+		if stamp, ok := s.checks.get(ss.UserID, s.now()); ok {
+			if stamp != ss.Stamp {
+				return errEndedSession
+			}
+			return nil
+		}
+	}
+	a, err := svc.GetAccountData(ctx, ss.UserID)
+	if te := trade.AsError(err); te != nil && te.Code == trade.CodeNotFound {
+		return errEndedSession
+	}
+	if err != nil {
+		return err
+	}
+	s.checks.put(ss.UserID, a.LogoutCount, s.now())
+	if a.LogoutCount != ss.Stamp {
+		return errEndedSession
+	}
+	return nil
+}
+
+// forget drops this tier's last check of userID (after a logout or password change here), so
+// the next request asks the services.
+func (s *sessions) forget(userID string) { s.checks.forget(userID) }
+
+// checkCache remembers the logout count each user's session was last checked against, for
+// checkEvery. Bounded: when full, entries past their time are swept, and if none are, new
+// users are simply checked every time.
+type checkCache struct {
+	every time.Duration
+	mu    sync.Mutex
+	m     map[string]checked
+}
+
+type checked struct {
+	stamp int64
+	at    time.Time
+}
+
+const maxChecked = 100_000
+
+func newCheckCache(every time.Duration) *checkCache {
+	if every <= 0 {
+		return nil
+	}
+	return &checkCache{every: every, m: map[string]checked{}}
+}
+
+func (c *checkCache) get(uid string, now time.Time) (int64, bool) {
+	c.mu.Lock()
+	e, ok := c.m[uid]
+	c.mu.Unlock()
+	if !ok || now.Sub(e.at) >= c.every || now.Before(e.at) {
+		return 0, false
+	}
+	return e.stamp, true
+}
+
+func (c *checkCache) put(uid string, stamp int64, now time.Time) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[uid]; !ok && len(c.m) >= maxChecked {
+		for k, e := range c.m {
+			if now.Sub(e.at) >= c.every {
+				delete(c.m, k)
+			}
+		}
+		if len(c.m) >= maxChecked {
+			return
+		}
+	}
+	c.m[uid] = checked{stamp: stamp, at: now}
+}
+
+func (c *checkCache) forget(uid string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	delete(c.m, uid)
+	c.mu.Unlock()
 }
 
 // write sets the cookie for ss.

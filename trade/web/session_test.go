@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tradebench/tradebench/trade"
 )
 
 func testSessions(now time.Time) *sessions {
@@ -15,7 +17,7 @@ func testSessions(now time.Time) *sessions {
 func TestSessionRoundTrip(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	s := testSessions(now)
-	ss := s.start("uid:7")
+	ss := s.start(trade.Account{UserID: "uid:7"})
 	got, err := s.decode(s.encode(ss))
 	if err != nil {
 		t.Fatal(err)
@@ -27,9 +29,9 @@ func TestSessionRoundTrip(t *testing.T) {
 
 func TestSessionTamperedRejected(t *testing.T) {
 	s := testSessions(time.Unix(1_700_000_000, 0))
-	v := s.encode(s.start("uid:1"))
+	v := s.encode(s.start(trade.Account{UserID: "uid:1"}))
 	parts := strings.Split(v, ".")
-	other := s.encode(s.start("uid:2"))
+	other := s.encode(s.start(trade.Account{UserID: "uid:2"}))
 	cases := map[string]string{
 		"other user id":    strings.Join([]string{parts[0], b64.EncodeToString([]byte("uid:2")), parts[2], parts[3], parts[4]}, "."),
 		"later expiry":     strings.Join([]string{parts[0], parts[1], "9999999999", parts[3], parts[4]}, "."),
@@ -38,7 +40,7 @@ func TestSessionTamperedRejected(t *testing.T) {
 		"truncated":        v[:len(v)-2],
 		"garbage":          "not-a-cookie",
 		"empty user":       "v1..9999999999.x." + b64.EncodeToString(s.mac("session:v1..9999999999.x")),
-		"another key":      (&sessions{secret: []byte("another secret of enough length!"), ttl: time.Hour, now: s.now}).encode(s.start("uid:1")),
+		"another key":      (&sessions{secret: []byte("another secret of enough length!"), ttl: time.Hour, now: s.now}).encode(s.start(trade.Account{UserID: "uid:1"})),
 		"very long cookie": strings.Repeat("a", 4000),
 	}
 	for name, c := range cases {
@@ -51,7 +53,7 @@ func TestSessionTamperedRejected(t *testing.T) {
 func TestSessionExpired(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	s := testSessions(now)
-	v := s.encode(s.start("uid:1"))
+	v := s.encode(s.start(trade.Account{UserID: "uid:1"}))
 	s.now = func() time.Time { return now.Add(time.Hour + time.Second) }
 	if _, err := s.decode(v); err != errExpiredSession {
 		t.Fatalf("decode after expiry = %v, want errExpiredSession", err)
@@ -61,7 +63,7 @@ func TestSessionExpired(t *testing.T) {
 func TestSessionRefreshSlides(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	s := testSessions(now)
-	ss := s.start("uid:1")
+	ss := s.start(trade.Account{UserID: "uid:1"})
 	w := httptest.NewRecorder()
 	s.refresh(w, ss)
 	if w.Header().Get("Set-Cookie") != "" {
@@ -82,7 +84,7 @@ func TestSessionRefreshSlides(t *testing.T) {
 
 func TestCSRFToken(t *testing.T) {
 	s := testSessions(time.Unix(1_700_000_000, 0))
-	a, b := s.start("uid:1"), s.start("uid:1")
+	a, b := s.start(trade.Account{UserID: "uid:1"}), s.start(trade.Account{UserID: "uid:1"})
 	if !s.checkCSRF(a, s.csrfToken(a)) {
 		t.Fatal("own token refused")
 	}

@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/stream"
 )
@@ -64,6 +65,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Clock is the time sessions are checked against (default time.Now); tests move it.
 	Clock func() time.Time
+	// SessionCheckInterval is how long a page that only reads may rely on this tier's last
+	// check that the session was not ended (logout, password change) on any tier
+	// (0 = DefaultSessionCheckInterval; negative = check on every request). Requests that
+	// change something always check.
+	SessionCheckInterval time.Duration
 
 	// Quotes is the hub of live quote changes that /trade/stream/quotes serves (package
 	// stream); nil: a hub nothing publishes to, so streams open but stay quiet.
@@ -86,6 +92,12 @@ type AccessSwitch interface {
 	Set(mode string) error
 }
 
+// DefaultSessionCheckInterval bounds how long, after a logout on another web tier, a copy of
+// the session cookie can still read pages on this one; on the tier that logged out, and for
+// anything that changes state, the session ends at once. One second keeps the check to about
+// one call per session in the built-in scenarios.
+const DefaultSessionCheckInterval = time.Second
+
 // DefaultSessionTTL is the session lifetime when Options.SessionTTL is zero (as DayTrader's
 // servlet session default).
 const DefaultSessionTTL = 30 * time.Minute
@@ -103,6 +115,7 @@ type app struct {
 	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
 	streams  atomic.Int64       // open streams (stream.go)
 	summary  *stream.SummaryFeed
+	faults   *logsafe.Limiter // error lines per client
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -124,6 +137,9 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
+	}
+	if opts.SessionCheckInterval == 0 {
+		opts.SessionCheckInterval = DefaultSessionCheckInterval
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -152,12 +168,15 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		return nil, err
 	}
 	a := &app{
-		svc:   svc,
-		sess:  sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock},
+		svc: svc,
+		sess: sessions{secret: secret, ttl: opts.SessionTTL, secure: opts.SecureCookies, now: opts.Clock,
+			checks: newCheckCache(opts.SessionCheckInterval)},
 		opts:  opts,
-		log:   opts.Logger,
 		pages: pages,
 		csrf:  http.NewCrossOriginProtection(),
+		// values cut and escaped, whatever handler the caller gave
+		log:    slog.New(logsafe.Handler(opts.Logger.Handler())),
+		faults: logsafe.DefaultLimiter(),
 	}
 	a.summary = stream.NewSummaryFeed(svc.GetMarketSummary, opts.SummaryEvery, opts.Logger)
 	a.routes = a.tradeRoutes()
@@ -349,13 +368,6 @@ func (a *app) guard(h handler, public, token bool) handler {
 // unsafe methods, and turns the handler's error into the right status and page.
 func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) {
 	q := &req{w: w, r: r, dt: dt}
-	if ss, err := a.sess.read(r); err == nil {
-		q.sess, q.authed = ss, true
-		a.sess.refresh(w, ss)
-	} else if err != errNoSession {
-		q.sessErr = err
-		a.sess.clear(w)
-	}
 	var err error
 	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch || r.Method == http.MethodDelete {
 		if cerr := a.csrf.Check(r); cerr != nil {
@@ -365,6 +377,25 @@ func (a *app) serve(w http.ResponseWriter, r *http.Request, dt bool, h handler) 
 		}
 	} else if perr := r.ParseForm(); perr != nil {
 		err = formError(perr)
+	}
+	// A request that may change something checks its session against the database every
+	// time; a page that only reads may use this tier's check of the last second.
+	fresh := (r.Method != http.MethodGet && r.Method != http.MethodHead) || (dt && a.dtAction[r.Form.Get("action")].mutating)
+	ss, serr := a.sess.read(r)
+	if serr == nil {
+		serr = a.sess.current(r.Context(), a.svc, ss, fresh)
+	}
+	switch {
+	case serr == nil:
+		q.sess, q.authed = ss, true
+		a.sess.refresh(w, ss)
+	case serr == errNoSession:
+	case serr == errBadSession || serr == errExpiredSession || serr == errEndedSession:
+		q.sessErr = serr
+		a.sess.clear(w)
+	default: // the services cannot say whether the session still holds
+		a.fail(q, serr)
+		return
 	}
 	if err == nil {
 		err = h(q)
@@ -410,6 +441,8 @@ func (a *app) fail(q *req, err error) {
 		msg := "Please log in to continue."
 		if q.sessErr == errExpiredSession {
 			msg = "Your session has expired. Please log in again."
+		} else if q.sessErr == errEndedSession {
+			msg = "Your session has ended: you logged out or your password was changed. Please log in again."
 		} else if q.sessErr != nil {
 			msg = "Your session is not valid. Please log in again."
 		}
@@ -427,7 +460,7 @@ func (a *app) fail(q *req, err error) {
 	}
 	if errors.Is(err, trade.ErrUnavailable) {
 		// a remote services host is down or slow: say so, with details only in the log
-		a.log.Warn("web: business services unavailable", "method", q.r.Method, "path", q.r.URL.Path, "err", err)
+		a.logFault(q.r, slog.LevelWarn, "web: business services unavailable", "err", err)
 		q.w.Header().Set("Retry-After", "1")
 		a.renderError(q, http.StatusServiceUnavailable, "The business services are not reachable right now. Please try again in a moment.")
 		return
@@ -456,6 +489,20 @@ func setRetryAfter(w http.ResponseWriter, te *trade.Error) {
 	w.Header().Set("Retry-After", strconv.FormatInt(s, 10))
 }
 
+// logFault logs a failed request, at most logsafe.DefaultLimiter's rate per client: a client
+// repeating a failing request cannot fill the disk. The line says how many were dropped.
+func (a *app) logFault(r *http.Request, level slog.Level, msg string, args ...any) {
+	ok, dropped := a.faults.Allow(r.RemoteAddr)
+	if !ok {
+		return
+	}
+	args = append(args, "method", r.Method, "path", r.URL.Path, "client", r.RemoteAddr)
+	if dropped > 0 {
+		args = append(args, "dropped", dropped)
+	}
+	a.log.Log(r.Context(), level, msg, args...)
+}
+
 // systemFault logs err and answers 500 with a generic message: internals stay in the log.
 func (a *app) systemFault(w http.ResponseWriter, r *http.Request, err error) {
 	if err != nil {
@@ -464,7 +511,7 @@ func (a *app) systemFault(w http.ResponseWriter, r *http.Request, err error) {
 			a.log.Debug("web: request canceled", "method", r.Method, "path", r.URL.Path, "err", err)
 			return
 		}
-		a.log.Error("web: system fault", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.logFault(r, slog.LevelError, "web: system fault", "err", err)
 	}
 	q := &req{w: w, r: r, dt: strings.HasPrefix(r.URL.Path, "/daytrader/")}
 	a.renderError(q, http.StatusInternalServerError, "Something went wrong on the server. The error has been logged; please try again.")

@@ -59,18 +59,25 @@ func (faulty) GetQuotes(context.Context, []string) ([]trade.Quote, error) {
 	return nil, errors.New("injected fault: connection to db.internal:5432 refused")
 }
 
-func TestSystemFaults(t *testing.T) {
+// smallStore is a SQLite file loaded with 5 accounts and 5 quotes, closed when the test ends.
+func smallStore(t *testing.T) store.Store {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	spec := dataset.DefaultSpec()
 	spec.Accounts, spec.Quotes = 5, 5
 	if err := st.Load(ctx, spec, nil); err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+func TestSystemFaults(t *testing.T) {
+	st := smallStore(t)
 	var logBuf bytes.Buffer
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {

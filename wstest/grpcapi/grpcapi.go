@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/wstest"
 	pb "github.com/tradebench/tradebench/wstest/wstestpb"
@@ -30,7 +31,8 @@ type Server struct {
 // server decodes with its own codec, so opts must not force another.
 func NewServer(lim wstest.Limits, opts ...grpc.ServerOption) *grpc.Server {
 	lim = lim.OrDefault()
-	opts = append([]grpc.ServerOption{grpc.MaxRecvMsgSize(int(lim.MaxBodyBytes)), grpc.MaxSendMsgSize(int(lim.MaxBodyBytes))}, opts...)
+	opts = append(append([]grpc.ServerOption{grpc.MaxRecvMsgSize(int(lim.MaxBodyBytes)), grpc.MaxSendMsgSize(int(lim.MaxBodyBytes))},
+		httpserve.GRPCServerOptions()...), opts...)
 	opts = append(opts, grpc.ForceServerCodecV2(newBoundedCodec())) // last: the handlers need it
 	s := grpc.NewServer(opts...)
 	s.RegisterService(&serviceDesc, &Server{lim: lim})

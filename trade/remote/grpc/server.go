@@ -19,6 +19,7 @@ import (
 	gproto "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/protoadapt"
 
+	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/trade"
 	pb "github.com/tradebench/tradebench/trade/remote/tradepb"
 )
@@ -59,7 +60,7 @@ func NewServer(svc trade.Service, opts ServerOptions) *ggrpc.Server {
 		ggrpc.InitialWindowSize(1 << 20),
 		ggrpc.InitialConnWindowSize(1 << 20),
 		ggrpc.ChainUnaryInterceptor(recoverInterceptor(opts.Logger)),
-	}, opts.Extra...)
+	}, append(httpserve.GRPCServerOptions(), opts.Extra...)...)
 	s := ggrpc.NewServer(so...)
 	s.RegisterService(serviceDesc(), &server{svc: svc, proc: opts.Processor, log: opts.Logger})
 	return s

@@ -264,9 +264,15 @@ type bearer struct {
 }
 
 func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r2 := r.Clone(r.Context()) // a RoundTripper must not change the caller's request
-	r2.Header.Set("Authorization", b.value)
-	return b.rt.RoundTrip(r2)
+	// A RoundTripper must not change the caller's request: a shallow copy with its own
+	// header map (cheaper than r.Clone, which also copies the URL and trailers).
+	r2 := *r
+	r2.Header = make(http.Header, len(r.Header)+1)
+	for k, v := range r.Header {
+		r2.Header[k] = v
+	}
+	r2.Header["Authorization"] = []string{b.value}
+	return b.rt.RoundTrip(&r2)
 }
 
 // CloseIdleConnections lets http.Client.CloseIdleConnections reach the wrapped transport.

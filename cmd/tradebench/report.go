@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/htmlreport"
+	"github.com/tradebench/tradebench/report/pricing"
+)
+
+func init() {
+	register(&command{name: "report", summary: "the HTML report of a results file, price/performance; 'report compare A.json B.json…' puts runs side by side", run: runReport})
+}
+
+const reportHelp = `usage: tradebench report RESULTS.json [--out REPORT.html] [--pricing FILE.yaml]
+       tradebench report compare A.json B.json… [--out compare.html] [--pricing FILE.yaml]
+
+'report' writes the HTML report of one run: headline numbers, charts over the run, the
+transactions, status codes and errors, the peak search, the system under test's CPU and memory,
+the load agents, price/performance and the full disclosure. 'report compare' puts two or more
+runs side by side, the first as the baseline: bar charts of throughput and latency per run and per
+transaction, a table of deltas, and every setting and disclosed fact that differs between them.
+
+A report is one HTML file that works offline (its charts and styles are inside it): mail it,
+archive it, print it. 'tradebench run' and 'tradebench drive --out X.json' write it themselves,
+beside the results (X.html), unless --no-report.
+
+--pricing prices the system under test: a YAML file with a currency and items of {name, cost}
+(see docs/pricing-example.yaml). The report then shows the cost per TPS: the total divided by the
+peak sustained TPS of a peak search, or else the steady-state TPS, rounded to the cent. The
+results file itself is not changed (price it at run time with 'run --pricing' to keep the price
+in it). With 'compare', --pricing prices every run with the same list: runs of one system under
+test in different modes; runs on different systems are priced each at run time.
+
+examples:
+  tradebench report tradebench-work/results.json
+  tradebench report results.json --pricing pricing.yaml --out published.html
+  tradebench report compare sqlite.json postgres.json grpc.json --out compare.html
+
+flags:
+`
+
+func runReport(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "compare" {
+		return runCompare(args[1:])
+	}
+	fs := newFlagSet("report", "RESULTS.json [flags]")
+	out := fs.String("out", "", "write the report here (default: beside the results, the same name with .html)")
+	pricingFile := fs.String("pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): adds price/performance")
+	setHelp(fs, reportHelp)
+	files, err := parseWithFiles(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usageErrorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
+	}
+	res, err := report.ReadFile(files[0])
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if *pricingFile != "" {
+		p, err := loadPricing(*pricingFile)
+		if err != nil {
+			return err
+		}
+		applyPricing(res, p)
+	}
+	path := *out
+	if path == "" {
+		path = htmlreport.PathFor(files[0])
+	}
+	if err := checkOutDir(path); err != nil {
+		return err
+	}
+	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.Render(w, res) }); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "report written to %s\n", path)
+	return nil
+}
+
+func runCompare(args []string) error {
+	fs := newFlagSet("report compare", "A.json B.json… [flags]")
+	out := fs.String("out", "compare.html", "write the comparison here")
+	pricingFile := fs.String("pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
+	setHelp(fs, reportHelp)
+	files, err := parseWithFiles(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) < 2 {
+		return usageErrorf("want two or more results files to compare, got %d", len(files))
+	}
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
+	var price *pricing.Pricing
+	if *pricingFile != "" {
+		if price, err = loadPricing(*pricingFile); err != nil {
+			return err
+		}
+	}
+	runs := make([]htmlreport.Run, len(files))
+	for i, f := range files {
+		res, err := report.ReadFile(f)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		if price != nil {
+			applyPricing(res, price)
+		}
+		runs[i] = htmlreport.Run{Label: runLabel(files, i), Results: res}
+	}
+	if err := htmlreport.WriteFile(*out, func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); err != nil {
+		return fmt.Errorf("write the comparison: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "comparison written to %s\n", *out)
+	return nil
+}
+
+// runLabel names a run of a comparison by its file's base name, or by the path as given when
+// two files share a base name (a/results.json, b/results.json).
+func runLabel(files []string, i int) string {
+	base := func(f string) string { return strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)) }
+	for j, f := range files {
+		if j != i && base(f) == base(files[i]) {
+			return files[i]
+		}
+	}
+	return base(files[i])
+}
+
+// checkOutDir refuses, before any work, a report path whose directory does not exist.
+func checkOutDir(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErrorf("--out: %s: the directory %s does not exist", path, dir)
+	}
+	return nil
+}
+
+// parseWithFiles parses flags given before, between or after the file arguments (the standard
+// flag package stops at the first argument), and returns the files.
+func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := parseFlags(fs, args, true); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// publishFlags are the flags of the commands that write results (run, drive): the HTML report
+// beside them and their price/performance.
+type publishFlags struct {
+	noReport    bool
+	pricingFile string
+	pricing     *pricing.Pricing
+}
+
+func (p *publishFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&p.noReport, "no-report", false, "do not write the HTML report beside the results file (--out X.json → X.html)")
+	fs.StringVar(&p.pricingFile, "pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): the results get price/performance (cost per TPS)")
+}
+
+// load reads the price list before the run, so a mistake in it costs seconds, not a run.
+func (p *publishFlags) load() error {
+	if p.pricingFile == "" {
+		return nil
+	}
+	var err error
+	p.pricing, err = loadPricing(p.pricingFile)
+	return err
+}
+
+// price adds price/performance to the results, when there is a price list.
+func (p *publishFlags) price(res *report.Results) {
+	if p != nil && p.pricing != nil {
+		applyPricing(res, p.pricing)
+	}
+}
+
+// writeReport writes the HTML report beside the results file, unless --no-report.
+func (p *publishFlags) writeReport(res *report.Results, resultsPath string) error {
+	if p == nil || p.noReport || resultsPath == "" {
+		return nil
+	}
+	path := htmlreport.PathFor(resultsPath)
+	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.Render(w, res) }); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "report written to %s\n", path)
+	return nil
+}
+
+// loadPricing reads --pricing; any mistake in the file is a usage error naming the file and line.
+func loadPricing(path string) (*pricing.Pricing, error) {
+	p, err := pricing.Load(path)
+	if err != nil {
+		return nil, usageErrorf("--pricing: %v", err)
+	}
+	return p, nil
+}
+
+// applyPricing fills the results' price/performance and says it; a run without throughput is
+// not priced (there is nothing to divide by), which is said too.
+func applyPricing(res *report.Results, p *pricing.Pricing) {
+	pp, err := p.For(res)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "price/performance: not priced: %v\n", err)
+		return
+	}
+	res.PricePerformance = pp
+	fmt.Fprintf(os.Stderr, "price/performance: %s %s per TPS (%s %s over %.2f TPS, %s)\n", pp.PerTPS, pp.Currency, pp.Total, pp.Currency, pp.TPS, pp.TPSOf)
+}

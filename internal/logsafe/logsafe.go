@@ -1,0 +1,189 @@
+// Package logsafe keeps what strangers send from flooding or forging the logs: a slog.Handler
+// that cuts every logged string to MaxValue bytes and escapes control characters (a 64 KB
+// form field used to be logged whole; a newline in a value could forge a log line), and a
+// per-client limiter for error logging, so one client repeating a failing request cannot fill
+// the disk.
+package logsafe
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxValue is how many bytes of a logged string are kept.
+const MaxValue = 200
+
+// MaxMessage is how many bytes of a log message are kept: messages are the program's own
+// words, but net/http's error log puts request data in them.
+const MaxMessage = 1000
+
+// Value returns s with control characters escaped and cut to MaxValue bytes (on a character
+// boundary), saying how long it was.
+func Value(s string) string { return clean(s, MaxValue) }
+
+func clean(s string, max int) string {
+	safe := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			safe = false
+			break
+		}
+	}
+	if safe && len(s) <= max {
+		return s
+	}
+	out := make([]byte, 0, min(len(s), max)+32)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		var piece string
+		switch {
+		case r == utf8.RuneError && n == 1:
+			piece = `\x` + strconv.FormatUint(uint64(s[i]), 16)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029:
+			piece = strconv.QuoteRune(r)
+			piece = piece[1 : len(piece)-1]
+		default:
+			piece = s[i : i+n]
+		}
+		if len(out)+len(piece) > max {
+			return string(out) + fmt.Sprintf("…[%d bytes]", len(s))
+		}
+		out = append(out, piece...)
+		i += n
+	}
+	return string(out)
+}
+
+// Handler wraps h so every string, error and Stringer attribute value is passed through
+// Value and the message is cut to MaxMessage. Attributes named "stack" (a recovered panic's
+// stack, the program's own text) are kept whole.
+func Handler(h slog.Handler) slog.Handler {
+	if _, ok := h.(*handler); ok {
+		return h
+	}
+	return &handler{h}
+}
+
+type handler struct{ h slog.Handler }
+
+func (s *handler) Enabled(ctx context.Context, l slog.Level) bool { return s.h.Enabled(ctx, l) }
+
+func (s *handler) Handle(ctx context.Context, r slog.Record) error {
+	out := slog.NewRecord(r.Time, r.Level, clean(r.Message, MaxMessage), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(cleanAttr(a))
+		return true
+	})
+	return s.h.Handle(ctx, out)
+}
+
+func (s *handler) WithAttrs(as []slog.Attr) slog.Handler {
+	c := make([]slog.Attr, len(as))
+	for i, a := range as {
+		c[i] = cleanAttr(a)
+	}
+	return &handler{s.h.WithAttrs(c)}
+}
+
+func (s *handler) WithGroup(name string) slog.Handler { return &handler{s.h.WithGroup(name)} }
+
+func cleanAttr(a slog.Attr) slog.Attr {
+	if a.Key == "stack" {
+		return a
+	}
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, Value(v.String()))
+	case slog.KindGroup:
+		g := v.Group()
+		c := make([]any, len(g))
+		for i, x := range g {
+			c[i] = cleanAttr(x)
+		}
+		return slog.Group(a.Key, c...)
+	case slog.KindAny:
+		switch x := v.Any().(type) {
+		case error:
+			return slog.String(a.Key, Value(x.Error()))
+		case fmt.Stringer:
+			return slog.String(a.Key, Value(x.String()))
+		case []byte:
+			return slog.String(a.Key, Value(string(x)))
+		}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}
+
+// Limiter allows each client a burst of log lines, refilled at a steady rate; lines beyond
+// it are dropped and counted, and the count is reported with the client's next allowed line.
+// Clients are keyed by IP address (not port: a client opens many connections).
+type Limiter struct {
+	burst int
+	every time.Duration // one more line per this interval
+	now   func() time.Time
+
+	mu sync.Mutex
+	m  map[string]*bucket
+}
+
+type bucket struct {
+	tokens  float64
+	last    time.Time
+	dropped int64
+}
+
+// maxClients bounds the limiter's memory; beyond it, idle clients' buckets are forgotten.
+const maxClients = 10_000
+
+// NewLimiter allows burst lines at once and one more per every (e.g. 10 and 6s: ten a minute).
+func NewLimiter(burst int, every time.Duration) *Limiter {
+	return &Limiter{burst: burst, every: every, now: time.Now, m: map[string]*bucket{}}
+}
+
+// DefaultLimiter is what the servers use: a burst of 10 error lines, then 10 a minute per client.
+func DefaultLimiter() *Limiter { return NewLimiter(10, 6*time.Second) }
+
+// Allow reports whether a line about remoteAddr's request may be logged, and how many were
+// dropped for that client since the last one allowed.
+func (l *Limiter) Allow(remoteAddr string) (ok bool, dropped int64) {
+	if l == nil {
+		return true, 0
+	}
+	ip := remoteAddr
+	if h, _, err := net.SplitHostPort(remoteAddr); err == nil {
+		ip = h
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.m[ip]
+	if b == nil {
+		if len(l.m) >= maxClients {
+			full := time.Duration(l.burst) * l.every
+			for k, v := range l.m {
+				if now.Sub(v.last) > full && v.dropped == 0 {
+					delete(l.m, k)
+				}
+			}
+		}
+		b = &bucket{tokens: float64(l.burst), last: now}
+		l.m[ip] = b
+	}
+	b.tokens = min(float64(l.burst), b.tokens+float64(now.Sub(b.last))/float64(l.every))
+	b.last = now
+	if b.tokens < 1 {
+		b.dropped++
+		return false, 0
+	}
+	b.tokens--
+	d := b.dropped
+	b.dropped = 0
+	return true, d
+}

@@ -1,0 +1,73 @@
+package logsafe
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                "plain",
+		"a\nb\rc\x00d\x1b[31m": `a\nb\rc\x00d\x1b[31m`,
+		"caf\xc3\xa9":          "café",
+		"bad\xff":              `bad\xff`,
+		"line\u2028sep":        `line\u2028sep`,
+	} {
+		if got := Value(in); got != want {
+			t.Errorf("Value(%q) = %q, want %q", in, got, want)
+		}
+	}
+	long := strings.Repeat("é", 40000) // 80,000 bytes
+	got := Value(long)
+	if len(got) > MaxValue+32 || !strings.HasSuffix(got, "…[80000 bytes]") || !strings.HasPrefix(got, "éé") {
+		t.Fatalf("a long value is logged as %d bytes: %q", len(got), got[:min(len(got), 300)])
+	}
+}
+
+// TestHandlerCutsRequestValues: a 64 KB form field was logged whole (5 requests, 326 KB). Now
+// every value is cut, whether a string, an error or inside a group; stacks are kept.
+func TestHandlerCutsRequestValues(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(Handler(slog.NewTextHandler(&buf, nil)))
+	big := strings.Repeat("A", 64<<10)
+	for range 5 {
+		log.With("path", "/x"+big).Error("fault "+big, "field", big, "err", errors.New("bad "+big), slog.Group("g", "v", big), "stack", "frame\nframe")
+	}
+	if buf.Len() > 5*(MaxMessage+5*(MaxValue+40)+200) {
+		t.Fatalf("5 requests with a 64 KB field logged %d bytes", buf.Len())
+	}
+	if strings.Count(buf.String(), "\n") != 5 {
+		t.Fatalf("want 5 lines, got:\n%s", buf.String())
+	}
+	if !strings.Contains(buf.String(), `stack="frame\nframe"`) {
+		t.Fatalf("stack attribute changed:\n%s", buf.String())
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := NewLimiter(3, time.Second)
+	l.now = func() time.Time { return now }
+	for i := range 3 {
+		if ok, _ := l.Allow("10.0.0.1:1000"); !ok {
+			t.Fatalf("line %d refused within the burst", i)
+		}
+	}
+	for i := range 5 {
+		if ok, _ := l.Allow("10.0.0.1:" + string(rune('0'+i))); ok {
+			t.Fatal("a line beyond the burst was allowed (other ports of one client share it)")
+		}
+	}
+	if ok, _ := l.Allow("10.0.0.2:1"); !ok {
+		t.Fatal("another client was limited")
+	}
+	now = now.Add(time.Second)
+	ok, dropped := l.Allow("10.0.0.1:1")
+	if !ok || dropped != 5 {
+		t.Fatalf("after a second: allowed %v, dropped %d; want true, 5", ok, dropped)
+	}
+}

@@ -1,0 +1,131 @@
+// Draws the page's charts from window.TRADEBENCH_CHARTS with uPlot. A chart that cannot be drawn
+// says so in its place and on the page's root element (data-chart-errors), which the tests read,
+// so a broken chart is never silently missing; the others are still drawn.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var palette = ["#1f5fa8", "#d1495b", "#2e9e6a", "#e09f3e", "#6c4ab6", "#3a9bc1", "#8c564b", "#7f7f7f"];
+  var plots = [];
+
+  function recordError(where, err) {
+    var msg = where + ": " + (err && err.message ? err.message : String(err));
+    root.setAttribute("data-chart-errors", (root.getAttribute("data-chart-errors") || "") + msg + "\n");
+  }
+  window.addEventListener("error", function (e) { recordError("page", e.message || e); });
+
+  function fmt(v) {
+    if (v == null || isNaN(v)) return "—";
+    var a = Math.abs(v);
+    if (a >= 1000) return Math.round(v).toLocaleString("en-US").replace(/,/g, "\u202f");
+    if (a >= 100) return v.toFixed(0);
+    if (a >= 10) return v.toFixed(1);
+    return v.toFixed(2);
+  }
+
+  function widthOf(el) {
+    return Math.max(280, Math.floor(el.getBoundingClientRect().width) || 480);
+  }
+
+  // greys out the spans that are not measured (ramp-up, ramp-down)
+  function shade(spans) {
+    return function (u) {
+      var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+      var left = u.bbox.left, right = u.bbox.left + u.bbox.width;
+      ctx.save();
+      ctx.fillStyle = "rgba(27, 31, 36, 0.07)";
+      spans.forEach(function (s) {
+        var x0 = Math.max(left, u.valToPos(s.from, "x", true));
+        var x1 = Math.min(right, u.valToPos(s.to, "x", true));
+        if (x1 > x0) ctx.fillRect(x0, top, x1 - x0, h);
+      });
+      ctx.restore();
+    };
+  }
+
+  function options(spec, width) {
+    var bars = spec.kind === "bars";
+    var n = spec.series.length;
+    var group = 0.8, each = group / Math.max(n, 1);
+    var series = [{
+      label: spec.xLabel,
+      value: bars
+        ? function (u, v) { return v == null ? "" : (spec.labels[v] || ""); }
+        : function (u, v) { return v == null ? "" : v + " s"; }
+    }];
+    spec.series.forEach(function (s, i) {
+      var color = palette[i % palette.length];
+      var o = { label: s.label, stroke: color, width: bars ? 0 : 1.6, value: function (u, v) { return fmt(v); }, spanGaps: !!spec.spanGaps };
+      if (bars) {
+        o.fill = color;
+        o.points = { show: false };
+        // grouped bars: series i takes the i-th slice of each category's 80 % wide group
+        o.paths = uPlot.paths.bars({
+          disp: {
+            x0: { unit: 1, values: function (u) { return u.data[0].map(function (x) { return x - group / 2 + i * each; }); } },
+            size: { unit: 1, values: function (u) { return u.data[0].map(function () { return each; }); } }
+          }
+        });
+      } else {
+        o.points = { show: spec.x.length < 3 };
+      }
+      series.push(o);
+    });
+    var xAxis = { label: spec.xLabel, labelSize: 22, size: 40 };
+    if (bars) {
+      xAxis.splits = function () { return spec.x; };
+      xAxis.values = function (u, vals) { return vals.map(function (v) { return spec.labels[v] || ""; }); };
+      xAxis.grid = { show: false };
+      xAxis.ticks = { show: false };
+      var longest = spec.labels.reduce(function (m, l) { return Math.max(m, l.length); }, 0);
+      if (longest * 7 * spec.labels.length > width * 0.9) {
+        xAxis.rotate = -35;
+        xAxis.size = Math.min(140, 20 + longest * 6);
+      }
+    }
+    return {
+      width: width,
+      height: 260,
+      series: series,
+      legend: { show: true, live: !bars },
+      cursor: bars ? { points: { show: false }, drag: { x: false, y: false } } : { drag: { x: true, y: false } },
+      scales: {
+        x: bars ? { time: false, range: [-0.5, spec.x.length - 0.5] } : { time: false },
+        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } }
+      },
+      axes: [xAxis, { label: spec.yLabel, labelSize: 22, size: 56 }],
+      hooks: spec.shade && spec.shade.length ? { drawClear: [shade(spec.shade)] } : {}
+    };
+  }
+
+  function draw(spec) {
+    var el = document.getElementById("chart-" + spec.id);
+    if (!el) throw new Error("no place for the chart");
+    var data = [spec.x].concat(spec.series.map(function (s) { return s.values; }));
+    var u = new uPlot(options(spec, widthOf(el)), data, el);
+    plots.push({ el: el, u: u });
+  }
+
+  (window.TRADEBENCH_CHARTS || []).forEach(function (spec) {
+    try {
+      draw(spec);
+    } catch (err) {
+      recordError(spec.id, err);
+      var el = document.getElementById("chart-" + spec.id);
+      if (el) {
+        var p = document.createElement("p");
+        p.className = "chart-error";
+        p.textContent = "This chart could not be drawn: " + (err && err.message ? err.message : err);
+        el.appendChild(p);
+      }
+    }
+  });
+  root.setAttribute("data-charts-drawn", String(plots.length));
+
+  function fit() {
+    plots.forEach(function (p) { p.u.setSize({ width: widthOf(p.el), height: 260 }); });
+  }
+  var pending;
+  window.addEventListener("resize", function () { clearTimeout(pending); pending = setTimeout(fit, 100); });
+  window.addEventListener("beforeprint", fit);
+  window.addEventListener("afterprint", fit);
+})();

@@ -1,0 +1,385 @@
+package htmlreport
+
+import (
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+// compareView is the side-by-side comparison of runs; the first run is the baseline.
+type compareView struct {
+	page
+	Runs    []runView
+	Metrics []metricRow
+	Charts  []chartSpec
+	Tx      []txRow
+	// Changed are the settings and disclosed facts that differ between the runs (what changed);
+	// Same those every run shares.
+	Changed []diffRow
+	Same    []diffRow
+}
+
+// ChartData is every chart's data, for the page's script.
+func (v compareView) ChartData() []chartSpec { return v.Charts }
+
+type runView struct {
+	Label string
+	R     *report.Results
+	Load  string
+	Price *priceView
+}
+
+// metricRow is one headline number across the runs.
+type metricRow struct {
+	Name  string
+	Cells []cell
+}
+
+// cell is a value and, after the baseline, its change from the baseline; Class says whether the
+// change is "better" or "worse" for this metric ("" when too small to matter or not comparable).
+type cell struct {
+	Value, Delta, Class string
+}
+
+// txRow is one transaction across the runs.
+type txRow struct {
+	Name string
+	TPS  []cell
+	P90  []cell
+	Errs []cell
+}
+
+// diffRow is one setting or disclosed fact across the runs.
+type diffRow struct {
+	Key    string
+	Values []string
+	// Changed marks the runs whose value differs from the baseline's.
+	Changed []bool
+}
+
+// direction says which way a metric is better.
+type direction int
+
+const (
+	higherBetter direction = iota
+	lowerBetter
+)
+
+// noticeable is the smallest relative change marked better or worse; below it runs are within
+// the noise of a benchmark and the page says so by not colouring it.
+const noticeable = 0.02
+
+// cells lays out one metric across runs: values formatted by f, deltas relative to the first.
+// missing[i] marks runs without the metric (shown as not recorded, no delta).
+func cells(vals []float64, missing []bool, f func(float64) string, dir direction) []cell {
+	out := make([]cell, len(vals))
+	for i, v := range vals {
+		if missing != nil && missing[i] {
+			out[i] = cell{Value: "—"}
+			continue
+		}
+		out[i].Value = f(v)
+		if i == 0 || (missing != nil && missing[0]) {
+			continue
+		}
+		out[i].Delta, out[i].Class = delta(vals[0], v, dir)
+	}
+	return out
+}
+
+func delta(base, v float64, dir direction) (string, string) {
+	if base == 0 {
+		if v == 0 {
+			return "±0", ""
+		}
+		return "new", ""
+	}
+	rel := (v - base) / math.Abs(base)
+	s := strconv.FormatFloat(100*rel, 'f', 1, 64) + " %"
+	if rel > 0 {
+		s = "+" + s
+	}
+	if math.Abs(rel) < noticeable {
+		return s, ""
+	}
+	if (rel > 0) == (dir == higherBetter) {
+		return s, "better"
+	}
+	return s, "worse"
+}
+
+// errorDelta is the change of an error rate in percentage points: a relative change of a rate
+// near zero says little (0.001 % → 0.002 % is "+100 %").
+func errorDelta(vals []float64) []cell {
+	out := make([]cell, len(vals))
+	for i, v := range vals {
+		out[i].Value = formatPct(v)
+		if i == 0 {
+			continue
+		}
+		d := 100 * (v - vals[0])
+		out[i].Delta = strconv.FormatFloat(d, 'f', 4, 64) + " pp"
+		if d > 0 {
+			out[i].Delta = "+" + out[i].Delta
+			out[i].Class = "worse"
+		} else if d < 0 {
+			out[i].Class = "better"
+		}
+	}
+	return out
+}
+
+func newCompareView(runs []Run) compareView {
+	v := compareView{page: newPage("comparison of " + strconv.Itoa(len(runs)) + " runs")}
+	n := len(runs)
+	labels := make([]string, n)
+	col := func(f func(*report.Results) float64) []float64 {
+		out := make([]float64, n)
+		for i, r := range runs {
+			out[i] = f(r.Results)
+		}
+		return out
+	}
+	anyPeak, anyPrice := false, false
+	for i, r := range runs {
+		labels[i] = r.Label
+		v.Runs = append(v.Runs, runView{Label: r.Label, R: r.Results, Load: offeredLoad(r.Results), Price: newPriceView(r.Results.PricePerformance)})
+		anyPeak = anyPeak || r.Results.Peak != nil
+		anyPrice = anyPrice || r.Results.PricePerformance != nil
+	}
+
+	ms := report.FormatMs
+	tps := col(func(r *report.Results) float64 { return r.Total.TPS })
+	v.Metrics = append(v.Metrics, metricRow{"Steady-state TPS", cells(tps, nil, formatTPS, higherBetter)})
+	var peaks []float64
+	var noPeak []bool
+	if anyPeak {
+		noPeak = make([]bool, n)
+		peaks = col(func(r *report.Results) float64 {
+			if r.Peak == nil {
+				return 0
+			}
+			return r.Peak.PeakTPS
+		})
+		for i, r := range runs {
+			noPeak[i] = r.Results.Peak == nil
+		}
+		v.Metrics = append(v.Metrics, metricRow{"Peak sustained TPS", cells(peaks, noPeak, formatTPS, higherBetter)})
+	}
+	v.Metrics = append(v.Metrics, metricRow{"Error rate", errorDelta(col(func(r *report.Results) float64 { return r.ErrorRate() }))})
+	p50 := col(func(r *report.Results) float64 { return r.Total.P50Ms })
+	p90 := col(func(r *report.Results) float64 { return r.Total.P90Ms })
+	p99 := col(func(r *report.Results) float64 { return r.Total.P99Ms })
+	v.Metrics = append(v.Metrics,
+		metricRow{"p50 (ms)", cells(p50, nil, ms, lowerBetter)},
+		metricRow{"p90 (ms)", cells(p90, nil, ms, lowerBetter)},
+		metricRow{"p99 (ms)", cells(p99, nil, ms, lowerBetter)},
+		metricRow{"Hits/s", cells(col(func(r *report.Results) float64 { return r.HitsPerSec }), nil, formatTPS, higherBetter)})
+	var perTPS []float64
+	if anyPrice {
+		noPrice := make([]bool, n)
+		perTPS = make([]float64, n)
+		for i, r := range runs {
+			if pp := r.Results.PricePerformance; pp != nil {
+				perTPS[i] = decimalValue(pp.PerTPS)
+			} else {
+				noPrice[i] = true
+			}
+		}
+		v.Metrics = append(v.Metrics, metricRow{"Cost per TPS", cells(perTPS, noPrice, func(f float64) string { return "" }, lowerBetter)})
+		// the value shown is the exact decimal from the results, with its currency
+		for i, r := range runs {
+			if pp := r.Results.PricePerformance; pp != nil {
+				v.Metrics[len(v.Metrics)-1].Cells[i].Value = pp.PerTPS + " " + pp.Currency
+			}
+		}
+	}
+
+	// charts: the papers' side-by-side bars, per run and per transaction
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = float64(i)
+	}
+	tpsSeries := []seriesSpec{{"steady-state TPS", vals(tps)}}
+	if anyPeak {
+		pk := vals(peaks)
+		for i := range pk {
+			if noPeak[i] {
+				pk[i] = nil
+			}
+		}
+		tpsSeries = append(tpsSeries, seriesSpec{"peak TPS", pk})
+	}
+	v.Charts = append(v.Charts,
+		chartSpec{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
+			Note: "Transactions passed per second of the measured steady state."},
+		chartSpec{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
+			Series: []seriesSpec{{"p50", vals(p50)}, {"p90", vals(p90)}, {"p99", vals(p99)}},
+			Note:   "Percentiles over all transactions of the measured steady state."})
+
+	// transactions: in the baseline's order, then any the others add
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, t := range r.Results.Transactions {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				names = append(names, t.Name)
+			}
+		}
+	}
+	tx := make([]float64, len(names))
+	for i := range tx {
+		tx[i] = float64(i)
+	}
+	tpsByTx := chartSpec{ID: "cmp-tx-tps", Title: "Throughput per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction", YLabel: "TPS",
+		Note: "Each transaction's passed transactions per second, run by run."}
+	p90ByTx := chartSpec{ID: "cmp-tx-p90", Title: "p90 response time per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction", YLabel: "ms",
+		Note: "Each transaction's 90th percentile, run by run."}
+	for _, r := range runs {
+		t, p := make([]*float64, len(names)), make([]*float64, len(names))
+		for i, name := range names {
+			if tr, ok := r.Results.Transaction(name); ok {
+				t[i], p[i] = val(tr.TPS), val(tr.P90Ms)
+			}
+		}
+		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{r.Label, t})
+		p90ByTx.Series = append(p90ByTx.Series, seriesSpec{r.Label, p})
+	}
+	if len(names) > 0 {
+		v.Charts = append(v.Charts, tpsByTx, p90ByTx)
+	}
+	for _, name := range names {
+		row := txRow{Name: name}
+		t, p, e := make([]float64, n), make([]float64, n), make([]float64, n)
+		missing := make([]bool, n)
+		for i, r := range runs {
+			tr, ok := r.Results.Transaction(name)
+			missing[i] = !ok
+			t[i], p[i], e[i] = tr.TPS, tr.P90Ms, float64(tr.Errors)
+		}
+		row.TPS = cells(t, missing, formatTPS, higherBetter)
+		row.P90 = cells(p, missing, ms, lowerBetter)
+		row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
+		v.Tx = append(v.Tx, row)
+	}
+	if anyPrice {
+		pt := vals(perTPS)
+		for i, r := range runs {
+			if r.Results.PricePerformance == nil {
+				pt[i] = nil
+			}
+		}
+		cur := ""
+		for _, r := range runs {
+			if pp := r.Results.PricePerformance; pp != nil {
+				cur = pp.Currency
+				break
+			}
+		}
+		v.Charts = append(v.Charts, chartSpec{ID: "cmp-price", Title: "Price/performance", Kind: "bars", X: x, Labels: labels, XLabel: "run",
+			YLabel: cur + " per TPS", Series: []seriesSpec{{"cost per TPS", pt}},
+			Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."})
+	}
+	v.Charts = append(v.Charts, overTime(runs))
+	v.Changed, v.Same = differences(runs)
+	return v
+}
+
+func vals(f []float64) []*float64 {
+	out := make([]*float64, len(f))
+	for i, x := range f {
+		out[i] = val(x)
+	}
+	return out
+}
+
+// decimalValue reads a decimal string (a price) for a chart bar or a percentage; the exact
+// value stays the string shown beside it.
+func decimalValue(s string) float64 {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return math.NaN()
+	}
+	f, _ := r.Float64()
+	return f
+}
+
+// overTime is every run's throughput over its run, on one time axis.
+func overTime(runs []Run) chartSpec {
+	c := chartSpec{ID: "cmp-over-time", Title: "Throughput over time", Kind: "time", XLabel: "seconds", YLabel: "TPS",
+		Note: "Transactions passed in each second of each run, ramp-up and ramp-down included."}
+	last := -1
+	for _, r := range runs {
+		for _, p := range r.Results.Series {
+			last = max(last, p.Second)
+		}
+	}
+	for t := 0; t <= last; t++ {
+		c.X = append(c.X, float64(t))
+	}
+	for _, r := range runs {
+		s := make([]*float64, len(c.X))
+		for _, p := range r.Results.Series {
+			if p.Second >= 0 {
+				s[p.Second] = val(p.TPS)
+			}
+		}
+		c.Series = append(c.Series, seriesSpec{r.Label, s})
+	}
+	return c
+}
+
+// differences lines up every setting and disclosed fact of the runs by key and splits them into
+// those that differ between the runs and those every run shares.
+func differences(runs []Run) (changed, same []diffRow) {
+	per := make([]map[string]string, len(runs))
+	keys := map[string]bool{}
+	for i, r := range runs {
+		res := r.Results
+		var fs []field
+		fs = append(fs, field{"workload", res.Workload}, field{"scenario", res.Scenario}, field{"target", res.Target})
+		fs = append(fs, flatten("settings", res.Settings)...)
+		fs = append(fs, flatten("disclosure", res.Disclosure)...)
+		fs = append(fs, flatten("load_generator", res.System)...)
+		if pp := res.PricePerformance; pp != nil {
+			fs = append(fs, field{"price.currency", pp.Currency}, field{"price.total", pp.Total})
+			fs = append(fs, flatten("price", struct {
+				Items []report.PriceItem `json:"items"`
+			}{pp.Items})...)
+		}
+		per[i] = map[string]string{}
+		for _, f := range fs {
+			per[i][f.Key] = f.Value
+			keys[f.Key] = true
+		}
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		row := diffRow{Key: k, Values: make([]string, len(runs)), Changed: make([]bool, len(runs))}
+		differs := false
+		for i := range runs {
+			val, ok := per[i][k]
+			if !ok {
+				val = notRecorded
+			}
+			row.Values[i] = val
+			if i > 0 && val != row.Values[0] {
+				row.Changed[i], differs = true, true
+			}
+		}
+		if differs {
+			changed = append(changed, row)
+		} else {
+			same = append(same, row)
+		}
+	}
+	return changed, same
+}

@@ -1,0 +1,491 @@
+package htmlreport
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/pricing"
+)
+
+var templates = template.Must(template.New("").Funcs(template.FuncMap{
+	"ms":      report.FormatMs,
+	"bytes":   func(b int64) string { return report.FormatBytes(float64(b)) },
+	"tps":     formatTPS,
+	"pct":     formatPct,
+	"num":     func(n int64) string { return groupDigits(strconv.FormatInt(n, 10)) },
+	"seconds": func(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" },
+	"when":    formatTime,
+}).ParseFS(templateFS, "templates/*.tmpl"))
+
+// notRecorded is what a page says where older results (or another workload) have no data.
+const notRecorded = "not recorded"
+
+// reportView is the report of one run, ready for the template.
+type reportView struct {
+	page
+	R        *report.Results
+	Headline headline
+	// Charts are drawn by the page's script from ChartData; the template lays out one figure per
+	// chart and the script fills each, so the two must agree on the IDs.
+	Charts     []chartSpec
+	PeakChart  *chartSpec
+	PriceChart *chartSpec
+	SUTCharts  []chartSpec
+	SUT        []sutRow
+	Codes      []codeCount
+	Price      *priceView
+	Disclosure *disclosureView
+	Settings   []field
+	Extra      []field
+	Audit      *auditView
+}
+
+// ChartData is every chart's data, for the page's script.
+func (v reportView) ChartData() []chartSpec {
+	all := slices.Clone(v.Charts)
+	all = append(all, v.SUTCharts...)
+	if v.PeakChart != nil {
+		all = append(all, *v.PeakChart)
+	}
+	if v.PriceChart != nil {
+		all = append(all, *v.PriceChart)
+	}
+	return all
+}
+
+// headline is the numbers a reader looks at first.
+type headline struct {
+	PeakTPS   string // "" when there was no peak search
+	PeakUsers int
+	TPS       string
+	ErrorRate string
+	P50, P90  string
+	P99       string
+	Window    string
+	Users     string // users, or the arrival rate of an open-model run
+	Verdicts  []verdict
+}
+
+// verdict is one pass/fail outcome shown in the headline (thresholds, audit).
+type verdict struct {
+	What string
+	OK   bool
+}
+
+func newReportView(r *report.Results) reportView {
+	v := reportView{page: newPage(title(r)), R: r}
+	v.Headline = headline{TPS: formatTPS(r.Total.TPS), ErrorRate: formatPct(r.ErrorRate()),
+		P50: report.FormatMs(r.Total.P50Ms), P90: report.FormatMs(r.Total.P90Ms), P99: report.FormatMs(r.Total.P99Ms),
+		Window: strconv.FormatFloat(r.SteadySeconds, 'f', 0, 64) + " s", Users: offeredLoad(r)}
+	if p := r.Peak; p != nil {
+		v.Headline.PeakTPS, v.Headline.PeakUsers = formatTPS(p.PeakTPS), p.PeakUsers
+	}
+	if len(r.Thresholds) > 0 {
+		ok := true
+		for _, t := range r.Thresholds {
+			ok = ok && t.Passed
+		}
+		v.Headline.Verdicts = append(v.Headline.Verdicts, verdict{"thresholds", ok})
+	}
+	if r.Audit != nil {
+		v.Headline.Verdicts = append(v.Headline.Verdicts, verdict{"audit", r.Audit.Passed})
+	}
+	v.Charts = timeCharts(r)
+	v.SUT, v.SUTCharts = sutView(r.SUT)
+	v.PeakChart = peakChart(r.Peak)
+	v.Codes = statusCodes(r.StatusCodes)
+	v.Price = newPriceView(r.PricePerformance)
+	v.PriceChart = priceChart(r.PricePerformance, r.Peak)
+	v.Disclosure = newDisclosureView(r.Disclosure)
+	v.Settings = flatten("", r.Settings)
+	v.Extra = flatten("", r.Detail)
+	v.Audit = newAuditView(r.Audit)
+	return v
+}
+
+func newPage(title string) page {
+	return page{Title: title, Generated: time.Now().UTC(), Version: report.Version}
+}
+
+// title names a run: workload / scenario against target.
+func title(r *report.Results) string {
+	t := r.Workload
+	if r.Scenario != "" {
+		t += " / " + r.Scenario
+	}
+	return t
+}
+
+// offeredLoad is the load the run offered: users (closed model) or arrivals a second (open).
+func offeredLoad(r *report.Results) string {
+	if d := r.Disclosure; d != nil {
+		if d.Workload.Rate > 0 {
+			return formatTPS(d.Workload.Rate) + " arrivals/s"
+		}
+		if d.Workload.Users > 0 {
+			return strconv.Itoa(d.Workload.Users) + " users"
+		}
+	}
+	settings := flatten("", r.Settings)
+	if rate, _ := strconv.ParseFloat(lookup(settings, "rate"), 64); rate > 0 {
+		return formatTPS(rate) + " arrivals/s"
+	}
+	if users := lookup(settings, "users"); users != "" {
+		return users + " users"
+	}
+	return ""
+}
+
+// chartSpec is one chart for the page's script: a time series (x in seconds since the start)
+// or bars (x the index of a category, Labels the categories).
+type chartSpec struct {
+	ID     string       `json:"id"`
+	Title  string       `json:"title"`
+	Kind   string       `json:"kind"` // "time" or "bars"
+	X      []float64    `json:"x"`
+	Labels []string     `json:"labels,omitempty"`
+	XLabel string       `json:"xLabel"`
+	YLabel string       `json:"yLabel"`
+	Series []seriesSpec `json:"series"`
+	// Shade are spans of x greyed out: the ramp-up and ramp-down, which are not measured.
+	Shade []span `json:"shade,omitempty"`
+	// SpanGaps joins a line across samples it has no value at: for series sampled at their own
+	// times (each SUT process), a gap is another process's sample time, not a missing second.
+	SpanGaps bool `json:"spanGaps,omitempty"`
+	// Note explains the chart under it (what is measured, what is not).
+	Note string `json:"-"`
+}
+
+type seriesSpec struct {
+	Label string `json:"label"`
+	// Values has one entry per x; nil is a gap (no sample), drawn as a break in the line.
+	Values []*float64 `json:"values"`
+}
+
+type span struct {
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
+}
+
+func val(f float64) *float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return &f
+}
+
+// timeCharts are the charts over the run, from the per-second series.
+func timeCharts(r *report.Results) []chartSpec {
+	if len(r.Series) == 0 {
+		return nil
+	}
+	n := len(r.Series)
+	x := make([]float64, n)
+	col := func(f func(report.SeriesPoint) float64) []*float64 {
+		out := make([]*float64, n)
+		for i, p := range r.Series {
+			out[i] = val(f(p))
+		}
+		return out
+	}
+	for i, p := range r.Series {
+		x[i] = float64(p.Second)
+	}
+	// grey out what is not measured: runs of points outside the steady state
+	var shade []span
+	for i := 0; i < n; {
+		if r.Series[i].Phase == "steady" || r.Series[i].Phase == "" {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < n && r.Series[j+1].Phase == r.Series[i].Phase {
+			j++
+		}
+		shade = append(shade, span{From: x[i] - 0.5, To: x[j] + 0.5})
+		i = j + 1
+	}
+	users := "active users"
+	if lookup(flatten("", r.Settings), "model") == "open" {
+		users = "iterations in flight"
+	}
+	const unmeasured = "Grey: ramp-up and ramp-down, not measured."
+	return []chartSpec{
+		{ID: "tps", Title: "Throughput", Kind: "time", X: x, XLabel: "seconds", YLabel: "per second", Shade: shade,
+			Series: []seriesSpec{{"transactions passed/s", col(func(p report.SeriesPoint) float64 { return p.TPS })},
+				{"hits/s", col(func(p report.SeriesPoint) float64 { return float64(p.Hits) })}},
+			Note: "Transactions passed and HTTP requests (hits) in each second. " + unmeasured},
+		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "seconds", YLabel: "ms", Shade: shade,
+			Series: []seriesSpec{{"p50", col(func(p report.SeriesPoint) float64 { return p.P50Ms })},
+				{"p90", col(func(p report.SeriesPoint) float64 { return p.P90Ms })},
+				{"p99", col(func(p report.SeriesPoint) float64 { return p.P99Ms })}},
+			Note: "Percentiles of the transactions that passed in each second. " + unmeasured},
+		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "seconds", YLabel: users, Shade: shade,
+			Series: []seriesSpec{{users, col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
+			Note:   "The offered load over the run."},
+		{ID: "errors", Title: "Errors", Kind: "time", X: x, XLabel: "seconds", YLabel: "per second", Shade: shade,
+			Series: []seriesSpec{{"failed transactions/s", col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
+			Note:   "Transactions that failed a check or the transport in each second."},
+	}
+}
+
+// sutRow is one process of the system under test in the resources table.
+type sutRow struct {
+	report.SUTProcess
+	AvgCores string
+}
+
+// sutView is the resources table and the CPU and memory charts, one line per process, on the
+// union of the processes' sample times (a process without a sample at a time has a gap there).
+func sutView(s *report.SUT) ([]sutRow, []chartSpec) {
+	if s == nil || len(s.Processes) == 0 {
+		return nil, nil
+	}
+	var rows []sutRow
+	times := map[float64]bool{}
+	for _, p := range s.Processes {
+		row := sutRow{SUTProcess: p}
+		if n := len(p.Series); n > 0 && p.Series[n-1].T > p.Series[0].T {
+			row.AvgCores = strconv.FormatFloat(p.CPUSeconds/(p.Series[n-1].T-p.Series[0].T), 'f', 2, 64)
+		}
+		rows = append(rows, row)
+		for _, pt := range p.Series {
+			times[pt.T] = true
+		}
+	}
+	if len(times) == 0 {
+		return rows, nil
+	}
+	x := make([]float64, 0, len(times))
+	for t := range times {
+		x = append(x, t)
+	}
+	sort.Float64s(x)
+	index := make(map[float64]int, len(x))
+	for i, t := range x {
+		index[t] = i
+	}
+	cpu := chartSpec{ID: "sut-cpu", Title: "System under test: CPU", Kind: "time", X: x, XLabel: "seconds", YLabel: "cores", SpanGaps: true,
+		Note: "CPU time used per second of each process (1.0 = one core busy)."}
+	mem := chartSpec{ID: "sut-mem", Title: "System under test: memory", Kind: "time", X: x, XLabel: "seconds", YLabel: "MiB", SpanGaps: true,
+		Note: "Resident set size of each process."}
+	for _, p := range s.Processes {
+		c, m := make([]*float64, len(x)), make([]*float64, len(x))
+		for _, pt := range p.Series {
+			i := index[pt.T]
+			c[i], m[i] = val(pt.CPUCores), val(float64(pt.RSSBytes)/(1<<20))
+		}
+		cpu.Series = append(cpu.Series, seriesSpec{p.Name, c})
+		mem.Series = append(mem.Series, seriesSpec{p.Name, m})
+	}
+	return rows, []chartSpec{cpu, mem}
+}
+
+// peakChart is the peak search's steps: throughput reached at each load.
+func peakChart(p *report.PeakSearch) *chartSpec {
+	if p == nil || len(p.Steps) == 0 {
+		return nil
+	}
+	c := chartSpec{ID: "peak", Title: "Peak search", Kind: "bars", XLabel: "step", YLabel: "TPS",
+		Note: "Throughput reached at each step of the load; the peak is the highest step that met the bounds."}
+	tps := make([]*float64, len(p.Steps))
+	for i, s := range p.Steps {
+		c.X = append(c.X, float64(i))
+		label := strconv.Itoa(s.Users) + " users"
+		if s.Rate > 0 {
+			label = formatTPS(s.Rate) + "/s"
+		}
+		c.Labels = append(c.Labels, label)
+		tps[i] = val(s.TPS)
+	}
+	c.Series = []seriesSpec{{"TPS", tps}}
+	return &c
+}
+
+// priceChart is the cost per TPS at each step of a peak search: how price/performance improves
+// with load up to the peak (nil without both a price and a peak search; one number needs no chart).
+func priceChart(pp *report.PricePerformance, p *report.PeakSearch) *chartSpec {
+	if pp == nil || p == nil || len(p.Steps) == 0 {
+		return nil
+	}
+	total, err := pricing.ParseCents(pp.Total)
+	if err != nil {
+		return nil
+	}
+	c := chartSpec{ID: "price-steps", Title: "Price/performance at each step", Kind: "bars", XLabel: "step", YLabel: pp.Currency + " per TPS",
+		Note: "The total price divided by the throughput each step of the peak search reached (lower is better)."}
+	per := make([]*float64, len(p.Steps))
+	for i, s := range p.Steps {
+		c.X = append(c.X, float64(i))
+		c.Labels = append(c.Labels, strconv.Itoa(s.Users)+" users")
+		if s.TPS > 0 && !math.IsInf(s.TPS, 0) {
+			per[i] = val(decimalValue(pricing.FormatCents(pricing.PerTPSCents(total, s.TPS))))
+		}
+	}
+	c.Series = []seriesSpec{{pp.Currency + " per TPS", per}}
+	return &c
+}
+
+type codeCount struct {
+	Code  string
+	Count int64
+	Share string
+}
+
+func statusCodes(m map[string]int64) []codeCount {
+	var total int64
+	for _, n := range m {
+		total += n
+	}
+	out := make([]codeCount, 0, len(m))
+	for c, n := range m {
+		out = append(out, codeCount{Code: c, Count: n, Share: formatPct(float64(n) / float64(max(total, 1)))})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// priceView is the price/performance line: "12.34 USD per TPS".
+type priceView struct {
+	report.PricePerformance
+	Of string // which TPS was priced, in words
+}
+
+func newPriceView(p *report.PricePerformance) *priceView {
+	if p == nil {
+		return nil
+	}
+	v := &priceView{PricePerformance: *p}
+	switch p.TPSOf {
+	case report.PriceOfPeak:
+		v.Of = "the peak sustained throughput of the peak search"
+	case report.PriceOfSteady:
+		v.Of = "the steady-state throughput"
+	default:
+		v.Of = "the throughput"
+	}
+	return v
+}
+
+// disclosureView is the full disclosure laid out as the papers' section.
+type disclosureView struct {
+	*report.Disclosure
+	Memory        string
+	Configuration []field
+	Command       string
+}
+
+func newDisclosureView(d *report.Disclosure) *disclosureView {
+	if d == nil {
+		return nil
+	}
+	v := &disclosureView{Disclosure: d, Command: shellJoin(d.Command)}
+	if d.Hardware.MemoryBytes > 0 {
+		v.Memory = report.FormatBytes(float64(d.Hardware.MemoryBytes))
+	}
+	if len(d.Configuration) > 0 {
+		v.Configuration = flatten("", d.Configuration)
+	}
+	return v
+}
+
+// shellJoin writes a command line as it could be typed again (arguments with spaces or shell
+// characters quoted).
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+type auditView struct {
+	*report.AuditSummary
+	Count    int64
+	Shown    []string
+	More     int64
+	ByKind   []field
+	Examined string
+}
+
+func newAuditView(a *report.AuditSummary) *auditView {
+	if a == nil {
+		return nil
+	}
+	v := &auditView{AuditSummary: a, Count: max(a.ViolationCount, int64(len(a.Violations)))}
+	v.Shown = a.Violations[:min(len(a.Violations), 50)]
+	v.More = v.Count - int64(len(v.Shown))
+	for k, n := range a.ByKind {
+		v.ByKind = append(v.ByKind, field{Key: k, Value: strconv.FormatInt(n, 10)})
+	}
+	sort.Slice(v.ByKind, func(i, j int) bool { return v.ByKind[i].Key < v.ByKind[j].Key })
+	v.Examined = fmt.Sprintf("%s accounts, %s orders, %s holdings, %s quotes in %.2f s",
+		groupDigits(strconv.FormatInt(a.Accounts, 10)), groupDigits(strconv.FormatInt(a.Orders, 10)),
+		groupDigits(strconv.FormatInt(a.Holdings, 10)), groupDigits(strconv.FormatInt(a.Quotes, 10)), a.Seconds)
+	return v
+}
+
+func formatTPS(v float64) string {
+	switch {
+	case v >= 1000:
+		return groupDigits(strconv.FormatFloat(v, 'f', 0, 64))
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+}
+
+// formatPct writes a fraction as a percentage with enough decimals to show small error rates
+// (0.0100 %, the papers' criterion, must not read as 0 %).
+func formatPct(f float64) string {
+	switch {
+	case f == 0:
+		return "0 %"
+	case f >= 0.1:
+		return strconv.FormatFloat(100*f, 'f', 1, 64) + " %"
+	default:
+		return strconv.FormatFloat(100*f, 'f', 4, 64) + " %"
+	}
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return notRecorded
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// groupDigits puts thin spaces between thousands: 1234567 → 1 234 567 (unambiguous in every
+// locale, unlike a comma or a dot).
+func groupDigits(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if len(s) <= 4 {
+		if neg {
+			return "-" + s
+		}
+		return s
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteString("\u202f")
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
