@@ -205,15 +205,15 @@ type Server struct {
 	cfg     Config
 	roles   Roles
 	log     *slog.Logger
-	st      store.Store               // nil when no role here needs the database
-	svc     *inprocess.Service        // the in-process service, when this process has one
-	sw      *access.Switch            // the web tier's service (web role)
-	host    *host.Host                // the services host (bsl role)
-	ord     *orders.Running           // order processing (any async mode or the orders role)
-	http    *http.Server              // the web tier (web role)
-	quotes  *stream.Hub[stream.Quote] // live quote changes the web tier streams (web role)
-	pub     *stream.Publisher         // where the in-process service reports moved quotes
-	nc      *nats.Conn                // the quote stream's broker connection, if any
+	st      store.Store                // nil when no role here needs the database
+	svc     *inprocess.Service         // the in-process service, when this process has one
+	sw      *access.Switch             // the web tier's service (web role)
+	host    *host.Host                 // the services host (bsl role)
+	ord     *orders.Running            // order processing (any async mode or the orders role)
+	http    *http.Server               // the web tier (web role)
+	quotes  *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
+	pub     *stream.Publisher          // where the in-process service reports moved quotes
+	nc      *nats.Conn                 // the quote stream's broker connection, if any
 	ln      net.Listener
 	started time.Time
 	info    store.LoadInfo
@@ -280,9 +280,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 	}
 	if s.roles.Web {
-		s.quotes = stream.NewHub[stream.Quote](0)
+		s.quotes = stream.NewHub[*stream.Event](0)
 	}
-	var local *stream.Hub[stream.Quote]
+	var local *stream.Hub[*stream.Event]
 	if cfg.localServices() {
 		local = s.quotes // a web tier over its own in-process service hears it directly
 	}

@@ -10,6 +10,7 @@
 package stream
 
 import (
+	"encoding/json"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,27 @@ type Quote struct {
 // QuoteOf is the streamed form of a quote changed at t.
 func QuoteOf(q trade.Quote, t time.Time) Quote {
 	return Quote{Symbol: q.Symbol, Price: q.Price, Change: q.Change, Low: q.Low, High: q.High, Volume: q.Volume, Time: t}
+}
+
+// Event is a quote change on its way to subscribers. Its Server-Sent Events frame is encoded
+// once, by whichever subscriber writes it first, and shared by all of them: with many
+// subscribers the JSON encoding per subscriber was a fifth of the streaming CPU.
+type Event struct {
+	Quote Quote
+	once  sync.Once
+	frame []byte
+}
+
+// NewEvent wraps a quote change for publishing.
+func NewEvent(q Quote) *Event { return &Event{Quote: q} }
+
+// Frame is the event as sent: "event: quote", its JSON as data, a blank line.
+func (e *Event) Frame() []byte {
+	e.once.Do(func() {
+		data, _ := json.Marshal(e.Quote) // a Quote always encodes
+		e.frame = append(append([]byte("event: quote\ndata: "), data...), "\n\n"...)
+	})
+	return e.frame
 }
 
 // DefaultBuffer is how many events a subscriber may fall behind before it is dropped.

@@ -26,14 +26,14 @@ func Subject(symbol string) string { return SubjectPrefix + symbol }
 // It exists before the broker does — the service is built before the order machinery starts
 // an embedded NATS server — hence the late Connect.
 type Publisher struct {
-	local *Hub[Quote]
+	local *Hub[*Event]
 	nc    atomic.Pointer[nats.Conn]
 	log   *slog.Logger
 	fails atomic.Int64
 }
 
 // NewPublisher returns a publisher into local (nil: none until Connect).
-func NewPublisher(local *Hub[Quote], log *slog.Logger) *Publisher {
+func NewPublisher(local *Hub[*Event], log *slog.Logger) *Publisher {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -61,14 +61,14 @@ func (p *Publisher) PublishQuote(q trade.Quote) {
 		return
 	}
 	if p.local != nil {
-		p.local.Publish(ev.Symbol, ev)
+		p.local.Publish(ev.Symbol, NewEvent(ev))
 	}
 }
 
 // Bridge subscribes to every symbol's subject on nc and publishes what arrives into hub: how
 // a web tier hears quote changes made anywhere in the deployment. Unsubscribe the returned
 // subscription to stop.
-func Bridge(nc *nats.Conn, hub *Hub[Quote], log *slog.Logger) (*nats.Subscription, error) {
+func Bridge(nc *nats.Conn, hub *Hub[*Event], log *slog.Logger) (*nats.Subscription, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -81,7 +81,7 @@ func Bridge(nc *nats.Conn, hub *Hub[Quote], log *slog.Logger) (*nats.Subscriptio
 			}
 			return
 		}
-		hub.Publish(ev.Symbol, ev)
+		hub.Publish(ev.Symbol, NewEvent(ev)) // re-encoded: the broker's bytes are not trusted as a frame
 	})
 	if err != nil {
 		return nil, fmt.Errorf("stream: subscribe to %s>: %w", SubjectPrefix, err)

@@ -91,9 +91,12 @@ func (a *app) startSSE(q *req) *sse {
 }
 
 // write sends text within the per-event write timeout; an error ends the stream.
-func (s *sse) write(text string) error {
+func (s *sse) write(text string) error { return s.frame([]byte(text)) }
+
+// frame sends an encoded event (stream.Event.Frame).
+func (s *sse) frame(b []byte) error {
 	s.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-	if _, err := s.w.Write([]byte(text)); err != nil {
+	if _, err := s.w.Write(b); err != nil {
 		return err
 	}
 	return s.rc.Flush()
@@ -119,7 +122,11 @@ func pump[T any](q *req, s *sse, sub *stream.Sub[T], name string) {
 		var err error
 		select {
 		case v := <-sub.C:
-			err = s.event(name, v)
+			if f, ok := any(v).(interface{ Frame() []byte }); ok {
+				err = s.frame(f.Frame()) // encoded once for every subscriber
+			} else {
+				err = s.event(name, v)
+			}
 		case <-ping.C:
 			err = s.write(": ping\n\n")
 		case <-sub.Gone():

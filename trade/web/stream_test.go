@@ -20,7 +20,7 @@ import (
 // visitor's stream outlives it.
 func TestStreamLifetime(t *testing.T) {
 	svc := inprocess.New(smallStore(t), inprocess.DefaultOptions())
-	hub := stream.NewHub[stream.Quote](0)
+	hub := stream.NewHub[*stream.Event](0)
 	const anon = 300 * time.Millisecond
 	h, err := web.New(svc, web.Options{Quotes: hub, AnonStreamMaxAge: anon, StreamMaxAge: time.Hour})
 	if err != nil {
@@ -36,7 +36,7 @@ func TestStreamLifetime(t *testing.T) {
 			case <-stop:
 				return
 			case <-time.After(20 * time.Millisecond):
-				hub.Publish("s:1", stream.Quote{Symbol: "s:1", Time: time.Now()})
+				hub.Publish("s:1", stream.NewEvent(stream.Quote{Symbol: "s:1", Time: time.Now()}))
 			}
 		}
 	}()

@@ -73,7 +73,7 @@ type Options struct {
 
 	// Quotes is the hub of live quote changes that /trade/stream/quotes serves (package
 	// stream); nil: a hub nothing publishes to, so streams open but stay quiet.
-	Quotes *stream.Hub[stream.Quote]
+	Quotes *stream.Hub[*stream.Event]
 	// SummaryEvery is how often the market summary stream looks for a new summary while
 	// someone listens (0 = stream.DefaultSummaryEvery).
 	SummaryEvery time.Duration
@@ -145,7 +145,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.Quotes == nil {
-		opts.Quotes = stream.NewHub[stream.Quote](0)
+		opts.Quotes = stream.NewHub[*stream.Event](0)
 	}
 	if opts.StreamLimit <= 0 {
 		opts.StreamLimit = DefaultStreamLimit
