@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/internal/metrics"
 )
 
 // Config is how to run the application.
@@ -30,6 +31,8 @@ type Config struct {
 	Cache objcache.Config
 	// Listen is the address to listen on (default 127.0.0.1:0, a random loopback port).
 	Listen string
+	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none.
+	MetricsListen string
 	// SetMemoryLimit sets Go's memory limit from the cache's stated ceiling. It is
 	// process-wide: the serve command sets it, tests and embedders may not want to.
 	SetMemoryLimit bool
@@ -65,6 +68,11 @@ type Server struct {
 	Addr string // host:port it listens on
 	URL  string // http://host:port
 	App  *App
+	// Metrics is the server's registry (requests, the cache's statistics, Go and process);
+	// MetricsURL its scrape URL ("" without MetricsListen).
+	Metrics    *metrics.Registry
+	MetricsURL string
+	metEP      *metrics.Endpoint
 
 	srv       *http.Server
 	ownsStore bool
@@ -110,6 +118,16 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		c.Close()
 		return fail(fmt.Errorf("listen %s: %w", listen, err))
 	}
+	reg := metrics.NewRegistry()
+	reg.MustRegister(cacheCollector{c})
+	var ep *metrics.Endpoint
+	if cfg.MetricsListen != "" {
+		if ep, err = metrics.Listen(ctx, cfg.MetricsListen, reg, cfg.Log); err != nil {
+			ln.Close()
+			c.Close()
+			return fail(err)
+		}
+	}
 	app := NewApp(st, c, cfg.Log)
 	ho := cfg.HTTP
 	if ho.Logger == nil {
@@ -120,6 +138,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		// httpserve's read timeout cuts a body sent too slowly (it had only a header timeout)
 		srv: httpserve.New(app.Handler(), ho),
 	}
+	s.srv.Handler = reg.Instrument(s.srv.Handler, Routes, metrics.PatternRouter)
+	s.Metrics, s.MetricsURL, s.metEP = reg, ep.URL(), ep
 	go func() {
 		defer close(s.done)
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -151,7 +171,7 @@ func (s *Server) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := s.srv.Shutdown(ctx)
+	err := errors.Join(s.metEP.Close(), s.srv.Shutdown(ctx))
 	<-s.done
 	err = errors.Join(err, s.App.cache.Close())
 	if s.ownsStore {

@@ -128,6 +128,26 @@ func TestItemPageFromDBThenCache(t *testing.T) {
 			if rep.Cache.Loads != 1 || rep.Cache.Hits != 6 || rep.Requests["item"] != 5 || rep.Requests["image"] != 2 || rep.Store != db.name || rep.Process.RSS == 0 {
 				t.Fatalf("stats: %+v", rep)
 			}
+			// the same numbers on the metrics endpoint's registry, requests by the mux's pattern
+			for _, c := range []struct {
+				name   string
+				labels map[string]string
+				want   float64
+			}{
+				{"tradebench_cache_hits_total", map[string]string{"tier": "memory"}, 6},
+				{"tradebench_cache_misses_total", nil, 1},
+				{"tradebench_cache_entries", nil, 1},
+				{"tradebench_requests_total", map[string]string{"route": "GET /cacheperf/item", "code": "200"}, 4},
+				{"tradebench_requests_total", map[string]string{"route": "GET /ImageBench/servlet/MainServlet"}, 1},
+				{"tradebench_request_duration_seconds", map[string]string{"route": "GET /cacheperf/image"}, 1},
+			} {
+				if got, err := s.Metrics.Sum(c.name, c.labels); err != nil || got != c.want {
+					t.Errorf("%s%v = %v (%v), want %v", c.name, c.labels, got, err, c.want)
+				}
+			}
+			if n, _ := s.Metrics.Sum("tradebench_cache_bytes", nil); n < testSize {
+				t.Errorf("cache bytes %v, want at least one item's %d", n, testSize)
+			}
 		})
 	}
 }

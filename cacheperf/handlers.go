@@ -28,6 +28,14 @@ import (
 // /ImageBench/servlet/MainServlet?imageID=N[&displayImage=…],
 // /ImageBench/servlet/ImageServlet?action=getimage&imageID=N, /ImageBench/servlet/OtherWorkServlet.
 func (a *App) Handler() http.Handler {
+	return a.handler()
+}
+
+// Routes are the application's ServeMux patterns, the route labels of its request metrics
+// (a test checks Handler serves exactly these).
+var Routes = []string{"GET /cacheperf/item", "GET /cacheperf/image", "GET /cacheperf/otherwork", "GET /cacheperf/stats", "GET /cacheperf/hello", "GET /cacheperf/{$}", "GET /ImageBench/servlet/MainServlet", "GET /ImageBench/servlet/ImageServlet", "GET /ImageBench/servlet/OtherWorkServlet"}
+
+func (a *App) handler() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /cacheperf/item", func(w http.ResponseWriter, r *http.Request) {
 		a.item(w, r, "id", r.URL.Query().Get("displayImage") != "false")

@@ -21,14 +21,17 @@ import (
 	"strings"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/httpc"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/streamload"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -73,6 +76,16 @@ type Config struct {
 	// Seed seeds the virtual users' random draws: the same seed gives each user the same
 	// sequence of values, choices and think times (0 = a random seed; the results record it).
 	Seed uint64
+	// Resources are the system under test's processes whose CPU and memory are sampled each
+	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
+	// for a server's Prometheus endpoint).
+	Resources []sut.Source
+
+	// ScenarioData, if not nil, is the scenario file's content (Scenario then only names it): an
+	// agent runs the file its controller sent.
+	ScenarioData []byte
+	// Distributor, if set, runs the drive on load agents and merges their results.
+	Distributor Distributor
 	// Slice gives this driver its own part of every unique range ({unique A..B}) when several
 	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
@@ -98,8 +111,17 @@ const Workload = "http"
 
 // LoadScenario resolves a built-in name or a file path and compiles it.
 func LoadScenario(nameOrPath string, opt scenario.Options) (*scenario.Scenario, error) {
-	if data, ok := scenarios.Get(nameOrPath); ok && !strings.ContainsAny(nameOrPath, `/\.`) {
-		return scenario.Parse(nameOrPath, data, opt)
+	data, err := ReadScenario(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return parseScenario(nameOrPath, data, opt)
+}
+
+// ReadScenario returns the content of a built-in scenario (by name) or a scenario file.
+func ReadScenario(nameOrPath string) ([]byte, error) {
+	if data, ok := scenarios.Get(nameOrPath); ok && builtinName(nameOrPath) {
+		return data, nil
 	}
 	data, err := os.ReadFile(nameOrPath)
 	if err != nil {
@@ -108,7 +130,18 @@ func LoadScenario(nameOrPath string, opt scenario.Options) (*scenario.Scenario, 
 		}
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	return scenario.Parse(filepath.Base(nameOrPath), data, opt)
+	return data, nil
+}
+
+func builtinName(s string) bool { return !strings.ContainsAny(s, `/\.`) }
+
+// parseScenario compiles data, naming it as the built-in or by its file's base name.
+func parseScenario(nameOrPath string, data []byte, opt scenario.Options) (*scenario.Scenario, error) {
+	name := nameOrPath
+	if !builtinName(name) {
+		name = filepath.Base(nameOrPath)
+	}
+	return scenario.Parse(name, data, opt)
 }
 
 // NewRunID returns a short id unique to this run: the time in base 36 and random letters.
@@ -130,7 +163,17 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 		return nil, "", setting.Errorf("URL", "%q: give an absolute http:// or https:// URL", rawURL)
 	}
 	target := u.Scheme + "://" + u.Host
-	path := u.RequestURI()
+	// the path and query as written: u.RequestURI() would escape a template's braces in the
+	// path (s:{0..1000} -> s:%7B0..1000%7D) and every request would ask for the literal text
+	rest := rawURL[strings.Index(rawURL, "://")+3:]
+	path := "/"
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		path = rest[i:]
+	}
+	if strings.HasPrefix(path, "?") {
+		path = "/" + path
+	}
+	path, _, _ = strings.Cut(path, "#")
 	doc := map[string]any{
 		"name": "quick",
 		"flow": []any{map[string]any{"request": map[string]any{"name": "GET " + u.Path, "url": path}}},
@@ -144,87 +187,183 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 }
 
 // Drive runs cfg and returns its results. A run that completes but misses a threshold returns
-// the results and a *report.ThresholdsFailed (exit status 3); an interrupted run returns what
-// was measured and the context's error.
+// the results and a *report.ThresholdsFailed (exit status 3); a distributed run that lost an
+// agent returns the merged results of the rest and an *AgentsLostError (exit status 5, unless
+// the distributor was told to allow it); an interrupted run returns what was measured and the
+// context's error.
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	p, err := Prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var res *report.Results
+	switch {
+	case p.cfg.Distributor != nil:
+		if p.cfg.Peak != nil {
+			return nil, setting.Errorf("Peak", "peak search runs in one process; it cannot be spread over agents")
+		}
+		// the agents run the load; the controller watches the system under test's resources
+		var mon *sut.Monitor
+		if len(p.cfg.Resources) > 0 {
+			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
+		}
+		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return p.cfg.Distributor.Distribute(ctx, p) })
+		if mon != nil {
+			s, serr := mon.Stop()
+			if res != nil {
+				res.SUT = s
+				if serr != nil {
+					res.Notes = append(res.Notes, serr.Error())
+				}
+			}
+		}
+	case p.cfg.Peak != nil:
+		if p.cfg.Stream != nil {
+			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
+		}
+		res, err = runPeak(ctx, *p.cfg.Peak, p.lc, p.w)
+	default:
+		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, p.lc, p.w) })
+	}
+	if res == nil {
+		return nil, err
+	}
+	p.describe(res)
+	res.Notes = append(res.Notes, p.notes...)
+	if !p.quick {
+		recordServer(ctx, res, p.target)
+	}
+	var lost *AgentsLostError
+	if errors.As(err, &lost) {
+		err = nil
+	}
+	if err != nil {
+		return res, err
+	}
+	if len(p.cfg.Thresholds) > 0 {
+		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {
+			return res, terr
+		}
+	}
+	if lost != nil {
+		return res, lost
+	}
+	return res, nil
+}
+
+// Plan is a drive ready to run: its scenario compiled, its virtual users' workload built and its
+// limits checked. A distributed run's controller prepares one to check the drive before it asks
+// any agent, and each agent prepares its own share before the run may start.
+type Plan struct {
+	cfg    Config
+	sc     *scenario.Scenario
+	data   []byte // the scenario file's bytes
+	target string
+	quick  bool
+	keep   bool
+	w      *vuser.Workload
+	lc     load.Config
+	notes  []string
+}
+
+// Prepare checks cfg and compiles its scenario without sending a request.
+func Prepare(cfg Config) (*Plan, error) {
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()
 	}
-	quick := cfg.URL != ""
+	p := &Plan{quick: cfg.URL != "", target: cfg.Target}
 	opt := scenario.Options{Params: cfg.Params, RunID: cfg.RunID, Think: cfg.Think, Slice: cfg.Slice}
-	var sc *scenario.Scenario
 	var err error
-	target := cfg.Target
 	switch {
-	case quick && (cfg.Target != "" || cfg.Scenario != ""):
+	case p.quick && (cfg.Target != "" || cfg.Scenario != "" || cfg.ScenarioData != nil):
 		return nil, setting.Errorf("URL", "quick mode drives one URL; do not combine it with a target or a scenario")
-	case quick:
+	case p.quick:
 		if len(cfg.Params) > 0 {
 			return nil, setting.Errorf("Params", "parameters apply to scenarios; quick mode (one URL) has none")
 		}
-		sc, target, err = quickScenario(cfg.URL, opt)
+		p.sc, p.target, err = quickScenario(cfg.URL, opt)
 	default:
 		if cfg.Target == "" {
 			return nil, setting.Errorf("Target", "the target is required (the base URL of the system under test, e.g. http://localhost:8080), or a URL for quick mode")
 		}
-		name := cfg.Scenario
-		if name == "" {
-			name = DefaultScenario
+		if cfg.Scenario == "" {
+			cfg.Scenario = DefaultScenario
 		}
-		sc, err = LoadScenario(name, opt)
+		p.data = cfg.ScenarioData
+		if p.data == nil {
+			p.data, err = ReadScenario(cfg.Scenario)
+		}
+		if err == nil {
+			p.sc, err = parseScenario(cfg.Scenario, p.data, opt)
+		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	keep := quick
+	p.keep = p.quick
 	if cfg.KeepConnections != nil {
-		keep = *cfg.KeepConnections
+		p.keep = *cfg.KeepConnections
 	}
 	hopt := httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
 	if cfg.Insecure {
 		hopt.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
-	var notes []string
-	if cfg, notes, err = fitUnique(cfg, sc); err != nil {
+	if cfg, p.notes, err = fitUnique(cfg, p.sc); err != nil {
 		return nil, err
 	}
-	w, err := vuser.New(vuser.Config{Target: target, Scenario: sc, HTTP: hopt, KeepConnections: keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
+	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: hopt, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err
 	}
-	cfg.Seed = w.Seed()
-	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: sc.Name}
-
-	var res *report.Results
-	if cfg.Peak != nil {
-		if cfg.Rate > 0 {
-			return nil, setting.Errorf("Rate", "peak search steps virtual users (the closed model); it cannot run at an arrival rate")
-		}
-		if cfg.Stream != nil {
-			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
-		}
-		pc := *cfg.Peak
-		res, err = runPeak(ctx, pc, lc, w)
-	} else {
-		res, err = streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, lc, w) })
-	}
-	if res == nil {
-		return nil, err
-	}
-	describe(res, cfg, sc, target, keep, quick)
-	res.Notes = append(res.Notes, notes...)
-	if !quick {
-		recordServer(ctx, res, target)
-	}
-	if err != nil {
-		return res, err
-	}
-	if len(cfg.Thresholds) > 0 {
-		return res, res.CheckThresholds(cfg.Thresholds)
-	}
-	return res, nil
+	cfg.Seed = p.w.Seed()
+	p.lc = load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
+		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: p.sc.Name,
+		Resources: cfg.Resources}
+	p.cfg = cfg
+	return p, nil
 }
+
+// Config is the plan's configuration with its defaults filled in: the run id, the seed actually
+// used and any bound lowered to fit the scenario's unique ranges.
+func (p *Plan) Config() Config { return p.cfg }
+
+// Load is the load engine's configuration of the plan.
+func (p *Plan) Load() load.Config { return p.lc }
+
+// ScenarioName is the scenario's name (quick mode: "quick").
+func (p *Plan) ScenarioName() string { return p.sc.Name }
+
+// ScenarioData is the scenario file's content (nil in quick mode), which a controller sends to
+// its agents so they need no copy.
+func (p *Plan) ScenarioData() []byte { return p.data }
+
+// Run runs the plan's load in this process, from the instant start (zero: now), passing each
+// closed second to onSecond when it is not nil. Agents run their share this way.
+func (p *Plan) Run(ctx context.Context, start time.Time, onSecond func(report.SeriesPoint, *hdr.Histogram)) (*report.Results, error) {
+	lc := p.lc
+	lc.StartAt, lc.OnSecond = start, onSecond
+	return load.Run(ctx, lc, p.w)
+}
+
+// Distributor runs a prepared drive somewhere else than in this process — on load agents — and
+// returns the merged results. Package fleet's controller is one.
+type Distributor interface {
+	Distribute(ctx context.Context, p *Plan) (*report.Results, error)
+}
+
+// AgentsLostError is a distributed run that lost agents (they stopped reporting): the results
+// merge the others'. Its exit status is 5.
+type AgentsLostError struct{ Lost []string }
+
+func (e *AgentsLostError) Error() string {
+	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only (--allow-agent-loss accepts this)", len(e.Lost), strings.Join(e.Lost, ", "))
+}
+
+// AgentsLostExit is the exit status of a distributed run that lost an agent.
+const AgentsLostExit = 5
+
+// ExitCode is 5.
+func (e *AgentsLostError) ExitCode() int { return AgentsLostExit }
 
 // fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
 // have values for. Bounds the user did not choose — the open model's default --max-in-flight, a
@@ -289,7 +428,8 @@ func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workloa
 	return best, err
 }
 
-func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target string, keep, quick bool) {
+func (p *Plan) describe(res *report.Results) {
+	cfg, sc, target, keep, quick := p.cfg, p.sc, p.target, p.keep, p.quick
 	res.Workload = Workload
 	res.Scenario = sc.Name
 	res.Target = target
@@ -313,6 +453,17 @@ func describe(res *report.Results, cfg Config, sc *scenario.Scenario, target str
 	res.Settings.Timeout = to.String()
 	res.Settings.RunID = cfg.RunID
 	res.Settings.Seed = cfg.Seed
+	if d := res.Disclosure; d != nil {
+		d.Workload.Scenario = sc.Source
+		d.Workload.ScenarioHash = disclose.SHA256(sc.Content)
+		d.Workload.Think = sc.Think.String()
+		for _, t := range cfg.Thresholds {
+			d.RunRules.Thresholds = append(d.RunRules.Thresholds, t.String())
+		}
+		d.RunRules.ErrorsAre = fmt.Sprintf("a transaction with a failed request: a transport error, no answer within %v, "+
+			"an HTTP status the scenario does not expect (any status of 400 or more when it names none), "+
+			"or a failed content check (contains, not_contains, regex, min_bytes); a transaction cut off by the end of the run is a stop, not an error", to)
+	}
 }
 
 // recordServer asks a tradebench target for its configuration (/trade/config.json: roles,

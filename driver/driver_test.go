@@ -8,7 +8,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -53,6 +55,33 @@ func TestQuickModeClosedKeepAlive(t *testing.T) {
 	}
 	if res.Bytes < tx.Pass*int64(len("hello s=s:1")) {
 		t.Errorf("bytes %d for %d responses", res.Bytes, tx.Pass)
+	}
+}
+
+// TestQuickModePathTemplate: a template in the URL's path is drawn per request, not sent
+// escaped as literal text.
+func TestQuickModePathTemplate(t *testing.T) {
+	var mu sync.Mutex
+	paths := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths[r.URL.EscapedPath()] = true
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/q/s:{0..5}#frag", Users: 2, Duration: 500 * time.Millisecond})
+	if err != nil || res.Total.Errors != 0 || res.Total.Pass == 0 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for p := range paths {
+		if !regexp.MustCompile(`^/q/s:[0-4]$`).MatchString(p) {
+			t.Errorf("requested %q", p)
+		}
+	}
+	if len(paths) != 5 {
+		t.Errorf("paths %v, want s:0 … s:4", paths)
 	}
 }
 

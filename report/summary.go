@@ -56,6 +56,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s ×%d in %s — first: %s\n", e.Kind, e.Count, e.Transaction, e.Example)
 	}
+	r.writeAgents(w)
 	if p := r.Peak; p != nil {
 		fmt.Fprintf(w, "peak sustained: %.1f tps at %d users (step %d); stopped: %s\n", p.PeakTPS, p.PeakUsers, p.PeakStep, p.StopWhy)
 	}
@@ -83,5 +84,29 @@ func (r *Results) WriteSummary(w io.Writer) {
 				fmt.Fprintf(w, "  … and %d more (see the results file)\n", more)
 			}
 		}
+	}
+}
+
+// writeAgents lists a distributed run's agents, and says plainly when any was lost: its
+// measurements are then missing from the merged table above.
+func (r *Results) writeAgents(w io.Writer) {
+	if len(r.Agents) == 0 {
+		return
+	}
+	var lost []string
+	for _, a := range r.Agents {
+		if a.State == AgentLost {
+			lost = append(lost, a.Name)
+		}
+	}
+	fmt.Fprintf(w, "agents: %d, %d done, %d lost\n", len(r.Agents), len(r.Agents)-len(lost), len(lost))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "  agent\thost\trequests\terrors\tp99 ms\tstate\t")
+	for _, a := range r.Agents {
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\t\n", a.Name, a.Host, a.Requests, a.Errors, FormatMs(a.P99Ms), a.State)
+	}
+	tw.Flush()
+	if len(lost) > 0 {
+		fmt.Fprintf(w, "LOST AGENTS: %s stopped reporting; the table above merges the other agents only\n", strings.Join(lost, ", "))
 	}
 }

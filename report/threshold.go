@@ -78,3 +78,12 @@ func (e *ThresholdsFailed) Error() string {
 
 // ExitCode implements the command line's exit-status convention.
 func (e *ThresholdsFailed) ExitCode() int { return ThresholdsFailedExit }
+
+// String is the criterion as a reader states it, e.g. "max_error_rate ≤ 0.0001".
+func (t Threshold) String() string {
+	op := "≥"
+	if t.Max {
+		op = "≤"
+	}
+	return fmt.Sprintf("%s %s %g", t.Name, op, t.Limit)
+}

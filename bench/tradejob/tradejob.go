@@ -16,8 +16,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
@@ -147,6 +150,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			params[k] = v
 		}
 		dc.Params = params
+		// The monolith runs in this process, beside the driver: its CPU and memory include the
+		// driver's, and the name says so (see docs/guide.md, "Resources of the system under test").
+		dc.Resources = append(dc.Resources, sut.Self(SelfName))
 	}
 	total := dc.RampUp + dc.Duration + dc.RampDown
 	if dc.Rate > 0 {
@@ -159,6 +165,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	if srv != nil {
+		discloseServer(ctx, res, srv)
 		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
 			say("the server's configuration not recorded: %v", cerr)
 		} else {
@@ -197,6 +204,37 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		return &Outcome{Results: res}, errors.Join(err, fmt.Errorf("write results: %w", werr))
 	}
 	return &Outcome{Results: res, Out: out}, err
+}
+
+// SelfName names this process in the results' sut section when it serves the monolith itself.
+const SelfName = "tradebench (monolith and driver in one process)"
+
+// discloseServer adds to the results' disclosure what only the embedded run knows: the data set
+// as loaded, the database engine's version and, in a queued order mode, the NATS server's.
+func discloseServer(ctx context.Context, res *report.Results, srv *server.Server) {
+	d := res.Disclosure
+	if d == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	st := srv.Store()
+	if info, err := st.Loaded(ctx); err == nil {
+		sp := info.Spec
+		d.DataSet = &report.DataSet{Accounts: int64(sp.Accounts), Quotes: int64(sp.Quotes),
+			Holdings: int64(sp.Holdings), Orders: int64(sp.Holdings), Seed: sp.Seed}
+	}
+	if v, ok := st.(store.Versioner); ok {
+		if s, err := v.ServerVersion(ctx); err == nil {
+			d.Software.Database = s
+		}
+	}
+	if o := srv.Orders(); o != nil && o.NATSURL != "" {
+		if nc, err := nats.Connect(o.NATSURL, nats.Name("tradebench run: disclosure"), nats.Timeout(2*time.Second)); err == nil {
+			d.Software.NATS = "NATS server " + nc.ConnectedServerVersion()
+			nc.Close()
+		}
+	}
 }
 
 // prepare leaves db holding exactly spec's data set: a database already loaded with the same

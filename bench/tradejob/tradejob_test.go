@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +58,16 @@ func TestRunEmbedded(t *testing.T) {
 		}
 		if _, ok := res.Transaction("register"); !ok {
 			t.Errorf("no registrations measured: %+v", res.Transactions)
+		}
+		// the process that served (and drove) the run, sampled from /proc, named for what it is
+		if res.SUT == nil || len(res.SUT.Processes) != 1 || res.SUT.Processes[0].Name != SelfName ||
+			res.SUT.Processes[0].PID != os.Getpid() || len(res.SUT.Processes[0].Series) < 1 || res.SUT.Processes[0].CPUSeconds <= 0 {
+			t.Errorf("run %d: sut %+v", run, res.SUT)
+		}
+		d := res.Disclosure
+		if d == nil || !strings.HasPrefix(d.Software.Database, "SQLite 3.") || d.DataSet == nil || d.DataSet.Accounts != 300 ||
+			d.DataSet.Quotes != 100 || d.Workload.Scenario != "stocktrader" || len(d.Configuration) == 0 || len(d.RunRules.Thresholds) != 1 {
+			t.Errorf("run %d: disclosure %+v", run, d)
 		}
 	}
 }
@@ -133,5 +145,8 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	}
 	if tx, _ := res.Transaction("sell"); tx.Pass == 0 {
 		t.Fatalf("no sells: %+v", res.Transactions)
+	}
+	if d := res.Disclosure; d == nil || !strings.HasPrefix(d.Software.NATS, "NATS server 2.") {
+		t.Errorf("the durable order mode's broker is not disclosed: %+v", d)
 	}
 }

@@ -255,6 +255,14 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	rs := RunSettings{Keys: cfg.Keys, MixKeys: cfg.MixKeys, OtherWorkMix: cfg.OtherWorkMix, CacheMode: sw.mode(),
 		CacheBudget: cfg.Cache.Budget, ItemBytes: sample.Size, Store: st.Kind(), Items: n, Baseline: cfg.Baseline, Quick: cfg.Quick}
 	d := Detail{Points: points, ItemWeight: itemWeight}
+	if len(parts) > 0 && parts[0].Disclosure != nil {
+		// every point runs the same engine on the same machine: the first point's disclosure,
+		// with the sweep as its workload
+		d := *parts[0].Disclosure
+		d.Workload.Scenario = fmt.Sprintf("cacheperf sweep: %d points (keys %v, other-work mix keys %v at %d%%)", len(parts), cfg.Keys, cfg.MixKeys, cfg.OtherWorkMix)
+		d.RunRules.MeasuredWindow = fmt.Sprintf("the steady state of each point: %v measured after a %v warm-up", cfg.Steady, cfg.Warmup)
+		out.Disclosure = &d
+	}
 	if len(points) > 0 {
 		d.Limits = &sw.limits
 	}

@@ -162,6 +162,7 @@ flags:
 `)
 	db := fs.String("db", "", "the database loaded by 'tradebench cacheperf load': sqlite:PATH or postgres://…")
 	listen := fs.String("listen", cacheperf.DefaultListen, "address to listen on (:8083 for all interfaces)")
+	metricsListen := metricsListenFlag(fs)
 	cf := addCacheFlags(fs, cacheperf.DefaultCacheSize)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -173,12 +174,19 @@ flags:
 	if err != nil {
 		return err
 	}
+	ml, err := metricsListen()
+	if err != nil {
+		return err
+	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
-	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log})
+	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err
 	}
 	lim := srv.App.Cache().Limits()
+	if srv.MetricsURL != "" {
+		fmt.Fprintf(os.Stderr, "cacheperf: metrics at %s\n", srv.MetricsURL)
+	}
 	fmt.Fprintf(os.Stderr, "cacheperf: serving %s/cacheperf/ (cache %s, budget %s, window %s, memory ceiling %s)\n",
 		srv.URL, srv.App.Cache().Mode(), cacheperf.FormatSize(lim.Budget), cacheperf.FormatSize(lim.Window), cacheperf.FormatSize(lim.Ceiling))
 	return srv.Wait()

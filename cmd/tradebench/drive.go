@@ -16,6 +16,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -39,7 +40,12 @@ model: --rate iterations per second, latency measured from each intended start. 
 state (--duration) is measured; ramp-up and ramp-down are not.
 With --out X.json the HTML report goes beside it, X.html (--no-report: none); --pricing FILE.yaml
 adds price/performance (see 'tradebench report --help').
-Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed.
+Distributed (--agents N): the controller waits for N 'tradebench agent' processes on NATS
+(--nats URL, or --nats-listen ADDR to start a server here), splits the users or the rate evenly,
+sends them the scenario, starts them at one instant and merges their histograms exactly.
+  tradebench drive --nats-listen 0.0.0.0:4222 --agents 3 --target http://sut:8080 --users 300 -d 5m
+Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed,
+5 an agent was lost (unless --allow-agent-loss).
 `
 
 // optBool is a boolean flag that knows whether it was given.
@@ -84,6 +90,7 @@ type driveFlags struct {
 	minTPS                         float64
 	progress                       *progressFlag
 	seed                           uint64
+	sutMetrics                     string
 	publish                        publishFlags
 
 	peak                     bool
@@ -116,6 +123,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
+	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
@@ -214,6 +222,15 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
 			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
 	}
+	if f.sutMetrics != "" {
+		for _, u := range strings.Split(f.sutMetrics, ",") {
+			src, err := sut.NewScrape(strings.TrimSpace(u))
+			if err != nil {
+				return cfg, usageErrorf("--sut-metrics: %v", err)
+			}
+			cfg.Resources = append(cfg.Resources, src)
+		}
+	}
 	if err := f.publish.load(); err != nil {
 		return cfg, err
 	}
@@ -264,6 +281,8 @@ func runDrive(ctx context.Context, args []string) error {
 	fs := newFlagSet("drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
 	var f driveFlags
 	f.register(fs, driver.DefaultUsers, driver.DefaultDuration, 0, 0)
+	var ff fleetFlags
+	ff.register(fs)
 	var quickURL string
 	var list bool
 	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
@@ -306,6 +325,12 @@ func runDrive(ctx context.Context, args []string) error {
 	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
 		return err
 	}
+	dist, closeFleet, err := ff.distributor(fs, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFleet()
+	cfg.Distributor = dist
 	res, err := driver.Drive(ctx, cfg)
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)

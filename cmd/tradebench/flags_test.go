@@ -47,12 +47,10 @@ var renamed = []struct {
 	{[]string{"run"}, "workdir", "work-dir"},
 	{[]string{"load"}, "quiet", "progress"},
 	{[]string{"drive"}, "quiet", "progress"},
-	{[]string{"wstest", "drive"}, "agents", "users"},
 	{[]string{"wstest", "drive"}, "rampup", "ramp-up"},
 	{[]string{"wstest", "drive"}, "steady", "duration"},
 	{[]string{"wstest", "drive"}, "rampdown", "ramp-down"},
 	{[]string{"wstest", "drive"}, "quiet", "progress"},
-	{[]string{"xmlmark", "run"}, "agents", "users"},
 	{[]string{"xmlmark", "run"}, "rampup", "ramp-up"},
 	{[]string{"xmlmark", "run"}, "steady", "duration"},
 	{[]string{"xmlmark", "run"}, "rampdown", "ramp-down"},
@@ -104,7 +102,7 @@ func TestOldNamesStillWork(t *testing.T) {
 
 	t.Run("wstest drive", func(t *testing.T) {
 		code, _, stderr := capture(t, "wstest", "drive", "--target", "http://"+ws.HTTPAddr.String(),
-			"--agents", "3", "--rampup", "0.1", "--steady", "0.3", "--rampdown", "0", "--quiet")
+			"--users", "3", "--rampup", "0.1", "--steady", "0.3", "--rampdown", "0", "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -116,7 +114,7 @@ func TestOldNamesStillWork(t *testing.T) {
 		}
 	})
 	t.Run("xmlmark run", func(t *testing.T) {
-		code, _, stderr := capture(t, "xmlmark", "run", "DOM1", "--agents", "2", "--rampup", "0s", "--steady", "200ms", "--rampdown", "0s", "--quiet")
+		code, _, stderr := capture(t, "xmlmark", "run", "DOM1", "--users", "2", "--rampup", "0s", "--steady", "200ms", "--rampdown", "0s", "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -182,7 +180,7 @@ func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 		{[]string{"drive", "--url", "http://127.0.0.1:1/", "--users", "0"}, "--users"},
 		{[]string{"drive", "--url", "localhost:8080/x", "-d", "1s"}, "--url"},
 		{[]string{"drive", "--url", "http://127.0.0.1:1/", "--progress", "loud"}, "-progress"},
-		{[]string{"wstest", "drive", "--target", "http://127.0.0.1:1", "--agents", "0"}, "--users"},
+		{[]string{"wstest", "drive", "--target", "http://127.0.0.1:1", "--users", "0"}, "--users"},
 		{[]string{"wstest", "drive", "--target", "ftp://x"}, "--target"},
 		{[]string{"wstest", "drive", "--encoding", "grpc"}, "--grpc"},
 		{[]string{"wstest", "frob"}, `"frob"`},

@@ -43,6 +43,10 @@ examples:
   tradebench run --access grpc --orders async-durable --peak
   tradebench run --peak --pricing pricing.yaml --out sqlite.json     # sqlite.json + sqlite.html
   tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
+  tradebench run --target http://sut:8080 --nats-listen 0.0.0.0:4222 --agents 4 --users 400   # on 4 agents
+
+With --agents N (and --target) the load runs on N 'tradebench agent' processes joined over NATS;
+see 'tradebench drive --help' and docs/distributed.md. Exit 5 when an agent was lost.
 
 flags:
 `
@@ -51,6 +55,8 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run", "[flags]")
 	var f driveFlags
 	f.register(fs, tradejob.DefaultUsers, tradejob.DefaultDuration, tradejob.DefaultRampUp, tradejob.DefaultRampDown)
+	var ff fleetFlags
+	ff.register(fs)
 	workdir := fs.String("work-dir", tradejob.DefaultWorkdir, "working directory for the database and results")
 	alias(fs, "work-dir", "workdir")
 	accounts := fs.Int("accounts", tradejob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
@@ -86,6 +92,15 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if ff.agents != 0 && f.target == "" {
+		return usageErrorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
+	}
+	dist, closeFleet, err := ff.distributor(fs, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFleet()
+	cfg.Distributor = dist
 	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr,
 		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})

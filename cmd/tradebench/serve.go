@@ -78,6 +78,7 @@ func runServe(ctx context.Context, args []string) error {
 	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
 	hashCost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of new and changed passwords (4-31; higher makes login/register realistic but slow)")
 	sessionTTL := fs.Duration("session-ttl", def.SessionTTL, "how long a login session lasts without activity")
+	metricsListen := metricsListenFlag(fs)
 	loadIfEmpty := fs.Bool("load-if-empty", false, "load a data set (sized by --accounts, --quotes, --holdings) if the database has never been loaded")
 	spec := dataset.DefaultSpec()
 	accounts := fs.Int("accounts", server.DefaultLoadIfEmptyAccounts, "with --load-if-empty: accounts to load")
@@ -107,6 +108,9 @@ func runServe(ctx context.Context, args []string) error {
 		}
 	}
 	cfg.FixedAccess = !*accessSwitch
+	if cfg.MetricsListen, err = metricsListen(); err != nil {
+		return err
+	}
 	if *callTimeout <= 0 {
 		return usageErrorf("--call-timeout must be positive, got %v", *callTimeout)
 	}
@@ -206,6 +210,9 @@ func runServe(ctx context.Context, args []string) error {
 		if o.HTTPAddr != "" && !roles.Web && !roles.BSL {
 			attrs = append(attrs, "order-http", o.HTTPAddr, "order-grpc", o.GRPCAddr)
 		}
+	}
+	if u := srv.MetricsURL(); u != "" {
+		attrs = append(attrs, "metrics", u)
 	}
 	log.Info("tradebench serving", attrs...)
 	select {

@@ -219,7 +219,7 @@ func TestSmokeWSTest(t *testing.T) {
 	s, m := serveCmd(t, regexp.MustCompile(`SOAP (http://[^/\s]+)/wstest/soap.* gRPC (\S+);`), "wstest", "serve", "--listen", "127.0.0.1:0", "--grpc-listen", "127.0.0.1:0")
 	out := filepath.Join(t.TempDir(), "wstest.json")
 	mustRun(t, "wstest", "drive", "--target", m[1], "--grpc", m[2], "--config", "sun-echolist20",
-		"--agents", "1", "--rampup", "0", "--steady", "1", "--rampdown", "0", "--quiet", "--out", out)
+		"--users", "1", "--rampup", "0", "--steady", "1", "--rampdown", "0", "--quiet", "--out", out)
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("wstest drive wrote no results: %v", err)
 	}
@@ -256,7 +256,7 @@ func TestSmokeXMLMark(t *testing.T) {
 		t.Errorf("xmlmark gen wrote %d bytes: %v", len(b), err)
 	}
 	out := filepath.Join(dir, "xmlmark.json")
-	mustRun(t, "xmlmark", "run", "DOM1", "--agents", "1", "--rampup", "0s", "--steady", "1s", "--rampdown", "0s", "--quiet", "--out", out)
+	mustRun(t, "xmlmark", "run", "DOM1", "--users", "1", "--rampup", "0s", "--steady", "1s", "--rampdown", "0s", "--quiet", "--out", out)
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("xmlmark run wrote no results: %v", err)
 	}

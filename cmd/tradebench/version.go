@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/driver/disclose"
 )
 
 func init() {
@@ -13,7 +13,12 @@ func init() {
 		if err := parseFlags(newFlagSet("version", ""), args, false); err != nil {
 			return err
 		}
-		fmt.Printf("tradebench %s (%s, %s/%s)\n", report.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		sw := disclose.Software() // the same version and commit the results' disclosure records
+		commit := ""
+		if sw.Commit != "" {
+			commit = "commit " + sw.Commit + ", "
+		}
+		fmt.Printf("tradebench %s (%s%s, %s/%s)\n", sw.Tradebench, commit, sw.Go, runtime.GOOS, runtime.GOARCH)
 		return nil
 	}})
 }

@@ -56,8 +56,13 @@ flags:
 	listen := fs.String("listen", server.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
 	grpcListen := fs.String("grpc-listen", server.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
 	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
+	metricsListen := metricsListenFlag(fs)
 	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request")
 	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	ml, err := metricsListen()
+	if err != nil {
 		return err
 	}
 	if *maxBody < 1024 || *maxBody > 1<<30 {
@@ -69,13 +74,16 @@ flags:
 	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
-		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log})
+		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "wstest: SOAP http://%s/wstest/soap (WSDL ?wsdl), JSON http://%s/wstest/json/{op}", r.HTTPAddr, r.HTTPAddr)
 	if r.GRPCAddr != nil {
 		fmt.Fprintf(os.Stderr, ", gRPC %s", r.GRPCAddr)
+	}
+	if r.MetricsURL != "" {
+		fmt.Fprintf(os.Stderr, ", metrics %s", r.MetricsURL)
 	}
 	fmt.Fprintln(os.Stderr, "; Ctrl-C stops")
 	return r.Wait()
@@ -150,7 +158,6 @@ func wstestDrive(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
 	progress := addProgress(fs)
-	alias(fs, "users", "agents")
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")

@@ -137,7 +137,6 @@ flags:
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")
-	alias(fs, "users", "agents")
 	// the configuration may come before or after the flags
 	if err := parseFlags(fs, args, true); err != nil {
 		return err

@@ -15,7 +15,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -48,6 +52,18 @@ type Config struct {
 	ProgressTTY   bool
 	ProgressEvery time.Duration
 	Label         string
+
+	// Resources are the system under test's processes to sample each second of the run (CPU,
+	// resident memory) into the results' sut section; none: no sut section.
+	Resources []sut.Source
+	// StartAt, if set, is the wall-clock instant the run starts (the first moment of ramp-up):
+	// the agents of a distributed run all start at the controller's instant, so their seconds
+	// line up. Zero starts now.
+	StartAt time.Time
+	// OnSecond, if set, receives each closed second of the series with the latency histogram of
+	// the transactions that passed in it (all phases; the histogram is valid only during the
+	// call). Agents stream it to their controller.
+	OnSecond func(p report.SeriesPoint, h *hdr.Histogram)
 }
 
 // Open reports whether c is the open model.
@@ -180,6 +196,11 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 		shards = 16
 	}
 	r := &run{cfg: cfg, w: w, rec: metrics.NewRecorder(shards)}
+	if !cfg.StartAt.IsZero() {
+		if err := sleepUntil(ctx, cfg.StartAt); err != nil {
+			return nil, err
+		}
+	}
 	r.start = time.Now()
 	r.steadyStart = r.start.Add(cfg.RampUp)
 	r.steadyEnd = r.steadyStart.Add(cfg.Steady)
@@ -196,6 +217,10 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	tickDone := make(chan struct{})
 	tickWG.Add(1)
 	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
+	var mon *sut.Monitor
+	if len(cfg.Resources) > 0 {
+		mon = sut.Start(runCtx, r.start, cfg.Resources...)
+	}
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -207,9 +232,14 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	ended := time.Now()
 
 	res := report.New("")
+	if mon != nil {
+		var err error
+		if res.SUT, err = mon.Stop(); err != nil {
+			res.Notes = append(res.Notes, err.Error())
+		}
+	}
 	res.StartedAt = r.start.UTC()
 	res.EndedAt = ended.UTC()
-	res.Phases = report.Phases{RampUpSeconds: cfg.RampUp.Seconds(), SteadySeconds: cfg.Steady.Seconds(), RampDownSeconds: cfg.RampDown.Seconds()}
 	steady := cfg.Steady.Seconds()
 	if ended.Before(r.steadyEnd) { // interrupted: measure what ran
 		steady = math.Max(0, ended.Sub(r.steadyStart).Seconds())
@@ -218,23 +248,52 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	r.rec.Fill(res, steady)
 	res.Dropped = r.dropped.Load()
 	res.Late = r.late.Load()
-	res.Settings.Model = report.ModelClosed
-	if cfg.Open() {
-		res.Settings.Model = report.ModelOpen
-		res.Settings.Rate = cfg.Rate
-		res.Settings.MaxInFlight = cfg.MaxInFlight
-	} else {
-		res.Settings.Users = cfg.Users
-		res.Settings.Iterations = cfg.Iterations
-	}
-	res.Settings.RampUp = cfg.RampUp.String()
-	res.Settings.Steady = cfg.Steady.String()
-	res.Settings.RampDown = cfg.RampDown.String()
+	cfg.Describe(res)
 	res.System = System()
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// Describe records the load model and phases in res's settings and phases, and the run's
+// disclosure when it has none; a distributed run's controller describes its merged results the
+// same way.
+func (c Config) Describe(res *report.Results) {
+	res.Phases = report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
+	res.Settings.Model = report.ModelClosed
+	if c.Open() {
+		res.Settings.Model = report.ModelOpen
+		res.Settings.Rate = c.Rate
+		res.Settings.MaxInFlight = c.MaxInFlight
+	} else {
+		res.Settings.Users = c.Users
+		res.Settings.Iterations = c.Iterations
+	}
+	res.Settings.RampUp = c.RampUp.String()
+	res.Settings.Steady = c.Steady.String()
+	res.Settings.RampDown = c.RampDown.String()
+	if res.Disclosure == nil {
+		res.Disclosure = c.disclosure()
+	}
+}
+
+// disclosure is the run's full disclosure as far as the engine knows it: the machine, the
+// command, the offered load and the measured window. The workload's command adds the rest.
+func (c Config) disclosure() *report.Disclosure {
+	d := disclose.New()
+	ph := report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
+	d.Workload = report.WorkloadInfo{Phases: ph}
+	if c.Open() {
+		d.Workload.Rate = c.Rate
+	} else {
+		d.Workload.Users = c.Users
+	}
+	d.RunRules = report.RunRules{
+		MeasuredWindow: disclose.MeasuredWindow(ph.RampUpSeconds, ph.SteadySeconds, ph.RampDownSeconds),
+		ErrorsAre:      "a transaction that failed: a transport error, a timeout, or a failed check of the workload's response",
+	}
+	return d
 }
 
 // System describes the measuring machine.
@@ -432,6 +491,9 @@ func (r *run) ticker(ctx context.Context, done <-chan struct{}) {
 			// the second that just ended belongs to the phase it was in
 			ph := r.phase(now.Add(-500 * time.Millisecond))
 			last = r.rec.Tick(now, ph, int(r.active.Load()))
+			if r.cfg.OnSecond != nil {
+				r.cfg.OnSecond(last, r.rec.SecondHistogram())
+			}
 			if r.cfg.Progress == nil {
 				continue
 			}
@@ -461,10 +523,11 @@ func (r *run) progressLine(now time.Time, p report.SeriesPoint) string {
 		label += " "
 	}
 	return fmt.Sprintf("%s[%-9s %s/%s] %s  tps %.0f  p50 %.1fms  p90 %.1fms  p99 %.1fms  errors %d  hits/s %d",
-		label, p.Phase, clock(el), clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
+		label, p.Phase, Clock(el), Clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
 }
 
-func clock(d time.Duration) string {
+// Clock shows d as minutes:seconds, as the progress line does.
+func Clock(d time.Duration) string {
 	s := int(d.Round(time.Second) / time.Second)
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

@@ -28,6 +28,10 @@ const (
 // NewHistogram returns a histogram with the kit's standard bounds.
 func NewHistogram() *hdr.Histogram { return hdr.New(LowestMicros, HighestMicros, SigFigs) }
 
+// NewSeriesHistogram returns a histogram for one second of the series: 2 significant figures,
+// plenty for a graph and cheap to send (agents stream one a second).
+func NewSeriesHistogram() *hdr.Histogram { return hdr.New(LowestMicros, HighestMicros, seriesSigFigs) }
+
 // Record adds a duration to h, clamped into the trackable range.
 func Record(h *hdr.Histogram, d time.Duration) {
 	us := d.Microseconds()
@@ -80,10 +84,10 @@ func NewRecorder(n int) *Recorder {
 	if n < 1 {
 		n = 1
 	}
-	r := &Recorder{secHist: hdr.New(LowestMicros, HighestMicros, seriesSigFigs)}
+	r := &Recorder{secHist: NewSeriesHistogram()}
 	for i := 0; i < n; i++ {
 		r.shards = append(r.shards, &Shard{r: r, tx: map[string]*txAgg{}, status: map[int]int64{}, errs: map[errKey]*errAgg{},
-			sec: hdr.New(LowestMicros, HighestMicros, seriesSigFigs)})
+			sec: NewSeriesHistogram()})
 	}
 	return r
 }
@@ -260,6 +264,10 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	r.series = append(r.series, p)
 	return p
 }
+
+// SecondHistogram is the latency histogram of the second the last Tick closed (2 significant
+// figures): valid until the next Tick, and only to the goroutine that calls Tick.
+func (r *Recorder) SecondHistogram() *hdr.Histogram { return r.secHist }
 
 func usToMs(us int64) float64 { return float64(us) / 1000 }
 

@@ -23,6 +23,7 @@ type Scenario struct {
 	Name        string
 	Description string
 	Source      string  // the file or built-in it came from
+	Content     []byte  // the scenario as read (its hash goes in the results' disclosure)
 	Params      []Param // effective parameter values, in declaration order
 	Think       Think   // the default pause after each transaction
 	Steps       []*Step // one iteration
@@ -170,7 +171,7 @@ func Parse(name string, data []byte, opt Options) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	sc.Source = name
+	sc.Source, sc.Content = name, data
 	return sc, nil
 }
 

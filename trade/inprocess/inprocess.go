@@ -35,6 +35,14 @@ type OrderDispatcher interface {
 	Dispatch(ctx context.Context, o trade.Order) error
 }
 
+// OrderObserver is told of orders as they are placed and as they reach a final state (completed
+// or cancelled): once each, whichever mode and transport. A synchronous order is placed final,
+// so it is reported to both at once. Its methods must be quick: they run in the caller's request.
+type OrderObserver interface {
+	Placed(o trade.Order)
+	Finished(o trade.Order)
+}
+
 // Options configure a Service. The zero value is valid: no market summary cache, the default
 // orders cap and hash cost, synchronous orders, a random seed. DefaultOptions has the defaults
 // a server should use.
@@ -48,6 +56,9 @@ type Options struct {
 	HashCost int
 	// Dispatch, if set, makes orders asynchronous (see the package comment).
 	Dispatch OrderDispatcher
+	// Observe, if set, is told of every order placed and every order completed or cancelled,
+	// after its transaction commits (a server's order metrics).
+	Observe OrderObserver
 	// Seed seeds the price moves (0 = random).
 	Seed uint64
 	// LoginMaxFailures is how many wrong passwords one user id may get within trade.LoginWindow;
@@ -537,6 +548,7 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 		return trade.Order{}, err
 	}
 	s.moved(o, q)
+	s.placed(o)
 	return o, s.dispatch(ctx, o)
 }
 
@@ -578,6 +590,7 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		return trade.Order{}, err
 	}
 	s.moved(o, q)
+	s.placed(o)
 	return o, s.dispatch(ctx, o)
 }
 
@@ -636,6 +649,16 @@ func (s *Service) place(ctx context.Context, tx store.Tx, o *trade.Order, a *tra
 	return err
 }
 
+// placed tells the observer of a committed new order (and, in sync mode, that it is final).
+func (s *Service) placed(o trade.Order) {
+	if ob := s.opts.Observe; ob != nil {
+		ob.Placed(o)
+		if o.Status.Final() {
+			ob.Finished(o)
+		}
+	}
+}
+
 func (s *Service) dispatch(ctx context.Context, o trade.Order) error {
 	if s.sync() {
 		return nil
@@ -651,7 +674,7 @@ func (s *Service) dispatch(ctx context.Context, o trade.Order) error {
 func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order, error) {
 	var out trade.Order
 	var q trade.Quote
-	applied := false
+	var applied bool // by this call: a redelivery of a final order is not reported again
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		applied = false // a retried transaction starts over
 		o, err := tx.Order(ctx, orderID)
@@ -685,6 +708,9 @@ func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order
 	})
 	if err == nil && applied {
 		s.moved(out, q)
+	}
+	if err == nil && applied && s.opts.Observe != nil {
+		s.opts.Observe.Finished(out)
 	}
 	return out, err
 }

@@ -3,6 +3,7 @@ package inprocess_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -502,12 +503,27 @@ func (q *queue) Dispatch(ctx context.Context, o trade.Order) error {
 	return nil
 }
 
+// observer records what an OrderObserver is told.
+type observer struct {
+	mu               sync.Mutex
+	placed, finished []trade.Order
+}
+
+func (o *observer) Placed(x trade.Order) { o.mu.Lock(); o.placed = append(o.placed, x); o.mu.Unlock() }
+func (o *observer) Finished(x trade.Order) {
+	o.mu.Lock()
+	o.finished = append(o.finished, x)
+	o.mu.Unlock()
+}
+
 func TestAsyncOrders(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		q := &queue{}
+		obs := &observer{}
 		opts := inprocess.DefaultOptions()
 		opts.Dispatch = q
+		opts.Observe = obs
 		_, svc := setup(t, dsn, small(), opts)
 		acct := must[trade.Account](t)
 		ord := must[trade.Order](t)
@@ -556,6 +572,17 @@ func TestAsyncOrders(t *testing.T) {
 		_, err := svc.Buy(ctx, "uid:1", "s:1", 1)
 		if err == nil || trade.AsError(err) != nil {
 			t.Fatalf("dispatch failure: %v, want a system error", err)
+		}
+
+		// The observer (a server's order metrics) heard of four placed orders (the last one
+		// is in the database though its dispatch failed) and three final ones, the redelivered
+		// completion not again.
+		var statuses []trade.OrderStatus
+		for _, f := range obs.finished {
+			statuses = append(statuses, f.Status)
+		}
+		if len(obs.placed) != 4 || fmt.Sprint(statuses) != fmt.Sprint([]trade.OrderStatus{trade.StatusClosed, trade.StatusClosed, trade.StatusCancelled}) {
+			t.Fatalf("observer: %d placed, finished %v", len(obs.placed), statuses)
 		}
 	})
 }

@@ -36,6 +36,8 @@ type Config struct {
 	// NATSPort is the embedded server's port on 127.0.0.1 (0 or -1 = any free port).
 	NATSPort int
 	WorkDir  string
+	// HTTPMiddleware, if set, wraps the order processor's REST endpoint (e.g. request metrics).
+	HTTPMiddleware func(http.Handler) http.Handler
 	// Processor is the order processor's endpoint for async-http (REST, host:port or URL) and
 	// async-grpc (host:port), --order-processor; empty in the monolith runs one in-process on a
 	// free local port.
@@ -274,9 +276,13 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
 		rh := rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})
-		hs := httpserve.New(svcauth.RequireHTTP(c.Auth.Token, rh, func(w http.ResponseWriter, _ *http.Request) {
+		var h http.Handler = svcauth.RequireHTTP(c.Auth.Token, rh, func(w http.ResponseWriter, _ *http.Request) {
 			rest.WriteProblem(w, http.StatusUnauthorized, rest.CodeServiceToken, svcauth.Refusal)
-		}), httpserve.Options{Logger: logger(c.Log)})
+		})
+		if c.HTTPMiddleware != nil {
+			h = c.HTTPMiddleware(h) // outermost: refused callers count too
+		}
+		hs := httpserve.New(h, httpserve.Options{Logger: logger(c.Log)})
 		hs.TLSConfig = c.ServerTLS
 		r.HTTPAddr = ln.Addr().String()
 		if c.ServerTLS != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
+	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -96,6 +97,11 @@ type Config struct {
 	StreamLimit int
 
 	Logger *slog.Logger // nil = slog.Default()
+
+	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none (the
+	// metrics are still kept: see Server.Metrics). It is a listener of its own so the operator
+	// decides who may read it (see package internal/metrics).
+	MetricsListen string
 }
 
 // DefaultLoginMaxFailures is --login-max-failures' default: far above a person's typing
@@ -217,6 +223,8 @@ type Server struct {
 	ln      net.Listener
 	started time.Time
 	info    store.LoadInfo
+	metrics *metrics.Registry
+	metEP   *metrics.Endpoint // nil without cfg.MetricsListen
 
 	done    chan struct{}
 	serveMu sync.Mutex
@@ -270,6 +278,15 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.Orders.ServerTLS = serverTLS
 	cfg.Remote.Auth = cfg.Orders.Auth
 	s := &Server{cfg: cfg, roles: cfg.roles(), log: log, done: make(chan struct{}), started: time.Now()}
+	s.metrics = metrics.NewRegistry()
+	instrument := func(h http.Handler) http.Handler { return s.metrics.Instrument(h, serviceRoutes, serviceRoute) }
+	cfg.Orders.HTTPMiddleware = instrument
+	var observe inprocess.OrderObserver // a nil *orderMetrics in it would not be a nil interface
+	if cfg.needsDB() {
+		om := newOrderMetrics(string(cfg.Orders.Mode))
+		s.metrics.MustRegister(om.vecs...)
+		observe = om
+	}
 	fail := func(err error) (*Server, error) {
 		s.stop(context.Background())
 		return nil, err
@@ -290,6 +307,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	mkService := func(d inprocess.OrderDispatcher) *inprocess.Service {
 		return inprocess.New(s.st, inprocess.Options{
 			MarketSummaryTTL: cfg.MarketSummaryTTL,
+			Observe:          observe,
 			OrdersLimit:      cfg.OrdersLimit,
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
@@ -329,13 +347,19 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			gl = "127.0.0.1:0"
 		}
 		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log,
-			Token: cfg.ServiceToken, TLS: serverTLS})
+			Token: cfg.ServiceToken, TLS: serverTLS, Middleware: instrument})
 		if err != nil {
 			return fail(fmt.Errorf("services host: %w", err))
 		}
+		s.metrics.MustRegister(callsCollector{s.host.Calls()})
 	}
 	if s.roles.Web {
 		if err := s.startWeb(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	if cfg.MetricsListen != "" {
+		if s.metEP, err = metrics.Listen(ctx, cfg.MetricsListen, s.metrics, log); err != nil {
 			return fail(err)
 		}
 	}
@@ -442,6 +466,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	h = s.metrics.Instrument(h, web.Routes(), web.Route)
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("web tier: listen on %s: %w", cfg.Listen, err)
@@ -487,6 +512,12 @@ func (s *Server) Service() trade.Service {
 	}
 	return s.svc
 }
+
+// Metrics is the process's metrics registry (served at MetricsURL when cfg.MetricsListen is set).
+func (s *Server) Metrics() *metrics.Registry { return s.metrics }
+
+// MetricsURL is the Prometheus scrape URL, "" without cfg.MetricsListen.
+func (s *Server) MetricsURL() string { return s.metEP.URL() }
 
 // Access is the web tier's access switch (nil without the web role).
 func (s *Server) Access() *access.Switch { return s.sw }
@@ -564,6 +595,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // stop tears down whatever was started, outermost first.
 func (s *Server) stop(ctx context.Context) error {
 	var errs []error
+	errs = append(errs, s.metEP.Close())
 	if s.http != nil {
 		err := s.http.Shutdown(ctx)
 		if err != nil {

@@ -14,9 +14,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -96,6 +98,29 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 	return []T{}, nil
 }
 
+// MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one
+// marker row with order id 0 when the user exists, so the common answer (no closed orders)
+// needs no second statement: no marker is ErrNotFound. The orders come back oldest first.
+func MarkedOrders(rows []trade.Order, err error) ([]trade.Order, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]trade.Order, 0, len(rows))
+	found := false
+	for _, o := range rows {
+		if o.OrderID == 0 {
+			found = true
+			continue
+		}
+		out = append(out, o)
+	}
+	if !found {
+		return nil, ErrNotFound
+	}
+	slices.SortFunc(out, func(a, b trade.Order) int { return cmp.Compare(a.OrderID, b.OrderID) })
+	return out, nil
+}
+
 // IndexPrefix and IndexLen describe the market index symbols: Trade's SQL is
 // symbol LIKE 's:1__', i.e. "s:1" followed by exactly two characters.
 const (
@@ -170,6 +195,12 @@ type Store interface {
 	// Kind is the driver name: "sqlite" or "postgres".
 	Kind() string
 	Close() error
+}
+
+// Versioner is a Store that can say which database server (or embedded engine) it runs on, for
+// the results' disclosure: e.g. "SQLite 3.50.4", "PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64…".
+type Versioner interface {
+	ServerVersion(ctx context.Context) (string, error)
 }
 
 // Driver opens a Store from a DSN.

@@ -15,6 +15,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/grpcapi"
 	"github.com/tradebench/tradebench/wstest/jsonapi"
@@ -27,14 +28,19 @@ type Config struct {
 	GRPCListen string // gRPC address; empty = no gRPC
 	Limits     wstest.Limits
 	Log        *slog.Logger
+	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none.
+	MetricsListen string
 }
+
+// Routes are the HTTP side's ServeMux patterns, the route labels of its request metrics.
+var Routes = []string{soap.Path, jsonapi.PathPrefix, "/{$}"}
 
 // Handler returns the HTTP side: POST /wstest/soap (GET ?wsdl) and POST /wstest/json/{op}.
 func Handler(lim wstest.Limits, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(soap.Path, soap.NewHandler(lim, log))
-	mux.Handle(jsonapi.PathPrefix, jsonapi.NewHandler(lim, log))
-	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle(Routes[0], soap.NewHandler(lim, log))
+	mux.Handle(Routes[1], jsonapi.NewHandler(lim, log))
+	mux.HandleFunc(Routes[2], func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "tradebench WSTest service\n\nSOAP 1.1:  POST %s   (WSDL: GET %s?wsdl)\nJSON:      POST %s{EchoVoid,EchoStruct,EchoList,EchoSynthetic,GetOrder}\n", soap.Path, soap.Path, jsonapi.PathPrefix)
 	})
@@ -45,7 +51,10 @@ func Handler(lim wstest.Limits, log *slog.Logger) http.Handler {
 type Running struct {
 	HTTPAddr net.Addr
 	GRPCAddr net.Addr // nil without gRPC
-	done     chan error
+	// Metrics is the server's registry; MetricsURL its scrape URL ("" without MetricsListen).
+	Metrics    *metrics.Registry
+	MetricsURL string
+	done       chan error
 }
 
 // Wait blocks until the server has stopped (its context ended) and returns why it failed, if it
@@ -75,6 +84,20 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	}
 	hs := httpserve.New(Handler(lim, log), httpserve.Options{ReadTimeout: 60 * time.Second, Logger: log})
 	gs := grpcapi.NewServer(lim)
+	reg := metrics.NewRegistry()
+	hs.Handler = reg.Instrument(hs.Handler, Routes, metrics.PatternRouter)
+	r.Metrics = reg
+	var ep *metrics.Endpoint
+	if cfg.MetricsListen != "" {
+		if ep, err = metrics.Listen(ctx, cfg.MetricsListen, reg, log); err != nil {
+			hl.Close()
+			if gl != nil {
+				gl.Close()
+			}
+			return nil, err
+		}
+		r.MetricsURL = ep.URL()
+	}
 	errc := make(chan error, 2)
 	go func() {
 		if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -104,6 +127,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 		case <-sctx.Done():
 			gs.Stop()
 		}
+		ep.Close()
 		r.done <- ferr
 	}()
 	return r, nil

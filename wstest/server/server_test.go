@@ -205,5 +205,15 @@ func TestIndexPage(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(b), "/wstest/soap") {
 		t.Fatal(string(b))
+	} // counted under the mux's pattern; an unknown path under "other"
+	resp, err = http.Get(base(r) + "/no/such/thing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for route, want := range map[string]float64{"/{$}": 1, "other": 1} {
+		if n, err := r.Metrics.Sum("tradebench_requests_total", map[string]string{"route": route}); err != nil || n != want {
+			t.Errorf("requests_total{route=%q} = %v (%v), want %v", route, n, err, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/wstest"
 )
 
@@ -43,7 +44,7 @@ var soapActions = func() (a [wstest.NumOps]string) {
 
 func (c *Client) call(ctx context.Context, req, resp *Message) error {
 	c.buf = AppendRequest(c.buf[:0], req)
-	status, body, err := c.p.Post(ctx, &wstest.PostRequest{Path: c.path, ContentType: "text/xml; charset=utf-8",
+	status, body, err := c.p.Post(ctx, &wstest.PostRequest{Path: c.path, ContentType: soapxml.ContentType,
 		SOAPAction: soapActions[req.Op], Body: c.buf})
 	c.last = wstest.Exchange{Status: status, Bytes: int64(len(body))}
 	if err != nil {

@@ -2,14 +2,11 @@ package soap
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
-	"strconv"
-	"strings"
 
+	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/wstest"
 )
 
@@ -32,15 +29,6 @@ func NewHandler(lim wstest.Limits, log *slog.Logger) *Handler {
 	return &Handler{lim: lim.OrDefault(), log: log}
 }
 
-func isWSDLQuery(q string) bool {
-	for _, part := range strings.Split(q, "&") {
-		if k, _, _ := strings.Cut(part, "="); strings.EqualFold(k, "wsdl") {
-			return true
-		}
-	}
-	return false
-}
-
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
@@ -55,8 +43,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
 	case http.MethodGet, http.MethodHead:
-		if isWSDLQuery(r.URL.RawQuery) {
-			h.serveWSDL(w, r)
+		if soapxml.IsWSDLQuery(r.URL.RawQuery) {
+			wsdl.Serve(w, r)
 			return
 		}
 		fallthrough
@@ -75,7 +63,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.fault(w, http.StatusInternalServerError, &Fault{Code: CodeVersionMismatch, String: "application/soap+xml is SOAP 1.2; this endpoint speaks SOAP 1.1 (text/xml)"})
 			return
 		}
-		if cs := params["charset"]; cs != "" && !isUTF8Name([]byte(cs)) {
+		if cs := params["charset"]; cs != "" && !soapxml.IsUTF8Name([]byte(cs)) {
 			h.fault(w, http.StatusInternalServerError, clientFault("charset %q is not supported: send UTF-8", cs))
 			return
 		}
@@ -84,18 +72,22 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fault(w, http.StatusInternalServerError, clientFault("request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, h.lim.MaxBodyBytes))
 		return
 	}
-	bp := getBuf()
-	defer putBuf(bp)
-	body, err := readBody(*bp, r.Body, r.ContentLength, h.lim.MaxBodyBytes)
+	bp := soapxml.GetBuf()
+	defer soapxml.PutBuf(bp)
+	body, err := soapxml.ReadBody(*bp, r.Body, r.ContentLength, h.lim.MaxBodyBytes)
 	*bp = body
 	if err != nil {
-		h.fault(w, http.StatusInternalServerError, clientFault("%v", err))
+		if errors.Is(err, soapxml.ErrTooLarge) {
+			h.fault(w, http.StatusInternalServerError, clientFault("request body exceeds the limit of %d bytes", h.lim.MaxBodyBytes))
+		} else {
+			h.fault(w, http.StatusInternalServerError, clientFault("reading request body: %v", err))
+		}
 		return
 	}
 	var m Message
 	if err := DecodeRequest(body, h.lim, &m); err != nil {
-		var f *Fault
-		if !errors.As(err, &f) {
+		f, ok := soapxml.AsFault(err)
+		if !ok {
 			f = clientFault("%v", err)
 		}
 		h.fault(w, http.StatusInternalServerError, f)
@@ -113,18 +105,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.Order = wstest.BuildOrder(m.OrderID, m.CustomerID, m.Size)
 	}
 	// the echo: the decoded parameters go straight back out
-	op := getBuf()
-	defer putBuf(op)
-	out := AppendResponse((*op)[:0], &m)
-	*op = out
-	hd := w.Header()
-	hd["Content-Type"] = contentTypeXML
-	hd["Content-Length"] = []string{strconv.Itoa(len(out))}
-	w.WriteHeader(http.StatusOK)
-	w.Write(out)
+	op := soapxml.GetBuf()
+	defer soapxml.PutBuf(op)
+	*op = AppendResponse(*op, &m)
+	soapxml.Write(w, http.StatusOK, *op)
 }
-
-var contentTypeXML = []string{"text/xml; charset=utf-8"}
 
 // plainXMLType recognizes the content types SOAP 1.1 clients send without parsing them:
 // text/xml, alone or with a UTF-8 charset.
@@ -136,56 +121,6 @@ func plainXMLType(ct string) bool {
 	return false
 }
 
-// readBody reads all of r into buf (reusing its capacity), refusing more than max bytes. size is
-// the declared length (-1 if unknown): a body that will not fit is read into one buffer of that
-// size, and an undeclared one into a buffer that doubles. (append grows a large slice by 1.25x,
-// so an 8 MiB body read that way allocates and copies ~40 MB.)
-func readBody(buf []byte, r io.Reader, size, limit int64) ([]byte, error) {
-	buf = buf[:0]
-	if size > int64(cap(buf)) && size <= limit {
-		buf = make([]byte, 0, size+1) // +1: room for the read that reports EOF
-	}
-	for {
-		if len(buf) == cap(buf) {
-			nb := make([]byte, len(buf), min(max(2*int64(cap(buf)), 8<<10), limit+1))
-			copy(nb, buf)
-			buf = nb
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return buf, fmt.Errorf("request body exceeds the limit of %d bytes", limit)
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, fmt.Errorf("reading request body: %v", err)
-		}
-	}
-}
-
 func (h *Handler) fault(w http.ResponseWriter, status int, f *Fault) {
-	bp := getBuf()
-	defer putBuf(bp)
-	*bp = AppendFault((*bp)[:0], f)
-	hd := w.Header()
-	hd["Content-Type"] = contentTypeXML
-	hd["Content-Length"] = []string{strconv.Itoa(len(*bp))}
-	w.WriteHeader(status)
-	w.Write(*bp)
-}
-
-func (h *Handler) serveWSDL(w http.ResponseWriter, r *http.Request) {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	doc := WSDL(scheme + "://" + r.Host + r.URL.Path)
-	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	io.WriteString(w, doc)
+	soapxml.WriteFault(w, status, f, nil)
 }

@@ -2,11 +2,14 @@ package soap
 
 import (
 	"strings"
+
+	"github.com/tradebench/tradebench/internal/soapxml"
 )
 
-// wsdl is the service description: document/literal SOAP 1.1, the public WSTest contract's
-// target namespace, types and element names. ADDRESS is replaced by the endpoint URL.
-const wsdl = `<?xml version="1.0" encoding="utf-8"?>
+// wsdlText is the service description: document/literal SOAP 1.1, the public WSTest contract's
+// target namespace, types and element names. OPERATIONS is replaced by the operations' messages,
+// port type, binding and service.
+const wsdlText = `<?xml version="1.0" encoding="utf-8"?>
 <wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"
     xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
     xmlns:s="http://www.w3.org/2001/XMLSchema"
@@ -127,8 +130,8 @@ OPERATIONS
 </wsdl:definitions>
 `
 
-// WSDL returns the service description with address as the endpoint URL.
-func WSDL(address string) string {
+// wsdl is the description, written once and cut at the endpoint address.
+var wsdl = func() *soapxml.WSDL {
 	ops := []string{"EchoVoid", "EchoStruct", "EchoList", "EchoSynthetic", "GetOrder"}
 	var b strings.Builder
 	for _, op := range ops {
@@ -149,26 +152,9 @@ func WSDL(address string) string {
 	}
 	b.WriteString("  </wsdl:binding>\n  <wsdl:service name=\"TestService\">\n    <wsdl:port name=\"TestServiceSoap\" binding=\"tns:TestServiceSoap\">\n")
 	b.WriteString("      <soap:address location=\"")
-	b.Write(appendAttr(nil, address))
-	b.WriteString("\"/>\n    </wsdl:port>\n  </wsdl:service>")
-	return strings.Replace(wsdl, "OPERATIONS", b.String(), 1)
-}
+	head, tail, _ := strings.Cut(wsdlText, "OPERATIONS")
+	return &soapxml.WSDL{Head: head + b.String(), Tail: "\"/>\n    </wsdl:port>\n  </wsdl:service>" + tail}
+}()
 
-func appendAttr(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '&':
-			b = append(b, "&amp;"...)
-		case '<':
-			b = append(b, "&lt;"...)
-		case '"':
-			b = append(b, "&quot;"...)
-		default:
-			if c < 0x20 {
-				continue
-			}
-			b = append(b, c)
-		}
-	}
-	return b
-}
+// WSDL returns the service description with address as the endpoint URL.
+func WSDL(address string) string { return string(wsdl.Doc(address)) }

@@ -64,6 +64,9 @@ type Config struct {
 
 	// Logger receives faults and panics (nil = slog.Default()).
 	Logger *slog.Logger
+
+	// Middleware, if set, wraps the SOAP/REST listener's handler (e.g. request metrics).
+	Middleware func(http.Handler) http.Handler
 }
 
 // Info describes a running host for config pages and results files.
@@ -204,6 +207,9 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 		h.grpcSrv = tgrpc.NewServer(h.calls.Service(remote.GRPC, svc), tgrpc.ServerOptions{
 			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger,
 			Extra: svcauth.GRPCServerOptions(cfg.Token, cfg.TLS)})
+	}
+	if h.httpSrv != nil && cfg.Middleware != nil {
+		h.httpSrv.Handler = cfg.Middleware(h.httpSrv.Handler)
 	}
 	if h.httpSrv != nil {
 		h.wg.Go(func() {

@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -125,36 +125,31 @@ func (e *FaultError) Error() string {
 // response element to read (i indexes the op's out fields).
 func (c *Client) call(ctx context.Context, name string, body func([]byte) []byte, read func(cur *cursor, i int) error) error {
 	op := opByName[name]
-	b := make([]byte, 0, 512)
-	b = append(b, envStart...)
-	b = append(b, '<')
-	b = append(b, name...)
-	b = append(b, ` xmlns="`+Namespace+`">`...)
+	b := soapxml.AppendBodyStart(make([]byte, 0, 512), Namespace, name, "")
 	if body != nil {
 		b = body(b)
 	}
-	b = appendEnd(b, name)
-	b = append(b, envEnd...)
+	b = soapxml.AppendBodyEnd(b, name, "")
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("soap %s: %w", name, err)
 	}
-	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("Content-Type", soapxml.ContentType)
 	req.Header.Set("SOAPAction", `"`+SOAPAction(name)+`"`)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return fmt.Errorf("soap %s: %w", name, err)
 	}
 	defer resp.Body.Close()
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	rb, err := readBody(io.LimitReader(resp.Body, DefaultMaxResponseBytes+1), (*bp)[:0])
-	*bp = rb[:0]
+	bp := soapxml.GetBuf()
+	defer soapxml.PutBuf(bp)
+	rb, err := soapxml.ReadBody(*bp, resp.Body, resp.ContentLength, DefaultMaxResponseBytes)
+	*bp = rb
+	if errors.Is(err, soapxml.ErrTooLarge) {
+		return fmt.Errorf("soap %s: response larger than %d bytes", name, DefaultMaxResponseBytes)
+	}
 	if err != nil {
 		return fmt.Errorf("soap %s: reading response: %w", name, err)
-	}
-	if len(rb) > DefaultMaxResponseBytes {
-		return fmt.Errorf("soap %s: response larger than %d bytes", name, DefaultMaxResponseBytes)
 	}
 	if err := parseResponse(rb, op, resp.StatusCode, read); err != nil {
 		var de *trade.Error
@@ -166,116 +161,56 @@ func (c *Client) call(ctx context.Context, name string, body func([]byte) []byte
 	return nil
 }
 
-// parseResponse reads a response envelope: the operation's response element or a fault.
+// parseResponse reads a response envelope: the operation's response element, whose children
+// go to read (i indexes the op's out fields), or a fault.
 func parseResponse(doc []byte, op *opSpec, status int, read func(cur *cursor, i int) error) error {
-	c := newCursor(doc)
-	env, ok, err := c.child()
-	if err != nil || !ok || env.Name.Space != EnvelopeNS || env.Name.Local != "Envelope" {
-		snippet := strings.TrimSpace(shorten(string(doc), 200))
-		return fmt.Errorf("HTTP %d: not a SOAP envelope: %s", status, snippet)
-	}
-	sawBody := false
-	for {
-		se, ok, err := c.child()
-		if err != nil {
-			return err
+	c := getCursor(doc)
+	defer putCursor(c)
+	inBody := false
+	var fault error
+	err := c.Envelope(expectOp, func(t *soapxml.Token) error {
+		inBody = true
+		if t.IsFault() {
+			fault = readFault(c, status)
+			return nil
 		}
-		if !ok {
-			break
+		if status != http.StatusOK {
+			return fmt.Errorf("HTTP %d with a non-fault body", status)
 		}
-		switch {
-		case se.Name.Space == EnvelopeNS && se.Name.Local == "Header" && !sawBody:
-			if err := c.skip(); err != nil {
-				return err
-			}
-		case se.Name.Space == EnvelopeNS && se.Name.Local == "Body" && !sawBody:
-			sawBody = true
-			el, ok, err := c.child()
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return errors.New("empty response Body")
-			}
-			if el.Name.Space == EnvelopeNS && el.Name.Local == "Fault" {
-				return readFault(c, status)
-			}
-			if status != http.StatusOK {
-				return fmt.Errorf("HTTP %d with a non-fault body", status)
-			}
-			if el.Name.Space != Namespace || el.Name.Local != op.name+"Response" {
-				return fmt.Errorf("unexpected response element {%s}%s", shorten(el.Name.Space, 80), shorten(el.Name.Local, 64))
-			}
-			if err := c.record(op.out, func(i int) error { return read(c, i) }); err != nil {
-				return err
-			}
-			if _, more, err := c.child(); err != nil {
-				return err
-			} else if more {
-				return errors.New("more than one element in the response Body")
-			}
-		default:
-			return fmt.Errorf("unexpected element <%s> in the Envelope", shorten(se.Name.Local, 64))
+		if string(t.NS) != Namespace || string(t.Local) != op.name+"Response" {
+			return fmt.Errorf("unexpected response element {%s}%s", soapxml.Clip(t.NS), soapxml.Clip(t.Local))
 		}
+		return c.Record(op.name+"Response", op.out, func(i int, _ *soapxml.Token) error { return read(c, i) })
+	})
+	switch {
+	case err != nil && !inBody:
+		// not an envelope at all, e.g. a proxy's error page: show its beginning
+		snippet := strings.TrimSpace(soapxml.Shorten(string(doc[:min(len(doc), 256)]), 200))
+		return fmt.Errorf("HTTP %d: not a SOAP envelope (%v): %s", status, err, snippet)
+	case fault != nil:
+		return fault
 	}
-	if !sawBody {
-		return errors.New("the response has no Body")
-	}
-	return c.end()
+	return err
 }
 
-// faultFields are SOAP 1.1 Fault's children (unqualified).
-var faultFields = []field{
-	{name: "faultcode"}, {name: "faultstring"}, {name: "faultactor", optional: true}, {name: "detail", optional: true},
-}
-
+// readFault reads a soap:Fault: a domain error if its detail holds a TradeFault, else a
+// *FaultError.
 func readFault(c *cursor, status int) error {
-	fe := &FaultError{Status: status}
 	var de *trade.Error
-	err := c.record(faultFields, func(i int) error {
-		switch i {
-		case 0:
-			s, err := c.text()
-			_, local, _ := strings.Cut(s, ":") // a QName: prefix:Client
-			if local == "" {
-				local = s
-			}
-			fe.Code = strings.TrimSpace(local)
-			return err
-		case 1:
-			s, err := c.text()
-			fe.String = s
-			return err
-		case 2:
-			_, err := c.text()
-			return err
+	f, err := c.ReadFault(func(t *soapxml.Token) error {
+		if string(t.NS) != Namespace || string(t.Local) != "TradeFault" {
+			return c.Skip()
 		}
-		// detail: our TradeFault, or anything else (skipped).
-		for {
-			se, ok, err := c.child()
-			if err != nil || !ok {
-				return err
+		de = &trade.Error{}
+		return c.Record("TradeFault", faultDetailFields, func(i int, t *soapxml.Token) error {
+			s, err := c.String(t)
+			if i == 0 {
+				de.Code = trade.Code(s)
+			} else {
+				de.Message = s
 			}
-			if se.Name.Space != Namespace || se.Name.Local != "TradeFault" {
-				if err := c.skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			de = &trade.Error{}
-			err = c.record(faultDetailFields, func(i int) error {
-				s, err := c.text()
-				if i == 0 {
-					de.Code = trade.Code(s)
-				} else {
-					de.Message = s
-				}
-				return err
-			})
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("reading a fault (HTTP %d): %w", status, err)
@@ -283,19 +218,19 @@ func readFault(c *cursor, status int) error {
 	if de != nil {
 		return de
 	}
-	return fe
+	return &FaultError{Code: strings.TrimSpace(f.Code), String: f.String, Status: status}
 }
 
 func str(name, v string) func([]byte) []byte {
-	return func(b []byte) []byte { return appendString(b, name, v) }
+	return func(b []byte) []byte { return soapxml.AppendString(b, name, v) }
 }
 
 func (c *Client) Login(ctx context.Context, userID, password string) (a trade.Account, err error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	err = c.call(ctx, "login", func(b []byte) []byte {
-		b = appendString(b, "userID", userID)
-		return appendString(b, "password", password)
+		b = soapxml.AppendString(b, "userID", userID)
+		return soapxml.AppendString(b, "password", password)
 	}, func(cur *cursor, _ int) (err error) { a, err = readAccount(cur); return })
 	return a, err
 }
@@ -310,12 +245,7 @@ func (c *Client) Register(ctx context.Context, r trade.RegisterRequest) (a trade
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	err = c.call(ctx, "register", func(b []byte) []byte {
-		b = appendString(b, "userID", r.UserID)
-		b = appendString(b, "password", r.Password)
-		b = appendString(b, "fullName", r.FullName)
-		b = appendString(b, "address", r.Address)
-		b = appendString(b, "email", r.Email)
-		b = appendString(b, "creditCard", r.CreditCard)
+		b = soapxml.AppendStrings(b, opByName["register"].in, r.UserID, r.Password, r.FullName, r.Address, r.Email, r.CreditCard)
 		return appendMoney(b, "openBalance", r.OpenBalance)
 	}, func(cur *cursor, _ int) (err error) { a, err = readAccount(cur); return })
 	return a, err
@@ -364,8 +294,8 @@ func (c *Client) GetHolding(ctx context.Context, userID string, holdingID int64)
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	err = c.call(ctx, "getHolding", func(b []byte) []byte {
-		b = appendString(b, "userID", userID)
-		return appendInt(b, "holdingID", holdingID)
+		b = soapxml.AppendString(b, "userID", userID)
+		return soapxml.AppendInt(b, "holdingID", holdingID)
 	}, func(cur *cursor, _ int) (err error) { h, err = readHolding(cur); return })
 	return h, err
 }
@@ -387,8 +317,8 @@ func (c *Client) orders(ctx context.Context, name string, body func([]byte) []by
 
 func (c *Client) GetOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
 	return c.orders(ctx, "getOrders", func(b []byte) []byte {
-		b = appendString(b, "userID", userID)
-		return appendInt(b, "limit", int64(limit))
+		b = soapxml.AppendString(b, "userID", userID)
+		return soapxml.AppendInt(b, "limit", int64(limit))
 	})
 }
 
@@ -410,7 +340,7 @@ func (c *Client) GetQuotes(ctx context.Context, symbols []string) ([]trade.Quote
 	qs := []trade.Quote{}
 	err := c.call(ctx, "getQuotes", func(b []byte) []byte {
 		for _, s := range symbols {
-			b = appendString(b, "symbol", s)
+			b = soapxml.AppendString(b, "symbol", s)
 		}
 		return b
 	}, func(cur *cursor, _ int) error {
@@ -441,20 +371,20 @@ func (c *Client) order(ctx context.Context, name string, body func([]byte) []byt
 
 func (c *Client) Buy(ctx context.Context, userID, symbol string, quantity int64) (trade.Order, error) {
 	return c.order(ctx, "buy", func(b []byte) []byte {
-		b = appendString(b, "userID", userID)
-		b = appendString(b, "symbol", symbol)
-		return appendInt(b, "quantity", quantity)
+		b = soapxml.AppendString(b, "userID", userID)
+		b = soapxml.AppendString(b, "symbol", symbol)
+		return soapxml.AppendInt(b, "quantity", quantity)
 	})
 }
 
 func (c *Client) Sell(ctx context.Context, userID string, holdingID int64, quantity int64) (trade.Order, error) {
 	return c.order(ctx, "sell", func(b []byte) []byte {
-		b = appendString(b, "userID", userID)
-		b = appendInt(b, "holdingID", holdingID)
-		return appendInt(b, "quantity", quantity)
+		b = soapxml.AppendString(b, "userID", userID)
+		b = soapxml.AppendInt(b, "holdingID", holdingID)
+		return soapxml.AppendInt(b, "quantity", quantity)
 	})
 }
 
 func (c *Client) CompleteOrder(ctx context.Context, orderID int64) (trade.Order, error) {
-	return c.order(ctx, "completeOrder", func(b []byte) []byte { return appendInt(b, "orderID", orderID) })
+	return c.order(ctx, "completeOrder", func(b []byte) []byte { return soapxml.AppendInt(b, "orderID", orderID) })
 }

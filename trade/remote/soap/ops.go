@@ -3,6 +3,7 @@ package soap
 import (
 	"context"
 
+	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -16,11 +17,11 @@ type opSpec struct {
 	call func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error)
 }
 
-var userIn = []field{{name: "userID", xsd: "xs:string"}}
+var userIn = []field{{Name: "userID", XSD: "xs:string"}}
 
 var ops = []*opSpec{
-	{name: "login", in: []field{{name: "userID", xsd: "xs:string"}, {name: "password", xsd: "xs:string"}},
-		out: []field{{name: "account", xsd: "tns:Account"}},
+	{name: "login", in: []field{{Name: "userID", XSD: "xs:string"}, {Name: "password", XSD: "xs:string"}},
+		out: []field{{Name: "account", XSD: "tns:Account"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			acct, err := s.svc.Login(ctx, a.str(0), a.str(1))
 			return appendAccount(b, "account", acct), err
@@ -30,11 +31,11 @@ var ops = []*opSpec{
 			return b, s.svc.Logout(ctx, a.str(0))
 		}},
 	{name: "register", in: []field{
-		{name: "userID", xsd: "xs:string"}, {name: "password", xsd: "xs:string"},
-		{name: "fullName", xsd: "xs:string"}, {name: "address", xsd: "xs:string"},
-		{name: "email", xsd: "xs:string"}, {name: "creditCard", xsd: "xs:string"},
-		{name: "openBalance", xsd: "tns:Money"}},
-		out: []field{{name: "account", xsd: "tns:Account"}},
+		{Name: "userID", XSD: "xs:string"}, {Name: "password", XSD: "xs:string"},
+		{Name: "fullName", XSD: "xs:string"}, {Name: "address", XSD: "xs:string"},
+		{Name: "email", XSD: "xs:string"}, {Name: "creditCard", XSD: "xs:string"},
+		{Name: "openBalance", XSD: "tns:Money"}},
+		out: []field{{Name: "account", XSD: "tns:Account"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			bal, err := a.money(6)
 			if err != nil {
@@ -47,27 +48,27 @@ var ops = []*opSpec{
 			return appendAccount(b, "account", acct), err
 		}},
 	{name: "getAccountData", in: userIn,
-		out: []field{{name: "account", xsd: "tns:Account"}},
+		out: []field{{Name: "account", XSD: "tns:Account"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			acct, err := s.svc.GetAccountData(ctx, a.str(0))
 			return appendAccount(b, "account", acct), err
 		}},
 	{name: "getAccountProfileData", in: userIn,
-		out: []field{{name: "profile", xsd: "tns:AccountProfile"}},
+		out: []field{{Name: "profile", XSD: "tns:AccountProfile"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			p, err := s.svc.GetAccountProfileData(ctx, a.str(0))
 			p.Password = "" // never returned, whatever the service does
 			return appendProfile(b, "profile", p), err
 		}},
-	{name: "updateAccountProfile", in: []field{{name: "profile", xsd: "tns:AccountProfile"}},
-		out: []field{{name: "profile", xsd: "tns:AccountProfile"}},
+	{name: "updateAccountProfile", in: []field{{Name: "profile", XSD: "tns:AccountProfile"}},
+		out: []field{{Name: "profile", XSD: "tns:AccountProfile"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			p, err := s.svc.UpdateAccountProfile(ctx, a.profile)
 			p.Password = ""
 			return appendProfile(b, "profile", p), err
 		}},
 	{name: "getHoldings", in: userIn,
-		out: []field{{name: "holding", xsd: "tns:Holding", optional: true, many: true}},
+		out: []field{{Name: "holding", XSD: "tns:Holding", Optional: true, Many: true}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			hs, err := s.svc.GetHoldings(ctx, a.str(0))
 			for _, h := range hs {
@@ -75,8 +76,8 @@ var ops = []*opSpec{
 			}
 			return b, err
 		}},
-	{name: "getHolding", in: []field{{name: "userID", xsd: "xs:string"}, {name: "holdingID", xsd: "xs:long"}},
-		out: []field{{name: "holding", xsd: "tns:Holding"}},
+	{name: "getHolding", in: []field{{Name: "userID", XSD: "xs:string"}, {Name: "holdingID", XSD: "xs:long"}},
+		out: []field{{Name: "holding", XSD: "tns:Holding"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			id, err := a.int(1)
 			if err != nil {
@@ -85,8 +86,8 @@ var ops = []*opSpec{
 			h, err := s.svc.GetHolding(ctx, a.str(0), id)
 			return appendHolding(b, "holding", h), err
 		}},
-	{name: "getOrders", in: []field{{name: "userID", xsd: "xs:string"}, {name: "limit", xsd: "xs:int", optional: true}},
-		out: []field{{name: "order", xsd: "tns:Order", optional: true, many: true}},
+	{name: "getOrders", in: []field{{Name: "userID", XSD: "xs:string"}, {Name: "limit", XSD: "xs:int", Optional: true}},
+		out: []field{{Name: "order", XSD: "tns:Order", Optional: true, Many: true}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			limit, err := a.int(1)
 			if err != nil {
@@ -102,7 +103,7 @@ var ops = []*opSpec{
 			return b, err
 		}},
 	{name: "getClosedOrders", in: userIn,
-		out: []field{{name: "order", xsd: "tns:Order", optional: true, many: true}},
+		out: []field{{Name: "order", XSD: "tns:Order", Optional: true, Many: true}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			os, err := s.svc.GetClosedOrders(ctx, a.str(0))
 			for _, o := range os {
@@ -110,14 +111,14 @@ var ops = []*opSpec{
 			}
 			return b, err
 		}},
-	{name: "getQuote", in: []field{{name: "symbol", xsd: "xs:string"}},
-		out: []field{{name: "quote", xsd: "tns:Quote"}},
+	{name: "getQuote", in: []field{{Name: "symbol", XSD: "xs:string"}},
+		out: []field{{Name: "quote", XSD: "tns:Quote"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			q, err := s.svc.GetQuote(ctx, a.str(0))
 			return appendQuote(b, "quote", q), err
 		}},
-	{name: "getQuotes", in: []field{{name: "symbol", xsd: "xs:string", optional: true, many: true}},
-		out: []field{{name: "quote", xsd: "tns:Quote", optional: true, many: true}},
+	{name: "getQuotes", in: []field{{Name: "symbol", XSD: "xs:string", Optional: true, Many: true}},
+		out: []field{{Name: "quote", XSD: "tns:Quote", Optional: true, Many: true}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			qs, err := s.svc.GetQuotes(ctx, a.v[0])
 			for _, q := range qs {
@@ -126,13 +127,13 @@ var ops = []*opSpec{
 			return b, err
 		}},
 	{name: "getMarketSummary",
-		out: []field{{name: "marketSummary", xsd: "tns:MarketSummary"}},
+		out: []field{{Name: "marketSummary", XSD: "tns:MarketSummary"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			m, err := s.svc.GetMarketSummary(ctx)
 			return appendSummary(b, "marketSummary", m), err
 		}},
-	{name: "buy", in: []field{{name: "userID", xsd: "xs:string"}, {name: "symbol", xsd: "xs:string"}, {name: "quantity", xsd: "xs:long"}},
-		out: []field{{name: "order", xsd: "tns:Order"}},
+	{name: "buy", in: []field{{Name: "userID", XSD: "xs:string"}, {Name: "symbol", XSD: "xs:string"}, {Name: "quantity", XSD: "xs:long"}},
+		out: []field{{Name: "order", XSD: "tns:Order"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			q, err := a.int(2)
 			if err != nil {
@@ -141,8 +142,8 @@ var ops = []*opSpec{
 			o, err := s.svc.Buy(ctx, a.str(0), a.str(1), q)
 			return appendOrder(b, "order", o), err
 		}},
-	{name: "sell", in: []field{{name: "userID", xsd: "xs:string"}, {name: "holdingID", xsd: "xs:long"}, {name: "quantity", xsd: "xs:long"}},
-		out: []field{{name: "order", xsd: "tns:Order"}},
+	{name: "sell", in: []field{{Name: "userID", XSD: "xs:string"}, {Name: "holdingID", XSD: "xs:long"}, {Name: "quantity", XSD: "xs:long"}},
+		out: []field{{Name: "order", XSD: "tns:Order"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			id, err := a.int(1)
 			if err != nil {
@@ -155,8 +156,8 @@ var ops = []*opSpec{
 			o, err := s.svc.Sell(ctx, a.str(0), id, q)
 			return appendOrder(b, "order", o), err
 		}},
-	{name: "completeOrder", in: []field{{name: "orderID", xsd: "xs:long"}},
-		out: []field{{name: "order", xsd: "tns:Order"}},
+	{name: "completeOrder", in: []field{{Name: "orderID", XSD: "xs:long"}},
+		out: []field{{Name: "order", XSD: "tns:Order"}},
 		call: func(ctx context.Context, s *Handler, a args, b []byte) ([]byte, error) {
 			id, err := a.int(0)
 			if err != nil {
@@ -198,23 +199,23 @@ func (a args) int(i int) (int64, error) {
 	if len(a.v[i]) == 0 {
 		return 0, nil
 	}
-	return parseInt(a.op.in[i].name, a.v[i][0])
+	return parseInt(a.op.in[i].Name, a.v[i][0])
 }
 
 func (a args) money(i int) (trade.Money, error) {
-	return parseMoney(a.op.in[i].name, a.str(i))
+	return parseMoney(a.op.in[i].Name, a.str(i))
 }
 
 // readArgs decodes the children of the operation element.
 func readArgs(c *cursor, op *opSpec) (args, error) {
 	a := args{op: op, v: make([][]string, len(op.in))}
-	err := c.record(op.in, func(i int) error {
-		if op.in[i].xsd == "tns:AccountProfile" {
+	err := c.Record(op.name, op.in, func(i int, t *soapxml.Token) error {
+		if op.in[i].XSD == "tns:AccountProfile" {
 			p, err := readProfile(c)
 			a.profile = p
 			return err
 		}
-		s, err := c.text()
+		s, err := c.String(t)
 		a.v[i] = append(a.v[i], s)
 		return err
 	})

@@ -1,7 +1,8 @@
 // Package soap serves trade.Service as a SOAP 1.1 document/literal (wrapped) web service over
 // HTTP, with its WSDL at ?wsdl, and provides a client that implements trade.Service over it.
-// The envelopes are hand-written with encoding/xml's tokenizer and append-based serialization:
-// no reflection on the hot path, bounded decoding of hostile input.
+// The envelopes are read and written by internal/soapxml (shared with WSTest): a streaming
+// tokenizer and append-based serialization, no reflection on the hot path, bounded decoding of
+// hostile input.
 //
 // Money crosses as an exact xs:decimal with two places ("1234.50"); times as xs:dateTime, absent
 // when not set. A domain error is a soap:Client fault whose detail holds
@@ -11,15 +12,13 @@ package soap
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"runtime/debug"
 	"strconv"
-	"strings"
-	"sync"
 
+	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -67,30 +66,31 @@ var errNoProcessor = errors.New("this services host has no order processor")
 
 // Fault codes (SOAP 1.1 section 4.4.1).
 const (
-	FaultClient          = "Client"
-	FaultServer          = "Server"
-	FaultVersionMismatch = "VersionMismatch"
-	FaultMustUnderstand  = "MustUnderstand"
+	FaultClient          = soapxml.CodeClient
+	FaultServer          = soapxml.CodeServer
+	FaultVersionMismatch = soapxml.CodeVersionMismatch
+	FaultMustUnderstand  = soapxml.CodeMustUnderstand
 )
 
 // faultDetailFields is the TradeFault detail element's content.
-var faultDetailFields = []field{{name: "code", xsd: "xs:string"}, {name: "message", xsd: "xs:string"}}
+var faultDetailFields = []field{{Name: "code", XSD: "xs:string"}, {Name: "message", XSD: "xs:string"}}
 
-// soapFault is a fault the server answers with.
+// soapFault is a fault the server answers with: the SOAP fault, the domain error its detail
+// carries, and the HTTP status.
 type soapFault struct {
-	code   string // FaultClient...
-	msg    string
+	soapxml.Fault
 	detail *trade.Error
 	status int // HTTP status; 500 as WS-I Basic Profile requires unless a transport problem
 }
 
-func (f *soapFault) Error() string { return f.msg }
+func newFault(code, msg string, status int) *soapFault {
+	return &soapFault{Fault: soapxml.Fault{Code: code, String: msg}, status: status}
+}
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
+// The envelope's head and tail, for tests and benchmarks that write whole messages.
 const (
-	envStart = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + EnvelopeNS + `"><soap:Body>`
-	envEnd   = `</soap:Body></soap:Envelope>`
+	envStart = soapxml.EnvStart
+	envEnd   = soapxml.EnvEnd
 )
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -100,13 +100,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			h.log.Error("soap: panic in handler", "panic", p, "stack", string(debug.Stack()))
-			h.writeFault(w, &soapFault{code: FaultServer, msg: "internal error", status: http.StatusInternalServerError})
+			h.writeFault(w, newFault(FaultServer, "internal error", http.StatusInternalServerError))
 		}
 	}()
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		if _, ok := r.URL.Query()["wsdl"]; ok || strings.EqualFold(r.URL.RawQuery, "wsdl") {
-			h.serveWSDL(w, r)
+		if soapxml.IsWSDLQuery(r.URL.RawQuery) {
+			wsdl.Serve(w, r)
 			return
 		}
 		w.Header().Set("Allow", "POST, GET")
@@ -115,7 +115,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 	default:
 		w.Header().Set("Allow", "POST, GET")
-		h.writeFault(w, &soapFault{code: FaultClient, msg: "use POST with a SOAP 1.1 envelope", status: http.StatusMethodNotAllowed})
+		h.writeFault(w, newFault(FaultClient, "use POST with a SOAP 1.1 envelope", http.StatusMethodNotAllowed))
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -123,24 +123,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case err == nil && (mt == "text/xml" || mt == "application/xml"):
 		case err == nil && mt == "application/soap+xml":
-			h.writeFault(w, &soapFault{code: FaultVersionMismatch, msg: "this endpoint speaks SOAP 1.1 (text/xml), not SOAP 1.2", status: http.StatusUnsupportedMediaType})
+			h.writeFault(w, newFault(FaultVersionMismatch, "this endpoint speaks SOAP 1.1 (text/xml), not SOAP 1.2", http.StatusUnsupportedMediaType))
 			return
 		default:
-			h.writeFault(w, &soapFault{code: FaultClient, msg: "Content-Type must be text/xml", status: http.StatusUnsupportedMediaType})
+			h.writeFault(w, newFault(FaultClient, "Content-Type must be text/xml", http.StatusUnsupportedMediaType))
 			return
 		}
 	}
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	body, err := readBody(http.MaxBytesReader(w, r.Body, h.max), (*bp)[:0])
-	*bp = body[:0]
+	bp := soapxml.GetBuf()
+	defer soapxml.PutBuf(bp)
+	// MaxBytesReader also has the server close the connection after an oversized body.
+	body, err := soapxml.ReadBody(*bp, http.MaxBytesReader(w, r.Body, h.max), r.ContentLength, h.max)
+	*bp = body
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			h.writeFault(w, &soapFault{code: FaultClient, msg: "the request is larger than " + strconv.FormatInt(h.max, 10) + " bytes", status: http.StatusRequestEntityTooLarge})
+		if errors.As(err, &mbe) || errors.Is(err, soapxml.ErrTooLarge) {
+			h.writeFault(w, newFault(FaultClient, "the request is larger than "+strconv.FormatInt(h.max, 10)+" bytes", http.StatusRequestEntityTooLarge))
 			return
 		}
-		h.writeFault(w, &soapFault{code: FaultClient, msg: "reading the request: " + err.Error(), status: http.StatusBadRequest})
+		h.writeFault(w, newFault(FaultClient, "reading the request: "+err.Error(), http.StatusBadRequest))
 		return
 	}
 	op, a, err := parseRequest(body)
@@ -148,197 +149,87 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeFault(w, toFault(err))
 		return
 	}
-	out := bufPool.Get().(*[]byte)
-	defer bufPool.Put(out)
-	b := append((*out)[:0], envStart...)
-	b = append(b, '<')
-	b = append(b, op.name...)
-	b = append(b, "Response xmlns=\""+Namespace+"\">"...)
+	out := soapxml.GetBuf()
+	defer soapxml.PutBuf(out)
+	b := soapxml.AppendBodyStart(*out, Namespace, op.name, "Response")
 	b, err = op.call(r.Context(), h, a, b)
-	*out = b[:0]
+	*out = b
 	if err != nil {
 		f := toFault(err)
-		if f.code == FaultServer {
+		if f.Code == FaultServer {
 			h.log.Warn("soap: trade service fault", "op", op.name, "err", err)
 		}
 		h.writeFault(w, f)
 		return
 	}
-	b = append(b, "</"...)
-	b = append(b, op.name...)
-	b = append(b, "Response>"...)
-	b = append(b, envEnd...)
-	*out = b[:0]
-	hd := w.Header()
-	hd.Set("Content-Type", "text/xml; charset=utf-8")
-	hd.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(b)
-}
-
-// readBody reads all of r into buf.
-func readBody(r io.Reader, buf []byte) ([]byte, error) {
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err != nil {
-			if err == io.EOF {
-				return buf, nil
-			}
-			return buf, err
-		}
-	}
+	*out = soapxml.AppendBodyEnd(b, op.name, "Response")
+	soapxml.Write(w, http.StatusOK, *out)
 }
 
 // toFault classifies an error: domain errors and malformed input are the caller's (Client),
 // anything else the server's.
 func toFault(err error) *soapFault {
 	var f *soapFault
-	var m *errMalformed
 	switch de := trade.AsError(err); {
 	case errors.As(err, &f):
 		return f
 	case de != nil:
-		return &soapFault{code: FaultClient, msg: de.Message, detail: de, status: http.StatusInternalServerError}
-	case errors.As(err, &m):
-		return &soapFault{code: FaultClient, msg: m.msg, status: http.StatusInternalServerError}
+		return &soapFault{Fault: soapxml.Fault{Code: FaultClient, String: de.Message}, detail: de, status: http.StatusInternalServerError}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return &soapFault{code: FaultServer, msg: "the call was cancelled or timed out: " + err.Error(), status: http.StatusServiceUnavailable}
+		return newFault(FaultServer, "the call was cancelled or timed out: "+err.Error(), http.StatusServiceUnavailable)
 	}
-	return &soapFault{code: FaultServer, msg: "trade service: " + err.Error(), status: http.StatusInternalServerError}
+	if sf, ok := soapxml.AsFault(err); ok { // the request, as read
+		return &soapFault{Fault: *sf, status: http.StatusInternalServerError}
+	}
+	return newFault(FaultServer, "trade service: "+err.Error(), http.StatusInternalServerError)
 }
 
 // WriteClientFault answers a soap:Client fault with an HTTP status, for a request refused
 // before its envelope is read (e.g. one without the service token: 401).
 func WriteClientFault(w http.ResponseWriter, status int, msg string) {
-	(*Handler)(nil).writeFault(w, &soapFault{code: FaultClient, msg: msg, status: status})
+	soapxml.WriteFault(w, status, &soapxml.Fault{Code: FaultClient, String: msg}, nil)
 }
 
-// writeFault uses no Handler state (WriteClientFault calls it on nil).
 func (h *Handler) writeFault(w http.ResponseWriter, f *soapFault) {
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	b := appendFault((*bp)[:0], f)
-	*bp = b[:0]
-	hd := w.Header()
-	hd.Set("Content-Type", "text/xml; charset=utf-8")
-	hd.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(f.status)
-	w.Write(b)
+	soapxml.WriteFault(w, f.status, &f.Fault, f.appendDetail())
+}
+
+// appendDetail writes the TradeFault of a domain error; nil if there is none.
+func (f *soapFault) appendDetail() func([]byte) []byte {
+	if f.detail == nil {
+		return nil
+	}
+	return func(b []byte) []byte {
+		b = append(b, `<TradeFault xmlns="`+Namespace+`">`...)
+		b = soapxml.AppendString(b, "code", string(f.detail.Code))
+		b = soapxml.AppendString(b, "message", f.detail.Message)
+		return append(b, "</TradeFault>"...)
+	}
 }
 
 func appendFault(b []byte, f *soapFault) []byte {
-	b = append(b, envStart...)
-	b = append(b, "<soap:Fault><faultcode>soap:"...)
-	b = append(b, f.code...)
-	b = append(b, "</faultcode>"...)
-	b = appendString(b, "faultstring", f.msg)
-	if f.detail != nil {
-		b = append(b, `<detail><TradeFault xmlns="`+Namespace+`">`...)
-		b = appendString(b, "code", string(f.detail.Code))
-		b = appendString(b, "message", f.detail.Message)
-		b = append(b, "</TradeFault></detail>"...)
-	}
-	b = append(b, "</soap:Fault>"...)
-	return append(b, envEnd...)
+	return soapxml.AppendFault(b, &f.Fault, f.appendDetail())
 }
 
-// parseRequest reads Envelope, optional Header (refusing mustUnderstand blocks), Body with
-// exactly one operation element, and nothing after.
+// expectOp describes the Body's element, for the fault about an empty Body.
+const expectOp = "one operation element in namespace " + Namespace + " (see the WSDL)"
+
+// parseRequest reads the envelope (see soapxml.Reader.Envelope) and its one operation element.
 func parseRequest(doc []byte) (*opSpec, args, error) {
-	c := newCursor(doc)
-	env, ok, err := c.child()
-	if err != nil {
-		return nil, args{}, err
-	}
-	if !ok {
-		return nil, args{}, malformed("empty document")
-	}
-	if env.Name.Local == "Envelope" && env.Name.Space == soap12NS {
-		return nil, args{}, &soapFault{code: FaultVersionMismatch, msg: "this endpoint speaks SOAP 1.1, not SOAP 1.2", status: http.StatusInternalServerError}
-	}
-	if env.Name.Local != "Envelope" || env.Name.Space != EnvelopeNS {
-		if env.Name.Local == "Envelope" {
-			return nil, args{}, &soapFault{code: FaultVersionMismatch, msg: "the Envelope is not in the SOAP 1.1 namespace " + EnvelopeNS, status: http.StatusInternalServerError}
-		}
-		return nil, args{}, malformed("the document element must be a SOAP 1.1 Envelope, not <%s>", shorten(env.Name.Local, 64))
-	}
+	c := getCursor(doc)
+	defer putCursor(c)
 	var op *opSpec
 	var a args
-	sawHeader, sawBody := false, false
-	for {
-		se, ok, err := c.child()
-		if err != nil {
-			return nil, args{}, err
+	err := c.Envelope(expectOp, func(t *soapxml.Token) (err error) {
+		op = opByName[string(t.Local)]
+		if string(t.NS) != Namespace || op == nil {
+			return malformed("unknown operation {%s}%s; see the WSDL", soapxml.Clip(t.NS), soapxml.Clip(t.Local))
 		}
-		if !ok {
-			break
-		}
-		switch {
-		case se.Name.Space == EnvelopeNS && se.Name.Local == "Header" && !sawHeader && !sawBody:
-			sawHeader = true
-			if err := skipHeaders(c); err != nil {
-				return nil, args{}, err
-			}
-		case se.Name.Space == EnvelopeNS && se.Name.Local == "Body" && !sawBody:
-			sawBody = true
-			if op, a, err = parseBody(c); err != nil {
-				return nil, args{}, err
-			}
-		default:
-			return nil, args{}, malformed("unexpected element <%s> in the Envelope", shorten(se.Name.Local, 64))
-		}
-	}
-	if !sawBody {
-		return nil, args{}, malformed("the Envelope has no Body")
-	}
-	if err := c.end(); err != nil {
-		return nil, args{}, err
-	}
-	return op, a, nil
-}
-
-// skipHeaders skips header blocks; one marked mustUnderstand="1" is refused, as none is known.
-func skipHeaders(c *cursor) error {
-	for {
-		se, ok, err := c.child()
-		if err != nil || !ok {
-			return err
-		}
-		for _, at := range se.Attr {
-			if at.Name.Space == EnvelopeNS && at.Name.Local == "mustUnderstand" && strings.TrimSpace(at.Value) == "1" {
-				return &soapFault{code: FaultMustUnderstand, msg: "header <" + shorten(se.Name.Local, 64) + "> is not understood", status: http.StatusInternalServerError}
-			}
-		}
-		if err := c.skip(); err != nil {
-			return err
-		}
-	}
-}
-
-func parseBody(c *cursor) (*opSpec, args, error) {
-	se, ok, err := c.child()
+		a, err = readArgs(c, op)
+		return err
+	})
 	if err != nil {
 		return nil, args{}, err
-	}
-	if !ok {
-		return nil, args{}, malformed("the Body is empty; it must hold one operation element")
-	}
-	op := opByName[se.Name.Local]
-	if se.Name.Space != Namespace || op == nil {
-		return nil, args{}, malformed("unknown operation {%s}%s; see the WSDL", shorten(se.Name.Space, 80), shorten(se.Name.Local, 64))
-	}
-	a, err := readArgs(c, op)
-	if err != nil {
-		return nil, args{}, err
-	}
-	if _, more, err := c.child(); err != nil {
-		return nil, args{}, err
-	} else if more {
-		return nil, args{}, malformed("the Body must hold exactly one operation element")
 	}
 	return op, a, nil
 }

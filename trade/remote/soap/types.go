@@ -1,6 +1,7 @@
 package soap
 
 import (
+	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -8,36 +9,36 @@ import (
 // readers. Field order is the xs:sequence order; the read switches index the same order.
 
 var accountFields = []field{
-	{name: "accountID", xsd: "xs:long"},
-	{name: "userID", xsd: "xs:string"},
-	{name: "balance", xsd: "tns:Money"},
-	{name: "openBalance", xsd: "tns:Money"},
-	{name: "creationDate", xsd: "xs:dateTime", optional: true},
-	{name: "lastLogin", xsd: "xs:dateTime", optional: true},
-	{name: "loginCount", xsd: "xs:long"},
-	{name: "logoutCount", xsd: "xs:long"},
+	{Name: "accountID", XSD: "xs:long"},
+	{Name: "userID", XSD: "xs:string"},
+	{Name: "balance", XSD: "tns:Money"},
+	{Name: "openBalance", XSD: "tns:Money"},
+	{Name: "creationDate", XSD: "xs:dateTime", Optional: true},
+	{Name: "lastLogin", XSD: "xs:dateTime", Optional: true},
+	{Name: "loginCount", XSD: "xs:long"},
+	{Name: "logoutCount", XSD: "xs:long"},
 }
 
 func appendAccount(b []byte, name string, a trade.Account) []byte {
-	b = appendStart(b, name)
-	b = appendInt(b, "accountID", a.AccountID)
-	b = appendString(b, "userID", a.UserID)
+	b = soapxml.AppendStart(b, name)
+	b = soapxml.AppendInt(b, "accountID", a.AccountID)
+	b = soapxml.AppendString(b, "userID", a.UserID)
 	b = appendMoney(b, "balance", a.Balance)
 	b = appendMoney(b, "openBalance", a.OpenBalance)
 	b = appendTime(b, "creationDate", a.CreationDate)
 	b = appendTime(b, "lastLogin", a.LastLogin)
-	b = appendInt(b, "loginCount", a.LoginCount)
-	b = appendInt(b, "logoutCount", a.LogoutCount)
-	return appendEnd(b, name)
+	b = soapxml.AppendInt(b, "loginCount", a.LoginCount)
+	b = soapxml.AppendInt(b, "logoutCount", a.LogoutCount)
+	return soapxml.AppendEnd(b, name)
 }
 
 func readAccount(c *cursor) (a trade.Account, err error) {
-	err = c.record(accountFields, func(i int) error {
-		s, err := c.text()
+	err = c.Record("account", accountFields, func(i int, t *soapxml.Token) error {
+		s, err := c.String(t)
 		if err != nil {
 			return err
 		}
-		n := accountFields[i].name
+		n := accountFields[i].Name
 		switch i {
 		case 0:
 			a.AccountID, err = parseInt(n, s)
@@ -63,30 +64,27 @@ func readAccount(c *cursor) (a trade.Account, err error) {
 
 // profileFields: the password is only ever sent (update), never returned.
 var profileFields = []field{
-	{name: "userID", xsd: "xs:string"},
-	{name: "password", xsd: "xs:string", optional: true},
-	{name: "fullName", xsd: "xs:string"},
-	{name: "address", xsd: "xs:string"},
-	{name: "email", xsd: "xs:string"},
-	{name: "creditCard", xsd: "xs:string"},
+	{Name: "userID", XSD: "xs:string"},
+	{Name: "password", XSD: "xs:string", Optional: true},
+	{Name: "fullName", XSD: "xs:string"},
+	{Name: "address", XSD: "xs:string"},
+	{Name: "email", XSD: "xs:string"},
+	{Name: "creditCard", XSD: "xs:string"},
 }
 
 func appendProfile(b []byte, name string, p trade.AccountProfile) []byte {
-	b = appendStart(b, name)
-	b = appendString(b, "userID", p.UserID)
+	b = soapxml.AppendStart(b, name)
+	b = soapxml.AppendString(b, "userID", p.UserID)
 	if p.Password != "" {
-		b = appendString(b, "password", p.Password)
+		b = soapxml.AppendString(b, "password", p.Password)
 	}
-	b = appendString(b, "fullName", p.FullName)
-	b = appendString(b, "address", p.Address)
-	b = appendString(b, "email", p.Email)
-	b = appendString(b, "creditCard", p.CreditCard)
-	return appendEnd(b, name)
+	b = soapxml.AppendStrings(b, profileFields[2:], p.FullName, p.Address, p.Email, p.CreditCard)
+	return soapxml.AppendEnd(b, name)
 }
 
 func readProfile(c *cursor) (p trade.AccountProfile, err error) {
-	err = c.record(profileFields, func(i int) error {
-		s, err := c.text()
+	err = c.Record("profile", profileFields, func(i int, t *soapxml.Token) error {
+		s, err := c.String(t)
 		if err != nil {
 			return err
 		}
@@ -110,32 +108,32 @@ func readProfile(c *cursor) (p trade.AccountProfile, err error) {
 }
 
 var holdingFields = []field{
-	{name: "holdingID", xsd: "xs:long"},
-	{name: "accountID", xsd: "xs:long"},
-	{name: "symbol", xsd: "xs:string"},
-	{name: "quantity", xsd: "xs:long"},
-	{name: "purchasePrice", xsd: "tns:Money"},
-	{name: "purchaseDate", xsd: "xs:dateTime", optional: true},
+	{Name: "holdingID", XSD: "xs:long"},
+	{Name: "accountID", XSD: "xs:long"},
+	{Name: "symbol", XSD: "xs:string"},
+	{Name: "quantity", XSD: "xs:long"},
+	{Name: "purchasePrice", XSD: "tns:Money"},
+	{Name: "purchaseDate", XSD: "xs:dateTime", Optional: true},
 }
 
 func appendHolding(b []byte, name string, h trade.Holding) []byte {
-	b = appendStart(b, name)
-	b = appendInt(b, "holdingID", h.HoldingID)
-	b = appendInt(b, "accountID", h.AccountID)
-	b = appendString(b, "symbol", h.Symbol)
-	b = appendInt(b, "quantity", h.Quantity)
+	b = soapxml.AppendStart(b, name)
+	b = soapxml.AppendInt(b, "holdingID", h.HoldingID)
+	b = soapxml.AppendInt(b, "accountID", h.AccountID)
+	b = soapxml.AppendString(b, "symbol", h.Symbol)
+	b = soapxml.AppendInt(b, "quantity", h.Quantity)
 	b = appendMoney(b, "purchasePrice", h.PurchasePrice)
 	b = appendTime(b, "purchaseDate", h.PurchaseDate)
-	return appendEnd(b, name)
+	return soapxml.AppendEnd(b, name)
 }
 
 func readHolding(c *cursor) (h trade.Holding, err error) {
-	err = c.record(holdingFields, func(i int) error {
-		s, err := c.text()
+	err = c.Record("holding", holdingFields, func(i int, t *soapxml.Token) error {
+		s, err := c.String(t)
 		if err != nil {
 			return err
 		}
-		n := holdingFields[i].name
+		n := holdingFields[i].Name
 		switch i {
 		case 0:
 			h.HoldingID, err = parseInt(n, s)
@@ -156,17 +154,17 @@ func readHolding(c *cursor) (h trade.Holding, err error) {
 }
 
 var orderFields = []field{
-	{name: "orderID", xsd: "xs:long"},
-	{name: "accountID", xsd: "xs:long"},
-	{name: "holdingID", xsd: "xs:long"},
-	{name: "symbol", xsd: "xs:string"},
-	{name: "type", xsd: "tns:OrderType"},
-	{name: "status", xsd: "tns:OrderStatus"},
-	{name: "openDate", xsd: "xs:dateTime", optional: true},
-	{name: "completionDate", xsd: "xs:dateTime", optional: true},
-	{name: "quantity", xsd: "xs:long"},
-	{name: "price", xsd: "tns:Money"},
-	{name: "fee", xsd: "tns:Money"},
+	{Name: "orderID", XSD: "xs:long"},
+	{Name: "accountID", XSD: "xs:long"},
+	{Name: "holdingID", XSD: "xs:long"},
+	{Name: "symbol", XSD: "xs:string"},
+	{Name: "type", XSD: "tns:OrderType"},
+	{Name: "status", XSD: "tns:OrderStatus"},
+	{Name: "openDate", XSD: "xs:dateTime", Optional: true},
+	{Name: "completionDate", XSD: "xs:dateTime", Optional: true},
+	{Name: "quantity", XSD: "xs:long"},
+	{Name: "price", XSD: "tns:Money"},
+	{Name: "fee", XSD: "tns:Money"},
 }
 
 var (
@@ -175,19 +173,19 @@ var (
 )
 
 func appendOrder(b []byte, name string, o trade.Order) []byte {
-	b = appendStart(b, name)
-	b = appendInt(b, "orderID", o.OrderID)
-	b = appendInt(b, "accountID", o.AccountID)
-	b = appendInt(b, "holdingID", o.HoldingID)
-	b = appendString(b, "symbol", o.Symbol)
-	b = appendString(b, "type", string(o.Type))
-	b = appendString(b, "status", string(o.Status))
+	b = soapxml.AppendStart(b, name)
+	b = soapxml.AppendInt(b, "orderID", o.OrderID)
+	b = soapxml.AppendInt(b, "accountID", o.AccountID)
+	b = soapxml.AppendInt(b, "holdingID", o.HoldingID)
+	b = soapxml.AppendString(b, "symbol", o.Symbol)
+	b = soapxml.AppendString(b, "type", string(o.Type))
+	b = soapxml.AppendString(b, "status", string(o.Status))
 	b = appendTime(b, "openDate", o.OpenDate)
 	b = appendTime(b, "completionDate", o.CompletionDate)
-	b = appendInt(b, "quantity", o.Quantity)
+	b = soapxml.AppendInt(b, "quantity", o.Quantity)
 	b = appendMoney(b, "price", o.Price)
 	b = appendMoney(b, "fee", o.Fee)
-	return appendEnd(b, name)
+	return soapxml.AppendEnd(b, name)
 }
 
 func oneOf(name, s string, allowed []string) (string, error) {
@@ -196,16 +194,16 @@ func oneOf(name, s string, allowed []string) (string, error) {
 			return a, nil
 		}
 	}
-	return "", malformed("<%s> must be one of %v, not %q", name, allowed, shorten(s, 40))
+	return "", malformed("<%s> must be one of %v, not %q", name, allowed, soapxml.Shorten(s, 40))
 }
 
 func readOrder(c *cursor) (o trade.Order, err error) {
-	err = c.record(orderFields, func(i int) error {
-		s, err := c.text()
+	err = c.Record("order", orderFields, func(i int, t *soapxml.Token) error {
+		s, err := c.String(t)
 		if err != nil {
 			return err
 		}
-		n := orderFields[i].name
+		n := orderFields[i].Name
 		var v string
 		switch i {
 		case 0:
@@ -239,36 +237,36 @@ func readOrder(c *cursor) (o trade.Order, err error) {
 }
 
 var quoteFields = []field{
-	{name: "symbol", xsd: "xs:string"},
-	{name: "companyName", xsd: "xs:string"},
-	{name: "price", xsd: "tns:Money"},
-	{name: "open", xsd: "tns:Money"},
-	{name: "low", xsd: "tns:Money"},
-	{name: "high", xsd: "tns:Money"},
-	{name: "change", xsd: "tns:Money"},
-	{name: "volume", xsd: "xs:long"},
+	{Name: "symbol", XSD: "xs:string"},
+	{Name: "companyName", XSD: "xs:string"},
+	{Name: "price", XSD: "tns:Money"},
+	{Name: "open", XSD: "tns:Money"},
+	{Name: "low", XSD: "tns:Money"},
+	{Name: "high", XSD: "tns:Money"},
+	{Name: "change", XSD: "tns:Money"},
+	{Name: "volume", XSD: "xs:long"},
 }
 
 func appendQuote(b []byte, name string, q trade.Quote) []byte {
-	b = appendStart(b, name)
-	b = appendString(b, "symbol", q.Symbol)
-	b = appendString(b, "companyName", q.CompanyName)
+	b = soapxml.AppendStart(b, name)
+	b = soapxml.AppendString(b, "symbol", q.Symbol)
+	b = soapxml.AppendString(b, "companyName", q.CompanyName)
 	b = appendMoney(b, "price", q.Price)
 	b = appendMoney(b, "open", q.Open)
 	b = appendMoney(b, "low", q.Low)
 	b = appendMoney(b, "high", q.High)
 	b = appendMoney(b, "change", q.Change)
-	b = appendInt(b, "volume", q.Volume)
-	return appendEnd(b, name)
+	b = soapxml.AppendInt(b, "volume", q.Volume)
+	return soapxml.AppendEnd(b, name)
 }
 
 func readQuote(c *cursor) (q trade.Quote, err error) {
-	err = c.record(quoteFields, func(i int) error {
-		s, err := c.text()
+	err = c.Record("quote", quoteFields, func(i int, t *soapxml.Token) error {
+		s, err := c.String(t)
 		if err != nil {
 			return err
 		}
-		n := quoteFields[i].name
+		n := quoteFields[i].Name
 		switch i {
 		case 0:
 			q.Symbol = s
@@ -293,39 +291,39 @@ func readQuote(c *cursor) (q trade.Quote, err error) {
 }
 
 // quoteListFields is a list of quotes (the market summary's gainers and losers).
-var quoteListFields = []field{{name: "quote", xsd: "tns:Quote", optional: true, many: true}}
+var quoteListFields = []field{{Name: "quote", XSD: "tns:Quote", Optional: true, Many: true}}
 
 var summaryFields = []field{
-	{name: "tsia", xsd: "tns:Money"},
-	{name: "openTSIA", xsd: "tns:Money"},
-	{name: "volume", xsd: "xs:long"},
-	{name: "topGainers", xsd: "tns:QuoteList"},
-	{name: "topLosers", xsd: "tns:QuoteList"},
-	{name: "date", xsd: "xs:dateTime", optional: true},
+	{Name: "tsia", XSD: "tns:Money"},
+	{Name: "openTSIA", XSD: "tns:Money"},
+	{Name: "volume", XSD: "xs:long"},
+	{Name: "topGainers", XSD: "tns:QuoteList"},
+	{Name: "topLosers", XSD: "tns:QuoteList"},
+	{Name: "date", XSD: "xs:dateTime", Optional: true},
 }
 
 func appendSummary(b []byte, name string, m trade.MarketSummary) []byte {
-	b = appendStart(b, name)
+	b = soapxml.AppendStart(b, name)
 	b = appendMoney(b, "tsia", m.TSIA)
 	b = appendMoney(b, "openTSIA", m.OpenTSIA)
-	b = appendInt(b, "volume", m.Volume)
-	b = appendStart(b, "topGainers")
+	b = soapxml.AppendInt(b, "volume", m.Volume)
+	b = soapxml.AppendStart(b, "topGainers")
 	for _, q := range m.TopGainers {
 		b = appendQuote(b, "quote", q)
 	}
-	b = appendEnd(b, "topGainers")
-	b = appendStart(b, "topLosers")
+	b = soapxml.AppendEnd(b, "topGainers")
+	b = soapxml.AppendStart(b, "topLosers")
 	for _, q := range m.TopLosers {
 		b = appendQuote(b, "quote", q)
 	}
-	b = appendEnd(b, "topLosers")
+	b = soapxml.AppendEnd(b, "topLosers")
 	b = appendTime(b, "date", m.Date)
-	return appendEnd(b, name)
+	return soapxml.AppendEnd(b, name)
 }
 
-func readQuoteList(c *cursor) ([]trade.Quote, error) {
+func readQuoteList(c *cursor, name string) ([]trade.Quote, error) {
 	qs := []trade.Quote{}
-	err := c.record(quoteListFields, func(int) error {
+	err := c.Record(name, quoteListFields, func(int, *soapxml.Token) error {
 		q, err := readQuote(c)
 		qs = append(qs, q)
 		return err
@@ -334,18 +332,18 @@ func readQuoteList(c *cursor) ([]trade.Quote, error) {
 }
 
 func readSummary(c *cursor) (m trade.MarketSummary, err error) {
-	err = c.record(summaryFields, func(i int) error {
-		n := summaryFields[i].name
+	err = c.Record("marketSummary", summaryFields, func(i int, t *soapxml.Token) error {
+		n := summaryFields[i].Name
 		var err error
 		switch i {
 		case 3:
-			m.TopGainers, err = readQuoteList(c)
+			m.TopGainers, err = readQuoteList(c, "topGainers")
 			return err
 		case 4:
-			m.TopLosers, err = readQuoteList(c)
+			m.TopLosers, err = readQuoteList(c, "topLosers")
 			return err
 		}
-		s, err := c.text()
+		s, err := c.String(t)
 		if err != nil {
 			return err
 		}

@@ -1,74 +1,25 @@
 package soap
 
 import (
-	"net/http"
-	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/tradebench/tradebench/internal/soapxml"
 )
 
 // SOAPAction is the SOAPAction header value of an operation. The server dispatches on the Body's
 // element, so the header is informative.
 func SOAPAction(op string) string { return Namespace + "/" + op }
 
-var (
-	wsdlOnce sync.Once
-	wsdlHead string // up to the soap:address location
-	wsdlTail string
-)
+// wsdl is the description, built once from the operation and type specs and cut at the
+// endpoint address.
+var wsdl = buildWSDL()
 
 // WSDL returns the service description with its endpoint at location.
-func WSDL(location string) string {
-	wsdlOnce.Do(buildWSDL)
-	var b []byte
-	b = append(b, wsdlHead...)
-	b = appendAttr(b, location)
-	b = append(b, wsdlTail...)
-	return string(b)
-}
-
-func (h *Handler) serveWSDL(w http.ResponseWriter, r *http.Request) {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	doc := WSDL(scheme + "://" + r.Host + r.URL.Path)
-	hd := w.Header()
-	hd.Set("Content-Type", "text/xml; charset=utf-8")
-	hd.Set("Content-Length", strconv.Itoa(len(doc)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		w.Write([]byte(doc))
-	}
-}
-
-// appendAttr appends s escaped for a double-quoted attribute value.
-func appendAttr(b []byte, s string) []byte {
-	return append(b, strings.ReplaceAll(string(appendText(nil, s)), `"`, "&quot;")...)
-}
-
-func occurs(f field) string {
-	s := ""
-	if f.optional {
-		s += ` minOccurs="0"`
-	}
-	if f.many {
-		s += ` maxOccurs="unbounded"`
-	}
-	return s
-}
-
-func sequence(sb *strings.Builder, fs []field, indent string) {
-	sb.WriteString(indent + "<xs:sequence>\n")
-	for _, f := range fs {
-		sb.WriteString(indent + `  <xs:element name="` + f.name + `" type="` + f.xsd + `"` + occurs(f) + "/>\n")
-	}
-	sb.WriteString(indent + "</xs:sequence>\n")
-}
+func WSDL(location string) string { return string(wsdl.Doc(location)) }
 
 // buildWSDL renders the WSDL 1.1 from the operation and type specs, so it cannot drift from
 // what the server decodes.
-func buildWSDL() {
+func buildWSDL() *soapxml.WSDL {
 	var sb strings.Builder
 	sb.WriteString(`<?xml version="1.0" encoding="utf-8"?>
 <!-- tradebench trade business services: SOAP 1.1 document/literal wrapped.
@@ -103,7 +54,7 @@ func buildWSDL() {
 	sb.WriteString("        </xs:restriction>\n      </xs:simpleType>\n")
 	for _, t := range complexTypes {
 		sb.WriteString(`      <xs:complexType name="` + t.name + `">` + "\n")
-		sequence(&sb, t.fields, "        ")
+		soapxml.WriteSequence(&sb, t.fields, "        ")
 		sb.WriteString("      </xs:complexType>\n")
 	}
 	for _, op := range ops {
@@ -112,7 +63,7 @@ func buildWSDL() {
 			fs   []field
 		}{{op.name, op.in}, {op.name + "Response", op.out}} {
 			sb.WriteString(`      <xs:element name="` + el.name + `">` + "\n        <xs:complexType>\n")
-			sequence(&sb, el.fs, "          ")
+			soapxml.WriteSequence(&sb, el.fs, "          ")
 			sb.WriteString("        </xs:complexType>\n      </xs:element>\n")
 		}
 	}
@@ -151,10 +102,9 @@ func buildWSDL() {
   <wsdl:service name="TradeService">
     <wsdl:port name="TradeServiceSoap" binding="tns:TradeServiceSoapBinding">
       <soap:address location="`)
-	wsdlHead = sb.String()
-	wsdlTail = `"/>
+	return &soapxml.WSDL{Head: sb.String(), Tail: `"/>
     </wsdl:port>
   </wsdl:service>
 </wsdl:definitions>
-`
+`}
 }

@@ -8,8 +8,16 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
 )
+
+// Spec is the data set the plan tests load: big enough that every table has many pages.
+func Spec() dataset.Spec {
+	s := dataset.DefaultSpec()
+	s.Accounts, s.Quotes = 2000, 500
+	return s
+}
 
 // BigTables matches the tables that grow with the data set: a full scan of one of them in a
 // page's query is a bug, however fast it is on a small database.

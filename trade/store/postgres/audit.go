@@ -8,7 +8,10 @@ import (
 	"github.com/tradebench/tradebench/trade/store"
 )
 
-var _ store.Auditor = (*Store)(nil)
+var (
+	_ store.Auditor   = (*Store)(nil)
+	_ store.Versioner = (*Store)(nil)
+)
 
 // Audit implements store.Auditor: the shared audit queries in one REPEATABLE READ, READ ONLY
 // transaction, so every check sees the same snapshot while the system keeps running, with

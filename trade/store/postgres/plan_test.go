@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tradebench/tradebench/internal/pgtest"
-	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store/plantest"
 )
 
@@ -85,9 +84,7 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = 2000, 500
-	if err := st.Load(ctx, spec, nil); err != nil {
+	if err := st.Load(ctx, plantest.Spec(), nil); err != nil {
 		t.Fatal(err)
 	}
 	rec := &recorder{db: st.pool}

@@ -63,6 +63,13 @@ func Open(ctx context.Context, url string) (*Store, error) {
 // Kind implements store.Store.
 func (s *Store) Kind() string { return "postgres" }
 
+// ServerVersion implements store.Versioner: the server's version() string.
+func (s *Store) ServerVersion(ctx context.Context) (string, error) {
+	var v string
+	err := s.pool.QueryRow(ctx, "SELECT version()").Scan(&v)
+	return v, err
+}
+
 // Close implements store.Store.
 func (s *Store) Close() error {
 	s.pool.Close()

@@ -166,9 +166,10 @@ func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Or
 	return store.OfUser(ctx, q, userID, os, err)
 }
 
+// UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed
+// orders: the account page asks on every visit, and usually nothing is closed.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
-	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed' ORDER BY orderid", userID)
-	return store.OfUser(ctx, q, userID, os, err)
+	return store.MarkedOrders(all(q, ctx, scanOrder, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
 }
 
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {

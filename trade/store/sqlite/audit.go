@@ -7,7 +7,10 @@ import (
 	"github.com/tradebench/tradebench/trade/store"
 )
 
-var _ store.Auditor = (*Store)(nil)
+var (
+	_ store.Auditor   = (*Store)(nil)
+	_ store.Versioner = (*Store)(nil)
+)
 
 // Audit implements store.Auditor: the shared audit queries in one read transaction on a
 // reader connection, which in WAL mode is one snapshot however long the queries take, and

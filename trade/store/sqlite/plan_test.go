@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store/plantest"
 )
 
@@ -22,9 +21,7 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = 2000, 500
-	if err := st.Load(ctx, spec, nil); err != nil {
+	if err := st.Load(ctx, plantest.Spec(), nil); err != nil {
 		t.Fatal(err)
 	}
 	plantest.ReadAll(t, st, "uid:7")

@@ -81,6 +81,15 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // Kind implements store.Store.
 func (s *Store) Kind() string { return "sqlite" }
 
+// ServerVersion implements store.Versioner: the SQLite library's version.
+func (s *Store) ServerVersion(ctx context.Context) (string, error) {
+	var v string
+	if err := s.r.QueryRowContext(ctx, "SELECT sqlite_version()").Scan(&v); err != nil {
+		return "", err
+	}
+	return "SQLite " + v, nil
+}
+
 // Close implements store.Store.
 func (s *Store) Close() error {
 	s.ws.close()

@@ -1,4 +1,4 @@
-package soap
+package soapxml
 
 import (
 	"bytes"
@@ -39,18 +39,18 @@ const (
 	tEOF
 )
 
-// token is one event. Byte slices point into the document and are valid until the document's
-// buffer is reused.
-type token struct {
+// Token is one event: a start tag's name, its resolved namespace and xsi:nil. Byte slices point
+// into the document and are valid until the document's buffer is reused.
+type Token struct {
 	kind  tokKind
-	local []byte // start, end
-	ns    []byte // start, end: resolved namespace URI
+	Local []byte // start: the local name
+	NS    []byte // start: the resolved namespace URI
 	text  []byte // text: raw (undecoded) bytes
 	// decode says text holds '&' or '\r' and must go through decodeText; cdata says it came
 	// from a CDATA section (no entities, only line ends to normalize).
 	decode, cdata bool
 	nsid          uint8 // start: class of ns
-	nil           bool  // start: xsi:nil="true"
+	Nil           bool  // start: xsi:nil="true"
 	mustUnderst   bool  // start: soap:mustUnderstand="1"
 	offset        int   // where the token began, for error messages
 }
@@ -75,13 +75,16 @@ const (
 	nsOther
 )
 
-func classify(uri []byte) uint8 {
+// classify sorts a namespace URI just declared: the document's own namespace (the contract's
+// target namespace the Reader was reset with), the SOAP envelope's, none, or another.
+func (s *scanner) classify(uri []byte) uint8 {
+	if len(uri) > 0 && string(uri) == s.ours {
+		return nsOurs
+	}
 	switch string(uri) {
 	case "":
 		return nsNone
-	case wstestNamespace:
-		return nsOurs
-	case NamespaceEnvelope:
+	case EnvelopeNS:
 		return nsEnvelope
 	}
 	return nsOther
@@ -99,6 +102,7 @@ type scanner struct {
 	pending  bool // a self-closing tag's end is due
 	rootSeen bool
 	maxDepth int
+	ours     string // the contract's namespace: elements in it are classed nsOurs
 }
 
 // SyntaxError is malformed or refused XML.
@@ -111,7 +115,7 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("malformed XML at byte %d: %s", e.Offset, e.Msg)
 }
 
-func (s *scanner) reset(b []byte, maxDepth int) {
+func (s *scanner) reset(b []byte, ours string, maxDepth int) {
 	// a UTF-8 byte order mark is allowed before the document
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	s.b, s.p = b, 0
@@ -119,6 +123,7 @@ func (s *scanner) reset(b []byte, maxDepth int) {
 	s.ns = s.ns[:0]
 	s.pending, s.rootSeen = false, false
 	s.maxDepth = maxDepth
+	s.ours = ours
 }
 
 func (s *scanner) errf(off int, format string, args ...any) error {
@@ -178,7 +183,7 @@ func (s *scanner) name() ([]byte, int, error) {
 	s.p = p
 	n := b[start:p]
 	if colon >= 0 && (colon == 0 || colon == len(n)-1 || nameByte[n[colon+1]] != 2) {
-		return nil, -1, s.errf(start, "bad qualified name %q", clip(n))
+		return nil, -1, s.errf(start, "bad qualified name %q", Clip(n))
 	}
 	if high && !utf8.Valid(n) {
 		return nil, -1, s.errf(start, "name is not valid UTF-8")
@@ -214,9 +219,9 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-// next returns the next token. Comments, processing instructions and the XML declaration are
-// consumed silently.
-func (s *scanner) next(t *token) error {
+// next returns the next token. Comments and the XML declaration are consumed silently; other
+// processing instructions are refused.
+func (s *scanner) next(t *Token) error {
 	if s.pending {
 		s.pending = false
 		s.pop(t, s.p)
@@ -226,12 +231,12 @@ func (s *scanner) next(t *token) error {
 		if s.p >= len(s.b) {
 			if len(s.stack) > 0 {
 				f := s.stack[len(s.stack)-1]
-				return s.errf(s.p, "document ends inside <%s>", clip(s.b[f.qs:f.qe]))
+				return s.errf(s.p, "document ends inside <%s>", Clip(s.b[f.qs:f.qe]))
 			}
 			if !s.rootSeen {
 				return s.errf(s.p, "no root element (empty document)")
 			}
-			*t = token{kind: tEOF, offset: s.p}
+			*t = Token{kind: tEOF, offset: s.p}
 			return nil
 		}
 		if s.b[s.p] != '<' {
@@ -246,6 +251,9 @@ func (s *scanner) next(t *token) error {
 			txt := s.b[start:end]
 			if len(s.stack) == 0 {
 				if !isSpaceOnly(txt) {
+					if s.rootSeen {
+						return s.errf(start, "text after the root element")
+					}
 					return s.errf(start, "text outside the root element")
 				}
 				continue
@@ -291,13 +299,15 @@ func (s *scanner) procInst() error {
 	}
 	body := s.b[s.p : s.p+end]
 	s.p += end + 2
-	if len(target) == 3 && (target[0]|0x20) == 'x' && (target[1]|0x20) == 'm' && (target[2]|0x20) == 'l' {
-		if start != 0 {
-			return s.errf(start, "XML declaration not at the start of the document")
-		}
-		if enc := pseudoAttr(body, "encoding"); enc != nil && !isUTF8Name(enc) {
-			return s.errf(start, "unsupported encoding %q: send UTF-8", clip(enc))
-		}
+	if len(target) != 3 || (target[0]|0x20) != 'x' || (target[1]|0x20) != 'm' || (target[2]|0x20) != 'l' {
+		// SOAP 1.1 section 3: a SOAP message must not contain processing instructions.
+		return s.errf(start, "processing instructions are not allowed in a SOAP message")
+	}
+	if start != 0 {
+		return s.errf(start, "XML declaration not at the start of the document")
+	}
+	if enc := pseudoAttr(body, "encoding"); enc != nil && !IsUTF8Name(enc) {
+		return s.errf(start, "unsupported encoding %q: send UTF-8", Clip(enc))
 	}
 	return nil
 }
@@ -324,16 +334,18 @@ func pseudoAttr(b []byte, name string) []byte {
 	return b[1 : 1+j]
 }
 
-func isUTF8Name(enc []byte) bool {
-	switch string(bytes.ToLower(enc)) {
-	case "utf-8", "utf8", "us-ascii", "ascii":
-		return true
+// IsUTF8Name reports whether an encoding or charset name means UTF-8 (or its ASCII subset).
+func IsUTF8Name(enc []byte) bool {
+	for _, name := range [...]string{"utf-8", "utf8", "us-ascii", "ascii"} {
+		if bytes.EqualFold(enc, []byte(name)) { // ToLower would allocate on every request
+			return true
+		}
 	}
 	return false
 }
 
 // bang handles <!-- -->, <![CDATA[ ]]> (returned as text) and refuses <!DOCTYPE and the rest.
-func (s *scanner) bang(t *token) (bool, error) {
+func (s *scanner) bang(t *Token) (bool, error) {
 	start := s.p
 	rest := s.b[s.p:]
 	switch {
@@ -354,7 +366,7 @@ func (s *scanner) bang(t *token) (bool, error) {
 		}
 		txt := rest[9 : 9+end]
 		s.p += 9 + end + 3
-		*t = token{kind: tText, text: txt, cdata: true, decode: bytes.IndexByte(txt, '\r') >= 0, offset: start}
+		*t = Token{kind: tText, text: txt, cdata: true, decode: bytes.IndexByte(txt, '\r') >= 0, offset: start}
 		return true, nil
 	case bytes.HasPrefix(rest, []byte("<!DOCTYPE")):
 		return false, s.errf(start, "DOCTYPE declarations are not allowed (no DTDs, no entity definitions)")
@@ -362,7 +374,7 @@ func (s *scanner) bang(t *token) (bool, error) {
 	return false, s.errf(start, "unexpected markup declaration (DTD syntax is not allowed)")
 }
 
-func (s *scanner) endTag(t *token) error {
+func (s *scanner) endTag(t *Token) error {
 	start := s.p
 	s.p += 2
 	q, _, err := s.name()
@@ -371,28 +383,28 @@ func (s *scanner) endTag(t *token) error {
 	}
 	s.skipSpace()
 	if s.p >= len(s.b) || s.b[s.p] != '>' {
-		return s.errf(start, "end tag </%s> is not closed with '>'", clip(q))
+		return s.errf(start, "end tag </%s> is not closed with '>'", Clip(q))
 	}
 	s.p++
 	if len(s.stack) == 0 {
-		return s.errf(start, "end tag </%s> without a start tag", clip(q))
+		return s.errf(start, "end tag </%s> without a start tag", Clip(q))
 	}
 	if f := s.stack[len(s.stack)-1]; !bytes.Equal(s.b[f.qs:f.qe], q) {
-		return s.errf(start, "end tag </%s> does not match <%s>", clip(q), clip(s.b[f.qs:f.qe]))
+		return s.errf(start, "end tag </%s> does not match <%s>", Clip(q), Clip(s.b[f.qs:f.qe]))
 	}
 	s.pop(t, start)
 	return nil
 }
 
 // pop closes the innermost element. End tokens carry no name: the decoder knows what it opened.
-func (s *scanner) pop(t *token, off int) {
+func (s *scanner) pop(t *Token, off int) {
 	f := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	s.ns = s.ns[:f.nsMark]
 	t.kind, t.offset = tEnd, off
 }
 
-func (s *scanner) startTag(t *token) error {
+func (s *scanner) startTag(t *Token) error {
 	start := s.p
 	if s.rootSeen && len(s.stack) == 0 {
 		return s.errf(start, "content after the root element")
@@ -409,7 +421,7 @@ func (s *scanner) startTag(t *token) error {
 		hadSpace := s.p < len(s.b) && isSpace(s.b[s.p])
 		s.skipSpace()
 		if s.p >= len(s.b) {
-			return s.errf(start, "document ends inside the tag <%s", clip(q))
+			return s.errf(start, "document ends inside the tag <%s", Clip(q))
 		}
 		if s.b[s.p] == '>' {
 			s.p++
@@ -424,7 +436,7 @@ func (s *scanner) startTag(t *token) error {
 			break
 		}
 		if !hadSpace {
-			return s.errf(s.p, "expected space before an attribute in <%s", clip(q))
+			return s.errf(s.p, "expected space before an attribute in <%s", Clip(q))
 		}
 		an, _, err := s.name()
 		if err != nil {
@@ -432,12 +444,12 @@ func (s *scanner) startTag(t *token) error {
 		}
 		s.skipSpace()
 		if s.p >= len(s.b) || s.b[s.p] != '=' {
-			return s.errf(s.p, "attribute %s has no value", clip(an))
+			return s.errf(s.p, "attribute %s has no value", Clip(an))
 		}
 		s.p++
 		s.skipSpace()
 		if s.p >= len(s.b) || (s.b[s.p] != '"' && s.b[s.p] != '\'') {
-			return s.errf(s.p, "attribute %s: value must be quoted", clip(an))
+			return s.errf(s.p, "attribute %s: value must be quoted", Clip(an))
 		}
 		qc := s.b[s.p]
 		s.p++
@@ -456,7 +468,7 @@ func (s *scanner) startTag(t *token) error {
 		s.attrs = append(s.attrs, attr{an, v})
 	}
 	if len(s.stack) >= s.maxDepth {
-		return s.errf(start, "elements nested more than %d deep", s.maxDepth)
+		return s.errf(start, "elements nested deeper than %d", s.maxDepth)
 	}
 	mark := len(s.ns)
 	// namespace declarations first: they apply to the element's own name and attributes
@@ -468,7 +480,7 @@ func (s *scanner) startTag(t *token) error {
 		case bytes.HasPrefix(a.name, []byte("xmlns:")):
 			prefix = a.name[6:]
 			if len(a.value) == 0 {
-				return s.errf(start, "prefix %s bound to an empty namespace", clip(prefix))
+				return s.errf(start, "prefix %s bound to an empty namespace", Clip(prefix))
 			}
 			if string(prefix) == "xmlns" || string(prefix) == "xml" {
 				return s.errf(start, "reserved prefix %s redeclared", prefix)
@@ -481,9 +493,9 @@ func (s *scanner) startTag(t *token) error {
 		}
 		uri, err := attrValue(a.value)
 		if err != nil {
-			return s.errf(start, "namespace %s: %v", clip(a.value), err)
+			return s.errf(start, "namespace %s: %v", Clip(a.value), err)
 		}
-		s.ns = append(s.ns, binding{prefix, uri, classify(uri)})
+		s.ns = append(s.ns, binding{prefix, uri, s.classify(uri)})
 	}
 	var prefix, local []byte = nil, q
 	if colon >= 0 {
@@ -491,11 +503,11 @@ func (s *scanner) startTag(t *token) error {
 	}
 	ns, nsid, ok := s.lookup(prefix)
 	if !ok {
-		return s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, clip(q))
+		return s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, Clip(q))
 	}
 	// field by field: a whole-struct store of a pointerful token costs a typed copy
-	t.kind, t.local, t.ns, t.nsid, t.offset = tStart, local, ns, nsid, start
-	t.text, t.decode, t.cdata, t.nil, t.mustUnderst = nil, false, false, false, false
+	t.kind, t.Local, t.NS, t.nsid, t.offset = tStart, local, ns, nsid, start
+	t.text, t.decode, t.cdata, t.Nil, t.mustUnderst = nil, false, false, false, false
 	for _, a := range s.attrs {
 		ap, al := splitQName(a.name)
 		if len(ap) == 0 || string(ap) == "xmlns" {
@@ -503,12 +515,12 @@ func (s *scanner) startTag(t *token) error {
 		}
 		auri, _, ok := s.lookup(ap)
 		if !ok {
-			return s.errf(start, "undeclared namespace prefix %q on attribute %s", ap, clip(a.name))
+			return s.errf(start, "undeclared namespace prefix %q on attribute %s", ap, Clip(a.name))
 		}
 		switch {
 		case string(al) == "nil" && string(auri) == nsXSI:
-			t.nil = string(a.value) == "true" || string(a.value) == "1"
-		case string(al) == "mustUnderstand" && string(auri) == NamespaceEnvelope:
+			t.Nil = string(a.value) == "true" || string(a.value) == "1"
+		case string(al) == "mustUnderstand" && string(auri) == EnvelopeNS:
 			t.mustUnderst = string(a.value) == "1" || string(a.value) == "true"
 		}
 	}
@@ -528,8 +540,8 @@ func attrValue(v []byte) ([]byte, error) {
 
 var errBadChar = errors.New("character not allowed in XML")
 
-// isXMLChar reports whether r is a Char of XML 1.0.
-func isXMLChar(r rune) bool {
+// IsXMLChar reports whether r is a Char of XML 1.0: what a document may carry at all.
+func IsXMLChar(r rune) bool {
 	return r == 0x9 || r == 0xA || r == 0xD || (r >= 0x20 && r <= 0xD7FF) ||
 		(r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
 }
@@ -550,7 +562,7 @@ func decodeText(dst, src []byte, cdata bool) ([]byte, error) {
 		case c == '&' && !cdata:
 			end := bytes.IndexByte(src[i:], ';')
 			if end < 0 || end > 12 {
-				return nil, fmt.Errorf("bad entity reference near %q", clip(src[i:min(len(src), i+12)]))
+				return nil, fmt.Errorf("bad entity reference near %q", Clip(src[i:min(len(src), i+12)]))
 			}
 			ref := src[i+1 : i+end]
 			i += end + 1
@@ -567,11 +579,11 @@ func decodeText(dst, src []byte, cdata bool) ([]byte, error) {
 				dst = append(dst, '"')
 			default:
 				if len(ref) < 2 || ref[0] != '#' {
-					return nil, fmt.Errorf("undefined entity &%s; (only the five predefined entities and character references are allowed)", clip(ref))
+					return nil, fmt.Errorf("undefined entity &%s; (only the five predefined entities and character references are allowed)", Clip(ref))
 				}
 				r, ok := charRef(ref[1:])
-				if !ok || !isXMLChar(r) {
-					return nil, fmt.Errorf("bad character reference &%s;", clip(ref))
+				if !ok || !IsXMLChar(r) {
+					return nil, fmt.Errorf("bad character reference &%s;", Clip(ref))
 				}
 				dst = utf8.AppendRune(dst, r)
 			}
@@ -616,13 +628,8 @@ func charRef(b []byte) (rune, bool) {
 	return r, true
 }
 
-// clip shortens b for an error message.
-func clip(b []byte) string {
-	if len(b) > 40 {
-		return string(b[:40]) + "..."
-	}
-	return string(b)
-}
+// Clip shortens b for an error message (see Shorten).
+func Clip(b []byte) string { return Shorten(string(b[:min(len(b), 41)]), 40) }
 
 // leafText is the fast path for the commonest shape in a SOAP body, <x>text</x>: called right
 // after a start token, it takes the text and the matching end tag in one step when the text has

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"time"
+
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/fleet"
+)
+
+func init() {
+	register(&command{name: "agent", summary: "a load agent: joins NATS and runs its share of the load a controller (drive/run --agents N) gives it", run: runAgent})
+}
+
+const agentHelp = `usage: tradebench agent --nats URL [--name NAME]
+
+A long-running load agent for distributed runs. It connects to NATS (reconnecting for ever, so a
+broker restart does not lose it), announces itself every second (name, host, cores, version) and
+runs, one at a time, the shares of runs that a controller — 'tradebench drive --agents N' or
+'tradebench run --target URL --agents N' — assigns it: the controller sends the scenario file, the
+agent's part of the users or the rate and the start instant, and the agent streams its metrics
+every second and its final results at the end. It refuses a controller of another version.
+Stop it with Ctrl-C or SIGTERM. See docs/distributed.md.
+
+examples:
+  tradebench agent --nats nats://controller:4222
+  tradebench agent --nats nats://nats.load.svc:4222 --name rack2-a
+
+flags:
+`
+
+func runAgent(ctx context.Context, args []string) error {
+	fs := newFlagSet("agent", "--nats URL [--name NAME]")
+	url := fs.String("nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
+	name := fs.String("name", "", "the agent's name in results (default: host-pid)")
+	setHelp(fs, agentHelp)
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if *url == "" {
+		return usageErrorf("--nats is required: the URL of the NATS server the controller uses")
+	}
+	nc, err := fleet.Connect(*url, "tradebench agent", true)
+	if err != nil {
+		return usageErrorf("--nats: %v", err)
+	}
+	defer nc.Close()
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	return fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log}).Serve(ctx)
+}
+
+// fleetFlags are the controller's flags of drive and run: with --agents N the load runs on N
+// agents instead of in this process.
+type fleetFlags struct {
+	agents    int
+	wait      time.Duration
+	natsURL   string
+	listen    string
+	allowLoss bool
+}
+
+func (f *fleetFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.agents, "agents", 0, "distributed run: spread the users (or rate) evenly over this many agents ('tradebench agent') and merge their results (0 = drive from this process)")
+	fs.DurationVar(&f.wait, "agents-wait", fleet.DefaultWait, "distributed run: how long to wait for the agents to join")
+	fs.StringVar(&f.natsURL, "nats", "", "distributed run: the NATS server or cluster the agents joined, e.g. nats://nats:4222")
+	fs.StringVar(&f.listen, "nats-listen", "", "distributed run: start an embedded NATS server on this host:port for the agents to join, e.g. 0.0.0.0:4222")
+	fs.BoolVar(&f.allowLoss, "allow-agent-loss", false, "distributed run: exit 0 even if an agent was lost (stopped reporting for 5 s); the summary still says so")
+}
+
+// distributor checks the flags and, with --agents, connects the controller (starting the
+// embedded broker for --nats-listen). close releases what it started.
+func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.Distributor, close func(), err error) {
+	given := givenFlags(fs)
+	close = func() {}
+	switch {
+	case f.agents < 0:
+		return nil, close, usageErrorf("--agents must not be negative, got %d", f.agents)
+	case f.agents == 0:
+		for _, n := range []string{"agents-wait", "nats", "nats-listen", "allow-agent-loss"} {
+			if given[n] {
+				return nil, close, usageErrorf("--%s applies to distributed runs: give --agents N too", n)
+			}
+		}
+		return nil, close, nil
+	case f.wait <= 0:
+		return nil, close, usageErrorf("--agents-wait must be positive, got %v", f.wait)
+	case f.natsURL == "" && f.listen == "":
+		return nil, close, usageErrorf("--agents needs --nats URL (a NATS server the agents joined) or --nats-listen ADDR (start one here)")
+	case f.natsURL != "" && f.listen != "":
+		return nil, close, usageErrorf("give --nats (an existing server) or --nats-listen (an embedded one), not both")
+	case cfg.Peak != nil:
+		return nil, close, usageErrorf("--peak runs in one process; it cannot be combined with --agents")
+	}
+	url := f.natsURL
+	var broker *fleet.Broker
+	if f.listen != "" {
+		if broker, err = fleet.Listen(f.listen); err != nil {
+			return nil, close, usageErrorf("--nats-listen: %v", err)
+		}
+		url = broker.URL()
+		fmt.Fprintf(os.Stderr, "NATS listening on %s: start agents with 'tradebench agent --nats nats://THIS-HOST:%s'\n", broker.Addr(), portOf(broker.Addr()))
+	}
+	nc, err := fleet.Connect(url, "tradebench controller", false)
+	if err != nil {
+		if broker != nil {
+			broker.Shutdown()
+		}
+		return nil, close, usageErrorf("--nats: %v", err)
+	}
+	close = func() {
+		nc.Close()
+		if broker != nil {
+			broker.Shutdown()
+		}
+	}
+	return fleet.NewController(nc, fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss}), close, nil
+}
+
+func portOf(a net.Addr) string {
+	_, port, _ := net.SplitHostPort(a.String())
+	return port
+}

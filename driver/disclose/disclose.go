@@ -1,0 +1,166 @@
+// Package disclose captures the full disclosure of a run (report.Disclosure) from the machine
+// it runs on: hardware, operating system and software versions, and the command line, so every
+// results file says what it was measured with without anyone typing it in. The commands that
+// run load add what only they know (the scenario, the database, the server's configuration).
+//
+// It reads /proc and /etc/os-release, as found on Linux; elsewhere the fields it cannot read
+// are left empty rather than guessed.
+package disclose
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+// New returns the disclosure of this machine and process: hardware, OS, software and the
+// command line (os.Args). Workload, run rules and the rest are the caller's to fill.
+func New() *report.Disclosure {
+	return &report.Disclosure{
+		Hardware: Hardware(),
+		OS:       OS(),
+		Software: Software(),
+		Command:  append([]string(nil), os.Args...),
+	}
+}
+
+// Hardware reads the CPU model (/proc/cpuinfo), the logical CPUs Go sees and the memory
+// (/proc/meminfo MemTotal).
+func Hardware() report.Hardware {
+	h := report.Hardware{Cores: runtime.NumCPU()}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		h.CPUModel = cpuModel(b)
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		h.MemoryBytes = meminfoKB(b, "MemTotal") << 10
+	}
+	return h
+}
+
+// cpuModel is the first processor's model: "model name" on x86, "Model"/"Hardware"/"cpu model"
+// on ARM and others; with its "CPU implementer"/"CPU part" when that is all there is.
+func cpuModel(b []byte) string {
+	var fallback string
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch k {
+		case "model name", "Model", "cpu model", "Hardware":
+			if v != "" {
+				return v
+			}
+		case "CPU part":
+			if fallback == "" {
+				fallback = "CPU part " + v
+			}
+		}
+	}
+	return fallback
+}
+
+func meminfoKB(b []byte, key string) int64 {
+	s := bufio.NewScanner(bytes.NewReader(b))
+	for s.Scan() {
+		k, v, ok := strings.Cut(s.Text(), ":")
+		if ok && k == key {
+			f := strings.Fields(v)
+			if len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// OS reads the kernel (/proc/sys/kernel/ostype and osrelease, what uname -sr prints) and the
+// distribution (/etc/os-release PRETTY_NAME).
+func OS() report.OSInfo {
+	var o report.OSInfo
+	typ, err1 := os.ReadFile("/proc/sys/kernel/ostype")
+	rel, err2 := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err1 == nil && err2 == nil {
+		o.Kernel = strings.TrimSpace(string(typ)) + " " + strings.TrimSpace(string(rel))
+	} else {
+		o.Kernel = runtime.GOOS
+	}
+	for _, p := range []string{"/etc/os-release", "/usr/lib/os-release"} {
+		if b, err := os.ReadFile(p); err == nil {
+			o.Distribution = osRelease(b)
+			break
+		}
+	}
+	return o
+}
+
+// osRelease is PRETTY_NAME, or NAME and VERSION, of an os-release file.
+func osRelease(b []byte) string {
+	vals := map[string]string{}
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok {
+			continue
+		}
+		if u, err := strconv.Unquote(v); err == nil {
+			v = u
+		} else {
+			v = strings.Trim(v, `'"`)
+		}
+		vals[k] = v
+	}
+	if v := vals["PRETTY_NAME"]; v != "" {
+		return v
+	}
+	return strings.TrimSpace(vals["NAME"] + " " + vals["VERSION"])
+}
+
+// Software is tradebench's version and the commit it was built from (from the build
+// information Go embeds; "-dirty" when the tree had uncommitted changes; empty for a build
+// outside a repository, e.g. go test), and the Go version.
+func Software() report.Software {
+	s := report.Software{Tradebench: report.Version, Go: runtime.Version()}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev string
+		var dirty bool
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				rev = kv.Value
+			case "vcs.modified":
+				dirty = kv.Value == "true"
+			}
+		}
+		if rev != "" && dirty {
+			rev += "-dirty"
+		}
+		s.Commit = rev
+	}
+	return s
+}
+
+// SHA256 is the hex SHA-256 of content: a scenario's hash, so two results can tell whether
+// they ran the same file.
+func SHA256(content []byte) string {
+	h := sha256.Sum256(content)
+	return hex.EncodeToString(h[:])
+}
+
+// MeasuredWindow describes the measured window: only the steady state counts.
+func MeasuredWindow(rampUp, steady, rampDown float64) string {
+	return fmt.Sprintf("steady state only: %s measured; %s ramp-up and %s ramp-down not measured",
+		secs(steady), secs(rampUp), secs(rampDown))
+}
+
+func secs(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + " s" }

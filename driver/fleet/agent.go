@@ -1,0 +1,269 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nuid"
+
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/report"
+)
+
+// AgentConfig configures an agent process.
+type AgentConfig struct {
+	// Name names the agent in results ("" = host-pid).
+	Name string
+	// Log receives the agent's events (nil = nowhere).
+	Log *slog.Logger
+}
+
+// Agent is a long-running load agent: it announces itself on NATS, prepares the shares
+// controllers assign it, runs one at a time and reports every second and at the end.
+type Agent struct {
+	nc    *nats.Conn
+	hello Hello
+	log   *slog.Logger
+
+	mu      sync.Mutex
+	run     string             // assigned or running ("" = idle)
+	plan    *driver.Plan       // the assigned share, prepared
+	cancel  context.CancelFunc // stops the running share
+	started bool
+	expire  *time.Timer    // drops an assignment no start follows
+	running sync.WaitGroup // the share being run, until its results are delivered
+}
+
+// NewAgent makes an agent on a NATS connection (see Connect).
+func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
+	host, _ := os.Hostname()
+	if cfg.Name == "" {
+		cfg.Name = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Agent{nc: nc, log: cfg.Log,
+		hello: Hello{Header: header(), ID: nuid.Next(), Name: cfg.Name, Host: host, Cores: runtime.NumCPU()}}
+}
+
+// ID is the agent's unique id.
+func (a *Agent) ID() string { return a.hello.ID }
+
+// Serve announces the agent and answers controllers until ctx ends.
+func (a *Agent) Serve(ctx context.Context) error {
+	sub, err := a.nc.Subscribe(agentSubject(a.hello.ID, "*"), a.handle)
+	if err != nil {
+		return fmt.Errorf("agent: subscribing: %w", err)
+	}
+	defer sub.Unsubscribe()
+	a.log.Info("agent ready", "name", a.hello.Name, "id", a.hello.ID, "nats", a.nc.ConnectedUrlRedacted())
+	t := time.NewTicker(HelloEvery)
+	defer t.Stop()
+	for {
+		a.announce()
+		select {
+		case <-ctx.Done():
+			// a share being run stops and reports what it measured before the agent exits
+			a.abort("the agent is stopping")
+			a.running.Wait()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+func (a *Agent) announce() {
+	a.mu.Lock()
+	h := a.hello
+	h.Run = a.run
+	a.mu.Unlock()
+	_ = a.nc.Publish(SubjectHello, encode(h)) // buffered across reconnects
+}
+
+// handle answers one message on the agent's subjects.
+func (a *Agent) handle(m *nats.Msg) {
+	verb := m.Subject[len(agentSubject(a.hello.ID, "")):]
+	var err error
+	switch verb {
+	case "assign":
+		var as Assign
+		if err = decode(m.Data, &as.Header, &as); err == nil {
+			err = a.assign(as)
+		}
+	case "start":
+		var st Start
+		if err = decode(m.Data, &st.Header, &st); err == nil {
+			err = a.start(st)
+		}
+	case "abort":
+		var ab Abort
+		if decode(m.Data, &ab.Header, &ab) == nil {
+			a.abortRun(ab.Run, ab.Reason)
+		}
+		return
+	default:
+		return
+	}
+	r := Reply{Header: header(), OK: err == nil}
+	if err != nil {
+		r.Error = err.Error()
+		a.log.Warn("refused", "verb", verb, "err", clip(err.Error(), 500))
+	}
+	if m.Reply != "" {
+		_ = m.Respond(encode(r))
+	}
+}
+
+// decode reads a message and refuses one of another version.
+func decode(data []byte, h *Header, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("malformed message: %v", err)
+	}
+	return h.compatible()
+}
+
+// assign prepares a share: everything a run needs that can fail (the scenario, its parameters,
+// the share's limits) fails here, before any load.
+func (a *Agent) assign(as Assign) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run != "" && a.run != as.Run {
+		return fmt.Errorf("agent %s is busy with run %s", a.hello.Name, a.run)
+	}
+	if a.started {
+		return fmt.Errorf("agent %s is already running run %s", a.hello.Name, a.run)
+	}
+	s := as.Share
+	cfg := driver.Config{Target: s.Target, URL: s.URL, Scenario: s.Scenario, ScenarioData: s.ScenarioData,
+		Params: s.Params, Think: s.Think, Users: s.Users, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Iterations: s.Iterations,
+		RampUp: s.RampUp, Duration: s.Duration, RampDown: s.RampDown, KeepConnections: s.KeepConnections,
+		Timeout: s.Timeout, Insecure: s.Insecure, RunID: s.RunID, Seed: s.Seed, Slice: s.Slice}
+	if cfg.URL != "" {
+		cfg.Scenario, cfg.ScenarioData = "", nil
+	}
+	plan, err := driver.Prepare(cfg)
+	if err != nil {
+		return err
+	}
+	if a.expire != nil {
+		a.expire.Stop()
+	}
+	a.run, a.plan = as.Run, plan
+	run := as.Run
+	a.expire = time.AfterFunc(assignTTL, func() { a.abortRun(run, "no start within "+assignTTL.String()) })
+	a.log.Info("assigned", "run", as.Run, "index", as.Index, "of", as.Count, "users", s.Users, "rate", s.Rate)
+	return nil
+}
+
+// start runs the assigned share at st.At, in the background.
+func (a *Agent) start(st Start) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == "" || a.run != st.Run {
+		return fmt.Errorf("agent %s has no assignment for run %s", a.hello.Name, st.Run)
+	}
+	if a.started {
+		return nil // a repeated start (the reply was lost): already running
+	}
+	a.expire.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	a.started, a.cancel = true, cancel
+	a.running.Add(1)
+	go func() { defer a.running.Done(); a.execute(ctx, st.Run, a.plan, st.At) }()
+	return nil
+}
+
+func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at time.Time) {
+	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
+	sent := a.nc.Stats().OutBytes
+	tick := runSubject(run, "tick")
+	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
+		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
+			Pass: int64(p.TPS), Errors: p.Errors, Hits: p.Hits, Users: p.Users}
+		if h.TotalCount() > 0 {
+			if enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase); err == nil {
+				t.Hist = string(enc)
+			}
+		}
+		_ = a.nc.Publish(tick, encode(t))
+	})
+	// what the metric stream cost: every byte this connection published during the run (the
+	// ticks, and the heartbeats, which an idle agent sends too), per second of the run
+	streamed, secs := a.nc.Stats().OutBytes-sent, time.Since(at).Seconds()
+	out := Result{Header: header(), Run: run, Agent: a.hello.ID, Results: res}
+	if res != nil {
+		res.Series = nil // the controller has it from the ticks
+	}
+	if err != nil {
+		out.Error = err.Error()
+	}
+	a.deliver(out)
+	a.mu.Lock()
+	if a.run == run {
+		a.cancel()
+		a.run, a.plan, a.cancel, a.started = "", nil, nil, false
+	}
+	a.mu.Unlock()
+	a.log.Info("finished", "run", run, "err", err, "stream_bytes", streamed, "stream_bytes_per_sec", int(float64(streamed)/max(secs, 1)))
+}
+
+// deliver sends the final results until the controller acknowledges them or the grace ends: a
+// NATS restart at the end of a run must not lose them.
+func (a *Agent) deliver(r Result) {
+	data := encode(r)
+	deadline := time.Now().Add(resultGrace)
+	for {
+		m, err := a.nc.Request(runSubject(r.Run, "result"), data, requestTimeout)
+		if err == nil {
+			var rep Reply
+			if decode(m.Data, &rep.Header, &rep) == nil && rep.OK {
+				a.log.Info("results delivered", "run", r.Run, "bytes", len(data))
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			a.log.Warn("results not delivered", "run", r.Run, "err", err)
+			return
+		}
+		if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrConnectionClosed) || err == nil {
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+}
+
+// abortRun stops run if it is this agent's; messages about other runs are ignored.
+func (a *Agent) abortRun(run, reason string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if run == "" || a.run != run {
+		return
+	}
+	a.log.Info("abort", "run", run, "reason", clip(reason, 200))
+	if a.started {
+		a.cancel() // execute reports what was measured and goes idle
+		return
+	}
+	if a.expire != nil {
+		a.expire.Stop()
+	}
+	a.run, a.plan = "", nil
+}
+
+func (a *Agent) abort(reason string) {
+	a.mu.Lock()
+	run := a.run
+	a.mu.Unlock()
+	a.abortRun(run, reason)
+}

@@ -1,0 +1,584 @@
+package fleet
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/nats-io/nats.go"
+
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/report"
+)
+
+// ControllerConfig configures a distributed run's controller.
+type ControllerConfig struct {
+	// Agents is how many agents run the drive (at least 1).
+	Agents int
+	// Wait is how long to wait for them to join (0 = DefaultWait).
+	Wait time.Duration
+	// AllowLoss makes a run that lost agents succeed (the summary still says so).
+	AllowLoss bool
+}
+
+// DefaultWait is how long a controller waits for its agents by default.
+const DefaultWait = time.Minute
+
+// Controller runs drives on agents: a driver.Distributor.
+type Controller struct {
+	nc  *nats.Conn
+	cfg ControllerConfig
+}
+
+// NewController makes a controller on a NATS connection (see Connect).
+func NewController(nc *nats.Conn, cfg ControllerConfig) *Controller {
+	if cfg.Wait <= 0 {
+		cfg.Wait = DefaultWait
+	}
+	return &Controller{nc: nc, cfg: cfg}
+}
+
+// member is one agent of a run, as the controller follows it.
+type member struct {
+	Hello
+	index    int
+	lastSeen time.Time
+	state    string // "" running, report.AgentDone, report.AgentLost
+	why      string // why it was lost
+	results  *report.Results
+	// what its ticks said about the steady state, for an agent lost before its final results
+	pass, errors int64
+	hist         *hdr.Histogram
+}
+
+// second is the fleet's merge of one second of the series.
+type second struct {
+	phase              string
+	pass, errors, hits int64
+	users              int
+	hist               *hdr.Histogram
+	agents             int
+}
+
+// run is the state of one distributed run.
+type run struct {
+	c      *Controller
+	id     string
+	plan   *driver.Plan
+	mu     sync.Mutex
+	agents map[string]*member // by agent id
+	order  []*member
+	series map[int]*second
+	// ignored counts messages dropped as not of this run or not from its agents
+	ignored int
+}
+
+// Distribute implements driver.Distributor.
+func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Results, error) {
+	cfg := p.Config()
+	k := c.cfg.Agents
+	if k < 1 {
+		return nil, &driver.UsageError{Err: fmt.Errorf("--agents must be at least 1, got %d", k)}
+	}
+	if cfg.Rate == 0 && cfg.Users < k {
+		return nil, &driver.UsageError{Err: fmt.Errorf("--users %d is fewer than --agents %d: every agent needs at least one user", cfg.Users, k)}
+	}
+	if cfg.MaxInFlight > 0 && cfg.MaxInFlight < k {
+		return nil, &driver.UsageError{Err: fmt.Errorf("--max-in-flight %d is fewer than --agents %d: every agent needs at least one", cfg.MaxInFlight, k)}
+	}
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	hellos, err := c.discover(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{c: c, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{}}
+	for i, h := range hellos {
+		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: metrics.NewHistogram()}
+		r.agents[h.ID] = m
+		r.order = append(r.order, m)
+	}
+	subs, err := r.subscribe()
+	for _, s := range subs {
+		defer s.Unsubscribe()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.assign(ctx); err != nil {
+		r.abortAll("the run could not be assigned")
+		return nil, err
+	}
+	at := time.Now().Add(startLead).UTC()
+	if err := r.start(ctx, at); err != nil {
+		r.abortAll("the run could not be started")
+		return nil, err
+	}
+	fmt.Fprintf(progress, "%d agents assigned; the run starts at %s\n", k, at.Format("15:04:05.000 UTC"))
+	ended := r.follow(ctx, at, progress)
+	res, err := r.merge(at, ended)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	var lost []string
+	for _, m := range r.order {
+		if m.state == report.AgentLost {
+			lost = append(lost, m.Name)
+		}
+	}
+	if len(lost) > 0 && !c.cfg.AllowLoss {
+		return res, &driver.AgentsLostError{Lost: lost}
+	}
+	return res, nil
+}
+
+// maxAnnounced bounds the agents a controller remembers while it waits.
+const maxAnnounced = 10000
+
+// discover waits for enough idle agents of this version and picks them in name order.
+func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello, error) {
+	var mu sync.Mutex
+	idle := map[string]Hello{}
+	other := map[string]Hello{} // of another version
+	enough := make(chan struct{}, 1)
+	sub, err := c.nc.Subscribe(SubjectHello, func(m *nats.Msg) {
+		var h Hello
+		if json.Unmarshal(m.Data, &h) != nil || h.ID == "" || len(h.ID) > 64 {
+			return
+		}
+		h.Name, h.Host, h.Version = clip(h.Name, 64), clip(h.Host, 64), clip(h.Version, 32)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case len(idle)+len(other) >= maxAnnounced && idle[h.ID].ID == "" && other[h.ID].ID == "":
+			// a flood of strangers' announcements: remember no more
+		case h.compatible() != nil:
+			other[h.ID] = h
+		case h.Run == "":
+			idle[h.ID] = h
+		default:
+			delete(idle, h.ID)
+		}
+		if len(idle) >= c.cfg.Agents {
+			select {
+			case enough <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("subscribing to %s: %w", SubjectHello, err)
+	}
+	defer sub.Unsubscribe()
+	fmt.Fprintf(progress, "waiting up to %v for %d agents on %s\n", c.cfg.Wait, c.cfg.Agents, c.nc.ConnectedUrlRedacted())
+	timeout := time.NewTimer(c.cfg.Wait)
+	defer timeout.Stop()
+	select {
+	case <-enough:
+		// every agent announces itself each second: take one more round so that the agents
+		// chosen are the same whichever announced first
+		time.Sleep(HelloEvery + HelloEvery/4)
+	case <-timeout.C:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	hs := make([]Hello, 0, len(idle))
+	for _, h := range idle {
+		hs = append(hs, h)
+	}
+	if len(hs) < c.cfg.Agents {
+		msg := fmt.Sprintf("only %d of %d agents joined within %v (--agents-wait)", len(hs), c.cfg.Agents, c.cfg.Wait)
+		if len(other) > 0 {
+			var vs []string
+			for _, h := range other {
+				vs = append(vs, h.Name+" ("+h.Version+")")
+			}
+			slices.Sort(vs)
+			if len(vs) > 10 {
+				vs = append(vs[:10], "…")
+			}
+			msg += fmt.Sprintf("; %d more of another version were not used: %s", len(other), strings.Join(vs, ", "))
+		}
+		return nil, &driver.UsageError{Err: errors.New(msg)}
+	}
+	slices.SortFunc(hs, func(a, b Hello) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	return hs[:c.cfg.Agents], nil
+}
+
+// subscribe listens to the run's ticks and results and to the agents' heartbeats.
+func (r *run) subscribe() ([]*nats.Subscription, error) {
+	var subs []*nats.Subscription
+	for subj, h := range map[string]nats.MsgHandler{
+		runSubject(r.id, "tick"):   r.onTick,
+		runSubject(r.id, "result"): r.onResult,
+		SubjectHello:               r.onHello,
+	} {
+		s, err := r.c.nc.Subscribe(subj, h)
+		if err != nil {
+			return subs, fmt.Errorf("subscribing to %s: %w", subj, err)
+		}
+		subs = append(subs, s)
+	}
+	// the subscriptions must be on the server before any agent is told to publish
+	return subs, r.c.nc.Flush()
+}
+
+// split is part i of n equal parts of total (sizes differ by at most one).
+func split(total, i, n int) int { return total/n + btoi(i < total%n) }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// agentSeed gives agent i its own seed from the run's, so the agents' random draws differ
+// while one seed still reproduces all of them (splitmix64's finalizer).
+func agentSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	if z == 0 {
+		z = 1
+	}
+	return z
+}
+
+// share is agent i's part of the drive.
+func (r *run) share(i int) Share {
+	cfg, n := r.plan.Config(), len(r.order)
+	s := Share{Target: cfg.Target, URL: cfg.URL, Scenario: cfg.Scenario, ScenarioData: r.plan.ScenarioData(),
+		Params: cfg.Params, Think: cfg.Think, Iterations: cfg.Iterations,
+		RampUp: cfg.RampUp, Duration: cfg.Duration, RampDown: cfg.RampDown, KeepConnections: cfg.KeepConnections,
+		Timeout: cfg.Timeout, Insecure: cfg.Insecure,
+		RunID: cfg.RunID + "-" + strconv.Itoa(i), Seed: agentSeed(cfg.Seed, i)}
+	if n > 1 {
+		s.Slice.Index, s.Slice.Count = i, n
+	}
+	if cfg.Rate > 0 {
+		s.Rate = cfg.Rate / float64(n)
+	} else {
+		s.Users = split(cfg.Users, i, n)
+	}
+	if cfg.MaxInFlight > 0 {
+		s.MaxInFlight = split(cfg.MaxInFlight, i, n)
+	}
+	return s
+}
+
+// request sends msg to every agent's verb subject at once and returns the first refusal.
+func (r *run) request(ctx context.Context, verb string, msg func(m *member) any) error {
+	errs := make([]error, len(r.order))
+	var wg sync.WaitGroup
+	for i, m := range r.order {
+		wg.Go(func() {
+			errs[i] = r.ask(ctx, m, agentSubject(m.ID, verb), encode(msg(m)))
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ask sends one request, trying again while the broker reconnects, and turns a refusal into a
+// usage error (the agent found the drive bad: exit 2) naming the agent.
+func (r *run) ask(ctx context.Context, m *member, subj string, data []byte) error {
+	var err error
+	for try := 0; try < 3; try++ {
+		var msg *nats.Msg
+		rctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		msg, err = r.c.nc.RequestWithContext(rctx, subj, data)
+		cancel()
+		if err == nil {
+			var rep Reply
+			if err := json.Unmarshal(msg.Data, &rep); err != nil {
+				return fmt.Errorf("agent %s: malformed reply: %v", m.Name, err)
+			}
+			if !rep.OK {
+				return &driver.UsageError{Err: fmt.Errorf("agent %s: %s", m.Name, clip(rep.Error, 2000))}
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return fmt.Errorf("agent %s did not answer: %v", m.Name, err)
+}
+
+func (r *run) assign(ctx context.Context) error {
+	err := r.request(ctx, "assign", func(m *member) any {
+		return Assign{Header: header(), Run: r.id, Index: m.index, Count: len(r.order), Share: r.share(m.index)}
+	})
+	return firstUsage(err)
+}
+
+// firstUsage prefers a usage error among joined errors, so a refused scenario exits 2.
+func firstUsage(err error) error {
+	var ue *driver.UsageError
+	if errors.As(err, &ue) {
+		return ue
+	}
+	return err
+}
+
+func (r *run) start(ctx context.Context, at time.Time) error {
+	err := r.request(ctx, "start", func(*member) any { return Start{Header: header(), Run: r.id, At: at} })
+	if err != nil {
+		return firstUsage(err)
+	}
+	if time.Now().After(at) {
+		return fmt.Errorf("the agents confirmed the start only after its instant (%v late): the broker is too slow", time.Since(at).Round(time.Millisecond))
+	}
+	return nil
+}
+
+func (r *run) abortAll(reason string) {
+	for _, m := range r.order {
+		_ = r.c.nc.Publish(agentSubject(m.ID, "abort"), encode(Abort{Header: header(), Run: r.id, Reason: reason}))
+	}
+	_ = r.c.nc.FlushTimeout(time.Second)
+}
+
+// member returns the run's agent id, or nil (and counts the message ignored).
+func (r *run) member(run, agent string) *member {
+	m := r.agents[agent]
+	if run != r.id || m == nil {
+		r.ignored++
+		return nil
+	}
+	return m
+}
+
+func (r *run) onHello(msg *nats.Msg) {
+	var h Hello
+	if json.Unmarshal(msg.Data, &h) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m := r.agents[h.ID]; m != nil && (h.Run == r.id || m.state == report.AgentDone) {
+		m.lastSeen = time.Now()
+	}
+}
+
+func (r *run) onTick(msg *nats.Msg) {
+	var t Tick
+	if json.Unmarshal(msg.Data, &t) != nil || t.compatible() != nil {
+		return
+	}
+	var h *hdr.Histogram
+	if t.Hist != "" {
+		var err error
+		if h, err = hdr.Decode([]byte(t.Hist)); err != nil {
+			return
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.member(t.Run, t.Agent)
+	if m == nil || m.state == report.AgentLost {
+		return
+	}
+	m.lastSeen = time.Now()
+	s := r.series[t.Second]
+	if s == nil {
+		s = &second{phase: t.Phase, hist: metrics.NewSeriesHistogram()}
+		r.series[t.Second] = s
+	}
+	s.pass += t.Pass
+	s.errors += t.Errors
+	s.hits += t.Hits
+	s.users += t.Users
+	s.agents++
+	if h != nil {
+		s.hist.Merge(h)
+	}
+	if t.Phase == "steady" {
+		m.pass += t.Pass
+		m.errors += t.Errors
+		if h != nil {
+			m.hist.Merge(h)
+		}
+	}
+}
+
+func (r *run) onResult(msg *nats.Msg) {
+	var res Result
+	if err := json.Unmarshal(msg.Data, &res); err != nil {
+		return
+	}
+	rep := Reply{Header: header(), OK: true}
+	defer func() { _ = msg.Respond(encode(rep)) }()
+	if err := res.compatible(); err != nil {
+		rep.OK, rep.Error = false, err.Error()
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.member(res.Run, res.Agent)
+	if m == nil || m.state != "" {
+		return // another run's, or already counted (a retried delivery), or lost: acknowledged and dropped
+	}
+	m.lastSeen = time.Now()
+	if res.Results == nil {
+		m.state, m.why = report.AgentLost, "its run failed: "+clip(res.Error, 300)
+		return
+	}
+	m.state, m.results = report.AgentDone, res.Results
+	if res.Error != "" {
+		m.results.Notes = append(m.results.Notes, "the agent's run ended early: "+clip(res.Error, 300))
+	}
+}
+
+// follow watches the run until every agent is done or lost, printing the fleet's progress, and
+// returns when the run ended.
+func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time.Time {
+	lc := r.plan.Load()
+	end := at.Add(lc.RampUp + lc.Steady + lc.RampDown)
+	deadline := end.Add(resultGrace)
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	printed := -1
+	connected := true
+	aborted := false
+	p := newProgress(lc, progress, len(r.order))
+	for {
+		select {
+		case <-ctx.Done():
+			if !aborted {
+				r.abortAll("the controller was interrupted")
+				aborted = true
+				deadline = time.Now().Add(10 * time.Second)
+			}
+		case <-t.C:
+		}
+		now := time.Now()
+		r.mu.Lock()
+		if !r.c.nc.IsConnected() {
+			connected = false
+		} else if !connected {
+			// the controller itself was cut off: nobody was heard, nobody is to blame
+			connected = true
+			for _, m := range r.agents {
+				m.lastSeen = now
+			}
+		}
+		running := 0
+		for _, m := range r.order {
+			if m.state != "" {
+				continue
+			}
+			switch {
+			case connected && now.Sub(m.lastSeen) > LostAfter:
+				m.state, m.why = report.AgentLost, fmt.Sprintf("silent for %v from %.0f s into the run", LostAfter, m.lastSeen.Sub(at).Seconds())
+			case now.After(deadline):
+				m.state, m.why = report.AgentLost, fmt.Sprintf("no final results within %v of the run's end", resultGrace)
+			default:
+				running++
+			}
+			if m.state == report.AgentLost {
+				fmt.Fprintf(progress, "\nagent %s lost: %s\n", m.Name, m.why)
+			}
+		}
+		// second n (the one that closes n seconds after the start, as the agents number them)
+		// is printed half a second after it closed, when every agent's tick is in
+		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
+			printed = sec
+			if s := r.series[sec]; s != nil {
+				p.line(now, at, sec, s, running)
+			}
+		}
+		r.mu.Unlock()
+		if running == 0 {
+			p.done()
+			if now.After(end) {
+				return end
+			}
+			return now
+		}
+	}
+}
+
+// merge turns the agents' final results and the streamed seconds into the run's results.
+func (r *run) merge(at, ended time.Time) (*report.Results, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var parts []*report.Results
+	for _, m := range r.order {
+		if m.results != nil {
+			for i, n := range m.results.Notes {
+				m.results.Notes[i] = "agent " + m.Name + ": " + n
+			}
+			parts = append(parts, m.results)
+		}
+	}
+	lc := r.plan.Load()
+	res, err := Merge(parts, lc.Steady.Seconds())
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		res.StartedAt, res.EndedAt = at, ended.UTC()
+		res.Notes = append(res.Notes, "no agent delivered results")
+	}
+	lc.Describe(res)
+	res.System = nil // each agent measured on its own machine: see agents
+	res.Series = r.seriesPoints()
+	for _, m := range r.order {
+		a := report.AgentResult{Name: m.Name, Host: m.Host, State: m.state}
+		if m.results != nil {
+			a.Requests, a.Errors, a.P99Ms = m.results.Total.Count, m.results.Total.Errors, m.results.Total.P99Ms
+		} else {
+			a.Requests, a.Errors = m.pass+m.errors, m.errors
+			if m.hist.TotalCount() > 0 {
+				a.P99Ms = float64(m.hist.ValueAtQuantile(99)) / 1000
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("agent %s (%s) was lost (%s): its measurements are not in the merged results; its line in agents shows what its per-second reports said", m.Name, m.Host, m.why))
+		}
+		res.Agents = append(res.Agents, a)
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("distributed run: %d agents, merged exactly (histograms added bucket by bucket)", len(r.order)))
+	return res, nil
+}
+
+func (r *run) seriesPoints() []report.SeriesPoint {
+	secs := make([]int, 0, len(r.series))
+	for s := range r.series {
+		secs = append(secs, s)
+	}
+	slices.Sort(secs)
+	out := make([]report.SeriesPoint, 0, len(secs))
+	for _, sec := range secs {
+		out = append(out, r.series[sec].point(sec))
+	}
+	return out
+}
+
+func (s *second) point(sec int) report.SeriesPoint {
+	p := report.SeriesPoint{Second: sec, Phase: s.phase, TPS: float64(s.pass), Errors: s.errors, Hits: s.hits, Users: s.users}
+	if s.hist.TotalCount() > 0 {
+		p.P50Ms = float64(s.hist.ValueAtQuantile(50)) / 1000
+		p.P90Ms = float64(s.hist.ValueAtQuantile(90)) / 1000
+		p.P99Ms = float64(s.hist.ValueAtQuantile(99)) / 1000
+	}
+	return p
+}

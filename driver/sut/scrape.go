@@ -1,0 +1,83 @@
+package sut
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// maxScrapeBytes bounds what a scrape reads: the process metrics come first in any sane
+// exposition, and a server must not make the driver hold an endless body.
+const maxScrapeBytes = 8 << 20
+
+// Scrape reads a server's standard Prometheus process metrics: process_cpu_seconds_total and
+// process_resident_memory_bytes (any client library's process collector exports them).
+type Scrape struct {
+	URL    string
+	name   string
+	client *http.Client
+}
+
+// NewScrape checks u (an http or https URL) and names the source after its host:port.
+func NewScrape(u string) (*Scrape, error) {
+	pu, err := url.Parse(u)
+	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+		return nil, fmt.Errorf("%q is not an http(s) URL of a Prometheus endpoint (e.g. http://web1:9464/metrics)", u)
+	}
+	return &Scrape{URL: u, name: pu.Host, client: &http.Client{Timeout: Interval}}, nil
+}
+
+func (s *Scrape) Name() string   { return s.name }
+func (s *Scrape) PID() int       { return 0 }
+func (s *Scrape) Origin() string { return s.URL }
+
+// Read scrapes the endpoint once.
+func (s *Scrape) Read(ctx context.Context) (Sample, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL, nil)
+	if err != nil {
+		return Sample{}, err
+	}
+	req.Header.Set("Accept", "text/plain;version=0.0.4") // the text format: every endpoint serves it
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return Sample{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return Sample{}, fmt.Errorf("%s: HTTP %s", s.URL, resp.Status)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(io.LimitReader(resp.Body, maxScrapeBytes))
+	if err != nil {
+		return Sample{}, fmt.Errorf("%s: not the Prometheus text format: %w", s.URL, err)
+	}
+	cpu, ok1 := value(fams["process_cpu_seconds_total"])
+	rss, ok2 := value(fams["process_resident_memory_bytes"])
+	if !ok1 || !ok2 {
+		return Sample{}, fmt.Errorf("%s: no process_cpu_seconds_total and process_resident_memory_bytes (the server exports no process metrics)", s.URL)
+	}
+	return Sample{CPUSeconds: cpu, RSSBytes: int64(rss)}, nil
+}
+
+// value is the first sample of a counter, gauge or untyped family.
+func value(f *dto.MetricFamily) (float64, bool) {
+	if f == nil || len(f.GetMetric()) == 0 {
+		return 0, false
+	}
+	m := f.GetMetric()[0]
+	switch {
+	case m.Counter != nil:
+		return m.GetCounter().GetValue(), true
+	case m.Gauge != nil:
+		return m.GetGauge().GetValue(), true
+	case m.Untyped != nil:
+		return m.GetUntyped().GetValue(), true
+	}
+	return 0, false
+}
