@@ -176,6 +176,9 @@ func (m *tmuxSession) wait(what string, want ...string) string {
 // TRADEBENCH_CLIENT_CAPTURE=DIR to keep the screens as text (docs/).
 func TestClientInteractiveInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed: CI installs it (.ci/run); the interactive client is tested in it")
+		}
 		t.Skip("tmux is not installed")
 	}
 	s := startServices(t)
