@@ -30,6 +30,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -89,6 +90,10 @@ type Config struct {
 	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
 	Slice scenario.Slice
+
+	// Stream, if set, holds stream subscribers open during the run and records event delivery
+	// latency in the results (extra.stream); not with a peak search.
+	Stream *streamload.Config
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -202,7 +207,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		if len(p.cfg.Resources) > 0 {
 			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
 		}
-		res, err = p.cfg.Distributor.Distribute(ctx, p)
+		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return p.cfg.Distributor.Distribute(ctx, p) })
 		if mon != nil {
 			s, serr := mon.Stop()
 			if res != nil {
@@ -213,9 +218,12 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 			}
 		}
 	case p.cfg.Peak != nil:
+		if p.cfg.Stream != nil {
+			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
+		}
 		res, err = runPeak(ctx, *p.cfg.Peak, p.lc, p.w)
 	default:
-		res, err = load.Run(ctx, p.lc, p.w)
+		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, p.lc, p.w) })
 	}
 	if res == nil {
 		return nil, err

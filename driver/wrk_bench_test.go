@@ -8,7 +8,10 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +37,9 @@ func TestMain(m *testing.M) {
 	case "drive":
 		c, _ := strconv.Atoi(os.Getenv("TB_C"))
 		d, _ := time.ParseDuration(os.Getenv("TB_D"))
+		stop := profile(os.Getenv("TB_DRV_PROFILE"))
 		res, err := Drive(context.Background(), Config{URL: os.Getenv("TB_URL"), Users: c, Duration: d})
+		stop()
 		if err != nil {
 			fmt.Println("ERR", err)
 			os.Exit(1)
@@ -44,6 +49,32 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// profile starts a CPU profile of the driver child into dir/driver-cpu.pprof when dir is set;
+// the returned func stops it and writes the allocation profile (dir/driver-mem.pprof, every
+// allocation since the start, `go tool pprof -sample_index=alloc_objects`). Profiling costs the
+// driver some CPU, so take the ratio from runs without it.
+func profile(dir string) (stop func()) {
+	if dir == "" {
+		return func() {}
+	}
+	runtime.MemProfileRate = 4096
+	f, err := os.Create(filepath.Join(dir, "driver-cpu.pprof"))
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(1)
+	}
+	pprof.StartCPUProfile(f)
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		m, err := os.Create(filepath.Join(dir, "driver-mem.pprof"))
+		if err == nil {
+			pprof.Lookup("allocs").WriteTo(m, 0)
+			m.Close()
+		}
+	}
 }
 
 func child(tb testing.TB, env ...string) (*exec.Cmd, *bufio.Reader) {
@@ -70,12 +101,14 @@ var wrkRequests = regexp.MustCompile(`(\d+) requests in`)
 // BenchmarkQuickVsWrk compares the driver's quick mode with wrk on a trivial keep-alive endpoint,
 // in the same run, by requests per CPU-second of each client process (user + system time from
 // the kernel's accounting of the child). The server is a third process. Rounds alternate the
-// two clients and the median of each is reported. Needs wrk on PATH (apt-get install wrk).
+// two clients; the median of each and the median of the rounds' ratios are reported. Needs wrk
+// on PATH (apt-get install wrk).
 //
 //	go test -run XXX -bench QuickVsWrk -benchtime 1x ./driver/
 //
 // TB_WRK_C (connections, default 50), TB_WRK_D (seconds per run, default 5), TB_WRK_ROUNDS
-// (default 3) and TB_WRK_THREADS (wrk -t, default 2) adjust it.
+// (default 3) and TB_WRK_THREADS (wrk -t, default 2) adjust it. TB_DRV_PROFILE=dir writes the
+// driver's CPU and allocation profiles of the last round there (for profiling, not for the ratio).
 func BenchmarkQuickVsWrk(b *testing.B) {
 	wrk, err := exec.LookPath("wrk")
 	if err != nil {
@@ -96,7 +129,7 @@ func BenchmarkQuickVsWrk(b *testing.B) {
 	}
 	url := "http://" + strings.TrimSpace(line) + "/"
 
-	var wrkRates, drvRates, wrkRPS, drvRPS []float64
+	var wrkRates, drvRates, wrkRPS, drvRPS, paired []float64
 	b.ResetTimer()
 	for r := 0; r < rounds; r++ {
 		cmd := exec.Command(wrk, "-t"+strconv.Itoa(threads), "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(secs)+"s", url)
@@ -120,13 +153,17 @@ func BenchmarkQuickVsWrk(b *testing.B) {
 		n, _ = strconv.ParseFloat(strings.TrimSpace(line), 64)
 		drvRates = append(drvRates, n/cpuSeconds(drv.ProcessState))
 		drvRPS = append(drvRPS, n/float64(secs))
-		b.Logf("round %d: wrk %.0f req/s, %.0f req/CPU-s; driver %.0f req/s, %.0f req/CPU-s", r+1, wrkRPS[r], wrkRates[r], drvRPS[r], drvRates[r])
+		paired = append(paired, drvRates[r]/wrkRates[r])
+		b.Logf("round %d: wrk %.0f req/s, %.0f req/CPU-s; driver %.0f req/s, %.0f req/CPU-s; driver/wrk %.2f", r+1, wrkRPS[r], wrkRates[r], drvRPS[r], drvRates[r], paired[r])
 	}
 	b.StopTimer()
 	w, d := median(wrkRates), median(drvRates)
 	b.ReportMetric(w, "wrk-req/CPU-s")
 	b.ReportMetric(d, "driver-req/CPU-s")
 	b.ReportMetric(100*d/w, "%-of-wrk")
+	// each round's ratio of two neighbouring runs, then their median: steadier than the ratio of
+	// the medians when other work on the machine comes and goes between rounds
+	b.ReportMetric(100*median(paired), "%-of-wrk-paired")
 	b.ReportMetric(median(wrkRPS), "wrk-req/s")
 	b.ReportMetric(median(drvRPS), "driver-req/s")
 }

@@ -63,6 +63,9 @@ type Results struct {
 	// MB/s, the trade job's order completion latency), encoded by the package that owns the
 	// workload with its own type (see Section and DecodeSection).
 	Detail json.RawMessage `json:"detail,omitempty"`
+	// Stream is what event stream subscribers held open during the run measured (any HTTP
+	// target's Server-Sent Events; drive --stream-subscribers).
+	Stream *StreamDelivery `json:"stream,omitempty"`
 
 	// SUT is the system under test's resource use; Disclosure what a reader needs to replicate
 	// the result; PricePerformance its cost per TPS; Agents the load agents of a distributed run.

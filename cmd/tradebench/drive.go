@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/smartclient"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
@@ -72,7 +73,7 @@ func (m kvFlag) Set(s string) error {
 }
 
 // driverFlags names the flags that set driver.Config's fields.
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario"}
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers"}
 
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
@@ -286,6 +287,10 @@ func runDrive(ctx context.Context, args []string) error {
 	var list bool
 	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
+	var sf streamFlags
+	sf.register(fs)
+	var cf clientScenarioFlags
+	cf.register(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
 	if err := parseFlags(fs, args, false); err != nil {
@@ -300,7 +305,11 @@ func runDrive(ctx context.Context, args []string) error {
 			}
 			fmt.Printf("%-14s %s\n", n, sc.Description)
 		}
+		fmt.Printf("%-14s %s\n", smartclient.Name, "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout.")
 		return nil
+	}
+	if f.scenario == smartclient.Name {
+		return runClientScenario(ctx, fs, &f, cf, sf)
 	}
 	given := givenFlags(fs)
 	if quickURL != "" && !given["users"] && !given["c"] {
@@ -313,6 +322,9 @@ func runDrive(ctx context.Context, args []string) error {
 	if cfg.URL == "" && cfg.Target == "" {
 		return usageErrorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
+	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
+		return err
+	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
 		return err
@@ -323,5 +335,9 @@ func runDrive(ctx context.Context, args []string) error {
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}
-	return finish(res, f.out, &f.publish, err)
+	err = finish(res, f.out, &f.publish, err)
+	if res != nil && res.Stream != nil {
+		fmt.Println(res.Stream.Line())
+	}
+	return err
 }

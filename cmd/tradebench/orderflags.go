@@ -26,7 +26,7 @@ func (f *orderFlags) register(fs *flag.FlagSet) {
 		"                  (left open) if a process or the NATS server crashes\n"+
 		"  async-http      the order id is POSTed to the processor's REST endpoint (lost on a crash)\n"+
 		"  async-grpc      the order id is sent to the processor's gRPC endpoint (lost on a crash)")
-	fs.StringVar(&f.NATS, "nats", "", "NATS server URL (nats://host:port) for the async-durable and async-volatile modes; empty starts an embedded NATS server with JetStream storing under --work-dir/nats")
+	fs.StringVar(&f.NATS, "nats", "", "NATS server URL (nats://host:port) for the async-durable and async-volatile modes, and in any mode for live quote changes between processes; empty starts an embedded NATS server with JetStream storing under --work-dir/nats")
 	fs.IntVar(&f.NATSPort, "nats-port", -1, "port of the embedded NATS server on 127.0.0.1 (-1 = any free port); give it (e.g. 4222) when other processes (serve --role orders) must reach it with --nats")
 	fs.StringVar(&f.WorkDir, "work-dir", orders.DefaultWorkDir, "working directory (the embedded NATS server's files)")
 	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: host:port of the order processor's REST (async-http) or gRPC (async-grpc) endpoint (serve --role orders); empty in the monolith runs one in-process")

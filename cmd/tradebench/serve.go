@@ -14,6 +14,7 @@ import (
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 func init() {
@@ -25,7 +26,7 @@ var serveFlags = flagNames{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
 	"MarketSummaryTTL": "market-summary-ttl", "OrdersLimit": "orders-limit", "HashCost": "hash-cost",
 	"SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout", "Remote.MaxConnsPerHost": "max-conns-per-host",
-	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures",
+	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit",
 	// orders.Config's own fields
 	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
 }
@@ -72,6 +73,7 @@ func runServe(ctx context.Context, args []string) error {
 	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per minute before further logins are refused with 429 until the minute has passed (0 = no limit)")
 	var of orderFlags
 	of.register(fs)
+	streamLimit := fs.Int("stream-limit", web.DefaultStreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
 	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
 	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
 	hashCost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of new and changed passwords (4-31; higher makes login/register realistic but slow)")
@@ -124,6 +126,10 @@ func runServe(ctx context.Context, args []string) error {
 		return serveFlags.usageError(err)
 	}
 	cfg.Orders = oc
+	if *streamLimit < 1 {
+		return usageErrorf("--stream-limit must be at least 1, got %d", *streamLimit)
+	}
+	cfg.StreamLimit = *streamLimit
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
 	if *ordersLimit < 1 {

@@ -231,6 +231,46 @@ func TestErrorsHaveKinds(t *testing.T) {
 	}
 }
 
+// A kept-alive connection's deadline is moved only when it falls closer than the timeout: every
+// request on it still gets the whole timeout, however long the connection has lived, and a
+// stall on it still times out. Catches a deadline set once per connection (the fourth request
+// below, 1.2 s into the connection's life, would fail) and one never set on a reused connection
+// (the stall would wait for the server's 5 s). Generous times, so a busy machine passes.
+func TestTimeoutOnReusedConnection(t *testing.T) {
+	var n atomic.Int64
+	addr := rawServer(t, func(c net.Conn, br *bufio.Reader) {
+		for readRequest(br) {
+			if n.Add(1) == 6 {
+				time.Sleep(5 * time.Second)
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	ep := endpoint(t, addr)
+	c := NewClient(&Options{Timeout: time.Second})
+	for i := 0; i < 5; i++ {
+		if i > 0 {
+			time.Sleep(400 * time.Millisecond)
+		}
+		if _, err := c.Do(context.Background(), ep, get("/")); err != nil {
+			t.Fatalf("request %d, %d ms into the connection: %v", i+1, 400*i, err)
+		}
+	}
+	start := time.Now()
+	_, err := c.Do(context.Background(), ep, get("/"))
+	var he *Error
+	if !errors.As(err, &he) || he.Kind() != KindTimeout {
+		t.Fatalf("stalled reused connection: %v", err)
+	}
+	if el := time.Since(start); el < time.Second || el > 4*time.Second {
+		t.Fatalf("timed out after %v, want the 1 s timeout (to within 1/64), not the 5 s stall", el)
+	}
+	if n.Load() != 6 {
+		t.Fatalf("server saw %d requests, want 6", n.Load())
+	}
+}
+
 func TestCookieJar(t *testing.T) {
 	srv, _ := countingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {

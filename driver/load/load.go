@@ -18,6 +18,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/internal/clock"
 	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
@@ -113,6 +114,7 @@ type Iteration struct {
 	shard    *metrics.Shard
 	intended time.Time // open model: when this iteration should have started
 	started  bool
+	first    time.Time // the first StartTx's value, the iteration's start for its own record
 }
 
 // User is the virtual user's number (0-based).
@@ -128,10 +130,13 @@ func (it *Iteration) StartTx() time.Time {
 	if !it.started {
 		it.started = true
 		if !it.intended.IsZero() {
-			return it.intended
+			it.first = it.intended
+		} else {
+			it.first = clock.Now()
 		}
+		return it.first
 	}
-	return time.Now()
+	return clock.Now()
 }
 
 // Done records a transaction from start until now. err nil passes, a context cancellation (the
@@ -344,12 +349,20 @@ func (r *run) runClosed(ctx context.Context) {
 	wg.Wait()
 }
 
+// iterate runs one iteration. An iteration that fails as a whole is recorded as of its first
+// transaction's start (or its intended start, or now if it began none): its record only counts
+// a failure in the window it started in and holds no latency, so reading the clock at the start
+// of every iteration for it would cost every iteration and buy nothing.
 func (r *run) iterate(ctx context.Context, u User, it *Iteration) {
-	start := time.Now()
-	if !it.intended.IsZero() {
-		start = it.intended
-	}
+	it.first = time.Time{}
 	if err := u.Iterate(ctx, it); err != nil && ctx.Err() == nil {
+		start := it.first
+		if start.IsZero() {
+			start = it.intended
+		}
+		if start.IsZero() {
+			start = clock.Now()
+		}
 		it.Record("iteration", start, time.Since(start), err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -86,7 +87,7 @@ func NewRecorder(n int) *Recorder {
 	}
 	r := &Recorder{secHist: NewSeriesHistogram()}
 	for i := 0; i < n; i++ {
-		r.shards = append(r.shards, &Shard{r: r, tx: map[string]*txAgg{}, status: map[int]int64{}, errs: map[errKey]*errAgg{},
+		r.shards = append(r.shards, &Shard{r: r, tx: map[string]*txAgg{}, otherStatus: map[int]int64{}, errs: map[errKey]*errAgg{},
 			sec: NewSeriesHistogram()})
 	}
 	return r
@@ -105,22 +106,26 @@ func (r *Recorder) measured(start time.Time) bool {
 	return !start.Before(r.steadyStart) && start.Before(r.steadyEnd)
 }
 
-// Shard is one lock's worth of the recorder.
+// Shard is one lock's worth of the recorder. Hits are counted without the lock (atomics: a hit
+// is only counters), so a request takes the lock once, for its transaction.
 type Shard struct {
 	r  *Recorder
 	mu sync.Mutex
 
-	tx     map[string]*txAgg
-	hits   int64
-	bytes  int64
-	status map[int]int64
-	errs   map[errKey]*errAgg
+	tx   map[string]*txAgg
+	errs map[errKey]*errAgg
 
 	// current second, all phases
 	sec       *hdr.Histogram
 	secPass   int64
 	secErrors int64
-	secHits   int64
+
+	secHits     atomic.Int64
+	hits, bytes atomic.Int64
+	// status counts responses by status code (0: no response); codes outside 0..999, which
+	// HTTP does not have, are counted in otherStatus under the lock
+	status      [1000]atomic.Int64
+	otherStatus map[int]int64
 }
 
 type txAgg struct {
@@ -219,15 +224,19 @@ func trunc(s string, n int) string {
 // Hit records one HTTP request (a redirect followed is a hit of its own) with its status and
 // response bytes. status 0 means no response (a transport error).
 func (s *Shard) Hit(start time.Time, status int, bytes int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.secHits++
+	s.secHits.Add(1)
 	if !s.r.measured(start) {
 		return
 	}
-	s.hits++
-	s.bytes += bytes
-	s.status[status]++
+	s.hits.Add(1)
+	s.bytes.Add(bytes)
+	if status >= 0 && status < len(s.status) {
+		s.status[status].Add(1)
+		return
+	}
+	s.mu.Lock()
+	s.otherStatus[status]++
+	s.mu.Unlock()
 }
 
 // Tick closes the second that ends at now: it merges every shard's per-second data into one
@@ -244,9 +253,9 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		s.sec.Reset()
 		pass += s.secPass
 		errs += s.secErrors
-		hits += s.secHits
-		s.secPass, s.secErrors, s.secHits = 0, 0, 0
+		s.secPass, s.secErrors = 0, 0
 		s.mu.Unlock()
+		hits += s.secHits.Swap(0)
 	}
 	p := report.SeriesPoint{
 		Second: int(now.Sub(r.runStart).Round(time.Second) / time.Second),
@@ -263,6 +272,13 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	}
 	r.series = append(r.series, p)
 	return p
+}
+
+func statusKey(code int) string {
+	if code == 0 {
+		return "no response"
+	}
+	return strconv.Itoa(code)
 }
 
 // SecondHistogram is the latency histogram of the second the last Tick closed (2 significant
@@ -360,14 +376,15 @@ func (r *Recorder) Fill(res *report.Results, steadySeconds float64) {
 	}
 	for _, s := range r.shards {
 		s.mu.Lock()
-		res.Hits += s.hits
-		res.Bytes += s.bytes
-		for code, n := range s.status {
-			key := strconv.Itoa(code)
-			if code == 0 {
-				key = "no response"
+		res.Hits += s.hits.Load()
+		res.Bytes += s.bytes.Load()
+		for code := range s.status {
+			if n := s.status[code].Load(); n > 0 {
+				res.StatusCodes[statusKey(code)] += n
 			}
-			res.StatusCodes[key] += n
+		}
+		for code, n := range s.otherStatus {
+			res.StatusCodes[statusKey(code)] += n
 		}
 		for k, e := range s.errs {
 			i, ok := byKey[k]

@@ -65,6 +65,8 @@ func TestWindowOutcomesAndErrors(t *testing.T) {
 	sh.Hit(t0.Add(1500*time.Millisecond), 200, 100)
 	sh.Hit(t0.Add(1500*time.Millisecond), 0, 0)
 	sh.Hit(t0, 200, 100) // ramp-up
+	rec.Shard(1).Hit(t0.Add(1500*time.Millisecond), 200, 0)
+	rec.Shard(1).Hit(t0.Add(1500*time.Millisecond), 1000, 0) // no such HTTP status, still counted
 	res := report.New("t")
 	rec.Fill(res, 1)
 	a, _ := res.Transaction("a")
@@ -74,11 +76,12 @@ func TestWindowOutcomesAndErrors(t *testing.T) {
 	if len(res.Errors) != 2 || res.Errors[0].Kind != "check" || res.Errors[0].Count != 2 || res.Errors[0].Example != "check: status 500 from /x/1" {
 		t.Fatalf("error groups: %+v", res.Errors)
 	}
-	if res.Hits != 2 || res.Bytes != 100 || res.StatusCodes["200"] != 1 || res.StatusCodes["no response"] != 1 {
+	if res.Hits != 4 || res.Bytes != 100 || res.StatusCodes["200"] != 2 || res.StatusCodes["no response"] != 1 ||
+		res.StatusCodes["1000"] != 1 || len(res.StatusCodes) != 3 {
 		t.Fatalf("hits %d bytes %d codes %v", res.Hits, res.Bytes, res.StatusCodes)
 	}
 	p := rec.Tick(t0.Add(2*time.Second), "steady", 3)
-	if p.TPS != 2 || p.Errors != 3 || p.Hits != 3 || p.Users != 3 || p.Second != 2 {
+	if p.TPS != 2 || p.Errors != 3 || p.Hits != 5 || p.Users != 3 || p.Second != 2 {
 		t.Fatalf("series point %+v", p)
 	}
 	if p2 := rec.Tick(t0.Add(3*time.Second), "steady", 3); p2.TPS != 0 || p2.Hits != 0 {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/driver/internal/clock"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/metrics"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -131,8 +132,7 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 	if err != nil && ctx.Err() != nil {
 		return nil // the run ended; the engine counts the cut-off transaction as stopped
 	}
-	var exhausted *scenario.ExhaustedError
-	if errors.As(err, &exhausted) {
+	if err != nil && err != errStop && err != errFailed && isExhausted(err) {
 		return err // the engine records the iteration as failed
 	}
 	// the think after the last transaction paces the closed model's next iteration
@@ -141,6 +141,13 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 		it.Think(ctx, u.next.Sample(u.d.R))
 	}
 	return nil
+}
+
+// isExhausted reports a unique draw that found no free value. Its own function, so the target
+// errors.As needs escapes only on this rare path, not on every iteration.
+func isExhausted(err error) bool {
+	var exhausted *scenario.ExhaustedError
+	return errors.As(err, &exhausted)
 }
 
 func (u *user) think(ctx context.Context, it *load.Iteration) error {
@@ -338,7 +345,7 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 	var resp httpc.Response
 	for hop := 0; ; hop++ {
 		if hop > 0 || start.IsZero() {
-			start = time.Now()
+			start = clock.Now()
 		}
 		resp, err = u.c.Do(ctx, ep, &hreq)
 		it.Hit(start, resp.Status, resp.Bytes)

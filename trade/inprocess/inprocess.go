@@ -71,6 +71,15 @@ type Options struct {
 	// funds: …" for an async buy the balance no longer covers). It may be called more than
 	// once for one order if its transaction is retried.
 	OnCancel func(o trade.Order, reason string)
+	// Quotes, if set, hears every quote an executed order moved, after the order's
+	// transaction committed (the live quote streamer, package stream).
+	Quotes QuotePublisher
+}
+
+// QuotePublisher is told of every quote an executed buy or sell moved. It must not block: it is
+// called on the order's path.
+type QuotePublisher interface {
+	PublishQuote(q trade.Quote)
 }
 
 // DefaultOptions: market summary cached for 60 s, synchronous orders.
@@ -539,13 +548,13 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 		return trade.Order{}, err
 	}
 	var o trade.Order
+	var q trade.Quote
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		a, err := s.lockOrRead(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
-		q, err := s.quoteOrLock(ctx, tx, symbol)
-		if err != nil {
+		if q, err = s.quoteOrLock(ctx, tx, symbol); err != nil {
 			return err
 		}
 		o = trade.Order{AccountID: a.AccountID, Symbol: symbol, Type: trade.Buy, Status: trade.StatusOpen,
@@ -561,6 +570,7 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 	if err != nil {
 		return trade.Order{}, err
 	}
+	s.moved(o, q)
 	s.placed(o)
 	return o, s.dispatch(ctx, o)
 }
@@ -574,6 +584,7 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		return trade.Order{}, err
 	}
 	var o trade.Order
+	var q trade.Quote
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		a, err := s.lockOrRead(ctx, tx, userID)
 		if err != nil {
@@ -591,8 +602,7 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		if qty > h.Quantity {
 			return trade.Errorf(trade.CodeInvalid, "cannot sell %d shares of holding %d: it has %d", qty, holdingID, h.Quantity)
 		}
-		q, err := s.quoteOrLock(ctx, tx, h.Symbol)
-		if err != nil {
+		if q, err = s.quoteOrLock(ctx, tx, h.Symbol); err != nil {
 			return err
 		}
 		o = trade.Order{AccountID: a.AccountID, HoldingID: h.HoldingID, Symbol: h.Symbol, Type: trade.Sell,
@@ -602,11 +612,20 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 	if err != nil {
 		return trade.Order{}, err
 	}
+	s.moved(o, q)
 	s.placed(o)
 	return o, s.dispatch(ctx, o)
 }
 
 func (s *Service) sync() bool { return s.opts.Dispatch == nil }
+
+// moved publishes q if order o was executed (closed) and so moved it; an open order (async
+// modes) moves its quote when it completes, and a cancelled sell moves nothing.
+func (s *Service) moved(o trade.Order, q trade.Quote) {
+	if s.opts.Quotes != nil && o.Status == trade.StatusClosed {
+		s.opts.Quotes.PublishQuote(q)
+	}
+}
 
 // checkFunds refuses a buy whose cost plus fee exceeds the balance. (trade.MaxQuantity and
 // the price rules keep the cost far from overflowing Money.)
@@ -677,6 +696,7 @@ func (s *Service) dispatch(ctx context.Context, o trade.Order) error {
 // order is a no-op that returns it, so a redelivered message cannot apply an order twice.
 func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order, error) {
 	var out trade.Order
+	var q trade.Quote
 	var applied bool // by this call: a redelivery of a final order is not reported again
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		applied = false // a retried transaction starts over
@@ -700,8 +720,7 @@ func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order
 			out = o
 			return nil
 		}
-		q, err := tx.LockQuote(ctx, o.Symbol)
-		if err != nil {
+		if q, err = tx.LockQuote(ctx, o.Symbol); err != nil {
 			return err
 		}
 		if err := s.apply(ctx, tx, &o, &a, &q); err != nil {
@@ -710,6 +729,9 @@ func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order
 		out, applied = o, true
 		return tx.UpdateOrder(ctx, o)
 	})
+	if err == nil && applied {
+		s.moved(out, q)
+	}
 	if err == nil && applied && s.opts.Observe != nil {
 		s.opts.Observe.Finished(out)
 	}

@@ -17,10 +17,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/httpserve"
-	"github.com/tradebench/tradebench/internal/logsafe"
+	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/httpserve"
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -34,6 +35,7 @@ import (
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
+	"github.com/tradebench/tradebench/trade/stream"
 	"github.com/tradebench/tradebench/trade/web"
 )
 
@@ -87,6 +89,12 @@ type Config struct {
 	// nil makes an empty database an error that says how to load it.
 	LoadIfEmpty  *store.LoadSpec
 	LoadProgress func(done, total int64) // progress of that load (may be nil)
+
+	// StreamLimit caps the live streams (/trade/stream/…) the web tier holds open at once
+	// (0 = web.DefaultStreamLimit). Quote changes travel over the order mode's NATS broker,
+	// or Orders.NATS (--nats) in any mode, so that every web tier hears every change; without
+	// a broker they stay in the process that made them.
+	StreamLimit int
 
 	Logger *slog.Logger // nil = slog.Default()
 
@@ -165,6 +173,10 @@ func (c Config) Validate() error {
 		return setting.Errorf("Remote.MaxConnsPerHost", "must be between 1 and 100000, got %d", c.Remote.MaxConnsPerHost)
 	case c.Remote.GRPCConns < 0 || c.Remote.GRPCConns > 1024:
 		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
+	case c.StreamLimit < 0 || c.StreamLimit > 1_000_000:
+		return setting.Errorf("StreamLimit", "must be between 1 and 1000000, got %d", c.StreamLimit)
+	case c.Orders.NATS != "" && !strings.HasPrefix(c.Orders.NATS, "nats://") && !strings.HasPrefix(c.Orders.NATS, "tls://"):
+		return setting.Errorf("Orders.NATS", "must be a nats://host:port URL, got %q", c.Orders.NATS)
 	}
 	if !slices.Contains(remote.Accesses(), c.access()) {
 		return setting.Errorf("Access", "unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
@@ -199,12 +211,15 @@ type Server struct {
 	cfg     Config
 	roles   Roles
 	log     *slog.Logger
-	st      store.Store        // nil when no role here needs the database
-	svc     *inprocess.Service // the in-process service, when this process has one
-	sw      *access.Switch     // the web tier's service (web role)
-	host    *host.Host         // the services host (bsl role)
-	ord     *orders.Running    // order processing (any async mode or the orders role)
-	http    *http.Server       // the web tier (web role)
+	st      store.Store                // nil when no role here needs the database
+	svc     *inprocess.Service         // the in-process service, when this process has one
+	sw      *access.Switch             // the web tier's service (web role)
+	host    *host.Host                 // the services host (bsl role)
+	ord     *orders.Running            // order processing (any async mode or the orders role)
+	http    *http.Server               // the web tier (web role)
+	quotes  *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
+	pub     *stream.Publisher          // where the in-process service reports moved quotes
+	nc      *nats.Conn                 // the quote stream's broker connection, if any
 	ln      net.Listener
 	started time.Time
 	info    store.LoadInfo
@@ -281,6 +296,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	if s.roles.Web {
+		s.quotes = stream.NewHub[*stream.Event](0)
+	}
+	var local *stream.Hub[*stream.Event]
+	if cfg.localServices() {
+		local = s.quotes // a web tier over its own in-process service hears it directly
+	}
+	s.pub = stream.NewPublisher(local, log)
 	mkService := func(d inprocess.OrderDispatcher) *inprocess.Service {
 		return inprocess.New(s.st, inprocess.Options{
 			MarketSummaryTTL: cfg.MarketSummaryTTL,
@@ -288,6 +311,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			OrdersLimit:      cfg.OrdersLimit,
 			HashCost:         cfg.HashCost,
 			Dispatch:         d,
+			Quotes:           s.pub,
 			LoginMaxFailures: cfg.LoginMaxFailures,
 			OnCancel: func(o trade.Order, reason string) {
 				log.Info("order cancelled", "order", o.OrderID, "account", o.AccountID, "reason", reason)
@@ -310,6 +334,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if o := cfg.Orders; s.ord != nil && !s.roles.Orders && o.NATS == "" && o.NATSPort <= 0 && (o.Mode == orders.AsyncDurable || o.Mode == orders.AsyncVolatile) {
 		log.Warn("orders go to an embedded NATS server on a random port, and no order processor runs in this process: "+
 			"start `serve --role orders --nats "+s.ord.NATSURL+"` (or give --nats-port for a fixed address)", "nats", s.ord.NATSURL)
+	}
+	if err := s.connectQuotes(); err != nil {
+		return fail(err)
 	}
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
@@ -337,6 +364,41 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// connectQuotes carries quote changes over NATS when the deployment has a broker — the order
+// mode's (embedded or --nats) or --nats in any mode: a process that changes quotes publishes
+// them there, and a web tier subscribes to every symbol, so each web tier hears every change,
+// its own included, exactly once. Without a broker, changes reach only a web tier in the same
+// process.
+func (s *Server) connectQuotes() error {
+	url := s.cfg.Orders.NATS
+	if s.ord != nil && s.ord.NATSURL != "" {
+		url = s.ord.NATSURL
+	}
+	if url == "" {
+		if s.roles.Web && !s.cfg.localServices() {
+			s.log.Info("live quote streams need a NATS broker shared with the services tier (--nats); without one this web tier's streams stay quiet")
+		}
+		return nil
+	}
+	if s.svc == nil && !s.roles.Web {
+		return nil
+	}
+	nc, err := nats.Connect(url, nats.Name("tradebench quotes"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+	if err != nil {
+		return fmt.Errorf("live quotes: connect to NATS %s: %w", url, err)
+	}
+	s.nc = nc
+	if s.roles.Web {
+		if _, err := stream.Bridge(nc, s.quotes, s.log); err != nil {
+			return err
+		}
+	}
+	if s.svc != nil {
+		s.pub.Connect(nc)
+	}
+	return nil
 }
 
 func (s *Server) openStore(ctx context.Context) error {
@@ -398,6 +460,8 @@ func (s *Server) startWeb(ctx context.Context) error {
 		Config:               s.Describe,
 		Access:               s.switchable(),
 		Logger:               log,
+		Quotes:               s.quotes,
+		StreamLimit:          cfg.StreamLimit,
 	})
 	if err != nil {
 		return err
@@ -457,6 +521,14 @@ func (s *Server) MetricsURL() string { return s.metEP.URL() }
 
 // Access is the web tier's access switch (nil without the web role).
 func (s *Server) Access() *access.Switch { return s.sw }
+
+// QuoteStreams are the web tier's live quote hub counters (zero without the web role).
+func (s *Server) QuoteStreams() stream.Stats {
+	if s.quotes == nil {
+		return stream.Stats{}
+	}
+	return s.quotes.Stats()
+}
 
 // Host is the services host (nil without the bsl role).
 func (s *Server) Host() *host.Host { return s.host }
@@ -540,6 +612,9 @@ func (s *Server) stop(ctx context.Context) error {
 	if s.host != nil {
 		errs = append(errs, s.host.Close())
 	}
+	if s.nc != nil {
+		s.nc.Drain() // publishes in flight reach the broker before the process ends
+	}
 	s.ord.Close()
 	if s.st != nil {
 		errs = append(errs, s.st.Close())
@@ -599,6 +674,17 @@ func (s *Server) Describe() *web.Configuration {
 				d.Orders.CompletedElsewhere = true
 			}
 		}
+	}
+	if s.quotes != nil {
+		st := s.quotes.Stats()
+		ls := &web.ConfigStreams{Source: "in-process", Limit: s.cfg.StreamLimit, Subscribers: st.Subscribers, Published: st.Published, Dropped: st.Dropped}
+		if ls.Limit == 0 {
+			ls.Limit = web.DefaultStreamLimit
+		}
+		if s.nc != nil {
+			ls.Source, ls.NATS = "nats", s.nc.ConnectedUrlRedacted()
+		}
+		d.Streams = ls
 	}
 	if c.localServices() {
 		// settings of the in-process service; a remote web tier's are its host's

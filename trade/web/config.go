@@ -27,7 +27,9 @@ type Configuration struct {
 	Web      ConfigWeb       `json:"web"`
 	// Security is how this process's endpoints and calls between tiers are authenticated.
 	Security ConfigSecurity `json:"security"`
-	Runtime  *ConfigRuntime `json:"runtime,omitempty"`
+	// Streams are the web tier's live streams (nil without the web role).
+	Streams *ConfigStreams `json:"streams,omitempty"`
+	Runtime *ConfigRuntime `json:"runtime,omitempty"`
 }
 
 // ConfigStore is the database and the data set loaded into it.
@@ -120,6 +122,18 @@ type ConfigWeb struct {
 	SessionTTLSeconds float64 `json:"session_ttl_seconds"`
 }
 
+// ConfigStreams are the live streams (/trade/stream/…) of a web tier.
+type ConfigStreams struct {
+	// Source is where quote changes come from: "nats" (every process's, over NATS) or
+	// "in-process" (this process's own order executions).
+	Source      string `json:"source"`
+	NATS        string `json:"nats,omitempty"`
+	Limit       int    `json:"limit"`       // most streams open at once
+	Subscribers int    `json:"subscribers"` // quote stream subscribers now
+	Published   int64  `json:"published"`   // quote changes received since start
+	Dropped     int64  `json:"dropped"`     // subscribers dropped as too slow
+}
+
 // ConfigRuntime is the process's Go runtime and machine.
 type ConfigRuntime struct {
 	Go            string    `json:"go"`
@@ -197,6 +211,14 @@ func (c *Configuration) Sections() []ConfigSection {
 		add("Security", Setting{"services authentication", v})
 	}
 	add("Web", Setting{"orders cap", strconv.Itoa(c.Web.OrdersCap)}, Setting{"session TTL", seconds(c.Web.SessionTTLSeconds).String()})
+	if l := c.Streams; l != nil {
+		src := "this process's order executions (no NATS broker)"
+		if l.Source == "nats" {
+			src = "NATS " + l.NATS + " (trade.quotes.SYMBOL)"
+		}
+		add("Live streams", Setting{"quote changes from", src},
+			Setting{"streams", fmt.Sprintf("%d quote subscribers now, at most %d streams at once; %d changes received, %d subscribers dropped as too slow", l.Subscribers, l.Limit, l.Published, l.Dropped)})
+	}
 	if r := c.Runtime; r != nil {
 		add("Runtime", Setting{"Go version", r.Go + " " + r.OS + "/" + r.Arch}, Setting{"GOMAXPROCS", strconv.Itoa(r.GOMAXPROCS)},
 			Setting{"CPUs", strconv.Itoa(r.CPUs)}, Setting{"started", r.Started.Format(time.RFC3339)},

@@ -13,7 +13,7 @@ import (
 var (
 	tradePaths = []string{"/trade/login", "/trade/logout", "/trade/register", "/trade/home", "/trade/account",
 		"/trade/portfolio", "/trade/quotes", "/trade/buy", "/trade/sell", "/trade/marketsummary",
-		"/trade/config", "/trade/config.json"}
+		"/trade/config", "/trade/config.json", "/trade/stream/quotes", "/trade/stream/summary", "/trade/static/live.js"}
 	dayTraderActionNames = []string{"", "login", "logout", "register", "home", "account", "portfolio",
 		"quotes", "mksummary", "buy", "sell", "update_profile"}
 	jsfPaths = []string{"/daytrader/welcome.faces", "/daytrader/tradehome.faces", "/daytrader/quote.faces",

@@ -25,10 +25,12 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/stream"
 )
 
 // Setting is one line of the config page.
@@ -68,6 +70,19 @@ type Options struct {
 	// (0 = DefaultSessionCheckInterval; negative = check on every request). Requests that
 	// change something always check.
 	SessionCheckInterval time.Duration
+
+	// Quotes is the hub of live quote changes that /trade/stream/quotes serves (package
+	// stream); nil: a hub nothing publishes to, so streams open but stay quiet.
+	Quotes *stream.Hub[*stream.Event]
+	// SummaryEvery is how often the market summary stream looks for a new summary while
+	// someone listens (0 = stream.DefaultSummaryEvery).
+	SummaryEvery time.Duration
+	// StreamLimit caps the streams this web tier holds open at once; beyond it a stream
+	// request gets 503 (0 = DefaultStreamLimit).
+	StreamLimit int
+	// AnonStreamMaxAge and StreamMaxAge bound a stream's life without and with a session
+	// (0 = DefaultAnonStreamMaxAge, DefaultStreamMaxAge).
+	AnonStreamMaxAge, StreamMaxAge time.Duration
 }
 
 // AccessSwitch changes how the web tier reaches the business services (package access).
@@ -98,7 +113,9 @@ type app struct {
 	routes   map[string]route
 	dtAction map[string]dtRoute
 	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
-	faults   *logsafe.Limiter   // error lines per client
+	streams  atomic.Int64       // open streams (stream.go)
+	summary  *stream.SummaryFeed
+	faults   *logsafe.Limiter // error lines per client
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -127,6 +144,18 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.Quotes == nil {
+		opts.Quotes = stream.NewHub[*stream.Event](0)
+	}
+	if opts.StreamLimit <= 0 {
+		opts.StreamLimit = DefaultStreamLimit
+	}
+	if opts.AnonStreamMaxAge <= 0 {
+		opts.AnonStreamMaxAge = DefaultAnonStreamMaxAge
+	}
+	if opts.StreamMaxAge <= 0 {
+		opts.StreamMaxAge = DefaultStreamMaxAge
+	}
 	secret := opts.SessionSecret
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
@@ -149,6 +178,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		log:    slog.New(logsafe.Handler(opts.Logger.Handler())),
 		faults: logsafe.DefaultLimiter(),
 	}
+	a.summary = stream.NewSummaryFeed(svc.GetMarketSummary, opts.SummaryEvery, opts.Logger)
 	a.routes = a.tradeRoutes()
 	a.dtAction = a.dayTraderActions()
 	a.jsf = a.jsfPages()
@@ -176,7 +206,7 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	a.route(rw, r)
 }
 
@@ -301,6 +331,10 @@ func (a *app) tradeRoutes() map[string]route {
 		"/trade/marketsummary": {get: a.marketSummary},
 		"/trade/config":        {get: a.config, post: a.setAccess, public: true, noCSRFToken: true},
 		"/trade/config.json":   {get: a.configJSON, public: true},
+		// Live streams need no session (see streamQuotes); live.js updates the pages from them.
+		"/trade/stream/quotes":  {get: a.streamQuotes, public: true},
+		"/trade/stream/summary": {get: a.streamSummary, public: true},
+		"/trade/static/live.js": {get: a.liveJS, public: true},
 	}
 	for p, rt := range m {
 		if rt.get != nil {

@@ -60,7 +60,7 @@ func (faulty) GetQuotes(context.Context, []string) ([]trade.Quote, error) {
 }
 
 // smallStore is a SQLite file loaded with 5 accounts and 5 quotes, closed when the test ends.
-func smallStore(t *testing.T) store.Store {
+func smallStore(t testing.TB) store.Store {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))

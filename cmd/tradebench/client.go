@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/client"
+	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
+)
+
+func init() {
+	register(&command{name: "client", summary: "the smart client: a terminal UI over the business services (SOAP, REST or gRPC), or one screen as text (--batch)", run: runClient})
+}
+
+const clientHelp = `usage: tradebench client --access soap|rest|grpc --bsl ADDR [flags]
+
+The smart client of the original kit: it talks to the business services directly, over the
+transport --access names, instead of through the web pages. ADDR is that transport's endpoint on
+the services host: its SOAP/REST address for soap and rest, its gRPC address for grpc (serve
+--role bsl listens on 127.0.0.1:8081 and 127.0.0.1:8082 by default). It sends the deployment's
+service token: $TRADEBENCH_SERVICE_TOKEN, or --service-token-file (./` + svcauth.DefaultTokenFile + ` if present).
+
+Screens: login, home (account and market summary), portfolio (holdings with gains), quotes (live
+with --stream, the base URL of a web tier whose /trade/stream/quotes it follows; refreshed every
+2s without), buy and sell (with confirmation), account (recent orders, profile edit). Keys: Tab
+between fields, Enter to submit, and one key per screen, shown in the footer. Errors from the
+services (insufficient funds, an unknown symbol, a lost host) show in the status line.
+
+--batch SCREEN logs in as --uid with --password, prints one screen (home, portfolio, quotes,
+account) as text and exits: for scripts and tests.
+
+examples:
+  tradebench client --access grpc --bsl 127.0.0.1:8082 --stream http://127.0.0.1:8080
+  tradebench client --access rest --bsl 127.0.0.1:8081 --batch portfolio --uid uid:0 --password xxx
+
+Exit status: 0 ok, 1 a service call failed in batch mode, 2 bad command line or unreachable host.
+
+flags:
+`
+
+func runClient(ctx context.Context, args []string) error {
+	fs := newFlagSet("client", "")
+	setHelp(fs, clientHelp)
+	access := fs.String("access", remote.REST, "transport to the business services: soap, rest or grpc")
+	bsl := fs.String("bsl", "", "the services host's endpoint for --access (host:port): SOAP/REST address for soap and rest, gRPC address for grpc")
+	tokenFile := fs.String("service-token-file", "", "file holding the deployment's service token; $"+svcauth.EnvToken+" wins")
+	streamURL := fs.String("stream", "", "a web tier's base URL (http://host:port) whose live quote stream keeps the quotes screen current; empty = refresh every 2s")
+	batch := fs.String("batch", "", "print one screen as text and exit: "+strings.Join(client.BatchScreens(), ", "))
+	uid := fs.String("uid", "uid:0", "user id (batch mode; prefills the login screen)")
+	password := fs.String("password", "", "password (batch mode; prefills the login screen)")
+	symbols := fs.String("symbols", strings.Join(client.DefaultSymbols, ","), "the quotes screen's symbols (comma separated)")
+	timeout := fs.Duration("call-timeout", remote.DefaultTimeout, "timeout of every call to the services host")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	switch *access {
+	case remote.SOAP, remote.REST, remote.GRPC:
+	default:
+		return usageErrorf("--access: %q is not a transport of the business services: use soap, rest or grpc", *access)
+	}
+	if *bsl == "" {
+		return usageErrorf("--bsl is required: the services host's %s endpoint (host:port)", *access)
+	}
+	if *timeout <= 0 {
+		return usageErrorf("--call-timeout must be positive, got %v", *timeout)
+	}
+	if *streamURL != "" && !strings.HasPrefix(*streamURL, "http://") && !strings.HasPrefix(*streamURL, "https://") {
+		return usageErrorf("--stream: give a web tier's base URL, e.g. http://127.0.0.1:8080, got %q", *streamURL)
+	}
+	var syms []string
+	for s := range strings.SplitSeq(*symbols, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			syms = append(syms, s)
+		}
+	}
+	if len(syms) == 0 || len(syms) > trade.MaxSymbols {
+		return usageErrorf("--symbols: give 1 to %d symbols separated by commas", trade.MaxSymbols)
+	}
+	token, _, _, err := svcauth.Resolve(*tokenFile, false)
+	if err != nil {
+		return usageErrorf("--service-token-file: %v", err)
+	}
+	svc, err := remote.Dial(*access, *bsl, remote.Options{Timeout: *timeout, Auth: svcauth.Client{Token: token}})
+	if err != nil {
+		return usageErrorf("--bsl %s: %v", *bsl, err)
+	}
+	defer svc.Close()
+	if err := reachable(ctx, svc, *timeout); err != nil {
+		return usageErrorf("--bsl %s: the services host does not answer over %s: %v", *bsl, *access, err)
+	}
+	if *batch != "" {
+		if *password == "" {
+			return usageErrorf("--batch needs --password (and --uid)")
+		}
+		cctx, cancel := context.WithTimeout(ctx, 4**timeout)
+		defer cancel()
+		text, err := client.Batch(cctx, svc, *batch, *uid, *password, syms)
+		if err != nil {
+			if strings.HasPrefix(err.Error(), "unknown screen") {
+				return usageErrorf("--batch: %v", err)
+			}
+			return err
+		}
+		fmt.Print(text)
+		return nil
+	}
+	m := client.New(svc, client.Options{Describe: *access + " → " + *bsl, Stream: *streamURL, CallTimeout: *timeout,
+		UserID: *uid, Password: *password, Symbols: syms})
+	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted: a normal way to leave
+	}
+	return err
+}
+
+// reachable makes one cheap call: any answer from the services, an error included (no such
+// symbol, a refused token), proves the host is there; a transport failure does not.
+func reachable(ctx context.Context, svc trade.Service, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, min(timeout, 5*time.Second))
+	defer cancel()
+	_, err := svc.GetQuote(ctx, "s:0")
+	if err == nil || trade.AsError(err) != nil {
+		if te := trade.AsError(err); te != nil && te.Code == trade.CodeUnauthorized {
+			return fmt.Errorf("%s (give the deployment's service token: $%s or --service-token-file)", te.Message, svcauth.EnvToken)
+		}
+		return nil
+	}
+	return errors.New(strings.Join(strings.Fields(err.Error()), " "))
+}
