@@ -104,11 +104,26 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 	return []T{}, nil
 }
 
-// HoldingQuoteCols is UserHoldingsWithQuotes' select list over holdings h LEFT JOIN quotes q:
-// the holding's columns, whether a quote was found, and the quote's columns (zero without one).
-const HoldingQuoteCols = "h.holdingid, h.accountid, h.symbol, h.quantity, h.purchaseprice, h.purchasedate, " +
-	"q.symbol IS NOT NULL, COALESCE(q.symbol, ''), COALESCE(q.companyname, ''), COALESCE(q.price, 0), COALESCE(q.open, 0), " +
-	"COALESCE(q.low, 0), COALESCE(q.high, 0), COALESCE(q.change, 0), COALESCE(q.volume, 0)"
+// HoldingsWithQuotesSQL is UserHoldingsWithQuotes' statement for a store whose userAccount
+// selects the user's account id: the holding's columns, then the quote's, zero where the
+// holding's symbol has no quote (holdings h LEFT JOIN quotes q by primary key).
+func HoldingsWithQuotesSQL(userAccount string) string {
+	return "SELECT h.holdingid, h.accountid, h.symbol, h.quantity, h.purchaseprice, h.purchasedate, " +
+		"COALESCE(q.symbol, ''), COALESCE(q.companyname, ''), COALESCE(q.price, 0), COALESCE(q.open, 0), " +
+		"COALESCE(q.low, 0), COALESCE(q.high, 0), COALESCE(q.change, 0), COALESCE(q.volume, 0) " +
+		"FROM holdings h LEFT JOIN quotes q ON q.symbol = h.symbol WHERE h.accountid = " + userAccount + " ORDER BY h.holdingid"
+}
+
+// OfUserWithQuotes finishes a UserHoldingsWithQuotes read as OfUser finishes the others.
+func OfUserWithQuotes(ctx context.Context, r Reader, userID string, hs []trade.Holding, qs []trade.Quote, err error) ([]trade.Holding, []trade.Quote, error) {
+	if hs, err = OfUser(ctx, r, userID, hs, err); err != nil {
+		return nil, nil, err
+	}
+	if qs == nil {
+		qs = []trade.Quote{}
+	}
+	return hs, qs, nil
+}
 
 // MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one
 // marker row with order id 0 when the user exists, so the common answer (no closed orders)

@@ -179,8 +179,7 @@ func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, er
 }
 
 func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
-	rows, err := q.db.Query(ctx, "SELECT "+store.HoldingQuoteCols+" FROM holdings h LEFT JOIN quotes q ON q.symbol = h.symbol"+
-		" WHERE h.accountid = "+userAccount+" ORDER BY h.holdingid", userID)
+	rows, err := q.db.Query(ctx, store.HoldingsWithQuotesSQL(userAccount), userID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -191,23 +190,15 @@ func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.H
 		var h trade.Holding
 		var x trade.Quote
 		var hprice, price, open, low, high, change int64
-		var priced bool
 		if err := rows.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &hprice, &h.PurchaseDate,
-			&priced, &x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume); err != nil {
+			&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume); err != nil {
 			return nil, nil, err
 		}
 		h.PurchasePrice, h.PurchaseDate = trade.Money(hprice), h.PurchaseDate.UTC()
 		x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
 		hs, qs = append(hs, h), append(qs, x)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	hs, err = store.OfUser(ctx, q, userID, hs, nil)
-	if qs == nil {
-		qs = []trade.Quote{}
-	}
-	return hs, qs, err
+	return store.OfUserWithQuotes(ctx, q, userID, hs, qs, rows.Err())
 }
 
 func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {

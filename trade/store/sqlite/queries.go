@@ -228,8 +228,7 @@ func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, er
 }
 
 func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
-	rows, err := q.query(ctx, "SELECT "+store.HoldingQuoteCols+" FROM holdings h LEFT JOIN quotes q ON q.symbol = h.symbol"+
-		" WHERE h.accountid = "+userAccount+" ORDER BY h.holdingid", userID)
+	rows, err := q.query(ctx, store.HoldingsWithQuotesSQL(userAccount), userID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -240,22 +239,14 @@ func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.H
 		var h trade.Holding
 		var x trade.Quote
 		var bought sql.NullInt64
-		var priced bool
 		if err := rows.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &h.PurchasePrice, &bought,
-			&priced, &x.Symbol, &x.CompanyName, &x.Price, &x.Open, &x.Low, &x.High, &x.Change, &x.Volume); err != nil {
+			&x.Symbol, &x.CompanyName, &x.Price, &x.Open, &x.Low, &x.High, &x.Change, &x.Volume); err != nil {
 			return nil, nil, err
 		}
 		h.PurchaseDate = fromTm(bought)
 		hs, qs = append(hs, h), append(qs, x)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	hs, err = store.OfUser(ctx, q, userID, hs, nil)
-	if qs == nil {
-		qs = []trade.Quote{}
-	}
-	return hs, qs, err
+	return store.OfUserWithQuotes(ctx, q, userID, hs, qs, rows.Err())
 }
 
 func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
