@@ -104,6 +104,9 @@ func TestSessionReadAllocations(t *testing.T) {
 	if err != nil || got != ss {
 		t.Fatalf("read = %+v, %v; want %+v", got, err, ss)
 	}
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items at random); the run without it checks them")
+	}
 	if n := testing.AllocsPerRun(200, func() { s.read(r) }); n > 1 {
 		t.Errorf("reading a session allocates %v times per request, want at most 1", n)
 	}
