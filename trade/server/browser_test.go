@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,11 +31,30 @@ type browser struct {
 	next int
 }
 
+// browserProfile is a fresh profile directory for chromium. Removed after the browser's cleanup
+// (registered before it, so it runs after), best effort: a crash reporter chromium forked may
+// still be closing files in it, which is not the test's failure.
+func browserProfile(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "tradebench-browser-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 20 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	return dir
+}
+
 func startBrowser(t *testing.T, profile, url string) *browser {
 	t.Helper()
 	bin := headless.Require(t)
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+profile,
 		"--remote-debugging-port=0", "--remote-allow-origins=*", "--window-size=1000,640", url)
+	// Its own process group, so the cleanup ends chromium's helper processes too: left running,
+	// they kept writing into the profile while the test's TempDir was being removed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +63,7 @@ func startBrowser(t *testing.T, profile, url string) *browser {
 		if b.ws != nil {
 			b.ws.Close()
 		}
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
 	})
 	// chromium writes the port it chose to DevToolsActivePort in the profile
@@ -162,7 +182,7 @@ func TestQuotesPageLiveInBrowser(t *testing.T) {
 	}
 
 	// The browser logs in through the DayTrader contract's GET login, then opens the page.
-	profile := t.TempDir()
+	profile := browserProfile(t)
 	b := startBrowser(t, profile, s.URL()+"/daytrader/app?action=login&uid=uid:1&passwd=xxx")
 	b.waitFor("login", `document.body.innerText.includes("Welcome uid:1")`, "true")
 	b.call("Page.navigate", map[string]any{"url": page}, nil)
