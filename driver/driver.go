@@ -257,7 +257,6 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 type Plan struct {
 	cfg    Config
 	sc     *scenario.Scenario
-	data   []byte // the scenario file's bytes
 	target string
 	quick  bool
 	keep   bool
@@ -289,12 +288,12 @@ func Prepare(cfg Config) (*Plan, error) {
 		if cfg.Scenario == "" {
 			cfg.Scenario = DefaultScenario
 		}
-		p.data = cfg.ScenarioData
-		if p.data == nil {
-			p.data, err = ReadScenario(cfg.Scenario)
+		data := cfg.ScenarioData
+		if data == nil {
+			data, err = ReadScenario(cfg.Scenario)
 		}
 		if err == nil {
-			p.sc, err = parseScenario(cfg.Scenario, p.data, opt)
+			p.sc, err = parseScenario(cfg.Scenario, data, opt)
 		}
 	}
 	if err != nil {
@@ -335,7 +334,12 @@ func (p *Plan) ScenarioName() string { return p.sc.Name }
 
 // ScenarioData is the scenario file's content (nil in quick mode), which a controller sends to
 // its agents so they need no copy.
-func (p *Plan) ScenarioData() []byte { return p.data }
+func (p *Plan) ScenarioData() []byte {
+	if p.quick {
+		return nil
+	}
+	return p.sc.Content // the bytes it was parsed from
+}
 
 // Run runs the plan's load in this process, from the instant start (zero: now), passing each
 // closed second to onSecond when it is not nil. Agents run their share this way.
