@@ -16,8 +16,8 @@ import (
 
 	"github.com/tradebench/tradebench/internal/httpserve"
 
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
-	"github.com/tradebench/tradebench/cacheperf/store"
 	"github.com/tradebench/tradebench/internal/metrics"
 )
 
@@ -26,7 +26,7 @@ type Config struct {
 	// DB is the store's DSN (sqlite:PATH or postgres://…). Ignored when Store is set.
 	DB string
 	// Store, if set, is used (and not closed) instead of opening DB.
-	Store store.Store
+	Store blobstore.Store
 	// Cache configures the object cache (mode, byte budget, TTL, disk tier).
 	Cache objcache.Config
 	// Listen is the address to listen on (default 127.0.0.1:0, a random loopback port).
@@ -44,7 +44,7 @@ type Config struct {
 
 // App is the application's state: its store, cache and request counters.
 type App struct {
-	st      store.Store
+	st      blobstore.Store
 	cache   *objcache.Cache
 	log     *slog.Logger
 	started time.Time
@@ -53,7 +53,7 @@ type App struct {
 }
 
 // NewApp wires an application over an open store and cache.
-func NewApp(st store.Store, c *objcache.Cache, log *slog.Logger) *App {
+func NewApp(st blobstore.Store, c *objcache.Cache, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -91,7 +91,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, errors.New("no database: give a DSN (sqlite:PATH or postgres://…)")
 		}
 		var err error
-		if st, err = store.Open(ctx, cfg.DB); err != nil {
+		if st, err = blobstore.Open(ctx, cfg.DB); err != nil {
 			return nil, err
 		}
 		owns = true
@@ -163,7 +163,7 @@ func (s *Server) Wait() error {
 }
 
 // Close stops the server (letting requests in flight finish for up to 5 s), then the cache and,
-// if Start opened it, the store.
+// if Start opened it, the blobstore.
 func (s *Server) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		<-s.done

@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
-	"github.com/tradebench/tradebench/cacheperf/store"
 	"github.com/tradebench/tradebench/internal/httpserve"
-	"github.com/tradebench/tradebench/internal/httpserve/servetest"
-	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/servetest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -28,11 +28,11 @@ const testSize = 8 << 10
 func startApp(t *testing.T, dsn string, n int, cc objcache.Config) *Server {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
+	st, err := blobstore.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Load(ctx, store.LoadConfig{Items: n, Size: testSize, Seed: 5}); err != nil {
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: n, Size: testSize, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -69,7 +69,7 @@ var byteLine = regexp.MustCompile(`The image byte at index (\d+) is (\d+)<br>`)
 func checkItemPage(t *testing.T, body []byte, id int64, size int64, wantImg bool) {
 	t.Helper()
 	blob := make([]byte, size)
-	store.FillBlob(blob, 5, id)
+	blobstore.FillBlob(blob, 5, id)
 	m := byteLine.FindSubmatch(body)
 	if m == nil {
 		t.Fatalf("item page lacks the random byte line:\n%s", body)
@@ -79,8 +79,8 @@ func checkItemPage(t *testing.T, body []byte, id int64, size int64, wantImg bool
 	if idx < 0 || int64(idx) >= size || int(blob[idx]) != val {
 		t.Fatalf("page says byte %d is %d; the blob has %d bytes, that byte is %v", idx, val, size, blob[min(idx, len(blob)-1)])
 	}
-	if !bytes.Contains(body, []byte("Image Name:&nbsp;"+store.ItemName(id)+"<br>")) ||
-		!bytes.Contains(body, []byte("Image Content Type: &nbsp;"+store.ContentType)) {
+	if !bytes.Contains(body, []byte("Image Name:&nbsp;"+blobstore.ItemName(id)+"<br>")) ||
+		!bytes.Contains(body, []byte("Image Content Type: &nbsp;"+blobstore.ContentType)) {
 		t.Fatalf("item page lacks name or content type:\n%s", body)
 	}
 	img := `<img src="/cacheperf/image?id=` + strconv.FormatInt(id, 10) + `"`
@@ -108,8 +108,8 @@ func TestItemPageFromDBThenCache(t *testing.T) {
 
 			resp, img := fetch(t, s.URL+"/cacheperf/image?id=7")
 			want := make([]byte, testSize)
-			store.FillBlob(want, 5, 7)
-			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != store.ContentType || !bytes.Equal(img, want) {
+			blobstore.FillBlob(want, 5, 7)
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != blobstore.ContentType || !bytes.Equal(img, want) {
 				t.Fatalf("image: status %d type %q, %d bytes, equal %v", resp.StatusCode, resp.Header.Get("Content-Type"), len(img), bytes.Equal(img, want))
 			}
 			// the original kit's URLs
@@ -235,15 +235,15 @@ func TestOtherWorkHelloAndStatsPages(t *testing.T) {
 func TestUncacheableItemIsStreamed(t *testing.T) {
 	dsn := sqliteDSN(t)
 	s := startApp(t, dsn, 2, objcache.Config{Budget: 4 << 20, Window: 1 << 20})
-	st, err := store.Open(context.Background(), dsn)
+	st, err := blobstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	const big = 3<<20 + 123
 	blob := make([]byte, big)
-	store.FillBlob(blob, 5, 9)
-	if err := st.Put(context.Background(), &store.Item{Meta: store.Meta{ID: 9, Name: store.ItemName(9), ContentType: store.ContentType}, Data: blob}); err != nil {
+	blobstore.FillBlob(blob, 5, 9)
+	if err := st.Put(context.Background(), &blobstore.Item{Meta: blobstore.Meta{ID: 9, Name: blobstore.ItemName(9), ContentType: blobstore.ContentType}, Data: blob}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
@@ -319,11 +319,11 @@ func TestParseSize(t *testing.T) {
 func TestSlowBodyIsCut(t *testing.T) {
 	ctx := context.Background()
 	dsn := sqliteDSN(t)
-	st, err := store.Open(ctx, dsn)
+	st, err := blobstore.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Load(ctx, store.LoadConfig{Items: 2, Size: testSize, Seed: 5}); err != nil {
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: 2, Size: testSize, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

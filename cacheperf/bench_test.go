@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
-	"github.com/tradebench/tradebench/cacheperf/store"
 )
 
 // benchClients is the CachePerf paper's number of client threads.
@@ -72,12 +72,12 @@ func hammer(b *testing.B, c *http.Client, n int, url func(i int64) string) time.
 func BenchmarkCachedItemVsHello(b *testing.B) {
 	ctx := context.Background()
 	dsn := "sqlite:" + filepath.Join(b.TempDir(), "items.db")
-	st, err := store.Open(ctx, dsn)
+	st, err := blobstore.Open(ctx, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
 	const items = 500
-	if err := st.Load(ctx, store.LoadConfig{Items: items, Size: 50 << 10, Seed: 1}); err != nil {
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: 50 << 10, Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
 	st.Close()

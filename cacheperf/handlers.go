@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
-	"github.com/tradebench/tradebench/cacheperf/store"
 )
 
 // Handler returns the application's routes:
@@ -106,7 +106,7 @@ func (a *App) lookup(w http.ResponseWriter, r *http.Request, param string) (objc
 
 func (a *App) lookupFailed(w http.ResponseWriter, r *http.Request, id int64, err error) {
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, blobstore.ErrNotFound):
 		a.badRequest(w, http.StatusNotFound, fmt.Sprintf("no item with id %d", id))
 	case r.Context().Err() != nil:
 		// the client went away: nobody reads this
@@ -163,7 +163,7 @@ func (a *App) item(w http.ResponseWriter, r *http.Request, param string, display
 		rel()
 		if err != nil || len(b) != 1 {
 			if err == nil {
-				err = store.ErrNotFound
+				err = blobstore.ErrNotFound
 			}
 			a.lookupFailed(w, r, it.ID, err)
 			return

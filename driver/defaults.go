@@ -3,7 +3,7 @@ package driver
 import (
 	"time"
 
-	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/internal/httpc"
 )
 
 // Defaults of `tradebench drive` (the command line starts from these).

@@ -25,7 +25,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
-	"github.com/tradebench/tradebench/driver/httpc"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -33,6 +32,7 @@ import (
 	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
+	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/version"
 )
 
 // Version is the tradebench version recorded in every result.
-const Version = "0.1.0"
+const Version = version.Version
 
 // SchemaVersion is the version of the results JSON. Bump it on any incompatible change, and
 // teach ReadFile to convert the previous one. Version 2 typed the settings and replaced the
@@ -156,7 +158,8 @@ type ThresholdResult struct {
 	Passed bool    `json:"passed"`
 }
 
-// AuditSummary is the correctness audit of the database after a run (package trade/audit).
+// AuditSummary is the correctness audit of the database after a run, for a workload that has
+// one (StockTrader's trade/audit.Summary, converted).
 type AuditSummary struct {
 	Passed bool `json:"passed"`
 	Checks int  `json:"checks"` // invariants checked

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/internal/httpc"
 )
 
 // Client calls the WSTest operations over one encoding. A Client is used by one goroutine at a

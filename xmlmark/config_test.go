@@ -1,9 +1,9 @@
 package xmlmark
 
 import (
-	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -159,12 +159,30 @@ func TestEvery(t *testing.T) {
 	}
 }
 
-func TestValidationIsNotFaked(t *testing.T) {
-	c, err := ParseConfig("v", []byte(strings.Replace(goodINI, "Validation = 0", "Validation = 100", 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Run(context.Background(), c, RunOptions{StrictValidation: true}); err == nil || !strings.Contains(err.Error(), "not supported") {
-		t.Errorf("strict validation: %v", err)
+// The XML Mark paper's footnote 1: Sun's 1.0 kit decided serialization by the Validation key. Here the
+// Serialization key decides, whatever Validation says.
+func TestSerializationKeyNotValidation(t *testing.T) {
+	for _, tc := range []struct {
+		validation, serialization int
+		want                      bool
+	}{{0, 100, true}, {100, 0, false}, {100, 100, true}, {0, 0, false}} {
+		c, err := ParseConfig("s", []byte(strings.NewReplacer("Validation = 0", "Validation = "+itoa(tc.validation),
+			"Serialization = 100", "Serialization = "+itoa(tc.serialization)).Replace(goodINI)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := c.Prepare(Mix{DOM: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := w.NewWorker()
+		if err := u.Do(KindDOM, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(u.TreeOutput()) > 0; got != tc.want {
+			t.Errorf("Validation %d, Serialization %d: serialized = %v", tc.validation, tc.serialization, got)
+		}
 	}
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,7 +1,7 @@
 // Package smartclient is the 2007 paper's "smart client" load: virtual users that drive the
 // business services directly — over SOAP, REST or gRPC, as `tradebench client` does — instead
 // of through the web pages. Each iteration walks the client's screens with the same calls the
-// client makes (package trade/client): login, home, quotes, buy, portfolio, sell, account,
+// client makes (package trade/tui): login, home, quotes, buy, portfolio, sell, account,
 // logout, one transaction per screen. It is a load.Workload, so the load engine runs it like any
 // scenario (closed or open model, phases) and reports it the same way.
 //
@@ -17,7 +17,7 @@ import (
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/client"
+	"github.com/tradebench/tradebench/trade/tui"
 )
 
 // Name is the scenario's name in results files and on the command line (drive --scenario client);
@@ -100,14 +100,14 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 		f    func(ctx context.Context) error
 	}{
 		{"login", func(ctx context.Context) error { _, err := svc.Login(ctx, u.uid, u.c.Password); return err }},
-		{"home", func(ctx context.Context) error { _, err := client.LoadHome(ctx, svc, u.uid); return err }},
+		{"home", func(ctx context.Context) error { _, err := tui.LoadHome(ctx, svc, u.uid); return err }},
 		{"quotes", func(ctx context.Context) error {
-			_, err := client.LoadQuotes(ctx, svc, []string{u.symbol(), u.symbol(), u.symbol(), u.symbol()})
+			_, err := tui.LoadQuotes(ctx, svc, []string{u.symbol(), u.symbol(), u.symbol(), u.symbol()})
 			return err
 		}},
 		{"buy", func(ctx context.Context) error { _, err := svc.Buy(ctx, u.uid, u.symbol(), u.c.Quantity); return err }},
 		{"portfolio", func(ctx context.Context) error {
-			p, err := client.LoadPortfolio(ctx, svc, u.uid)
+			p, err := tui.LoadPortfolio(ctx, svc, u.uid)
 			holdings = p.Holdings
 			return err
 		}},
@@ -134,7 +134,7 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 			_, err := svc.Sell(ctx, u.uid, h.HoldingID, 0)
 			return err
 		}},
-		{"account", func(ctx context.Context) error { _, err := client.LoadAccount(ctx, svc, u.uid); return err }},
+		{"account", func(ctx context.Context) error { _, err := tui.LoadAccount(ctx, svc, u.uid); return err }},
 		{"logout", func(ctx context.Context) error { return svc.Logout(ctx, u.uid) }},
 	}
 	for _, s := range steps {

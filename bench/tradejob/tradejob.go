@@ -19,7 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
@@ -70,7 +70,12 @@ type Config struct {
 // StoreAudit is the Audit hook that runs package audit on the server's database.
 func StoreAudit(opts audit.Options) func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
 	return func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
-		return audit.Run(ctx, srv.Store(), opts)
+		s, err := audit.Run(ctx, srv.Store(), opts)
+		if s == nil {
+			return nil, err
+		}
+		r := report.AuditSummary(*s)
+		return &r, err
 	}
 }
 
@@ -337,7 +342,7 @@ func completionLatency(ctx context.Context, st store.Store) (*OrderLatency, erro
 		return nil, err
 	}
 	var ol OrderLatency
-	h := metrics.NewHistogram()
+	h := recorder.NewHistogram()
 	for after := info.MaxOrderID; ; {
 		page, err := st.OrdersAfter(ctx, after, 5000)
 		if err != nil {
@@ -350,7 +355,7 @@ func completionLatency(ctx context.Context, st store.Store) (*OrderLatency, erro
 				continue
 			}
 			ol.Completed++
-			metrics.Record(h, o.CompletionDate.Sub(o.OpenDate))
+			recorder.Record(h, o.CompletionDate.Sub(o.OpenDate))
 		}
 		if len(page) < 5000 {
 			break

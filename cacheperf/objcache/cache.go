@@ -29,7 +29,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 )
 
 // Modes.
@@ -122,8 +122,8 @@ type Config struct {
 type Cache struct {
 	cfg    Config
 	kind   string
-	st     store.Store
-	mem    *otter.Cache[int64, *store.Item]
+	st     blobstore.Store
+	mem    *otter.Cache[int64, *blobstore.Item]
 	ostats *stats.Counter
 	disk   *diskTier
 	remote remote
@@ -138,7 +138,7 @@ type Cache struct {
 }
 
 // New makes a cache over st.
-func New(cfg Config, st store.Store) (*Cache, error) {
+func New(cfg Config, st blobstore.Store) (*Cache, error) {
 	c := &Cache{st: st}
 	mode := cfg.Mode
 	switch {
@@ -204,10 +204,10 @@ func New(cfg Config, st store.Store) (*Cache, error) {
 	}
 	if c.kind == ModeMemory || c.kind == ModeMemoryDisk {
 		c.ostats = stats.NewCounter()
-		o := &otter.Options[int64, *store.Item]{
+		o := &otter.Options[int64, *blobstore.Item]{
 			MaximumWeight:    uint64(cfg.Budget),
-			Weigher:          func(_ int64, it *store.Item) uint32 { return uint32(Weight(it)) },
-			ExpiryCalculator: otter.ExpiryWriting[int64, *store.Item](cfg.TTL),
+			Weigher:          func(_ int64, it *blobstore.Item) uint32 { return uint32(Weight(it)) },
+			ExpiryCalculator: otter.ExpiryWriting[int64, *blobstore.Item](cfg.TTL),
 			StatsRecorder:    c.ostats,
 			// Maintenance (eviction) runs on the writing goroutine rather than a background one,
 			// so it usually follows the write at once. Not always: a writer that finds another
@@ -235,11 +235,11 @@ func New(cfg Config, st store.Store) (*Cache, error) {
 }
 
 // Weight is the bytes an item is charged in the cache.
-func Weight(it *store.Item) int64 {
+func Weight(it *blobstore.Item) int64 {
 	return int64(len(it.Data)) + int64(len(it.Name)) + int64(len(it.ContentType)) + EntryOverhead
 }
 
-func (c *Cache) onDeletion(e otter.DeletionEvent[int64, *store.Item]) {
+func (c *Cache) onDeletion(e otter.DeletionEvent[int64, *blobstore.Item]) {
 	switch e.Cause {
 	case otter.CauseOverflow:
 		c.overflow.Add(1)
@@ -253,7 +253,7 @@ func (c *Cache) onDeletion(e otter.DeletionEvent[int64, *store.Item]) {
 
 // Result is one lookup's outcome. Release it when done with the item.
 type Result struct {
-	Item    *store.Item
+	Item    *blobstore.Item
 	Source  Source
 	release func()
 }
@@ -271,14 +271,14 @@ func (r *Result) Release() {
 
 // flight is what one load yields to everyone who waited on it.
 type flight struct {
-	item   *store.Item
+	item   *blobstore.Item
 	src    Source
 	cached bool
 	pin    func() // the leader's permit, when the item is not cached
 }
 
-// Get looks id up: memory, then the disk tier or remote cache, then the store. Concurrent misses
-// on the same id load it once. store.ErrNotFound means no such item.
+// Get looks id up: memory, then the disk tier or remote cache, then the blobstore. Concurrent misses
+// on the same id load it once. blobstore.ErrNotFound means no such item.
 func (c *Cache) Get(ctx context.Context, id int64) (Result, error) {
 	if c.mem != nil {
 		if it, ok := c.mem.GetIfPresent(id); ok {
@@ -336,7 +336,7 @@ func (c *Cache) load(ctx context.Context, id int64) (*flight, error) {
 	}
 	m, err := c.st.Meta(ctx, id)
 	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
+		if !errors.Is(err, blobstore.ErrNotFound) {
 			c.loadErrors.Add(1)
 		}
 		return nil, err
@@ -344,7 +344,7 @@ func (c *Cache) load(ctx context.Context, id int64) (*flight, error) {
 	if m.Size+int64(len(m.Name))+int64(len(m.ContentType))+EntryOverhead > c.cfg.MaxObject {
 		c.streamed.Add(1)
 		c.rejected.Add(1)
-		return &flight{item: &store.Item{Meta: m}, src: SourceStream}, nil
+		return &flight{item: &blobstore.Item{Meta: m}, src: SourceStream}, nil
 	}
 	rel, err := c.Pin(ctx, m.Size)
 	if err != nil {
@@ -353,7 +353,7 @@ func (c *Cache) load(ctx context.Context, id int64) (*flight, error) {
 	it, err := c.st.Get(ctx, id)
 	if err != nil {
 		rel()
-		if !errors.Is(err, store.ErrNotFound) {
+		if !errors.Is(err, blobstore.ErrNotFound) {
 			c.loadErrors.Add(1)
 		}
 		return nil, err
@@ -367,7 +367,7 @@ func (c *Cache) load(ctx context.Context, id int64) (*flight, error) {
 
 // admit caches it if there is a memory tier (then the cache's weight accounts for it and the
 // load permit is given back), or hands the permit on with the item.
-func (c *Cache) admit(it *store.Item, src Source, rel func()) *flight {
+func (c *Cache) admit(it *blobstore.Item, src Source, rel func()) *flight {
 	if c.mem == nil {
 		return &flight{item: it, src: src, pin: rel}
 	}
@@ -520,7 +520,7 @@ type Stats struct {
 	Limits       Limits       `json:"limits"`
 }
 
-// HitRatio is the share of lookups served without the store.
+// HitRatio is the share of lookups served without the blobstore.
 func (s Stats) HitRatio() float64 {
 	served := s.Hits + s.DiskHits + s.RemoteHits
 	total := served + s.Misses

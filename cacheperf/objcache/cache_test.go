@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 )
 
 // manualClock is a clock the test moves by hand, for expiry without sleeping.
@@ -30,20 +30,20 @@ func (c *manualClock) Now() time.Time                      { return time.Unix(0,
 func (c *manualClock) Advance(d time.Duration)             { c.ns.Add(int64(d)) }
 
 // loadedStore is a real SQLite store with n items of size bytes.
-func loadedStore(t testing.TB, n int, size int64) store.Store {
+func loadedStore(t testing.TB, n int, size int64) blobstore.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "items.db"))
+	st, err := blobstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "items.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if err := st.Load(context.Background(), store.LoadConfig{Items: n, Size: size, Seed: 1}); err != nil {
+	if err := st.Load(context.Background(), blobstore.LoadConfig{Items: n, Size: size, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
 
-func newCache(t testing.TB, cfg Config, st store.Store) *Cache {
+func newCache(t testing.TB, cfg Config, st blobstore.Store) *Cache {
 	t.Helper()
 	c, err := New(cfg, st)
 	if err != nil {
@@ -79,22 +79,22 @@ func TestHitMissAndContent(t *testing.T) {
 		t.Fatalf("first Get source = %v, want db", r.Source)
 	}
 	want := make([]byte, 4096)
-	store.FillBlob(want, 1, 3)
-	if r.Item.ID != 3 || r.Item.Name != store.ItemName(3) || !bytes.Equal(r.Item.Data, want) {
+	blobstore.FillBlob(want, 1, 3)
+	if r.Item.ID != 3 || r.Item.Name != blobstore.ItemName(3) || !bytes.Equal(r.Item.Data, want) {
 		t.Fatalf("item from db wrong: %+v", r.Item.Meta)
 	}
 	r2 := get(t, c, 3)
 	if r2.Source != SourceMemory || r2.Item != r.Item {
 		t.Fatalf("second Get source = %v (same object %v), want the cached object from memory", r2.Source, r2.Item == r.Item)
 	}
-	if _, err := c.Get(context.Background(), 99); !errors.Is(err, store.ErrNotFound) {
+	if _, err := c.Get(context.Background(), 99); !errors.Is(err, blobstore.ErrNotFound) {
 		t.Fatalf("Get(unknown) error = %v, want ErrNotFound", err)
 	}
 	s := c.Stats()
 	if s.Hits != 1 || s.Loads != 1 || s.Misses != 1 || s.Entries != 1 || s.LoadErrors != 0 {
 		t.Fatalf("stats = %+v", s)
 	}
-	if wantW := Weight(r.Item); s.Bytes != wantW || wantW != 4096+int64(len(r.Item.Name))+int64(len(store.ContentType))+EntryOverhead {
+	if wantW := Weight(r.Item); s.Bytes != wantW || wantW != 4096+int64(len(r.Item.Name))+int64(len(blobstore.ContentType))+EntryOverhead {
 		t.Fatalf("accounted bytes = %d, want %d", s.Bytes, wantW)
 	}
 	if s.HitRatio() != 0.5 {
@@ -154,7 +154,7 @@ func TestEvictionKeepsBytesWithinBudget(t *testing.T) {
 func TestObjectOverLimitIsNeverCached(t *testing.T) {
 	st := loadedStore(t, 1, 1024)
 	ctx := context.Background()
-	huge := &store.Item{Meta: store.Meta{ID: 2, Name: "huge", ContentType: "image/jpeg"}, Data: make([]byte, 3<<20)}
+	huge := &blobstore.Item{Meta: blobstore.Meta{ID: 2, Name: "huge", ContentType: "image/jpeg"}, Data: make([]byte, 3<<20)}
 	if err := st.Put(ctx, huge); err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +191,8 @@ func TestBudgetHoldsUnderMixedSizes(t *testing.T) {
 			size = 1<<20 + rng.Int64N(2<<20) // large, some over the window
 		}
 		b := make([]byte, size)
-		store.FillBlob(b, 3, id)
-		if err := st.Put(ctx, &store.Item{Meta: store.Meta{ID: id, Name: store.ItemName(id), ContentType: store.ContentType}, Data: b}); err != nil {
+		blobstore.FillBlob(b, 3, id)
+		if err := st.Put(ctx, &blobstore.Item{Meta: blobstore.Meta{ID: id, Name: blobstore.ItemName(id), ContentType: blobstore.ContentType}, Data: b}); err != nil {
 			t.Fatal(err)
 		}
 		total += size
@@ -437,8 +437,8 @@ func TestDiskTier(t *testing.T) {
 	}
 	r := get(t, c, promoted)
 	want := make([]byte, size)
-	store.FillBlob(want, 1, promoted)
-	if r.Source != SourceDisk || r.Item.Name != store.ItemName(promoted) || !bytes.Equal(r.Item.Data, want) {
+	blobstore.FillBlob(want, 1, promoted)
+	if r.Source != SourceDisk || r.Item.Name != blobstore.ItemName(promoted) || !bytes.Equal(r.Item.Data, want) {
 		t.Fatalf("read of item %d from disk: source %v, content equal %v", promoted, r.Source, bytes.Equal(r.Item.Data, want))
 	}
 	// The memory tier's admission policy (W-TinyLFU) may turn away an item read only once or
@@ -474,7 +474,7 @@ func TestDiskTierExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	it := &store.Item{Meta: store.Meta{ID: 5, Name: "n", ContentType: "t"}, Data: []byte("blob")}
+	it := &blobstore.Item{Meta: blobstore.Meta{ID: 5, Name: "n", ContentType: "t"}, Data: []byte("blob")}
 	d.put(it, clk.Now().Add(time.Hour))
 	if _, ok := d.lookup(5); !ok {
 		t.Fatal("fresh entry not found")
@@ -506,7 +506,7 @@ func TestConfigValidation(t *testing.T) {
 }
 
 func TestCodecRoundTrip(t *testing.T) {
-	it := &store.Item{Meta: store.Meta{ID: 42, Name: "Image42.jpg", ContentType: "image/jpeg"}, Data: []byte{1, 2, 3, 0xFF}}
+	it := &blobstore.Item{Meta: blobstore.Meta{ID: 42, Name: "Image42.jpg", ContentType: "image/jpeg"}, Data: []byte{1, 2, 3, 0xFF}}
 	exp := time.Unix(1700000000, 5)
 	var b bytes.Buffer
 	if err := encodeItem(&b, it, exp); err != nil {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 )
 
 // The encoded item (disk tier files, remote cache values): a fixed header, then name, content
@@ -21,11 +21,11 @@ const (
 	headerBytes = 4 + 8 + 8 + 2 + 2 + 8
 )
 
-func encodedLen(it *store.Item) int {
+func encodedLen(it *blobstore.Item) int {
 	return headerBytes + len(it.Name) + len(it.ContentType) + len(it.Data)
 }
 
-func appendHeader(b []byte, it *store.Item, expires time.Time) []byte {
+func appendHeader(b []byte, it *blobstore.Item, expires time.Time) []byte {
 	b = append(b, codecMagic...)
 	b = binary.LittleEndian.AppendUint64(b, uint64(it.ID))
 	b = binary.LittleEndian.AppendUint64(b, uint64(expires.UnixNano()))
@@ -36,7 +36,7 @@ func appendHeader(b []byte, it *store.Item, expires time.Time) []byte {
 	return append(b, it.ContentType...)
 }
 
-func encodeItem(w io.Writer, it *store.Item, expires time.Time) error {
+func encodeItem(w io.Writer, it *blobstore.Item, expires time.Time) error {
 	if len(it.Name) > 0xFFFF || len(it.ContentType) > 0xFFFF {
 		return errors.New("encode item: name or content type too long")
 	}
@@ -49,7 +49,7 @@ func encodeItem(w io.Writer, it *store.Item, expires time.Time) error {
 
 // decodeItem reads one encoded item. maxBlob > 0 refuses a blob longer than that before
 // allocating it.
-func decodeItem(r io.Reader, maxBlob int64) (*store.Item, time.Time, error) {
+func decodeItem(r io.Reader, maxBlob int64) (*blobstore.Item, time.Time, error) {
 	br := bufio.NewReaderSize(r, 512)
 	var h [headerBytes]byte
 	if _, err := io.ReadFull(br, h[:]); err != nil {
@@ -74,6 +74,6 @@ func decodeItem(r io.Reader, maxBlob int64) (*store.Item, time.Time, error) {
 	if _, err := io.ReadFull(br, data); err != nil {
 		return nil, time.Time{}, fmt.Errorf("decode item: %w", err)
 	}
-	it := &store.Item{Meta: store.Meta{ID: id, Name: string(strs[:nl]), ContentType: string(strs[nl:]), Size: int64(bl)}, Data: data}
+	it := &blobstore.Item{Meta: blobstore.Meta{ID: id, Name: string(strs[:nl]), ContentType: string(strs[nl:]), Size: int64(bl)}, Data: data}
 	return it, exp, nil
 }

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
-	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 )
 
 // diskTier is the CachePerf paper's "offload to disk": entries evicted from memory are written to files in
@@ -52,7 +52,7 @@ type diskEntry struct {
 }
 
 type spillJob struct {
-	it      *store.Item
+	it      *blobstore.Item
 	expires time.Time
 	release func()
 }
@@ -126,7 +126,7 @@ func (d *diskTier) startSpiller(window *semaphore.Weighted) {
 
 // spill queues an evicted item for writing. It never blocks (it may run under the memory
 // cache's eviction lock): with the window full or the queue full, the item is dropped.
-func (d *diskTier) spill(it *store.Item, expires time.Time) {
+func (d *diskTier) spill(it *blobstore.Item, expires time.Time) {
 	d.mu.Lock()
 	if el, ok := d.idx[it.ID]; ok { // already on disk (promoted earlier): just touch it
 		d.lru.MoveToFront(el)
@@ -156,7 +156,7 @@ func (d *diskTier) spill(it *store.Item, expires time.Time) {
 }
 
 // put writes it to a new file and indexes it, evicting least recently used files over budget.
-func (d *diskTier) put(it *store.Item, expires time.Time) {
+func (d *diskTier) put(it *blobstore.Item, expires time.Time) {
 	size := int64(encodedLen(it))
 	if size > d.budget {
 		d.spillDrops.Add(1)
@@ -196,7 +196,7 @@ func (d *diskTier) put(it *store.Item, expires time.Time) {
 	}
 }
 
-func writeFileAtomic(name string, it *store.Item, expires time.Time) error {
+func writeFileAtomic(name string, it *blobstore.Item, expires time.Time) error {
 	tmp := name + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -240,7 +240,7 @@ func (d *diskTier) lookup(id int64) (diskEntry, bool) {
 }
 
 // read loads an entry's file. A file removed since lookup is a miss.
-func (d *diskTier) read(e diskEntry) (*store.Item, error) {
+func (d *diskTier) read(e diskEntry) (*blobstore.Item, error) {
 	f, err := os.Open(e.file)
 	if err != nil {
 		d.misses.Add(1)

@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 )
 
 // remote is a distributed cache server: Redis (RESP) or memcached (text protocol), spoken with
@@ -22,8 +22,8 @@ import (
 // (codec.go); the value's length arrives before its bytes, so the window permit is taken before
 // the blob is read.
 type remote interface {
-	get(ctx context.Context, id int64, pin func(context.Context, int64) (func(), error)) (it *store.Item, release func(), ok bool, err error)
-	set(ctx context.Context, id int64, it *store.Item, ttl time.Duration)
+	get(ctx context.Context, id int64, pin func(context.Context, int64) (func(), error)) (it *blobstore.Item, release func(), ok bool, err error)
+	set(ctx context.Context, id int64, it *blobstore.Item, ttl time.Duration)
 	countError()
 	stats() RemoteStats
 	close() error
@@ -174,7 +174,7 @@ func deadline(ctx context.Context) time.Time {
 }
 
 // readValue reads an n-byte encoded item from r, pinning n bytes first.
-func readValue(ctx context.Context, r *bufio.Reader, n int64, pin func(context.Context, int64) (func(), error)) (*store.Item, func(), error) {
+func readValue(ctx context.Context, r *bufio.Reader, n int64, pin func(context.Context, int64) (func(), error)) (*blobstore.Item, func(), error) {
 	rel, err := pin(ctx, n)
 	if err != nil {
 		return nil, nil, err
@@ -267,7 +267,7 @@ func expectLine(r *bufio.Reader, want string) error {
 	return nil
 }
 
-func (rc *redisClient) get(ctx context.Context, id int64, pin func(context.Context, int64) (func(), error)) (*store.Item, func(), bool, error) {
+func (rc *redisClient) get(ctx context.Context, id int64, pin func(context.Context, int64) (func(), error)) (*blobstore.Item, func(), bool, error) {
 	rc.gets.Add(1)
 	c, err := rc.pool.get(ctx)
 	if err != nil {
@@ -314,7 +314,7 @@ func (rc *redisClient) get(ctx context.Context, id int64, pin func(context.Conte
 	return it, rel, true, nil
 }
 
-func (rc *redisClient) set(ctx context.Context, id int64, it *store.Item, ttl time.Duration) {
+func (rc *redisClient) set(ctx context.Context, id int64, it *blobstore.Item, ttl time.Duration) {
 	rc.sets.Add(1)
 	c, err := rc.pool.get(ctx)
 	if err != nil {
@@ -357,7 +357,7 @@ type memcacheClient struct {
 	remoteCounters
 }
 
-func (mc *memcacheClient) get(ctx context.Context, id int64, pin func(context.Context, int64) (func(), error)) (*store.Item, func(), bool, error) {
+func (mc *memcacheClient) get(ctx context.Context, id int64, pin func(context.Context, int64) (func(), error)) (*blobstore.Item, func(), bool, error) {
 	mc.gets.Add(1)
 	c, err := mc.pool.get(ctx)
 	if err != nil {
@@ -411,7 +411,7 @@ func (mc *memcacheClient) get(ctx context.Context, id int64, pin func(context.Co
 	return it, rel, true, nil
 }
 
-func (mc *memcacheClient) set(ctx context.Context, id int64, it *store.Item, ttl time.Duration) {
+func (mc *memcacheClient) set(ctx context.Context, id int64, it *blobstore.Item, ttl time.Duration) {
 	mc.sets.Add(1)
 	c, err := mc.pool.get(ctx)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/cacheperf/store"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 )
 
 // startServer runs a real redis-server or memcached on a free loopback port for the test. It
@@ -92,10 +92,10 @@ func TestRemoteCaches(t *testing.T) {
 				t.Fatalf("mode %q", c.Mode())
 			}
 			want := make([]byte, size)
-			store.FillBlob(want, 1, 5)
+			blobstore.FillBlob(want, 1, 5)
 			for i, src := range []Source{SourceDB, SourceRemote, SourceRemote} {
 				r := get(t, c, 5)
-				if r.Source != src || r.Item.ID != 5 || r.Item.Name != store.ItemName(5) || !bytes.Equal(r.Item.Data, want) {
+				if r.Source != src || r.Item.ID != 5 || r.Item.Name != blobstore.ItemName(5) || !bytes.Equal(r.Item.Data, want) {
 					t.Fatalf("Get %d: source %v, item %d %q, content equal %v; want from %v", i, r.Source, r.Item.ID, r.Item.Name, bytes.Equal(r.Item.Data, want), src)
 				}
 				if !r.Pinned() {

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/cacheperfjob"
 	"github.com/tradebench/tradebench/cacheperf"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
-	"github.com/tradebench/tradebench/cacheperf/store"
-	"github.com/tradebench/tradebench/cacheperf/sweep"
 	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
@@ -132,14 +132,14 @@ flags:
 	if size.n < 16 || size.n > 1<<30 {
 		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
 	}
-	st, err := store.Open(ctx, *db)
+	st, err := blobstore.Open(ctx, *db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, cacheperf.FormatSize(int64(*items)*size.n), st.Kind())
 	start := time.Now()
-	if err := st.Load(ctx, store.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}); err != nil {
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "cacheperf load: done in %.1fs\n", time.Since(start).Seconds())
@@ -204,7 +204,7 @@ Exit status 3 when a point's peak RSS passed its stated ceiling (results still w
 
 examples:
   tradebench cacheperf sweep --quick
-  tradebench cacheperf sweep --size 500KB --cache-size 1GB --users 40 --duration 30s --out sweep.json
+  tradebench cacheperf sweep --size 500KB --cache-size 1GB --users 40 --duration 30s --out cacheperfjob.json
   tradebench cacheperf sweep --db sqlite:cacheperf.db --keys 500,1000,2000 --other-work-mix 0
 
 flags:
@@ -212,17 +212,17 @@ flags:
 	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
-	size := newSize(fs, "size", sweep.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
-	cf := addCacheFlags(fs, sweep.DefaultCacheSize)
-	keys := fs.String("keys", joinInts(sweep.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
-	mixKeys := fs.String("mix-keys", joinInts(sweep.PaperMixKeys), "unique-key ranges of the other-work mix")
-	mix := fs.Int("other-work-mix", sweep.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
+	size := newSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
+	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
+	keys := fs.String("keys", joinInts(cacheperfjob.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
+	mixKeys := fs.String("mix-keys", joinInts(cacheperfjob.PaperMixKeys), "unique-key ranges of the other-work mix")
+	mix := fs.Int("other-work-mix", cacheperfjob.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
-	threads := fs.Int("users", sweep.DefaultThreads, "client threads: closed-model users with no think time (the CachePerf paper used 40)")
-	warmup := fs.Duration("ramp-up", sweep.DefaultWarmup, "unmeasured load before each point's measurement (after a pass that requests every key once)")
-	steady := fs.Duration("duration", sweep.DefaultSteady, "measured window of each point")
+	threads := fs.Int("users", cacheperfjob.DefaultThreads, "client threads: closed-model users with no think time (the CachePerf paper used 40)")
+	warmup := fs.Duration("ramp-up", cacheperfjob.DefaultWarmup, "unmeasured load before each point's measurement (after a pass that requests every key once)")
+	steady := fs.Duration("duration", cacheperfjob.DefaultSteady, "measured window of each point")
 	rampDown := fs.Duration("ramp-down", 0, "unmeasured load after each point's measurement while the users stop (0 = they stop at once)")
-	out := fs.String("out", sweep.DefaultOut, "results file (report JSON; points in extra.points)")
+	out := fs.String("out", cacheperfjob.DefaultOut, "results file (report JSON; points in extra.points)")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
 	progress := addProgress(fs)
 	alias(fs, "users", "threads")
@@ -282,25 +282,25 @@ flags:
 		return usageErrorf("--out must name a file")
 	}
 	pw, tty := progress.writer()
-	res, err := sweep.Run(ctx, sweep.Config{
+	res, err := cacheperfjob.Run(ctx, cacheperfjob.Config{
 		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
 		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty, Quick: *quick,
 	})
 	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
 	// the sweep was done: its results are written and shown first.
-	var over *sweep.CeilingExceeded
+	var over *cacheperfjob.CeilingExceeded
 	if err != nil && !errors.As(err, &over) {
 		return err
 	}
 	if err := res.WriteFile(*out); err != nil {
 		return err
 	}
-	points, perr := sweep.PointsOf(res)
+	points, perr := cacheperfjob.PointsOf(res)
 	if perr != nil {
 		return perr
 	}
-	sweep.WriteTable(os.Stdout, points)
+	cacheperfjob.WriteTable(os.Stdout, points)
 	fmt.Printf("\nresults: %s\n", *out)
 	return err
 }

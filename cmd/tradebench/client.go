@@ -10,9 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/client"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
+	"github.com/tradebench/tradebench/trade/tui"
 )
 
 func init() {
@@ -52,10 +52,10 @@ func runClient(ctx context.Context, args []string) error {
 	bsl := fs.String("bsl", "", "the services host's endpoint for --access (host:port): SOAP/REST address for soap and rest, gRPC address for grpc")
 	tokenFile := fs.String("service-token-file", "", "file holding the deployment's service token; $"+svcauth.EnvToken+" wins")
 	streamURL := fs.String("stream", "", "a web tier's base URL (http://host:port) whose live quote stream keeps the quotes screen current; empty = refresh every 2s")
-	batch := fs.String("batch", "", "print one screen as text and exit: "+strings.Join(client.BatchScreens(), ", "))
+	batch := fs.String("batch", "", "print one screen as text and exit: "+strings.Join(tui.BatchScreens(), ", "))
 	uid := fs.String("uid", "uid:0", "user id (batch mode; prefills the login screen)")
 	password := fs.String("password", "", "password (batch mode; prefills the login screen)")
-	symbols := fs.String("symbols", strings.Join(client.DefaultSymbols, ","), "the quotes screen's symbols (comma separated)")
+	symbols := fs.String("symbols", strings.Join(tui.DefaultSymbols, ","), "the quotes screen's symbols (comma separated)")
 	timeout := fs.Duration("call-timeout", remote.DefaultTimeout, "timeout of every call to the services host")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -101,7 +101,7 @@ func runClient(ctx context.Context, args []string) error {
 		}
 		cctx, cancel := context.WithTimeout(ctx, 4**timeout)
 		defer cancel()
-		text, err := client.Batch(cctx, svc, *batch, *uid, *password, syms)
+		text, err := tui.Batch(cctx, svc, *batch, *uid, *password, syms)
 		if err != nil {
 			if strings.HasPrefix(err.Error(), "unknown screen") {
 				return usageErrorf("--batch: %v", err)
@@ -111,7 +111,7 @@ func runClient(ctx context.Context, args []string) error {
 		fmt.Print(text)
 		return nil
 	}
-	m := client.New(svc, client.Options{Describe: *access + " → " + *bsl, Stream: *streamURL, CallTimeout: *timeout,
+	m := tui.New(svc, tui.Options{Describe: *access + " → " + *bsl, Stream: *streamURL, CallTimeout: *timeout,
 		UserID: *uid, Password: *password, Symbols: syms})
 	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/report"
-	wsserver "github.com/tradebench/tradebench/wstest/server"
+	"github.com/tradebench/tradebench/wstest/wsserver"
 )
 
 // capture runs runMain with os.Stdout and os.Stderr redirected and returns the exit status and

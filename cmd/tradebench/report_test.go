@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tradebench/tradebench/internal/headless"
+	"github.com/tradebench/tradebench/internal/testing/headless"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
 )

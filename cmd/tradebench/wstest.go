@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tradebench/tradebench/driver/httpc"
+	"github.com/tradebench/tradebench/bench/wstestjob"
+	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/wstest"
-	"github.com/tradebench/tradebench/wstest/drive"
-	"github.com/tradebench/tradebench/wstest/server"
+	"github.com/tradebench/tradebench/wstest/wsserver"
 )
 
 func init() {
@@ -53,8 +53,8 @@ examples:
 
 flags:
 `)
-	listen := fs.String("listen", server.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
-	grpcListen := fs.String("grpc-listen", server.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
+	listen := fs.String("listen", wsserver.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
+	grpcListen := fs.String("grpc-listen", wsserver.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
 	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
 	metricsListen := metricsListenFlag(fs)
 	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request")
@@ -73,7 +73,7 @@ flags:
 		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
 	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
-	r, err := server.Start(ctx, server.Config{Listen: *listen, GRPCListen: *grpcListen,
+	r, err := wsserver.Start(ctx, wsserver.Config{Listen: *listen, GRPCListen: *grpcListen,
 		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func wstestConfigs(args []string) error {
 	args = fs.Args()
 	if len(args) == 0 {
 		fmt.Println("built-in WSTest configurations (run with: tradebench wstest drive --config NAME --target URL):")
-		for _, n := range drive.Builtins() {
+		for _, n := range wstestjob.Builtins() {
 			fmt.Println("  " + n)
 		}
 		return nil
@@ -105,7 +105,7 @@ func wstestConfigs(args []string) error {
 	if len(args) > 1 {
 		return usageErrorf("configs takes at most one name")
 	}
-	data, err := drive.BuiltinText(args[0])
+	data, err := wstestjob.BuiltinText(args[0])
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -120,7 +120,7 @@ var wstestFlagKeys = map[string]string{
 	"encoding": "Encoding", "methodology": "Methodology", "think": "ThinkTime",
 }
 
-// wstestDriveFlags names the flags that set drive.Config's fields.
+// wstestDriveFlags names the flags that set wstestjob.Config's fields.
 var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Agents": "users"}
 
 const wstestDriveHelp = `usage: tradebench wstest drive --target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]
@@ -143,18 +143,18 @@ func wstestDrive(ctx context.Context, args []string) error {
 	target := fs.String("target", "", "the WSTest service's HTTP base URL, e.g. http://127.0.0.1:8080 (SOAP and JSON)")
 	grpcTarget := fs.String("grpc", "", "the WSTest service's gRPC address host:port (--encoding grpc)")
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
-	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(drive.Builtins(), ", ")+"; flags override it")
-	fs.String("encoding", drive.SOAP, "soap | json | grpc")
-	fs.String("methodology", drive.Sun, "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
-	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (default %d for sun, %d for users)", drive.DefaultSunAgents, drive.DefaultUsersAgents))
-	fs.String("ramp-up", drive.DefaultRampUp.String(), "ramp-up: seconds or a duration (not measured)")
-	fs.String("duration", drive.DefaultSteady.String(), "the measured steady state: seconds or a duration")
-	fs.String("ramp-down", drive.DefaultRampDown.String(), "ramp-down: seconds or a duration (not measured)")
-	fs.String("think", "", fmt.Sprintf("think time before each request (default 0 for sun, %v for users)", drive.DefaultUsersThink))
+	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(wstestjob.Builtins(), ", ")+"; flags override it")
+	fs.String("encoding", wstestjob.SOAP, "soap | json | grpc")
+	fs.String("methodology", wstestjob.Sun, "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
+	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (default %d for sun, %d for users)", wstestjob.DefaultSunAgents, wstestjob.DefaultUsersAgents))
+	fs.String("ramp-up", wstestjob.DefaultRampUp.String(), "ramp-up: seconds or a duration (not measured)")
+	fs.String("duration", wstestjob.DefaultSteady.String(), "the measured steady state: seconds or a duration")
+	fs.String("ramp-down", wstestjob.DefaultRampDown.String(), "ramp-down: seconds or a duration (not measured)")
+	fs.String("think", "", fmt.Sprintf("think time before each request (default 0 for sun, %v for users)", wstestjob.DefaultUsersThink))
 	mix := fs.String("mix", "EchoList=100", "operation weights, e.g. EchoList=80,EchoStruct=20 (replaces the config's mix)")
-	fs.String("list-size", strconv.Itoa(drive.DefaultListSize), "EchoStruct array and EchoList length (ListSize)")
-	fs.String("num-bytes", strconv.Itoa(drive.DefaultNumBytes), "EchoSynthetic byte array length (NumBytes)")
-	fs.String("message-size", strconv.Itoa(drive.DefaultMessageSize), "GetOrder line items")
+	fs.String("list-size", strconv.Itoa(wstestjob.DefaultListSize), "EchoStruct array and EchoList length (ListSize)")
+	fs.String("num-bytes", strconv.Itoa(wstestjob.DefaultNumBytes), "EchoSynthetic byte array length (NumBytes)")
+	fs.String("message-size", strconv.Itoa(wstestjob.DefaultMessageSize), "GetOrder line items")
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
 	progress := addProgress(fs)
@@ -165,10 +165,10 @@ func wstestDrive(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	var s drive.Settings
+	var s wstestjob.Settings
 	name := ""
 	if *config != "" {
-		n, err := drive.LoadINI(*config, &s)
+		n, err := wstestjob.LoadINI(*config, &s)
 		if err != nil {
 			return usageErrorf("--config: %v", err)
 		}
@@ -181,11 +181,11 @@ func wstestDrive(ctx context.Context, args []string) error {
 		}
 	}
 	if given["mix"] {
-		if err := drive.SetMix(&s, *mix, "--mix"); err != nil {
+		if err := wstestjob.SetMix(&s, *mix, "--mix"); err != nil {
 			return usageErrorf("%v", err)
 		}
 	}
-	cfg, err := drive.Resolve(s)
+	cfg, err := wstestjob.Resolve(s)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -196,6 +196,6 @@ func wstestDrive(ctx context.Context, args []string) error {
 	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d agents, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
 	w, tty := progress.writer()
-	res, err := drive.Run(ctx, cfg, w, tty)
+	res, err := wstestjob.Run(ctx, cfg, w, tty)
 	return finish(res, *out, nil, err)
 }

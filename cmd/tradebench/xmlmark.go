@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tradebench/tradebench/bench/xmlmarkjob"
 	"github.com/tradebench/tradebench/xmlmark"
 )
 
@@ -183,10 +184,10 @@ flags:
 	if _, err := cfg.Mix(kind); err != nil {
 		return usageErrorf("--only: %v", err)
 	}
-	opt := xmlmark.RunOptions{Only: kind, StrictValidation: *strict, Warn: os.Stderr}
+	opt := xmlmarkjob.RunOptions{Only: kind, StrictValidation: *strict, Warn: os.Stderr}
 	opt.Progress, opt.ProgressTTY = progress.writer()
 	fmt.Fprintf(os.Stderr, "xmlmark %s: %d agents, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
-	res, err := xmlmark.Run(ctx, cfg, opt)
+	res, err := xmlmarkjob.Run(ctx, cfg, opt)
 	if res == nil {
 		if errors.Is(err, xmlmark.ErrValidationUnsupported) {
 			return usageErrorf("%v (or run without --strict-validation)", err)
@@ -194,7 +195,7 @@ flags:
 		return err
 	}
 	res.WriteSummary(os.Stdout)
-	if d, err := xmlmark.DetailOf(res); err == nil {
+	if d, err := xmlmarkjob.DetailOf(res); err == nil {
 		mbps := d.ParsedMBPerSec
 		kinds := make([]string, 0, len(mbps))
 		for k := range mbps {

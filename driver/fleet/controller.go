@@ -17,7 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -106,7 +106,7 @@ func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Re
 	}
 	r := &run{c: c, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{}}
 	for i, h := range hellos {
-		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: metrics.NewHistogram()}
+		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram()}
 		r.agents[h.ID] = m
 		r.order = append(r.order, m)
 	}
@@ -401,7 +401,7 @@ func (r *run) onTick(msg *nats.Msg) {
 	m.lastSeen = time.Now()
 	s := r.series[t.Second]
 	if s == nil {
-		s = &second{phase: t.Phase, hist: metrics.NewSeriesHistogram()}
+		s = &second{phase: t.Phase, hist: recorder.NewSeriesHistogram()}
 		r.series[t.Second] = s
 	}
 	s.pass += t.Pass

@@ -27,7 +27,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -231,7 +231,7 @@ func TestFleetMergesExactly(t *testing.T) {
 	if len(parts) != 3 {
 		t.Fatalf("spied %d agents' results", len(parts))
 	}
-	all := metrics.NewHistogram()
+	all := recorder.NewHistogram()
 	perTx := map[string]int64{}
 	for _, p := range parts {
 		for _, tx := range p.Transactions {
@@ -254,7 +254,7 @@ func TestFleetMergesExactly(t *testing.T) {
 			t.Errorf("%s: merged %d, agents' sum %d", tx.Name, tx.Count, perTx[tx.Name])
 		}
 	}
-	want := metrics.Summarize("total", all, res.Total.Pass, res.Total.Errors, res.Total.Stop, res.SteadySeconds)
+	want := recorder.Summarize("total", all, res.Total.Pass, res.Total.Errors, res.Total.Stop, res.SteadySeconds)
 	for _, q := range []struct {
 		name      string
 		got, want float64

@@ -5,7 +5,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -39,7 +39,7 @@ func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, err
 		for _, t := range p.Transactions {
 			m := txs[t.Name]
 			if m == nil {
-				m = &tx{h: metrics.NewHistogram()}
+				m = &tx{h: recorder.NewHistogram()}
 				txs[t.Name] = m
 				names = append(names, t.Name)
 			}
@@ -80,16 +80,16 @@ func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, err
 	if longest > 0 && longest < steadySeconds {
 		steadySeconds = longest // every agent was cut short: the controller was interrupted
 	}
-	total := metrics.NewHistogram()
+	total := recorder.NewHistogram()
 	var tp, tf, ts int64
 	res.Transactions = []report.Transaction{}
 	for _, name := range names {
 		m := txs[name]
-		res.Transactions = append(res.Transactions, metrics.Summarize(name, m.h, m.pass, m.fail, m.stop, steadySeconds))
+		res.Transactions = append(res.Transactions, recorder.Summarize(name, m.h, m.pass, m.fail, m.stop, steadySeconds))
 		total.Merge(m.h)
 		tp, tf, ts = tp+m.pass, tf+m.fail, ts+m.stop
 	}
-	res.Total = metrics.Summarize("total", total, tp, tf, ts, steadySeconds)
+	res.Total = recorder.Summarize("total", total, tp, tf, ts, steadySeconds)
 	res.Total.Histogram = ""
 	res.SteadySeconds = steadySeconds
 	if steadySeconds > 0 {

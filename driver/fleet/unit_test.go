@@ -14,7 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -23,20 +23,20 @@ import (
 // counts add up.
 func TestMergeEqualsOneHistogram(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	one := metrics.NewHistogram()
+	one := recorder.NewHistogram()
 	var parts []*report.Results
 	var pass int64
 	for a := 0; a < 3; a++ {
-		h := metrics.NewHistogram()
+		h := recorder.NewHistogram()
 		n := 1000 + a*700
 		for i := 0; i < n; i++ {
 			// agents see different distributions: an average of their p99s would be wrong
 			d := time.Duration(r.ExpFloat64()*float64(time.Duration(a+1)*3*time.Millisecond)) + 200*time.Microsecond
-			metrics.Record(h, d)
-			metrics.Record(one, d)
+			recorder.Record(h, d)
+			recorder.Record(one, d)
 		}
 		p := report.New("http")
-		p.Transactions = []report.Transaction{metrics.Summarize("tx", h, int64(n), int64(a), 1, 10)}
+		p.Transactions = []report.Transaction{recorder.Summarize("tx", h, int64(n), int64(a), 1, 10)}
 		p.Hits, p.Bytes = int64(n), int64(n*100)
 		p.StatusCodes = map[string]int64{"200": int64(n)}
 		p.Errors = []report.ErrorGroup{{Kind: "check", Transaction: "tx", Count: int64(a), Example: "e"}}
@@ -47,7 +47,7 @@ func TestMergeEqualsOneHistogram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := metrics.Summarize("tx", one, pass, 3, 3, 10)
+	want := recorder.Summarize("tx", one, pass, 3, 3, 10)
 	got := res.Transactions[0]
 	if got.Histogram != want.Histogram {
 		got.Histogram, want.Histogram = "", ""
@@ -190,9 +190,9 @@ func TestBadShareAbortsBeforeLoad(t *testing.T) {
 // tickOf is the encoded per-second histogram of n latencies, as an agent sends it.
 func tickOf(n int) string {
 	r := rand.New(rand.NewPCG(3, 4))
-	h := metrics.NewSeriesHistogram()
+	h := recorder.NewSeriesHistogram()
 	for i := 0; i < n; i++ {
-		metrics.Record(h, time.Duration(r.ExpFloat64()*float64(5*time.Millisecond))+100*time.Microsecond)
+		recorder.Record(h, time.Duration(r.ExpFloat64()*float64(5*time.Millisecond))+100*time.Microsecond)
 	}
 	enc, _ := h.Encode(hdrV2)
 	return string(enc)
@@ -203,7 +203,7 @@ func tickOf(n int) string {
 func BenchmarkTickMerge(b *testing.B) {
 	t := Tick{Header: header(), Run: "r", Agent: "a", Second: 1, Phase: "steady", Pass: 1000, Hits: 1000, Users: 50, Hist: tickOf(1000)}
 	data := encode(t)
-	r := &run{id: "r", agents: map[string]*member{"a": {hist: metrics.NewHistogram()}}, series: map[int]*second{}}
+	r := &run{id: "r", agents: map[string]*member{"a": {hist: recorder.NewHistogram()}}, series: map[int]*second{}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r.onTick(&nats.Msg{Data: data})
@@ -218,11 +218,11 @@ func BenchmarkFinalMerge(b *testing.B) {
 	for a := 0; a < 40; a++ {
 		p := report.New("http")
 		for tx := 0; tx < 8; tx++ {
-			h := metrics.NewHistogram()
+			h := recorder.NewHistogram()
 			for i := 0; i < 20000; i++ {
-				metrics.Record(h, time.Duration(r.ExpFloat64()*float64(5*time.Millisecond))+100*time.Microsecond)
+				recorder.Record(h, time.Duration(r.ExpFloat64()*float64(5*time.Millisecond))+100*time.Microsecond)
 			}
-			p.Transactions = append(p.Transactions, metrics.Summarize("tx"+strconv.Itoa(tx), h, 20000, 0, 0, 300))
+			p.Transactions = append(p.Transactions, recorder.Summarize("tx"+strconv.Itoa(tx), h, 20000, 0, 0, 300))
 		}
 		parts = append(parts, p)
 	}

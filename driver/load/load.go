@@ -18,9 +18,9 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/driver/disclose"
-	"github.com/tradebench/tradebench/driver/internal/clock"
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/clock"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -111,7 +111,7 @@ func (f Func) Iterate(ctx context.Context, it *Iteration) error { return f(ctx, 
 type Iteration struct {
 	user     int
 	n        int64
-	shard    *metrics.Shard
+	shard    *recorder.Shard
 	intended time.Time // open model: when this iteration should have started
 	started  bool
 	first    time.Time // the first StartTx's value, the iteration's start for its own record
@@ -174,7 +174,7 @@ func (it *Iteration) Think(ctx context.Context, d time.Duration) error {
 type run struct {
 	cfg         Config
 	w           Workload
-	rec         *metrics.Recorder
+	rec         *recorder.Recorder
 	start       time.Time
 	steadyStart time.Time
 	steadyEnd   time.Time
@@ -200,7 +200,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	if shards > 16 {
 		shards = 16
 	}
-	r := &run{cfg: cfg, w: w, rec: metrics.NewRecorder(shards)}
+	r := &run{cfg: cfg, w: w, rec: recorder.NewRecorder(shards)}
 	if !cfg.StartAt.IsZero() {
 		if err := sleepUntil(ctx, cfg.StartAt); err != nil {
 			return nil, err

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 )
 
 func TestClosedModelPhasesAndThink(t *testing.T) {
@@ -60,7 +60,7 @@ func TestIterationsLimitAndErrors(t *testing.T) {
 	w := Func(func(ctx context.Context, it *Iteration) error {
 		s := it.StartTx()
 		if it.Number()%2 == 1 {
-			it.Done("tx", s, metrics.Failf("odd", "iteration %d", it.Number()))
+			it.Done("tx", s, recorder.Failf("odd", "iteration %d", it.Number()))
 		} else {
 			it.Done("tx", s, nil)
 		}
@@ -306,7 +306,7 @@ func TestOpenModelCountsQueueingForConnection(t *testing.T) {
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if string(b) != "ok" {
-				err = metrics.Failf("content", "body %q", b)
+				err = recorder.Failf("content", "body %q", b)
 			}
 		}
 		it.Done("get", s, err)

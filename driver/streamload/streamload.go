@@ -19,7 +19,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/sse"
 	"github.com/tradebench/tradebench/report"
 )
@@ -70,7 +70,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	r := &Run{cfg: cfg, hc: &http.Client{Transport: tr}}
 	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	for range cfg.Subscribers {
-		h := metrics.NewHistogram()
+		h := recorder.NewHistogram()
 		r.hists = append(r.hists, h)
 		r.wg.Add(1)
 		go r.subscriber(ctx, h)
@@ -146,7 +146,7 @@ func (r *Run) read(st *sse.Stream, h *hdr.Histogram) {
 			continue
 		}
 		r.mu.Lock() // a histogram is not goroutine-safe; Result merges under the same lock
-		metrics.Record(h, now.Sub(at))
+		recorder.Record(h, now.Sub(at))
 		r.mu.Unlock()
 	}
 }
@@ -159,7 +159,7 @@ func (r *Run) Stop() {
 
 // Result merges the subscribers' histograms (call after Stop).
 func (r *Run) Result(steadySeconds float64) report.StreamDelivery {
-	all := metrics.NewHistogram()
+	all := recorder.NewHistogram()
 	r.mu.Lock()
 	for _, h := range r.hists {
 		all.Merge(h)
@@ -167,7 +167,7 @@ func (r *Run) Result(steadySeconds float64) report.StreamDelivery {
 	r.mu.Unlock()
 	n := all.TotalCount()
 	res := report.StreamDelivery{URL: r.cfg.URL, Subscribers: r.cfg.Subscribers, Connected: r.connectedAtStart,
-		Delivery:   metrics.Summarize("stream delivery", all, n, 0, 0, steadySeconds),
+		Delivery:   recorder.Summarize("stream delivery", all, n, 0, 0, steadySeconds),
 		Reconnects: r.reconnects.Load(), Refused: r.refused.Load(), ConnectErrs: r.connectErrs.Load(), Untimed: r.untimed.Load()}
 	if steadySeconds > 0 {
 		res.EventsPerSec = float64(n) / steadySeconds

@@ -18,11 +18,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tradebench/tradebench/driver/httpc"
-	"github.com/tradebench/tradebench/driver/internal/clock"
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/metrics"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/clock"
+	"github.com/tradebench/tradebench/internal/httpc"
 )
 
 // MaxRedirects is how many redirects one request follows before it fails.
@@ -297,16 +297,16 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 	if len(s.target) == 0 || s.target[0] != '/' {
 		abs, err := url.Parse(string(s.target))
 		if err != nil || (abs.Scheme != "http" && abs.Scheme != "https") {
-			return nil, metrics.Failf("bad url", "%s: %q is neither a path nor an http(s) URL", r.Name, s.target)
+			return nil, recorder.Failf("bad url", "%s: %q is neither a path nor an http(s) URL", r.Name, s.target)
 		}
 		e, err := httpc.ParseEndpoint(abs)
 		if err != nil {
-			return nil, metrics.Failf("bad url", "%s: %v", r.Name, err)
+			return nil, recorder.Failf("bad url", "%s: %v", r.Name, err)
 		}
 		ep = &e
 		s.target = append(s.target[:0], abs.RequestURI()...)
 	} else if u.w.base == nil {
-		return nil, metrics.Failf("bad url", "%s: %q is a path but no target URL was given", r.Name, s.target)
+		return nil, recorder.Failf("bad url", "%s: %q is a path but no target URL was given", r.Name, s.target)
 	}
 	if len(r.Query) > 0 {
 		sep := byte('?')
@@ -359,11 +359,11 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 			break
 		}
 		if hop == MaxRedirects {
-			return nil, metrics.Failf("too many redirects", "%s: more than %d redirects", r.Name, MaxRedirects)
+			return nil, recorder.Failf("too many redirects", "%s: more than %d redirects", r.Name, MaxRedirects)
 		}
 		next, nep, err := resolve(ep, hreq.Target, resp.Location)
 		if err != nil {
-			return nil, metrics.Failf("bad redirect", "%s: Location %q: %v", r.Name, resp.Location, err)
+			return nil, recorder.Failf("bad redirect", "%s: Location %q: %v", r.Name, resp.Location, err)
 		}
 		s.tmp = append(s.tmp[:0], next...)
 		s.target, s.tmp = s.tmp, s.target
@@ -416,31 +416,31 @@ func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*s
 			ok = ok || st == resp.Status
 		}
 		if !ok {
-			return nil, metrics.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d, expected %v%s", r.Name, resp.Status, ck.Status, excerpt(resp.Body))
+			return nil, recorder.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d, expected %v%s", r.Name, resp.Status, ck.Status, excerpt(resp.Body))
 		}
 	} else if resp.Status >= 400 {
-		return nil, metrics.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d%s", r.Name, resp.Status, excerpt(resp.Body))
+		return nil, recorder.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d%s", r.Name, resp.Status, excerpt(resp.Body))
 	}
 	if resp.Bytes < ck.MinBytes {
-		return nil, metrics.Failf("check min_bytes", "%s: %d bytes, expected at least %d", r.Name, resp.Bytes, ck.MinBytes)
+		return nil, recorder.Failf("check min_bytes", "%s: %d bytes, expected at least %d", r.Name, resp.Bytes, ck.MinBytes)
 	}
 	for _, t := range ck.Contains {
 		s.tmp = t.Append(s.tmp[:0], u)
 		if !bytes.Contains(resp.Body, s.tmp) {
-			return nil, metrics.Failf("check contains", "%s: response does not contain %q%s", r.Name, s.tmp, excerpt(resp.Body))
+			return nil, recorder.Failf("check contains", "%s: response does not contain %q%s", r.Name, s.tmp, excerpt(resp.Body))
 		}
 	}
 	for _, t := range ck.NotContains {
 		s.tmp = t.Append(s.tmp[:0], u)
 		if bytes.Contains(resp.Body, s.tmp) {
-			return nil, metrics.Failf("check not_contains", "%s: response contains %q%s", r.Name, s.tmp, excerpt(resp.Body))
+			return nil, recorder.Failf("check not_contains", "%s: response contains %q%s", r.Name, s.tmp, excerpt(resp.Body))
 		}
 	}
 	for _, p := range ck.Regex {
 		var re *regexp.Regexp
 		re, s.tmp = p.Regexp(u, s.tmp)
 		if !re.Match(resp.Body) {
-			return nil, metrics.Failf("check regex", "%s: response does not match %s%s", r.Name, re, excerpt(resp.Body))
+			return nil, recorder.Failf("check regex", "%s: response does not match %s%s", r.Name, re, excerpt(resp.Body))
 		}
 	}
 	for i := range r.Extract {
@@ -450,7 +450,7 @@ func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*s
 			if x.Else != nil {
 				return x.Else, nil
 			}
-			return nil, metrics.Failf("extract "+x.Var, "%s: nothing matches %s%s", r.Name, x.Re, excerpt(resp.Body))
+			return nil, recorder.Failf("extract "+x.Var, "%s: nothing matches %s%s", r.Name, x.Re, excerpt(resp.Body))
 		}
 		u.vars[x.Slot] = v
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/httpserve"
-	"github.com/tradebench/tradebench/internal/httpserve/servetest"
+	"github.com/tradebench/tradebench/internal/testing/servetest"
 )
 
 func TestDefaultsAreSet(t *testing.T) {

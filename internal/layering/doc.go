@@ -1,6 +1,11 @@
-// Package layering holds the test that keeps the measuring instrument apart from what it
-// measures: the driver and the results model import no system under test, WSTest imports
-// nothing of StockTrader, and nothing below bench/ imports a job. DESIGN.md's layout says why:
-// a number is only as trustworthy as the instrument's independence from the thing measured,
-// and a workload that leans on another cannot be read, built or changed on its own.
+// Package layering holds the test that keeps the tree's four groups apart, one rule each:
+//
+//   - the instrument (driver/, report/) imports no system under test and no job: a number is
+//     only as trustworthy as the instrument's independence from the thing it measures;
+//   - the systems under test (trade/, wstest/, cacheperf/, xmlmark/) import nothing of the
+//     instrument, of the jobs or of each other: each can be read, built and changed alone;
+//   - the jobs (bench/) combine a system with the instrument and are imported only by the command;
+//   - the command (cmd/) maps flags to configuration and errors to exit codes.
+//
+// Shared infrastructure (internal/) sits below all four and imports none of them.
 package layering

@@ -21,10 +21,34 @@ type rule struct {
 	forbidden []string
 }
 
+// The four groups of the tree, one rule each, and shared infrastructure below them all.
+var (
+	instrument = []string{"driver", "report"}
+	systems    = []string{"trade", "wstest", "cacheperf", "xmlmark"}
+	jobs       = []string{"bench"}
+	command    = []string{"cmd"}
+)
+
 var rules = []rule{
-	{trees: []string{"driver", "report"}, forbidden: []string{"trade", "wstest", "cacheperf", "xmlmark", "bench"}},
-	{trees: []string{"wstest"}, forbidden: []string{"trade", "bench"}},
-	{trees: []string{"trade", "cacheperf", "xmlmark"}, forbidden: []string{"bench"}},
+	// the instrument: measures any system, so it knows none of them, nor the jobs that combine both
+	{trees: instrument, forbidden: concat(systems, jobs, command)},
+	// the systems under test: each stands alone, knows nothing of the instrument that measures it
+	{trees: []string{"trade"}, forbidden: concat([]string{"wstest", "cacheperf", "xmlmark"}, instrument, jobs, command)},
+	{trees: []string{"wstest"}, forbidden: concat([]string{"trade", "cacheperf", "xmlmark"}, instrument, jobs, command)},
+	{trees: []string{"cacheperf"}, forbidden: concat([]string{"trade", "wstest", "xmlmark"}, instrument, jobs, command)},
+	{trees: []string{"xmlmark"}, forbidden: concat([]string{"trade", "wstest", "cacheperf"}, instrument, jobs, command)},
+	// the jobs: combine a system with the instrument, and are used only by the command
+	{trees: jobs, forbidden: command},
+	// shared infrastructure: used by every group, so it imports none of them
+	{trees: []string{"internal"}, forbidden: concat(instrument, systems, jobs, command)},
+}
+
+func concat(groups ...[]string) []string {
+	var all []string
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
 }
 
 // The imports are read in the test's own process with go/build (not by running `go list`), so

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/tradebench/tradebench/internal/headless"
+	"github.com/tradebench/tradebench/internal/testing/headless"
 	"github.com/tradebench/tradebench/report"
 )
 

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/pgtest"
-	"github.com/tradebench/tradebench/internal/webtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/access"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/internal/webtest"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/store"
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // way every call went: in-process (local) or over a transport to the host (host.Calls).
 type bed struct {
 	spec  store.LoadSpec
-	svc   *inprocess.Service
+	svc   *business.Service
 	host  *host.Host
 	local host.Calls
 }

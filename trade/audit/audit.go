@@ -33,7 +33,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/store"
 )
@@ -83,6 +82,28 @@ var kindOf = map[string]string{
 	store.AuditNegative:      KindNegative,
 }
 
+// Summary is what an audit found. Its fields are those of the results' audit section
+// (report.AuditSummary), so a job converts one into the other: report.AuditSummary(*s).
+type Summary struct {
+	Passed bool `json:"passed"`
+	Checks int  `json:"checks"` // invariants checked
+	// Violations lists violations readably, "kind: what", at most a limit of each kind.
+	Violations []string `json:"violations,omitempty"`
+	// OpenOrders counts orders not in a final state (violations unless allowed).
+	OpenOrders int64 `json:"open_orders"`
+	// ViolationCount counts every violation, listed or not; ByKind splits it by kind.
+	ViolationCount int64            `json:"violation_count"`
+	ByKind         map[string]int64 `json:"by_kind,omitempty"`
+	// Open lists open orders when they were allowed (not violations).
+	Open []string `json:"open,omitempty"`
+	// What was examined, and how long the audit took.
+	Accounts int64   `json:"accounts"`
+	Orders   int64   `json:"orders"`
+	Holdings int64   `json:"holdings"`
+	Quotes   int64   `json:"quotes"`
+	Seconds  float64 `json:"seconds"`
+}
+
 // Failed is the error of an audit (or a run whose audit) found violations; its exit status
 // is 4, so a script can tell "the database does not add up" from "the audit could not run".
 type Failed struct{ Violations int }
@@ -97,7 +118,7 @@ func (e *Failed) ExitCode() int { return 4 }
 // Run audits st, which must be loaded (store.ErrNotLoaded otherwise) and implement
 // store.Auditor (both built-in stores do). The error is for an audit that could not run; what
 // it found is in the summary (Passed false, Violations listed, ByKind counted).
-func Run(ctx context.Context, st store.Store, opts Options) (*report.AuditSummary, error) {
+func Run(ctx context.Context, st store.Store, opts Options) (*Summary, error) {
 	a, ok := st.(store.Auditor)
 	if !ok {
 		return nil, fmt.Errorf("audit: the %s store cannot be audited", st.Kind())
@@ -114,8 +135,8 @@ func Run(ctx context.Context, st store.Store, opts Options) (*report.AuditSummar
 	return summarize(rep, opts, limit, time.Since(start)), nil
 }
 
-func summarize(rep store.AuditReport, opts Options, limit int, took time.Duration) *report.AuditSummary {
-	s := &report.AuditSummary{
+func summarize(rep store.AuditReport, opts Options, limit int, took time.Duration) *Summary {
+	s := &Summary{
 		Checks:   Checks,
 		ByKind:   map[string]int64{},
 		Accounts: rep.Scope.Accounts,
@@ -215,7 +236,7 @@ func signed(m trade.Money) string {
 
 // Write prints a summary for a terminal: the verdict, what was examined, the counts by kind
 // and the listed violations (and, with AllowOpen, the open orders).
-func Write(w io.Writer, s *report.AuditSummary) {
+func Write(w io.Writer, s *Summary) {
 	var b strings.Builder
 	verdict := "PASSED"
 	if !s.Passed {

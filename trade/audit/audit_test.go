@@ -13,12 +13,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tradebench/tradebench/internal/dsn"
-	"github.com/tradebench/tradebench/internal/pgtest"
-	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
@@ -66,7 +65,7 @@ func rawExec(t *testing.T, db string, stmts ...string) {
 	}
 }
 
-func runAudit(t *testing.T, st store.Store, opts audit.Options) *report.AuditSummary {
+func runAudit(t *testing.T, st store.Store, opts audit.Options) *audit.Summary {
 	t.Helper()
 	s, err := audit.Run(context.Background(), st, opts)
 	if err != nil {
@@ -75,7 +74,7 @@ func runAudit(t *testing.T, st store.Store, opts audit.Options) *report.AuditSum
 	return s
 }
 
-func wantPass(t *testing.T, st store.Store, when string) *report.AuditSummary {
+func wantPass(t *testing.T, st store.Store, when string) *audit.Summary {
 	t.Helper()
 	s := runAudit(t, st, audit.Options{})
 	if !s.Passed || s.ViolationCount != 0 || len(s.Violations) != 0 {
@@ -85,7 +84,7 @@ func wantPass(t *testing.T, st store.Store, when string) *report.AuditSummary {
 }
 
 // wantFail: the audit fails with exactly the kinds given (and n violations of each).
-func wantFail(t *testing.T, st store.Store, when string, kinds map[string]int64) *report.AuditSummary {
+func wantFail(t *testing.T, st store.Store, when string, kinds map[string]int64) *audit.Summary {
 	t.Helper()
 	s := runAudit(t, st, audit.Options{})
 	if s.Passed {
@@ -174,7 +173,7 @@ func TestAuditCatchesCorruption(t *testing.T) {
 			t.Fatalf("audit scope %+v, want 60 accounts, 300 orders, 300 holdings, 15 quotes", s)
 		}
 
-		svc := inprocess.New(st, inprocess.Options{Seed: 5})
+		svc := business.New(st, business.Options{Seed: 5})
 		iters := 60
 		if testing.Short() {
 			iters = 20
@@ -341,7 +340,7 @@ func TestHoldingIDsNotReused(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		st := storetest.Loaded(t, dsn, spec())
-		svc := inprocess.New(st, inprocess.Options{Seed: 9})
+		svc := business.New(st, business.Options{Seed: 9})
 		seen := map[int64]bool{}
 		for i := 0; i < 3; i++ {
 			b, err := svc.Buy(ctx, "uid:1", "s:2", 10)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/pgtest"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
@@ -40,8 +40,8 @@ func benchMode(b *testing.B, dsn string, mode orders.Mode) {
 	st := loaded(b, dsn)
 	li, _ := st.Loaded(ctx)
 	run, svc, err := orders.StartServices(ctx, orders.Config{Mode: mode, WorkDir: b.TempDir(), Concurrency: 8, Batch: 64},
-		func(d inprocess.OrderDispatcher) *inprocess.Service {
-			return inprocess.New(st, inprocess.Options{Dispatch: d})
+		func(d business.OrderDispatcher) *business.Service {
+			return business.New(st, business.Options{Dispatch: d})
 		}, true)
 	if err != nil {
 		b.Fatal(err)

@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/audit"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/store"
 )
@@ -43,7 +43,7 @@ func child(role string) int {
 	cfg := orders.Config{Mode: orders.Mode(os.Getenv("TB_MODE")), NATS: os.Getenv("TB_NATS"), Concurrency: 8, Batch: 32}
 	switch role {
 	case "processor":
-		run, err := orders.StartProcessor(ctx, cfg, inprocess.New(st, inprocess.Options{}), "", "")
+		run, err := orders.StartProcessor(ctx, cfg, business.New(st, business.Options{}), "", "")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
@@ -52,8 +52,8 @@ func child(role string) int {
 		<-ctx.Done()
 		run.Close()
 	case "services":
-		run, svc, err := orders.StartServices(ctx, cfg, func(d inprocess.OrderDispatcher) *inprocess.Service {
-			return inprocess.New(st, inprocess.Options{Dispatch: d})
+		run, svc, err := orders.StartServices(ctx, cfg, func(d business.OrderDispatcher) *business.Service {
+			return business.New(st, business.Options{Dispatch: d})
 		}, false)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -73,7 +73,7 @@ func child(role string) int {
 // acknowledged to the client (the call returned it without error) to ack, and ignoring the races
 // a load loses (a holding sold by another worker first). Calls are not cancelled: a cancelled
 // commit may succeed unseen, which is not what is measured.
-func ackingLoad(until time.Time, svc *inprocess.Service, seed uint64, ack func(orderID int64)) {
+func ackingLoad(until time.Time, svc *business.Service, seed uint64, ack func(orderID int64)) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(seed, 9))
 	for time.Now().Before(until) {

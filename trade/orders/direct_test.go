@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/orders"
-	"github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/store/storetest"
@@ -18,7 +18,7 @@ import (
 // a client of it.
 func processorEndpoint(t *testing.T, st store.Store, mode orders.Mode) trade.OrderProcessor {
 	t.Helper()
-	svc := inprocess.New(st, inprocess.Options{Seed: 5})
+	svc := business.New(st, business.Options{Seed: 5})
 	p := &orders.Processor{Orders: svc}
 	switch mode {
 	case orders.AsyncHTTP:
@@ -35,10 +35,10 @@ func processorEndpoint(t *testing.T, st store.Store, mode orders.Mode) trade.Ord
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := grpc.NewServer(svc, grpc.ServerOptions{Processor: p})
+		srv := grpcapi.NewServer(svc, grpcapi.ServerOptions{Processor: p})
 		go srv.Serve(ln)
 		t.Cleanup(srv.Stop)
-		c, err := grpc.NewClient(ln.Addr().String(), grpc.Options{})
+		c, err := grpcapi.NewClient(ln.Addr().String(), grpcapi.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestDirectModes(t *testing.T) {
 			storetest.Each(t, func(t *testing.T, dsn string) {
 				st := loaded(t, dsn)
 				d := &orders.DirectDispatcher{Proc: processorEndpoint(t, st, mode), Concurrency: 8}
-				svc := inprocess.New(st, inprocess.Options{Dispatch: d, Seed: 3})
+				svc := business.New(st, business.Options{Dispatch: d, Seed: 3})
 				checkBuySell(t, st, svc)
 				load(t, svc)
 				d.Wait()

@@ -12,11 +12,11 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/store/storetest"
@@ -61,7 +61,7 @@ func loaded(t testing.TB, dsn string) store.Store {
 // runProcessor runs a processor on the transports given until the test ends.
 func runProcessor(t *testing.T, st store.Store, nc *nats.Conn, js jetstream.JetStream) *orders.Processor {
 	t.Helper()
-	p := &orders.Processor{Orders: inprocess.New(st, inprocess.Options{Seed: 5}), Concurrency: 4, Batch: 16}
+	p := &orders.Processor{Orders: business.New(st, business.Options{Seed: 5}), Concurrency: 4, Batch: 16}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx, nc, js) }()
@@ -105,7 +105,7 @@ func order(t testing.TB, st store.Store, id int64) trade.Order {
 // checkBuySell places a buy and a sell of its holding through svc and checks that the
 // processor completes both with every effect: order closed, holding, balance, quote volume,
 // closed-order alert.
-func checkBuySell(t *testing.T, st store.Store, svc *inprocess.Service) {
+func checkBuySell(t *testing.T, st store.Store, svc *business.Service) {
 	t.Helper()
 	ctx := context.Background()
 	const user, sym = "uid:3", "s:7"
@@ -161,7 +161,7 @@ func TestDurableCompletesOrders(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		st := loaded(t, dsn)
 		_, js := broker(t)
-		svc := inprocess.New(st, inprocess.Options{Dispatch: &orders.DurableDispatcher{JS: js}})
+		svc := business.New(st, business.Options{Dispatch: &orders.DurableDispatcher{JS: js}})
 		p := runProcessor(t, st, nil, js)
 		checkBuySell(t, st, svc)
 
@@ -193,7 +193,7 @@ func TestVolatileCompletesOrders(t *testing.T) {
 		st := loaded(t, dsn)
 		nc, _ := broker(t)
 		runProcessor(t, st, nc, nil)
-		svc := inprocess.New(st, inprocess.Options{Dispatch: &orders.VolatileDispatcher{NC: nc}})
+		svc := business.New(st, business.Options{Dispatch: &orders.VolatileDispatcher{NC: nc}})
 		waitSubscribed(t, nc)
 		checkBuySell(t, st, svc)
 	})
@@ -228,7 +228,7 @@ func TestRelayPublishesUnpublishedOrders(t *testing.T) {
 		ctx := context.Background()
 		st := loaded(t, dsn)
 		_, js := broker(t)
-		lost := inprocess.New(st, inprocess.Options{Dispatch: dropped{}})
+		lost := business.New(st, business.Options{Dispatch: dropped{}})
 		var ids []int64
 		for i := range 5 {
 			o, err := lost.Buy(ctx, "uid:1", "s:3", int64(i+1))
@@ -244,7 +244,7 @@ func TestRelayPublishesUnpublishedOrders(t *testing.T) {
 		}
 		downJS, _ := jetstream.New(downNC)
 		downNC.Close()
-		o, err := inprocess.New(st, inprocess.Options{Dispatch: &orders.DurableDispatcher{JS: downJS}}).Buy(ctx, "uid:2", "s:3", 2)
+		o, err := business.New(st, business.Options{Dispatch: &orders.DurableDispatcher{JS: downJS}}).Buy(ctx, "uid:2", "s:3", 2)
 		if err != nil {
 			t.Fatalf("buy with NATS down: %v", err)
 		}
@@ -309,7 +309,7 @@ func TestMixedLoadPassesAudit(t *testing.T) {
 			storetest.Each(t, func(t *testing.T, dsn string) {
 				st := loaded(t, dsn)
 				nc, js := broker(t)
-				var d inprocess.OrderDispatcher
+				var d business.OrderDispatcher
 				if mode == orders.AsyncDurable {
 					d = &orders.DurableDispatcher{JS: js}
 					runProcessor(t, st, nil, js)
@@ -320,7 +320,7 @@ func TestMixedLoadPassesAudit(t *testing.T) {
 					runProcessor(t, st, nc, nil) // and the queue group
 					waitSubscribed(t, nc)
 				}
-				load(t, inprocess.New(st, inprocess.Options{Dispatch: d, Seed: 3}))
+				load(t, business.New(st, business.Options{Dispatch: d, Seed: 3}))
 				waitFinal(t, st)
 				wantAudit(t, st)
 			})
@@ -328,7 +328,7 @@ func TestMixedLoadPassesAudit(t *testing.T) {
 	}
 }
 
-func load(t *testing.T, svc *inprocess.Service) {
+func load(t *testing.T, svc *business.Service) {
 	t.Helper()
 	ctx := context.Background()
 	ops := 40

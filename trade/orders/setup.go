@@ -20,9 +20,9 @@ import (
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/remote"
-	"github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
@@ -73,7 +73,7 @@ func (c Config) Validate() error {
 // Running is the order processing machinery a process started; Close stops it.
 type Running struct {
 	// Dispatch is what the service hands placed orders to (nil in sync mode).
-	Dispatch inprocess.OrderDispatcher
+	Dispatch business.OrderDispatcher
 	// NATSURL is the broker in use ("" when none).
 	NATSURL string
 	// HTTPAddr and GRPCAddr are the processor's endpoints when this process serves them.
@@ -185,13 +185,13 @@ func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn
 // sync mode). With local set (the monolith) it also runs an order
 // processor in this process; without it (the web/bsl roles) `serve --role orders` completes
 // the orders.
-func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispatcher) *inprocess.Service, local bool) (*Running, *inprocess.Service, error) {
+func StartServices(ctx context.Context, c Config, svc func(business.OrderDispatcher) *business.Service, local bool) (*Running, *business.Service, error) {
 	if err := c.Validate(); err != nil {
 		return nil, nil, err
 	}
 	r := &Running{}
 	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	fail := func(err error) (*Running, *inprocess.Service, error) { r.Close(); return nil, nil, err }
+	fail := func(err error) (*Running, *business.Service, error) { r.Close(); return nil, nil, err }
 	switch c.Mode {
 	case Sync:
 		return r, svc(nil), nil
@@ -200,7 +200,7 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 		if err != nil {
 			return fail(err)
 		}
-		var s *inprocess.Service
+		var s *business.Service
 		if c.Mode == AsyncDurable {
 			s = svc(&DurableDispatcher{JS: js, Log: c.Log})
 			relay := &Relay{Store: s.Store(), JS: js, Log: c.Log}
@@ -246,7 +246,7 @@ func StartServices(ctx context.Context, c Config, svc func(inprocess.OrderDispat
 			}
 			proc, err = rest.NewClient(addr, rest.Options{Transport: remote.HTTPTransport(remote.Options{Auth: c.Auth})})
 		} else {
-			proc, err = grpc.NewClient(addr, grpc.Options{Extra: c.Auth.GRPCDialOptions()})
+			proc, err = grpcapi.NewClient(addr, grpcapi.Options{Extra: c.Auth.GRPCDialOptions()})
 		}
 		if err != nil {
 			return fail(&setting.Error{Field: "Processor", Err: err})
@@ -266,7 +266,7 @@ type remoteProcessor interface {
 }
 
 // endpoints serves the order processor over REST on httpAddr and gRPC on grpcAddr ("" = not).
-func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr string) error {
+func (r *Running) endpoints(c Config, s *business.Service, httpAddr, grpcAddr string) error {
 	if r.Processor == nil {
 		r.Processor = &Processor{Orders: s, Concurrency: c.Concurrency, Batch: c.Batch, Log: c.Log}
 	}
@@ -304,7 +304,7 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 		if err != nil {
 			return fmt.Errorf("order processor gRPC endpoint: %w", err)
 		}
-		gs := grpc.NewServer(s, grpc.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token, c.ServerTLS)})
+		gs := grpcapi.NewServer(s, grpcapi.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token, c.ServerTLS)})
 		r.GRPCAddr = ln.Addr().String()
 		go func() { _ = gs.Serve(ln) }()
 		r.closers = append(r.closers, func() { gracefulStop(gs, 5*time.Second) })
@@ -315,7 +315,7 @@ func (r *Running) endpoints(c Config, s *inprocess.Service, httpAddr, grpcAddr s
 // StartProcessor runs the order processor role on s: it consumes the durable stream and the
 // volatile subject of the broker (c.NATS, or an embedded one) and serves the REST and gRPC
 // endpoints on httpAddr and grpcAddr ("" = not served), all at once.
-func StartProcessor(ctx context.Context, c Config, s *inprocess.Service, httpAddr, grpcAddr string) (*Running, error) {
+func StartProcessor(ctx context.Context, c Config, s *business.Service, httpAddr, grpcAddr string) (*Running, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}

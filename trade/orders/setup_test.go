@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
@@ -22,8 +22,8 @@ func TestServicesWithoutProcessorThenProcessorRole(t *testing.T) {
 		}
 		t.Cleanup(e.Shutdown)
 		cfg := orders.Config{Mode: orders.AsyncDurable, NATS: e.URL()}
-		web, svc, err := orders.StartServices(ctx, cfg, func(d inprocess.OrderDispatcher) *inprocess.Service {
-			return inprocess.New(st, inprocess.Options{Dispatch: d, Seed: 1})
+		web, svc, err := orders.StartServices(ctx, cfg, func(d business.OrderDispatcher) *business.Service {
+			return business.New(st, business.Options{Dispatch: d, Seed: 1})
 		}, false)
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +35,7 @@ func TestServicesWithoutProcessorThenProcessorRole(t *testing.T) {
 			t.Fatalf("with no processor running, orders should wait open: %v %v", open, err)
 		}
 		proc, err := orders.StartProcessor(ctx, orders.Config{Mode: orders.AsyncDurable, NATS: e.URL(), Concurrency: 4, Batch: 8},
-			inprocess.New(st, inprocess.Options{Seed: 2}), "127.0.0.1:0", "127.0.0.1:0")
+			business.New(st, business.Options{Seed: 2}), "127.0.0.1:0", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,8 +54,8 @@ func TestMonolithModes(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			st := loaded(t, storetest.SQLiteDSN(t))
 			run, svc, err := orders.StartServices(context.Background(), orders.Config{Mode: mode, WorkDir: t.TempDir()},
-				func(d inprocess.OrderDispatcher) *inprocess.Service {
-					return inprocess.New(st, inprocess.Options{Dispatch: d, Seed: 1})
+				func(d business.OrderDispatcher) *business.Service {
+					return business.New(st, business.Options{Dispatch: d, Seed: 1})
 				}, true)
 			if err != nil {
 				t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/trade"
-	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/soap"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -32,7 +32,7 @@ func Accesses() []string { return []string{InProcess, SOAP, REST, GRPC} }
 const (
 	DefaultTimeout         = 10 * time.Second
 	DefaultMaxConnsPerHost = 256
-	DefaultGRPCConns       = tgrpc.DefaultConns
+	DefaultGRPCConns       = grpcapi.DefaultConns
 )
 
 // Options configures a remote client. Zero fields take the defaults.
@@ -106,7 +106,7 @@ func Dial(access, addr string, opts Options) (Client, error) {
 	case REST:
 		return rest.NewClient(httpAddr(addr, opts.Auth), rest.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost, Transport: HTTPTransport(opts)})
 	case GRPC:
-		return tgrpc.NewClient(addr, tgrpc.Options{Timeout: opts.Timeout, Conns: opts.GRPCConns, Extra: opts.Auth.GRPCDialOptions()})
+		return grpcapi.NewClient(addr, grpcapi.Options{Timeout: opts.Timeout, Conns: opts.GRPCConns, Extra: opts.Auth.GRPCDialOptions()})
 	case InProcess:
 		return nil, fmt.Errorf("remote: access %q needs no client: use the in-process service", access)
 	}

@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/net/websocket"
 
-	"github.com/tradebench/tradebench/internal/headless"
+	"github.com/tradebench/tradebench/internal/testing/headless"
 )
 
 // browser is headless chromium driven over the DevTools protocol: it shows one page, and the

@@ -24,11 +24,11 @@ import (
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/setting"
-	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/access"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/host"
@@ -212,7 +212,7 @@ type Server struct {
 	roles   Roles
 	log     *slog.Logger
 	st      store.Store                // nil when no role here needs the database
-	svc     *inprocess.Service         // the in-process service, when this process has one
+	svc     *business.Service          // the in-process service, when this process has one
 	sw      *access.Switch             // the web tier's service (web role)
 	host    *host.Host                 // the services host (bsl role)
 	ord     *orders.Running            // order processing (any async mode or the orders role)
@@ -281,7 +281,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s.metrics = metrics.NewRegistry()
 	instrument := func(h http.Handler) http.Handler { return s.metrics.Instrument(h, serviceRoutes, serviceRoute) }
 	cfg.Orders.HTTPMiddleware = instrument
-	var observe inprocess.OrderObserver // a nil *orderMetrics in it would not be a nil interface
+	var observe business.OrderObserver // a nil *orderMetrics in it would not be a nil interface
 	if cfg.needsDB() {
 		om := newOrderMetrics(string(cfg.Orders.Mode))
 		s.metrics.MustRegister(om.vecs...)
@@ -304,8 +304,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		local = s.quotes // a web tier over its own in-process service hears it directly
 	}
 	s.pub = stream.NewPublisher(local, log)
-	mkService := func(d inprocess.OrderDispatcher) *inprocess.Service {
-		return inprocess.New(s.st, inprocess.Options{
+	mkService := func(d business.OrderDispatcher) *business.Service {
+		return business.New(s.st, business.Options{
 			MarketSummaryTTL: cfg.MarketSummaryTTL,
 			Observe:          observe,
 			OrdersLimit:      cfg.OrdersLimit,
@@ -635,7 +635,7 @@ func (s *Server) Close() error {
 func (s *Server) Describe() *web.Configuration {
 	c := s.cfg
 	d := &web.Configuration{
-		Tradebench: report.Version,
+		Tradebench: version.Version,
 		Roles:      s.roles.String(),
 		Listen:     s.Addr(),
 		Web:        web.ConfigWeb{OrdersCap: c.OrdersLimit, SessionTTLSeconds: c.SessionTTL.Seconds()},

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/netfault"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/testing/netfault"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/store"

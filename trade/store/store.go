@@ -1,7 +1,7 @@
 // Package store is the StockTrader storage contract and its driver registry.
 //
 // A Store offers data primitives only; the business rules live once, in the service
-// (trade/inprocess), which composes the primitives inside one transaction per business
+// (trade/business), which composes the primitives inside one transaction per business
 // operation (Store.Update). Implementations register themselves like database/sql drivers:
 //
 //	import _ "github.com/tradebench/tradebench/trade/store/all" // or .../sqlite, .../postgres

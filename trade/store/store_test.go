@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/webtest"
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/internal/webtest"
 	"github.com/tradebench/tradebench/trade/web"
 )
 

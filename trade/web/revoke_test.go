@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/web"
 )
 
@@ -18,7 +18,7 @@ import (
 // the cookie can read there for at most that long; anything that changes state is refused at
 // once, and the reads end when the interval has passed.
 func TestSessionCheckReuseIsBounded(t *testing.T) {
-	svc := inprocess.New(smallStore(t), inprocess.Options{})
+	svc := business.New(smallStore(t), business.Options{})
 	var mu sync.Mutex
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }

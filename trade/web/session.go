@@ -22,7 +22,7 @@ const CookieName = "tb_session"
 
 // session is the signed state a browser carries. The web tier keeps no session state, so any
 // number of web processes sharing the secret accept each other's cookies (the stateless web
-// tier of DESIGN.md). Revocation lives in the database instead: a session is stamped with its
+// tier of docs/guide.md's scaling section). Revocation lives in the database instead: a session is stamped with its
 // account's logout count when it starts, and requests compare the stamp with the account's
 // count (one primary-key read; a page that only reads may reuse this tier's check of the last
 // Options.SessionCheckInterval, a request that changes something never does). A logout counts one, so it ends every copy of the

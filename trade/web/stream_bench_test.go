@@ -11,7 +11,7 @@ import (
 
 	"github.com/tradebench/tradebench/internal/sse"
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/stream"
 	"github.com/tradebench/tradebench/trade/web"
 )
@@ -21,7 +21,7 @@ import (
 // ns/op is per change, so per delivered event divide by 100.
 func BenchmarkStreamFanout(b *testing.B) {
 	const subs = 100
-	svc := inprocess.New(smallStore(b), inprocess.DefaultOptions())
+	svc := business.New(smallStore(b), business.DefaultOptions())
 	hub := stream.NewHub[*stream.Event](0)
 	h, err := web.New(svc, web.Options{Quotes: hub, AnonStreamMaxAge: time.Hour})
 	if err != nil {

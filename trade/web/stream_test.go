@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/sse"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/stream"
 	"github.com/tradebench/tradebench/trade/web"
 )
@@ -19,7 +19,7 @@ import (
 // lifetime — the server's timeouts — is over, even while events keep coming; a logged-in
 // visitor's stream outlives it.
 func TestStreamLifetime(t *testing.T) {
-	svc := inprocess.New(smallStore(t), inprocess.DefaultOptions())
+	svc := business.New(smallStore(t), business.DefaultOptions())
 	hub := stream.NewHub[*stream.Event](0)
 	const anon = 300 * time.Millisecond
 	h, err := web.New(svc, web.Options{Quotes: hub, AnonStreamMaxAge: anon, StreamMaxAge: time.Hour})

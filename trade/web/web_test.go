@@ -14,11 +14,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tradebench/tradebench/internal/pgtest"
-	"github.com/tradebench/tradebench/internal/webtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/inprocess"
+	"github.com/tradebench/tradebench/trade/internal/webtest"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
 	"github.com/tradebench/tradebench/trade/web"
@@ -31,7 +31,7 @@ func TestPagesSQLite(t *testing.T) {
 	runSuite(t, "sqlite:"+filepath.Join(t.TempDir(), "web.db"))
 }
 
-// TestPagesPostgres runs it over a fresh PostgreSQL database (see internal/pgtest).
+// TestPagesPostgres runs it over a fresh PostgreSQL database (see internal/testing/pgtest).
 func TestPagesPostgres(t *testing.T) {
 	runSuite(t, pgtest.DSN(t))
 }
@@ -85,7 +85,7 @@ func TestSystemFaults(t *testing.T) {
 		defer mu.Unlock()
 		return logBuf.Write(p)
 	}), nil))
-	h, err := web.New(faulty{inprocess.New(st, inprocess.Options{})}, web.Options{Logger: logger})
+	h, err := web.New(faulty{business.New(st, business.Options{})}, web.Options{Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tradebench/tradebench/internal/alloctest"
+	"github.com/tradebench/tradebench/internal/testing/alloctest"
 	"github.com/tradebench/tradebench/wstest"
 	pb "github.com/tradebench/tradebench/wstest/wstestpb"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tradebench/tradebench/internal/alloctest"
+	"github.com/tradebench/tradebench/internal/testing/alloctest"
 	"github.com/tradebench/tradebench/wstest"
 )
 

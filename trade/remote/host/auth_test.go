@@ -23,7 +23,7 @@ import (
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
-	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/remote/internal/testenv"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -90,7 +90,7 @@ func TestServiceTokenRequired(t *testing.T) {
 	}
 	// gRPC without the token and with a wrong one
 	for _, auth := range []svcauth.Client{{}, {Token: "wrong-token-0123456789abcdef"}} {
-		c, err := tgrpc.NewClient(in.GRPCAddr, tgrpc.Options{Timeout: 5 * time.Second, Extra: auth.GRPCDialOptions()})
+		c, err := grpcapi.NewClient(in.GRPCAddr, grpcapi.Options{Timeout: 5 * time.Second, Extra: auth.GRPCDialOptions()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/netfault"
+	"github.com/tradebench/tradebench/internal/testing/netfault"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/remote/internal/testenv"

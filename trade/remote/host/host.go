@@ -22,7 +22,7 @@ import (
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
-	tgrpc "github.com/tradebench/tradebench/trade/remote/grpc"
+	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/soap"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -44,7 +44,7 @@ type Config struct {
 	// MaxBodyBytes bounds a SOAP or REST request body (0 = each transport's default:
 	// soap.DefaultMaxBodyBytes, rest.DefaultMaxBodyBytes).
 	MaxBodyBytes int64
-	// MaxRecvBytes bounds a gRPC request message (0 = tgrpc.DefaultMaxRecvBytes).
+	// MaxRecvBytes bounds a gRPC request message (0 = grpcapi.DefaultMaxRecvBytes).
 	MaxRecvBytes int
 	// MaxHeaderBytes bounds HTTP request headers (0 = 64 KiB).
 	MaxHeaderBytes int
@@ -204,7 +204,7 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: gRPC listen on %s: %w", cfg.GRPCListen, err)
 		}
 		h.grpcLn = ln
-		h.grpcSrv = tgrpc.NewServer(h.calls.Service(remote.GRPC, svc), tgrpc.ServerOptions{
+		h.grpcSrv = grpcapi.NewServer(h.calls.Service(remote.GRPC, svc), grpcapi.ServerOptions{
 			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger,
 			Extra: svcauth.GRPCServerOptions(cfg.Token, cfg.TLS)})
 	}
@@ -282,7 +282,7 @@ func (h *Host) Info() Info {
 		Transports:   []string{},
 	}
 	if in.MaxRecvBytes == 0 {
-		in.MaxRecvBytes = tgrpc.DefaultMaxRecvBytes
+		in.MaxRecvBytes = grpcapi.DefaultMaxRecvBytes
 	}
 	if a := h.HTTPAddr(); a != "" {
 		in.HTTPAddr = a

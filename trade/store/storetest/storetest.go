@@ -1,5 +1,5 @@
 // Package storetest runs one test body against every store: a fresh SQLite database file and
-// a fresh database on a real PostgreSQL (see internal/pgtest, which skips without PostgreSQL
+// a fresh database on a real PostgreSQL (see internal/testing/pgtest, which skips without PostgreSQL
 // unless CI is set). Test packages using it should call pgtest.Main from TestMain.
 package storetest
 
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/dsn"
-	"github.com/tradebench/tradebench/internal/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // every driver
 )

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/inprocess"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite driver
 )
@@ -31,7 +31,7 @@ const LoginMaxFailures = 20
 
 // Service opens a fresh SQLite database, loads Spec and returns the synchronous in-process
 // service on it (market summary not cached, so every call reaches the store).
-func Service(tb testing.TB) *inprocess.Service {
+func Service(tb testing.TB) *business.Service {
 	tb.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, "sqlite:"+filepath.Join(tb.TempDir(), "trade.db"))
@@ -42,9 +42,9 @@ func Service(tb testing.TB) *inprocess.Service {
 	if err := st.Load(ctx, Spec, nil); err != nil {
 		tb.Fatalf("load %v: %v", Spec, err)
 	}
-	opts := inprocess.DefaultOptions()
+	opts := business.DefaultOptions()
 	opts.MarketSummaryTTL = 0
 	opts.Seed = 7
 	opts.LoginMaxFailures = LoginMaxFailures
-	return inprocess.New(st, opts)
+	return business.New(st, opts)
 }

@@ -1,0 +1,15 @@
+package cacheperfjob
+
+import "time"
+
+// Defaults of a sweep, at the scale of the original kit's runs (the command line starts from
+// these).
+const (
+	DefaultItemSize     = 500 << 10 // blob bytes per item: the original kit's 500 KB images
+	DefaultCacheSize    = 1 << 30   // the in-memory cache's byte budget
+	DefaultThreads      = 40        // client threads, closed model, no think time
+	DefaultWarmup       = 10 * time.Second
+	DefaultSteady       = 30 * time.Second
+	DefaultOtherWorkMix = 60 // percent of threads on the other-work page in the mix
+	DefaultOut          = "cacheperf-sweep.json"
+)

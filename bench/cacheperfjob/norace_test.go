@@ -1,0 +1,5 @@
+//go:build !race
+
+package cacheperfjob
+
+const raceEnabled = false

@@ -1,0 +1,598 @@
+// Package cacheperfjob runs the CachePerf sweep: for each unique-key range it starts the application
+// in-process with a fresh cache, warms the cache over that range, and drives it with a fixed
+// number of client threads and no think time (the CachePerf paper's 40) through the load engine, measuring
+// TPS, hit ratio, latency percentiles and the process's peak resident memory; then the same for
+// the CachePerf paper's mix of 40% cache users and 60% "other work" users. The outcome is one results file
+// and the paper's table of unique keys against TPS.
+package cacheperfjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tradebench/tradebench/cacheperf"
+	"github.com/tradebench/tradebench/cacheperf/blobstore"
+	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/report"
+)
+
+// PaperKeys are the CachePerf paper's unique-key ranges (their table's rows).
+var PaperKeys = []int{500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 10000, 20000, 25000, 26000, 27000, 30000, 40000}
+
+// PaperMixKeys are the ranges of the paper's other-work mix tables.
+var PaperMixKeys = []int{500, 1500, 2500, 3500, 4500}
+
+// Config is one sweep.
+type Config struct {
+	// DB is the items' DSN. Empty: a temporary SQLite database is created and loaded with Items
+	// items of Size bytes, and removed afterwards.
+	DB    string
+	Items int   // items to load into the temporary database (0 = the largest key range)
+	Size  int64 // blob bytes per item in the temporary database
+	Seed  uint64
+
+	Cache objcache.Config // mode, byte budget, disk tier
+
+	Keys         []int // unique-key ranges of the cache sweep
+	MixKeys      []int // ranges of the mix sweep (empty or OtherWorkMix 0 = no mix)
+	OtherWorkMix int   // percent of threads doing other work in the mix (the CachePerf paper's 60)
+	Baseline     bool  // also measure GET /cacheperf/hello, the HTTP stack's ceiling, before and after the sweep
+	Threads      int   // client threads (closed model, no think time)
+
+	Warmup time.Duration // load before each measured window (not measured)
+	Steady time.Duration // the measured window of each point
+	// RampDown is load after each measured window while the threads stop (not measured; 0 =
+	// they stop at once).
+	RampDown time.Duration
+	// Quick is recorded in the results only: the command's --quick preset chose the sizes.
+	Quick bool
+
+	Progress    io.Writer // phase lines and the load engine's progress (nil = quiet)
+	ProgressTTY bool
+	// SampleEvery is the RSS sampling period (0 = 50ms).
+	SampleEvery time.Duration
+}
+
+func (c *Config) validate() error {
+	switch {
+	case len(c.Keys) == 0:
+		return setting.Errorf("Keys", "no key ranges: give some, e.g. 500,1000,2000")
+	case c.Threads < 1:
+		return fmt.Errorf("threads must be at least 1, got %d", c.Threads)
+	case c.Steady <= 0:
+		return fmt.Errorf("steady must be positive, got %v", c.Steady)
+	case c.Warmup < 0:
+		return fmt.Errorf("warmup must not be negative, got %v", c.Warmup)
+	case c.RampDown < 0:
+		return fmt.Errorf("ramp-down must not be negative, got %v", c.RampDown)
+	case c.OtherWorkMix < 0 || c.OtherWorkMix > 100:
+		return fmt.Errorf("other-work mix is a percentage of threads, 0..100, got %d", c.OtherWorkMix)
+	}
+	for _, k := range append(slices.Clone(c.Keys), c.MixKeys...) {
+		if k < 1 {
+			return fmt.Errorf("key ranges must be at least 1, got %d", k)
+		}
+	}
+	if c.OtherWorkMix > 0 && len(c.MixKeys) > 0 {
+		other := c.Threads * c.OtherWorkMix / 100
+		if other == 0 || other == c.Threads {
+			return fmt.Errorf("a %d%% other-work mix of %d threads leaves no thread for one side: use more threads", c.OtherWorkMix, c.Threads)
+		}
+	}
+	return nil
+}
+
+// RunSettings are the sweep's own settings in its results (settings.workload).
+type RunSettings struct {
+	Keys         []int  `json:"keys"`
+	MixKeys      []int  `json:"mix_keys"`
+	OtherWorkMix int    `json:"other_work_mix_percent"`
+	CacheMode    string `json:"cache_mode"`
+	CacheBudget  int64  `json:"cache_budget_bytes"`
+	ItemBytes    int64  `json:"item_bytes"`
+	Store        string `json:"store"`
+	Items        int64  `json:"items"`
+	Baseline     bool   `json:"baseline"`
+	Quick        bool   `json:"quick"`
+}
+
+// Detail is the sweep's own results (the results' detail section): its points, the weight of
+// one cached item and the cache's bounds. The names are those of the version 1 files' "extra",
+// so PointsOf reads both.
+type Detail struct {
+	Points     []Point          `json:"points"`
+	ItemWeight int64            `json:"item_weight_bytes"`
+	Limits     *objcache.Limits `json:"limits,omitempty"`
+}
+
+// DetailOf reads the sweep's own results from res (built by Run or read by report.ReadFile);
+// report.ErrNoSection when res is not a sweep's.
+func DetailOf(res *report.Results) (Detail, error) {
+	return report.SectionAs[Detail](res.Detail)
+}
+
+// PointsOf is the sweep's points in res (see DetailOf).
+func PointsOf(res *report.Results) ([]Point, error) {
+	d, err := DetailOf(res)
+	return d.Points, err
+}
+
+// Point is one measured point of the sweep.
+type Point struct {
+	Phase      string  `json:"phase"` // "baseline", "cache" or "mix"
+	Keys       int     `json:"unique_keys"`
+	WorkingSet int64   `json:"working_set_bytes"` // keys × the weight of one cached item
+	TPS        float64 `json:"tps"`               // all passed transactions per second
+	ItemTPS    float64 `json:"item_tps"`
+	OtherTPS   float64 `json:"otherwork_tps,omitempty"`
+	HitRatio   float64 `json:"hit_ratio"` // lookups served without the database, measured window
+	Hits       int64   `json:"hits"`      // memory + disk tier + remote
+	DiskHits   int64   `json:"disk_hits,omitempty"`
+	Misses     int64   `json:"misses"`
+	Evictions  int64   `json:"evictions"`
+	P50Ms      float64 `json:"p50_ms"` // item transaction (hello for the baseline)
+	P90Ms      float64 `json:"p90_ms"`
+	P99Ms      float64 `json:"p99_ms"`
+	Errors     int64   `json:"errors"`
+	PeakRSS    int64   `json:"peak_rss_bytes"`
+	PeakSource string  `json:"peak_rss_source"` // what PeakRSS is: PeakKernel or PeakSampled
+	PeakGo     int64   `json:"peak_go_bytes"`   // most memory the Go runtime held (the rest of RSS is SQLite's C heap, code, stacks)
+	CacheBytes int64   `json:"cache_bytes"`     // accounted at the end of the point
+	Ceiling    int64   `json:"ceiling_bytes"`
+	WithinCeil bool    `json:"within_ceiling"`
+}
+
+// What a Point's PeakRSS is: the kernel's high-water mark, reset at the point's start, or — when
+// the kernel refused the reset, and its mark would be the whole process's, data load and earlier
+// points included — the largest RSS sampled every SampleEvery.
+const (
+	PeakKernel  = "kernel high-water mark"
+	PeakSampled = "sampled"
+)
+
+// Run runs the sweep and returns its results: Workload "cacheperf", Scenario "sweep", one
+// transaction per point and kind named "item@KEYS", "mix-item@KEYS", "mix-otherwork@KEYS",
+// "hello@0" and "hello@1" (the baseline before and after the sweep; histograms kept, so points can be merged or compared later), and the points in
+// Extra["points"] as []Point. Each point's peak RSS is also a threshold of the results (at most its
+// ceiling); when a point is over, Run returns the results and a *CeilingExceeded error, so the
+// results can still be written but the broken memory promise cannot pass unnoticed.
+func Run(ctx context.Context, cfg Config) (*report.Results, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.SampleEvery <= 0 {
+		cfg.SampleEvery = 50 * time.Millisecond
+	}
+	maxKey := slices.Max(append(slices.Clone(cfg.Keys), cfg.MixKeys...))
+	st, cleanup, err := openStore(ctx, &cfg, maxKey)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	n, maxID, err := st.Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n < int64(maxKey) || maxID < int64(maxKey) {
+		return nil, fmt.Errorf("the database has %d items (largest id %d) but the sweep asks for %d unique keys: load at least %d items or sweep smaller key ranges", n, maxID, maxKey, maxKey)
+	}
+	sample, err := st.Meta(ctx, 1)
+	if err != nil {
+		return nil, fmt.Errorf("reading item 1: %w", err)
+	}
+	itemWeight := sample.Size + int64(len(sample.Name)+len(sample.ContentType)) + objcache.EntryOverhead
+
+	sw := &sweeper{cfg: cfg, st: st, itemWeight: itemWeight}
+	sw.client = &http.Client{Transport: &http.Transport{
+		MaxIdleConns: cfg.Threads * 2, MaxIdleConnsPerHost: cfg.Threads * 2, IdleConnTimeout: time.Minute,
+		DisableCompression: true,
+	}}
+	defer sw.client.CloseIdleConnections()
+
+	out := report.New("cacheperf")
+	out.Scenario = "sweep"
+	out.StartedAt = time.Now().UTC()
+	var points []Point
+	var parts []*report.Results
+	add := func(p Point, r *report.Results) {
+		points = append(points, p)
+		parts = append(parts, r)
+		sw.logf("%s", p.line())
+	}
+	if cfg.Baseline {
+		p, r, err := sw.point(ctx, "baseline", 0)
+		if err != nil {
+			return nil, err
+		}
+		add(p, r)
+	}
+	for _, k := range cfg.Keys {
+		p, r, err := sw.point(ctx, "cache", k)
+		if err != nil {
+			return nil, err
+		}
+		add(p, r)
+	}
+	if cfg.Baseline {
+		// again after the sweep: the machine may be busier or quieter than at the start
+		p, r, err := sw.point(ctx, "baseline", 0)
+		if err != nil {
+			return nil, err
+		}
+		add(p, r)
+	}
+	if cfg.OtherWorkMix > 0 {
+		for _, k := range cfg.MixKeys {
+			p, r, err := sw.point(ctx, "mix", k)
+			if err != nil {
+				return nil, err
+			}
+			add(p, r)
+		}
+	}
+	combine(out, parts)
+	out.EndedAt = time.Now().UTC()
+	out.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
+	out.Settings = report.Settings{Model: report.ModelClosed, Users: cfg.Threads, Think: "0s",
+		RampUp: cfg.Warmup.String(), Steady: cfg.Steady.String(), RampDown: cfg.RampDown.String()}
+	out.System = load.System()
+	rs := RunSettings{Keys: cfg.Keys, MixKeys: cfg.MixKeys, OtherWorkMix: cfg.OtherWorkMix, CacheMode: sw.mode(),
+		CacheBudget: cfg.Cache.Budget, ItemBytes: sample.Size, Store: st.Kind(), Items: n, Baseline: cfg.Baseline, Quick: cfg.Quick}
+	d := Detail{Points: points, ItemWeight: itemWeight}
+	if len(parts) > 0 && parts[0].Disclosure != nil {
+		// every point runs the same engine on the same machine: the first point's disclosure,
+		// with the sweep as its workload
+		d := *parts[0].Disclosure
+		d.Workload.Scenario = fmt.Sprintf("cacheperf sweep: %d points (keys %v, other-work mix keys %v at %d%%)", len(parts), cfg.Keys, cfg.MixKeys, cfg.OtherWorkMix)
+		d.RunRules.MeasuredWindow = fmt.Sprintf("the steady state of each point: %v measured after a %v warm-up", cfg.Steady, cfg.Warmup)
+		out.Disclosure = &d
+	}
+	if len(points) > 0 {
+		d.Limits = &sw.limits
+	}
+	if out.Settings.Workload, err = report.Section(rs); err != nil {
+		return nil, err
+	}
+	if out.Detail, err = report.Section(d); err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(points, func(p Point) bool { return p.PeakSource == PeakSampled }) {
+		out.Notes = append(out.Notes, fmt.Sprintf("the kernel refused to reset the peak RSS (/proc/self/clear_refs): "+
+			"peak RSS is the largest of samples taken every %v and may miss shorter spikes", cfg.SampleEvery))
+	}
+	return out, checkCeilings(out, points)
+}
+
+// CeilingExceeded is the error of a sweep that ran to the end but whose process passed the
+// stated memory ceiling (cache budget + overhead) at some points: the benchmark's promise is
+// broken, so the run fails like a missed threshold (exit status 3), results kept.
+type CeilingExceeded struct{ Points []Point }
+
+func (e *CeilingExceeded) Error() string {
+	parts := make([]string, len(e.Points))
+	for i, p := range e.Points {
+		parts[i] = fmt.Sprintf("%s peak RSS %s > ceiling %s", p.label(), cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+	}
+	return fmt.Sprintf("memory over the stated ceiling at %d of the points: %s", len(e.Points), strings.Join(parts, "; "))
+}
+
+// ExitCode implements the command line's exit-status convention.
+func (e *CeilingExceeded) ExitCode() int { return report.ThresholdsFailedExit }
+
+// checkCeilings records each point's peak RSS against its ceiling as a threshold of out, and
+// returns a *CeilingExceeded naming the points over it (nil when none is).
+func checkCeilings(out *report.Results, points []Point) error {
+	var over []Point
+	seen := map[string]int{}
+	for _, p := range points {
+		name := "max_peak_rss_bytes@" + p.label()
+		if seen[name]++; seen[name] > 1 { // the baseline runs twice
+			name += "#" + strconv.Itoa(seen[name])
+		}
+		out.Thresholds = append(out.Thresholds, report.ThresholdResult{
+			Name: name, Limit: float64(p.Ceiling), Actual: float64(p.PeakRSS), Passed: p.WithinCeil,
+		})
+		if !p.WithinCeil {
+			over = append(over, p)
+		}
+	}
+	if len(over) > 0 {
+		return &CeilingExceeded{Points: over}
+	}
+	return nil
+}
+
+// openStore opens cfg.DB, or creates and loads a temporary SQLite database.
+func openStore(ctx context.Context, cfg *Config, maxKey int) (blobstore.Store, func(), error) {
+	if cfg.DB != "" {
+		st, err := blobstore.Open(ctx, cfg.DB)
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, func() { st.Close() }, nil
+	}
+	items := cfg.Items
+	if items == 0 {
+		items = maxKey
+	}
+	if cfg.Size <= 0 {
+		return nil, nil, errors.New("item size must be positive")
+	}
+	dir, err := os.MkdirTemp("", "cacheperf-sweep-")
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := blobstore.Open(ctx, "sqlite:"+filepath.Join(dir, "items.db"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	done := func() { st.Close(); os.RemoveAll(dir) }
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, cacheperf.FormatSize(cfg.Size), dir)
+	}
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: cfg.Progress}); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return st, done, nil
+}
+
+type sweeper struct {
+	cfg        Config
+	st         blobstore.Store
+	client     *http.Client
+	itemWeight int64
+	limits     objcache.Limits
+	baselines  int
+}
+
+func (s *sweeper) mode() string {
+	if s.cfg.Cache.Mode == "" {
+		return objcache.ModeMemory
+	}
+	return s.cfg.Cache.Mode
+}
+
+func (s *sweeper) logf(format string, args ...any) {
+	if s.cfg.Progress != nil {
+		fmt.Fprintf(s.cfg.Progress, "cacheperf sweep: "+format+"\n", args...)
+	}
+}
+
+// point measures one key range with a fresh application and cache.
+func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *report.Results, error) {
+	label := phase
+	if keys > 0 {
+		label = fmt.Sprintf("%s@%d", phase, keys)
+	}
+	// Start from a clean process: the previous point's cache is garbage; return it to the OS
+	// so this point's peak RSS is its own.
+	runtime.GC()
+	debug.FreeOSMemory()
+	srv, err := cacheperf.Start(ctx, cacheperf.Config{Store: s.st, Cache: s.cfg.Cache, SetMemoryLimit: true})
+	if err != nil {
+		return Point{}, nil, err
+	}
+	defer srv.Close()
+	s.limits = srv.App.Cache().Limits()
+
+	// peak RSS over warm-up and measurement
+	peakReset := resetPeakRSS()
+	smp := startSampler(s.cfg.SampleEvery)
+	defer smp.stop()
+
+	if keys > 0 {
+		s.logf("%s: warming the cache over %d keys", label, keys)
+		if err := s.warm(ctx, srv.URL, keys); err != nil {
+			return Point{}, nil, fmt.Errorf("%s: warming: %w", label, err)
+		}
+	}
+	w := &workload{base: srv.URL, client: s.client, keys: keys, seed: s.cfg.Seed}
+	switch phase {
+	case "baseline":
+		w.hello = true
+	case "mix":
+		w.otherUsers = s.cfg.Threads * s.cfg.OtherWorkMix / 100
+	}
+	// The cache's counters are sampled at the steady window's edges for the hit ratio.
+	c := srv.App.Cache()
+	var before, after objcache.Stats
+	var gotAfter bool
+	var mu sync.Mutex
+	timerStart := time.AfterFunc(s.cfg.Warmup, func() { mu.Lock(); before = c.Stats(); mu.Unlock() })
+	timerEnd := time.AfterFunc(s.cfg.Warmup+s.cfg.Steady, func() { mu.Lock(); after, gotAfter = c.Stats(), true; mu.Unlock() })
+	res, err := load.Run(ctx, load.Config{
+		Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady, RampDown: s.cfg.RampDown,
+		Progress: s.cfg.Progress, ProgressTTY: s.cfg.ProgressTTY, ProgressEvery: 5 * time.Second, Label: "cacheperf " + label,
+	}, w)
+	timerStart.Stop()
+	timerEnd.Stop()
+	if err != nil {
+		return Point{}, nil, err
+	}
+	mu.Lock()
+	if !gotAfter {
+		after = c.Stats() // the run ended a hair before the timer
+	}
+	delta := objcache.Stats{
+		Hits: after.Hits - before.Hits, DiskHits: after.DiskHits - before.DiskHits, RemoteHits: after.RemoteHits - before.RemoteHits,
+		Misses: after.Misses - before.Misses, Evictions: after.Evictions - before.Evictions,
+	}
+	mu.Unlock()
+	peak, source := pointPeak(smp.stop(), peakReset)
+	peakGo := smp.peakGo
+
+	p := Point{Phase: phase, Keys: keys, TPS: res.Total.TPS, HitRatio: delta.HitRatio(), Hits: delta.Hits + delta.DiskHits + delta.RemoteHits, DiskHits: delta.DiskHits,
+		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, PeakSource: source, PeakGo: peakGo, CacheBytes: c.Stats().Bytes,
+		Ceiling: s.limits.Ceiling}
+	p.WithinCeil = p.PeakRSS <= p.Ceiling
+	if keys > 0 {
+		p.WorkingSet = int64(keys) * s.itemWeight
+	}
+	main := "item"
+	if w.hello {
+		main = "hello"
+	}
+	if t, ok := res.Transaction(main); ok {
+		p.ItemTPS, p.P50Ms, p.P90Ms, p.P99Ms = t.TPS, t.P50Ms, t.P90Ms, t.P99Ms
+	}
+	if t, ok := res.Transaction("otherwork"); ok {
+		p.OtherTPS = t.TPS
+	}
+	// name the point's transactions after it, so one results file holds them all
+	for i := range res.Transactions {
+		t := &res.Transactions[i]
+		switch {
+		case phase == "baseline":
+			t.Name += "@" + strconv.Itoa(s.baselines)
+		case phase == "mix":
+			t.Name = "mix-" + t.Name + "@" + strconv.Itoa(keys)
+		default:
+			t.Name = t.Name + "@" + strconv.Itoa(keys)
+		}
+	}
+	for i := range res.Errors {
+		res.Errors[i].Transaction = label + " " + res.Errors[i].Transaction
+	}
+	if phase == "baseline" {
+		s.baselines++
+	}
+	return p, res, nil
+}
+
+// pointPeak is a point's peak RSS from the sampler's peak and whether the kernel's high-water
+// mark was reset at the point's start. Only then is the mark this point's own (and it catches
+// spikes between samples); otherwise it is the whole process's, data load and earlier points
+// included, and the samples are all there is.
+func pointPeak(sampled int64, reset bool) (int64, string) {
+	if !reset {
+		return sampled, PeakSampled
+	}
+	_, hwm := readRSS()
+	return max(sampled, hwm), PeakKernel
+}
+
+// warm requests every key of the range once, Threads at a time, so the measured window starts
+// with the cache holding as much of the range as fits.
+func (s *sweeper) warm(ctx context.Context, base string, keys int) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, s.cfg.Threads)
+	for i := 0; i < s.cfg.Threads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 32<<10)
+			for {
+				id := next.Add(1)
+				if id > int64(keys) || ctx.Err() != nil {
+					return
+				}
+				status, _, err := getPage(ctx, s.client, itemURL(base, int(id)), buf)
+				if err == nil && status != http.StatusOK {
+					err = fmt.Errorf("GET item %d: status %d", id, status)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// combine folds the points' results into out: transactions side by side, totals merged.
+func combine(out *report.Results, parts []*report.Results) {
+	var steady float64
+	var tp, tf, ts int64
+	total := newHist()
+	sec := 0
+	for _, r := range parts {
+		out.Transactions = append(out.Transactions, r.Transactions...)
+		for _, t := range r.Transactions {
+			mergeEncoded(total, t.Histogram)
+			tp += t.Pass
+			tf += t.Errors
+			ts += t.Stop
+		}
+		steady += r.SteadySeconds
+		out.Hits += r.Hits
+		out.Bytes += r.Bytes
+		for k, v := range r.StatusCodes {
+			out.StatusCodes[k] += v
+		}
+		out.Errors = append(out.Errors, r.Errors...)
+		for _, p := range r.Series {
+			p.Second += sec
+			out.Series = append(out.Series, p)
+		}
+		sec += len(r.Series)
+		out.Notes = append(out.Notes, r.Notes...)
+		out.Phases.RampUpSeconds += r.Phases.RampUpSeconds
+		out.Phases.SteadySeconds += r.Phases.SteadySeconds
+		out.Phases.RampDownSeconds += r.Phases.RampDownSeconds
+	}
+	out.SteadySeconds = steady
+	out.Total = summarize(total, tp, tf, ts, steady)
+	if steady > 0 {
+		out.HitsPerSec = float64(out.Hits) / steady
+		out.BytesPerSec = float64(out.Bytes) / steady
+	}
+	out.Notes = append(out.Notes, "each point ran against a freshly started application and cache; the total row merges all points")
+}
+
+// workload is the sweep's virtual users: each requests the item page for a uniformly random key
+// in 1..keys (or, in the mix, the first otherUsers users request the other-work page).
+type workload struct {
+	base       string
+	client     *http.Client
+	keys       int
+	otherUsers int
+	hello      bool
+	seed       uint64
+}
+
+func (w *workload) NewUser(id int) load.User {
+	return &user{w: w, other: id < w.otherUsers, rng: rand.New(rand.NewPCG(w.seed, uint64(id)+1)), buf: make([]byte, 32<<10)}
+}
+
+type user struct {
+	w     *workload
+	other bool
+	rng   *rand.Rand
+	buf   []byte
+}
+
+func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
+	switch {
+	case u.w.hello:
+		return u.request(ctx, it, "hello", u.w.base+"/cacheperf/hello", "Hello, World!")
+	case u.other:
+		return u.request(ctx, it, "otherwork", u.w.base+"/cacheperf/otherwork", "Image Content Type")
+	default:
+		return u.request(ctx, it, "item", itemURL(u.w.base, 1+u.rng.IntN(u.w.keys)), "The image byte at index")
+	}
+}

@@ -1,0 +1,90 @@
+package recorder
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+// The merged per-transaction histogram must equal one histogram fed every sample, bucket for
+// bucket: percentiles are merged exactly, never averaged.
+func TestMergeEqualsSingleHistogram(t *testing.T) {
+	rec := NewRecorder(8)
+	t0 := time.Now()
+	rec.SetWindow(t0, t0, t0.Add(time.Hour))
+	want := NewHistogram()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 7))
+			sh := rec.Shard(g)
+			for i := 0; i < 5000; i++ {
+				d := time.Duration(r.ExpFloat64()*20_000) * time.Microsecond
+				sh.Transaction("tx", t0, d, nil)
+				mu.Lock()
+				Record(want, d)
+				mu.Unlock()
+			}
+		}(g)
+	}
+	wg.Wait()
+	m := rec.Merged()["tx"]
+	if !m.Hist.Equals(want) {
+		t.Fatalf("merged histogram differs from the single histogram: merged p99=%d single p99=%d", m.Hist.ValueAtQuantile(99), want.ValueAtQuantile(99))
+	}
+	if m.Pass != 80000 {
+		t.Fatalf("pass = %d, want 80000", m.Pass)
+	}
+	res := report.New("t")
+	rec.Fill(res, 10)
+	tx, _ := res.Transaction("tx")
+	if tx.P99Ms != float64(want.ValueAtQuantile(99))/1000 || tx.TPS != 8000 {
+		t.Fatalf("summary p99 %v tps %v, want %v and 8000", tx.P99Ms, tx.TPS, float64(want.ValueAtQuantile(99))/1000)
+	}
+}
+
+func TestWindowOutcomesAndErrors(t *testing.T) {
+	rec := NewRecorder(2)
+	t0 := time.Now()
+	rec.SetWindow(t0, t0.Add(time.Second), t0.Add(2*time.Second))
+	sh := rec.Shard(0)
+	sh.Transaction("a", t0, time.Millisecond, nil)                            // ramp-up: not measured
+	sh.Transaction("a", t0.Add(1500*time.Millisecond), time.Millisecond, nil) // measured pass
+	sh.Transaction("a", t0.Add(1500*time.Millisecond), time.Millisecond, Failf("check", "status 500 from /x/1"))
+	rec.Shard(1).Transaction("a", t0.Add(1600*time.Millisecond), time.Millisecond, Failf("check", "status 500 from /x/2"))
+	sh.Transaction("a", t0.Add(1500*time.Millisecond), time.Millisecond, context.Canceled)
+	sh.Transaction("a", t0.Add(1500*time.Millisecond), time.Millisecond, errors.New("boom"))
+	sh.Hit(t0.Add(1500*time.Millisecond), 200, 100)
+	sh.Hit(t0.Add(1500*time.Millisecond), 0, 0)
+	sh.Hit(t0, 200, 100) // ramp-up
+	rec.Shard(1).Hit(t0.Add(1500*time.Millisecond), 200, 0)
+	rec.Shard(1).Hit(t0.Add(1500*time.Millisecond), 1000, 0) // no such HTTP status, still counted
+	res := report.New("t")
+	rec.Fill(res, 1)
+	a, _ := res.Transaction("a")
+	if a.Pass != 1 || a.Errors != 3 || a.Stop != 1 || a.Count != 4 {
+		t.Fatalf("got pass %d errors %d stop %d count %d", a.Pass, a.Errors, a.Stop, a.Count)
+	}
+	if len(res.Errors) != 2 || res.Errors[0].Kind != "check" || res.Errors[0].Count != 2 || res.Errors[0].Example != "check: status 500 from /x/1" {
+		t.Fatalf("error groups: %+v", res.Errors)
+	}
+	if res.Hits != 4 || res.Bytes != 100 || res.StatusCodes["200"] != 2 || res.StatusCodes["no response"] != 1 ||
+		res.StatusCodes["1000"] != 1 || len(res.StatusCodes) != 3 {
+		t.Fatalf("hits %d bytes %d codes %v", res.Hits, res.Bytes, res.StatusCodes)
+	}
+	p := rec.Tick(t0.Add(2*time.Second), "steady", 3)
+	if p.TPS != 2 || p.Errors != 3 || p.Hits != 5 || p.Users != 3 || p.Second != 2 {
+		t.Fatalf("series point %+v", p)
+	}
+	if p2 := rec.Tick(t0.Add(3*time.Second), "steady", 3); p2.TPS != 0 || p2.Hits != 0 {
+		t.Fatalf("tick did not reset: %+v", p2)
+	}
+}

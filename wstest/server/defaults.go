@@ -1,7 +1,0 @@
-package server
-
-// Defaults of `tradebench wstest serve` (the command line starts from these).
-const (
-	DefaultListen     = ":8080" // SOAP and JSON
-	DefaultGRPCListen = ":9090"
-)
