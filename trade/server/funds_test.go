@@ -43,7 +43,11 @@ func TestBuyBeyondBalanceRefused(t *testing.T) {
 // TestConcurrentBuysCannotOverdraw: 20 clients buy one share at once on one account whose cash
 // covers exactly 5 of them. Exactly 5 orders are filled, the rest are refused (sync) or
 // cancelled (async-durable: the order processor finds the money gone), the balance stays at
-// or above zero and the audit passes — on SQLite and PostgreSQL.
+// or above zero and the audit passes, on SQLite and PostgreSQL. The async mode's
+// completion-time funds check is reached only where the order processor completes orders while
+// others are still being placed, which in practice is PostgreSQL alone (on SQLite the placements
+// serialise and the placing check refuses); trade/business's TestAsyncCompletionRechecksFunds
+// checks it directly on both databases.
 //
 // Why exactly 5: the share costs $1.00 and each filled buy moves its price by at most ±10%, so
 // with at most 5 moves a buy costs between $24.95 + $0.59 and $24.95 + $1.62. An opening
