@@ -166,9 +166,11 @@ func TestHeadDoesNotTrade(t *testing.T) {
 }
 
 // TestLoginThrottled: 300 wrong passwords used to be answered at full speed, and the right one
-// then worked at once. Now, after --login-max-failures wrong ones for a user id in a minute,
-// every login of it gets 429 with Retry-After, in every access mode; the message for an
-// unknown user id and a wrong password is the same.
+// then worked at once. Now, after --login-max-failures wrong ones for a known user id in a
+// minute, its right password gets 429 with Retry-After through the web tier, in every access
+// mode; and the message for an unknown user id and a wrong password is the same. It does not
+// check that unknown ids are throttled too: the service contract test (contracttest's
+// LoginThrottle, run for every transport) does.
 func TestLoginThrottled(t *testing.T) {
 	s := startTest(t, 10, 10)
 	for i, mode := range []string{remote.InProcess, remote.SOAP, remote.REST, remote.GRPC} {

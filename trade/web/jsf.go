@@ -136,7 +136,9 @@ func (a *app) viewStateMAC(binding, issued string) string {
 }
 
 // checkViewState accepts a token issued for q's session (or visitor) within the session
-// lifetime.
+// lifetime. Its MAC is compared in constant time (hmac.Equal), which no behavioural test can
+// check: a plain comparison (bytes.Equal, ==) answers the same for every input and differs only
+// in timing, so that mutant survives every test. Keep it; review, not a test, guards it.
 func (a *app) checkViewState(q *req, tok string) bool {
 	parts := strings.Split(tok, ".")
 	if len(tok) > 128 || len(parts) != 3 || parts[0] != "vs1" {

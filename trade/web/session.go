@@ -312,6 +312,9 @@ func (s *sessions) csrfToken(ss session) string {
 	return b64.EncodeToString(sum[:18])
 }
 
+// checkCSRF compares in constant time (hmac.Equal), which no behavioural test can check: a
+// plain comparison (bytes.Equal, ==) answers the same for every input and differs only in
+// timing, so that mutant survives every test. Keep it; review, not a test, guards it.
 func (s *sessions) checkCSRF(ss session, token string) bool {
 	want := s.csrfToken(ss)
 	return len(token) == len(want) && hmac.Equal([]byte(token), []byte(want))
