@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -32,22 +31,7 @@ func TestSessionCheckReuseIsBounded(t *testing.T) {
 	}
 	a, b := tier(), tier()
 	get := func(url string, cookie string) (int, string, string) {
-		req, _ := http.NewRequest("GET", url, nil)
-		if cookie != "" {
-			req.Header.Set("Cookie", web.CookieName+"="+cookie)
-		}
-		resp, err := (&http.Transport{}).RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		for _, c := range resp.Cookies() {
-			if c.Name == web.CookieName {
-				return resp.StatusCode, string(body), c.Value
-			}
-		}
-		return resp.StatusCode, string(body), ""
+		return cookieRequest(t, "GET", url, cookie, nil)
 	}
 	_, _, cookie := get(a+"/daytrader/app?action=login&uid=uid:1&passwd=xxx", "")
 	if cookie == "" {
