@@ -1,0 +1,4 @@
+# disclosure: MemTotal's kB taken as bytes
+# kill: ./driver/disclose TestMemoryIsMemTotalInBytes
+# file: driver/disclose/disclose.go
+s#meminfoKB(b, "MemTotal") << 10#meminfoKB(b, "MemTotal")#
