@@ -3,14 +3,11 @@ package web_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/sse"
-	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/stream"
-	"github.com/tradebench/tradebench/trade/web"
 )
 
 // TestStreamEndsWhenDropped: when the hub drops a stream's subscriber as too slow (buffer 1,
@@ -21,14 +18,7 @@ import (
 // Mutant killed: the `case <-sub.Gone()` in pump replaced by a nil channel: the stream stays
 // open (pings only) until the client gives up.
 func TestStreamEndsWhenDropped(t *testing.T) {
-	svc := business.New(smallStore(t), business.DefaultOptions())
-	hub := stream.NewHub[*stream.Event](1)
-	h, err := web.New(svc, web.Options{Quotes: hub, AnonStreamMaxAge: time.Hour, StreamMaxAge: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	hub, srv := streamServer(t, 1, time.Hour)
 
 	// generous: the drop ends the stream at once; only a stream that never ends waits it out
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

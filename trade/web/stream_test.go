@@ -19,15 +19,8 @@ import (
 // lifetime — the server's timeouts — is over, even while events keep coming; a logged-in
 // visitor's stream outlives it.
 func TestStreamLifetime(t *testing.T) {
-	svc := business.New(smallStore(t), business.DefaultOptions())
-	hub := stream.NewHub[*stream.Event](0)
 	const anon = 300 * time.Millisecond
-	h, err := web.New(svc, web.Options{Quotes: hub, AnonStreamMaxAge: anon, StreamMaxAge: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	hub, srv := streamServer(t, 0, anon)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() { // a busy market: an event every 20ms
@@ -72,4 +65,18 @@ func TestStreamLifetime(t *testing.T) {
 	if d, last := until(c, 3*time.Second); last != "quote" || d < 3*time.Second-100*time.Millisecond {
 		t.Errorf("logged-in stream: ended after %v (last event %q); want it to outlive the anonymous limit", d, last)
 	}
+}
+
+// streamServer is a web tier over a small store whose quote streams come from a hub of the
+// given buffer (0: the default); an anonymous stream lasts anon, a logged-in one an hour.
+func streamServer(t *testing.T, buffer int, anon time.Duration) (*stream.Hub[*stream.Event], *httptest.Server) {
+	t.Helper()
+	hub := stream.NewHub[*stream.Event](buffer)
+	h, err := web.New(business.New(smallStore(t), business.DefaultOptions()), web.Options{Quotes: hub, AnonStreamMaxAge: anon, StreamMaxAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return hub, srv
 }
