@@ -91,10 +91,14 @@ type InvalidError struct {
 }
 
 func (e *InvalidError) Error() string {
+	return fmt.Sprintf("not valid against the invoice schema: %s at %s, %s", e.Rule, e.Path, e.Detail())
+}
+
+// Detail is the violation without its rule and path: where it is, and the validator's message.
+func (e *InvalidError) Detail() string {
 	more := ""
 	if e.Count > 1 {
 		more = fmt.Sprintf(" (and %d more)", e.Count-1)
 	}
-	return fmt.Sprintf("not valid against the invoice schema: %s at %s (line %d, column %d): %s%s",
-		e.Rule, e.Path, e.Line, e.Column, e.Message, more)
+	return fmt.Sprintf("line %d column %d: %s%s", e.Line, e.Column, e.Message, more)
 }

@@ -124,8 +124,9 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 	start := it.StartTx()
 	err := u.worker.Do(kind, di)
 	if ie, ok := errors.AsType[*xmlmark.InvalidError](err); ok {
-		// grouped by the schema rule and element broken, so one corrupt element is one group
-		err = recorder.Failf(fmt.Sprintf("invalid: %s at %s", ie.Rule, ie.Path), "%s: %v", u.w.plan.Docs[di].Name, err)
+		// grouped by the schema rule and element broken, so one corrupt element is one group; the
+		// example says where in which document, and the validator's message
+		err = recorder.Failf(fmt.Sprintf("invalid: %s at %s", ie.Rule, ie.Path), "%s, %s", u.w.plan.Docs[di].Name, ie.Detail())
 	} else if err != nil {
 		err = recorder.Failf(string(kind), "%s: %v", u.w.plan.Docs[di].Name, err)
 	}
