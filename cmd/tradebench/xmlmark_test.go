@@ -79,7 +79,7 @@ func TestXMLMarkRunValidation(t *testing.T) {
 		t.Errorf("corrupted invoices: some transactions passed:\n%s", r.stdout)
 	}
 
-	r = tb(t, "xmlmark", "run", "DOM4", "--validation", "101", "--duration", "1s")
+	r = tb(t, "xmlmark", "run", "DOM4", "--validation", "101", "--ramp-up", "0s", "--duration", "1s", "--ramp-down", "0s", "--progress", "off")
 	if r.code != 2 || !strings.Contains(r.stderr, "--validation") || !strings.Contains(r.stderr, "Validation = 101") {
 		t.Errorf("--validation 101: exit %d, stderr %q", r.code, r.stderr)
 	}
