@@ -157,14 +157,8 @@ func xmllint(t *testing.T, docs []corpusDoc) map[string]bool {
 	return verdict
 }
 
-// TestValidatorAgreesWithXmllint checks tradebench's validator against an oracle no one here
-// wrote: libxml2's xmllint --schema, on generated valid invoices and variants that each break one
-// rule (element order, a missing Summary, an empty LineItem list, a currency pattern, a
-// non-decimal amount, a required attribute, an unknown element…).
-// Mutant: Validate returning nil for every document (the invalid ones disagree).
-func TestValidatorAgreesWithXmllint(t *testing.T) {
-	docs := corpus(t)
-	oracle := xmllint(t, docs)
+func newValidator(t *testing.T) *Validator {
+	t.Helper()
 	s, err := InvoiceSchema()
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +167,18 @@ func TestValidatorAgreesWithXmllint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return v
+}
+
+// TestValidatorAgreesWithXmllint checks tradebench's validator against an oracle no one here
+// wrote: libxml2's xmllint --schema, on generated valid invoices and variants that each break one
+// rule (element order, a missing Summary, an empty LineItem list, a currency pattern, a
+// non-decimal amount, a required attribute, an unknown element…).
+// Mutant: Validate returning nil for every document (the invalid ones disagree).
+func TestValidatorAgreesWithXmllint(t *testing.T) {
+	docs := corpus(t)
+	oracle := xmllint(t, docs)
+	v := newValidator(t)
 	var nValid, nInvalid int
 	for _, d := range docs {
 		want := oracle[d.name]
@@ -204,14 +210,7 @@ func TestValidatorAgreesWithXmllint(t *testing.T) {
 // Mutants: Path left empty; the last violation reported instead of the first (the no-line-items
 // case reports validation.content).
 func TestInvalidErrorNamesRuleAndPath(t *testing.T) {
-	s, err := InvoiceSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := s.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	good, _ := Generate(3)
 	for _, tc := range []struct {
 		old, new, rule, path string

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/xmlmark"
 )
 
@@ -16,15 +17,7 @@ func TestRunDOM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the load engine for a second")
 	}
-	c, err := xmlmark.ParseConfig("dom6-small", []byte(strings.Replace(goodINI, "Validation = 0", "Validation = 50", 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var warn bytes.Buffer
-	res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, warn := runINI(t, "dom6-small", strings.Replace(goodINI, "Validation = 0", "Validation = 50", 1))
 	tx, ok := res.Transaction("dom")
 	if !ok || tx.Pass == 0 || tx.Errors != 0 || len(res.Transactions) != 1 {
 		t.Fatalf("transactions %+v, errors %+v", res.Transactions, res.Errors)
@@ -36,8 +29,8 @@ func TestRunDOM(t *testing.T) {
 	if d, err := DetailOf(res); err != nil || d.Validator != xmlmark.ValidatorModule || d.Documents[0].Invalid != "" {
 		t.Errorf("detail %+v (%v)", d, err)
 	}
-	if warn.Len() != 0 || !strings.Contains(strings.Join(res.Notes, "\n"), "Validation = 50%") || !strings.Contains(res.Target, xmlmark.ValidatorModule) {
-		t.Errorf("warnings %q, notes %v, target %q", warn.String(), res.Notes, res.Target)
+	if warn != "" || !strings.Contains(strings.Join(res.Notes, "\n"), "Validation = 50%") || !strings.Contains(res.Target, xmlmark.ValidatorModule) {
+		t.Errorf("warnings %q, notes %v, target %q", warn, res.Notes, res.Target)
 	}
 }
 
@@ -81,6 +74,21 @@ func TestMixSchedule(t *testing.T) {
 	}
 }
 
+// runINI runs a configuration given as INI text and returns its results and warnings.
+func runINI(t *testing.T, name, text string) (*report.Results, string) {
+	t.Helper()
+	c, err := xmlmark.ParseConfig(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, warn.String()
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // With the generator corrupted (an element the schema does not allow, which no parser minds),
@@ -101,15 +109,7 @@ func TestInvalidDocumentsFailWithValidatorMessage(t *testing.T) {
 			text = strings.NewReplacer("PullParserUsage = 0", "PullParserUsage = 100", "SAXUsage = 0", "SAXUsage = 100",
 				"DOMUsage = 100", "DOMUsage = 0").Replace(text)
 		}
-		c, err := xmlmark.ParseConfig(mix, []byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var warn bytes.Buffer
-		res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, warn := runINI(t, mix, text)
 		if res.Total.Pass != 0 || res.Total.Errors == 0 {
 			t.Errorf("%s: %d passed, %d failed: want every transaction failed", mix, res.Total.Pass, res.Total.Errors)
 		}
@@ -127,8 +127,8 @@ func TestInvalidDocumentsFailWithValidatorMessage(t *testing.T) {
 		if d, err := DetailOf(res); err != nil || !strings.Contains(d.Documents[0].Invalid, "Signature") {
 			t.Errorf("%s: detail %+v (%v)", mix, d, err)
 		}
-		if !strings.Contains(warn.String(), "inv20.xml is not valid against the invoice schema") {
-			t.Errorf("%s: warning %q", mix, warn.String())
+		if !strings.Contains(warn, "inv20.xml is not valid against the invoice schema") {
+			t.Errorf("%s: warning %q", mix, warn)
 		}
 	}
 }

@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,25 +23,6 @@ func init() {
 			return bytes.Replace(doc, []byte("</Summary>\n"), []byte("</Summary>\n  <Signature/>\n"), 1)
 		})
 	}
-}
-
-// xmlmarkRunWith runs tradebench with extra environment in a temporary directory.
-func xmlmarkRunWith(t *testing.T, env []string, args ...string) result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), smokeTimeout)
-	defer cancel()
-	cmd := smokeCmd(ctx, t.TempDir(), args...)
-	cmd.Env = append(cmd.Env, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("tradebench %v: %v", args, err)
-	}
-	return r
 }
 
 // `xmlmark run DOM4 --validation 100` validates every document: 0 errors on the generated
@@ -69,7 +47,7 @@ func TestXMLMarkRunValidation(t *testing.T) {
 		t.Errorf("settings %+v (%v), %d passed, %d failed\n%s", rs, err, res.Total.Pass, res.Total.Errors, r.stdout)
 	}
 
-	r = xmlmarkRunWith(t, []string{corruptInvoicesEnv + "=1"}, args...)
+	r = tbEnv(t, []string{corruptInvoicesEnv + "=1"}, args...)
 	if r.code == 0 || !strings.Contains(r.stdout, "invalid: validation.element at /Invoice") ||
 		!strings.Contains(r.stdout, "unexpected child element {"+xmlmark.Namespace+"}Signature") ||
 		!strings.Contains(r.stderr, "inv100.xml is not valid against the invoice schema") {
