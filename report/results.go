@@ -23,14 +23,17 @@ const SchemaVersion = 2
 
 // Results is one run of one workload: what was measured, how, and against what.
 type Results struct {
-	SchemaVersion int       `json:"schema_version"`
-	Tool          string    `json:"tool"`    // "tradebench"
-	Version       string    `json:"version"` // tool version
-	Workload      string    `json:"workload"`
-	Scenario      string    `json:"scenario,omitempty"`
-	Target        string    `json:"target,omitempty"`
-	StartedAt     time.Time `json:"started_at"`
-	EndedAt       time.Time `json:"ended_at"`
+	SchemaVersion int    `json:"schema_version"`
+	Tool          string `json:"tool"`    // "tradebench"
+	Version       string `json:"version"` // tool version
+	Workload      string `json:"workload"`
+	// Label names the run in the summary, the report and comparisons (--label; by default the
+	// workload and its key settings, see Name).
+	Label     string    `json:"label,omitempty"`
+	Scenario  string    `json:"scenario,omitempty"`
+	Target    string    `json:"target,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	EndedAt   time.Time `json:"ended_at"`
 
 	// Settings are the run's settings as given (load model, users, rate, phases, think time...).
 	Settings Settings `json:"settings"`
@@ -77,6 +80,11 @@ type Results struct {
 	Agents           []AgentResult     `json:"agents,omitempty"`
 
 	Notes []string `json:"notes,omitempty"`
+
+	// Repeats are the runs of a repeated measurement (--repeat N), in order, each with its own
+	// headline numbers; the rest of the results (series, histograms, errors) are the last run's.
+	// Empty for a single run.
+	Repeats []Repeat `json:"repeats,omitempty"`
 }
 
 // Phases are the configured phase lengths in seconds.

@@ -205,6 +205,11 @@ func (p *publishFlags) writeReport(res *report.Results, resultsPath string) erro
 	return nil
 }
 
+// addLabel registers --label, the run's name, on a load command.
+func addLabel(fs *flag.FlagSet, label *string) {
+	fs.StringVar(label, "label", "", "name of the run in the summary, the report and comparisons (default: the workload and its key settings, e.g. \"stocktrader 50 users\")")
+}
+
 // loadPricing reads --pricing; any mistake in the file is a usage error naming the file and line.
 func loadPricing(path string) (*pricing.Pricing, error) {
 	p, err := pricing.Load(path)
