@@ -37,6 +37,8 @@ type reportView struct {
 	Charts     []chartSpec
 	PeakChart  *chartSpec
 	PriceChart *chartSpec
+	// DistChart is the percentile distribution plot (nil without histograms).
+	DistChart *chartSpec
 	SUTCharts  []chartSpec
 	SUT        []sutRow
 	Codes      []codeCount
@@ -51,6 +53,9 @@ type reportView struct {
 func (v reportView) ChartData() []chartSpec {
 	all := slices.Clone(v.Charts)
 	all = append(all, v.SUTCharts...)
+	if v.DistChart != nil {
+		all = append(all, *v.DistChart)
+	}
 	if v.PeakChart != nil {
 		all = append(all, *v.PeakChart)
 	}
@@ -98,6 +103,12 @@ func newReportView(r *report.Results) reportView {
 		v.Headline.Verdicts = append(v.Headline.Verdicts, verdict{"audit", r.Audit.Passed})
 	}
 	v.Charts = timeCharts(r)
+	if !r.StartedAt.IsZero() {
+		for i := range v.Charts {
+			v.Charts[i].Start = r.StartedAt.UnixMilli()
+		}
+	}
+	v.DistChart = reportDist(r)
 	v.SUT, v.SUTCharts = sutView(r.SUT)
 	v.PeakChart = peakChart(r.Peak)
 	v.Codes = statusCodes(r.StatusCodes)
@@ -161,6 +172,14 @@ type chartSpec struct {
 	SpanGaps bool `json:"spanGaps,omitempty"`
 	// Note explains the chart under it (what is measured, what is not).
 	Note string `json:"-"`
+	// Log offers a log-scale toggle on the y axis (latency charts) and starts on it when the
+	// kind is "dist".
+	Log bool `json:"log,omitempty"`
+	// Start is the run's start in Unix milliseconds: a time chart's x axis shows clock time
+	// (seconds from the start on hover).
+	Start int64 `json:"start,omitempty"`
+	// Group places the chart in a folded group of the page ("" = shown).
+	Group string `json:"-"`
 }
 
 type seriesSpec struct {
@@ -217,20 +236,35 @@ func timeCharts(r *report.Results) []chartSpec {
 		users = "iterations in flight"
 	}
 	const unmeasured = "Grey: ramp-up and ramp-down, not measured."
+	// hits/s is drawn only in the seconds it differs from transactions/s (a transaction of one
+	// request each has as many hits): two coinciding lines hide each other.
+	hits := make([]*float64, n)
+	hitsDiffer := false
+	for i, p := range r.Series {
+		if float64(p.Hits) != p.TPS {
+			hits[i], hitsDiffer = val(float64(p.Hits)), true
+		}
+	}
+	tpsChart := chartSpec{ID: "tps", Title: "Throughput", Kind: "time", X: x, XLabel: "time", YLabel: "per second", Shade: shade,
+		Series: []seriesSpec{{"transactions passed/s", col(func(p report.SeriesPoint) float64 { return p.TPS })}},
+		Note:   "Transactions passed in each second. " + unmeasured}
+	if hitsDiffer {
+		tpsChart.Series = append(tpsChart.Series, seriesSpec{"hits/s (where not equal)", hits})
+		tpsChart.Note = "Transactions passed and HTTP requests (hits) in each second; hits are drawn only in the seconds they differ from transactions. " + unmeasured
+	} else if r.Hits > 0 {
+		tpsChart.Note += " Hits/s equal transactions/s in every second (one request per transaction), so they are not drawn twice."
+	}
 	return []chartSpec{
-		{ID: "tps", Title: "Throughput", Kind: "time", X: x, XLabel: "seconds", YLabel: "per second", Shade: shade,
-			Series: []seriesSpec{{"transactions passed/s", col(func(p report.SeriesPoint) float64 { return p.TPS })},
-				{"hits/s", col(func(p report.SeriesPoint) float64 { return float64(p.Hits) })}},
-			Note: "Transactions passed and HTTP requests (hits) in each second. " + unmeasured},
-		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "seconds", YLabel: "ms", Shade: shade,
+		tpsChart,
+		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "time", YLabel: "ms", Shade: shade, Log: true,
 			Series: []seriesSpec{{"p50", col(func(p report.SeriesPoint) float64 { return p.P50Ms })},
 				{"p90", col(func(p report.SeriesPoint) float64 { return p.P90Ms })},
 				{"p99", col(func(p report.SeriesPoint) float64 { return p.P99Ms })}},
-			Note: "Percentiles of the transactions that passed in each second. " + unmeasured},
-		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "seconds", YLabel: users, Shade: shade,
+			Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + unmeasured},
+		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "time", YLabel: users, Shade: shade,
 			Series: []seriesSpec{{users, col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
 			Note:   "The offered load over the run."},
-		{ID: "errors", Title: "Errors", Kind: "time", X: x, XLabel: "seconds", YLabel: "per second", Shade: shade,
+		{ID: "errors", Title: "Errors", Kind: "time", X: x, XLabel: "time", YLabel: "per second", Shade: shade,
 			Series: []seriesSpec{{"failed transactions/s", col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
 			Note:   "Transactions that failed a check or the transport in each second."},
 	}

@@ -76,6 +76,9 @@ func (c Comparison) Counts() string {
 
 // Noise is how a non-significant difference is shown, as benchstat does: "~ (p=0.400 n=5)".
 func (c Comparison) Noise() string {
+	if c.N1 == 0 || c.N2 == 0 {
+		return "~ (not tested: too few samples)"
+	}
 	return fmt.Sprintf("~ (p=%.3f %s)", c.P, c.Counts())
 }
 
