@@ -115,6 +115,18 @@ type Transaction struct {
 	// Histogram is the HDR histogram of passed latencies in microseconds, encoded (V2,
 	// compressed, base64) so results from many agents or runs can be merged exactly later.
 	Histogram string `json:"histogram,omitempty"`
+	// Failed is the latency of the failed transactions, kept apart from the passed ones (a
+	// timeout or a fast error page would distort them); nil when none failed.
+	Failed *Latency `json:"failed,omitempty"`
+}
+
+// Latency summarizes a set of latencies.
+type Latency struct {
+	Count int64   `json:"count"`
+	P50Ms float64 `json:"p50_ms"`
+	P90Ms float64 `json:"p90_ms"`
+	P99Ms float64 `json:"p99_ms"`
+	MaxMs float64 `json:"max_ms"`
 }
 
 // ErrorGroup is all errors of one kind with the first example seen.
@@ -136,6 +148,18 @@ type SeriesPoint struct {
 	P90Ms  float64 `json:"p90_ms"`
 	P99Ms  float64 `json:"p99_ms"`
 	Users  int     `json:"users"` // running virtual users (closed) or in-flight iterations (open)
+	// Transactions are each transaction's passed count and latency in this second (runs on
+	// one machine; a distributed run's merged series has none).
+	Transactions []TxSecond `json:"transactions,omitempty"`
+}
+
+// TxSecond is one transaction in one second of the series.
+type TxSecond struct {
+	Name  string  `json:"name"`
+	TPS   float64 `json:"tps"`
+	P50Ms float64 `json:"p50_ms"`
+	P90Ms float64 `json:"p90_ms"`
+	P99Ms float64 `json:"p99_ms"`
 }
 
 // PeakSearch is the outcome of stepping up the load.

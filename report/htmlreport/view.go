@@ -39,6 +39,8 @@ type reportView struct {
 	PriceChart *chartSpec
 	// DistChart is the percentile distribution plot (nil without histograms).
 	DistChart *chartSpec
+	// Failed are the transactions some of which failed, for their latency apart.
+	Failed     []report.Transaction
 	SUTCharts  []chartSpec
 	SUT        []sutRow
 	Codes      []codeCount
@@ -109,6 +111,15 @@ func newReportView(r *report.Results) reportView {
 		}
 	}
 	v.DistChart = reportDist(r)
+	if c := txLatencyChart(r); c != nil {
+		c.Start = v.Charts[0].Start
+		v.Charts = append(v.Charts, *c)
+	}
+	for _, t := range r.Transactions {
+		if t.Failed != nil {
+			v.Failed = append(v.Failed, t)
+		}
+	}
 	v.SUT, v.SUTCharts = sutView(r.SUT)
 	v.PeakChart = peakChart(r.Peak)
 	v.Codes = statusCodes(r.StatusCodes)
@@ -178,6 +189,8 @@ type chartSpec struct {
 	// Start is the run's start in Unix milliseconds: a time chart's x axis shows clock time
 	// (seconds from the start on hover).
 	Start int64 `json:"start,omitempty"`
+	// Hidden are the series (by index) that start switched off (the legend switches them on).
+	Hidden []int `json:"hidden,omitempty"`
 	// Group places the chart in a folded group of the page ("" = shown).
 	Group string `json:"-"`
 }
@@ -268,6 +281,51 @@ func timeCharts(r *report.Results) []chartSpec {
 			Series: []seriesSpec{{"failed transactions/s", col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
 			Note:   "Transactions that failed a check or the transport in each second."},
 	}
+}
+
+// txShown is how many transactions' lines the per-transaction latency chart starts with; the
+// legend switches the others on.
+const txShown = 5
+
+// txLatencyChart is each transaction's p90 in each second (nil when the series has none: a
+// distributed run, or results written before they were recorded).
+func txLatencyChart(r *report.Results) *chartSpec {
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range r.Transactions {
+		seen[t.Name] = true
+		names = append(names, t.Name)
+	}
+	any := false
+	for _, p := range r.Series {
+		for _, t := range p.Transactions {
+			any = true
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				names = append(names, t.Name)
+			}
+		}
+	}
+	if !any {
+		return nil
+	}
+	c := chartSpec{ID: "tx-latency", Title: "p90 response time per transaction", Kind: "time", XLabel: "time", YLabel: "ms", Log: true,
+		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the first " + strconv.Itoa(txShown) + " are shown)."}
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+		c.Series = append(c.Series, seriesSpec{Label: n, Values: make([]*float64, len(r.Series))})
+		if i >= txShown {
+			c.Hidden = append(c.Hidden, i)
+		}
+	}
+	for i, p := range r.Series {
+		c.X = append(c.X, float64(p.Second))
+		for _, t := range p.Transactions {
+			c.Series[index[t.Name]].Values[i] = val(t.P90Ms)
+		}
+	}
+	return &c
 }
 
 // sutRow is one process of the system under test in the resources table.

@@ -70,7 +70,7 @@
     var series = [{ label: spec.xLabel, value: xValue(spec) }];
     spec.series.forEach(function (s, i) {
       var color = palette[i % palette.length];
-      var o = { label: s.label, stroke: color, width: bars ? 0 : 1.6, value: function (u, v) { return fmt(v); }, spanGaps: !!spec.spanGaps };
+      var o = { label: s.label, show: !(spec.hidden && spec.hidden.indexOf(i) >= 0), stroke: color, width: bars ? 0 : 1.6, value: function (u, v) { return fmt(v); }, spanGaps: !!spec.spanGaps };
       if (bars) {
         o.fill = color;
         o.points = { show: false };
