@@ -242,3 +242,31 @@ func TestCompareRefusesMixedWorkloads(t *testing.T) {
 	}
 	mustRun(t, "report", "compare", a, b, "--out", page, "--force")
 }
+
+// run --repeat resets the data set between runs (the audit of the last run passes: it starts
+// from the loaded state) and keeps every run; a repeat count out of range, or with a peak
+// search, is a usage error naming --repeat. Mutant: dropping the trade job's BetweenRepeats
+// (no reset) fails the "reset" line; checkRepeat accepting -1 fails the usage half.
+func TestRunRepeatResetsBetweenRuns(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	r := mustRun(t, "run", "--work-dir", filepath.Join(dir, "work"), "--accounts", "200", "--quotes", "50", "--users", "2", "--ramp-up", "0s",
+		"-d", "2s", "--ramp-down", "0s", "--think", "0", "--progress", "off", "--repeat", "2", "--out", out, "--no-report")
+	if !strings.Contains(r.stderr, "run 2: reset the data set") {
+		t.Errorf("no reset between the runs:\n%s", r.stderr)
+	}
+	res, err := report.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Repeats) != 2 || res.Audit == nil || !res.Audit.Passed || res.Name() != "stocktrader 2 users ×2" {
+		t.Errorf("run --repeat 2: %d repeats, audit %+v, name %q", len(res.Repeats), res.Audit, res.Name())
+	}
+	srv, _ := delayServer(t, 0)
+	for _, args := range [][]string{{"--repeat", "-1"}, {"--repeat", "2", "--peak"}} {
+		r := tb(t, append([]string{"drive", "--target", srv.URL, "--progress", "off", "-d", "1s"}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--repeat") {
+			t.Errorf("drive %v: exit %d, %q; want 2 naming --repeat", args, r.code, r.stderr)
+		}
+	}
+}
