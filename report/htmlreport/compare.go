@@ -190,10 +190,11 @@ func newCompareView(runs []Run) compareView {
 	for _, r := range runs[1:] {
 		v.Caveats = append(v.Caveats, report.Caveats(runs[0].Results, r.Results)...)
 	}
-	tps := col(func(r *report.Results) float64 { return r.Total.TPS })
-	p50 := col(func(r *report.Results) float64 { return r.Total.P50Ms })
-	p90 := col(func(r *report.Results) float64 { return r.Total.P90Ms })
-	p99 := col(func(r *report.Results) float64 { return r.Total.P99Ms })
+	// bars show what the headline shows: the median over a repeated run's runs
+	tps := col(func(r *report.Results) float64 { return centreOf(r, report.MetricTPS) })
+	p50 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP50) })
+	p90 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP90) })
+	p99 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP99) })
 	anyHits := false
 	for _, r := range runs {
 		anyHits = anyHits || r.Results.Hits > 0
@@ -258,10 +259,10 @@ func newCompareView(runs []Run) compareView {
 	}
 	v.Charts = append(v.Charts,
 		chartSpec{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
-			Note: "Transactions passed per second of the measured steady state."},
+			Note: "Transactions passed per second of the measured steady state (the median over the runs of a repeated run)."},
 		chartSpec{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
 			Series: []seriesSpec{{"p50", vals(p50)}, {"p90", vals(p90)}, {"p99", vals(p99)}},
-			Note:   "Percentiles over all transactions of the measured steady state."})
+			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."})
 
 	// transactions: in the baseline's order, then any the others add
 	var names []string

@@ -84,29 +84,33 @@ func statCells(runs []Run, m report.Metric, settings [][]string) []cell {
 		centre[i] = s.Median
 		out[i].Value = report.FormatMetric(m, s.Median)
 		if s.N > 1 {
-			out[i].Value += " ±"
 			out[i].Title = "median of " + strconv.Itoa(s.N) + " runs; 95 % interval [" + report.FormatMetric(m, s.Lo) + ", " + report.FormatMetric(m, s.Hi) + "], range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
-			out[i].Range = report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
+			out[i].Range = "range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
 		}
 		if i == 0 {
 			continue
 		}
 		c := report.Compare(runs[0].Results, r.Results, m)
 		d := relative(centre[0], centre[i], m)
+		shown := d + " (" + c.PString() + ")"
+		if !c.Significant() {
+			shown = c.Noise()
+		}
 		switch {
 		case len(settings[i]) > 0:
-			out[i].Delta = d + " · settings differ"
+			// the test is still shown, but a chosen setting is not a regression: grey, not red
+			out[i].Delta = shown + " · setting changed"
 			out[i].Class = "setting"
-			out[i].Title = "not a regression: this run changed " + strings.Join(settings[i], ", ") + " (" + c.PString() + ")"
+			out[i].Title = "not a regression: this run changed " + strings.Join(settings[i], ", ") + "; " + d + " (" + string(c.Method) + ")"
 		case !c.Significant():
-			out[i].Delta = c.Noise()
+			out[i].Delta = shown
 			out[i].Class = "noise"
 			out[i].Title = d + " is within the noise (" + string(c.Method) + ")"
 			if c.Warning != "" {
 				out[i].Title += "; " + c.Warning
 			}
 		default:
-			out[i].Delta = d + " (" + c.PString() + ")"
+			out[i].Delta = shown
 			better := centre[i] > centre[0]
 			if !m.HigherBetter {
 				better = !better
@@ -119,6 +123,12 @@ func statCells(runs []Run, m report.Metric, settings [][]string) []cell {
 		}
 	}
 	return out
+}
+
+// centreOf is a run's value of a metric as the pages show it: the median over its runs when
+// repeated, else the run's own value.
+func centreOf(r *report.Results, m report.Metric) float64 {
+	return stats.Summarize(r.RunValues(m)).Median
 }
 
 // relative is a change as benchstat writes it: "+12.3 %", or in percentage points for a rate.
