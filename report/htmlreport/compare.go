@@ -265,16 +265,7 @@ func newCompareView(runs []Run) compareView {
 			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."})
 
 	// transactions: in the baseline's order, then any the others add
-	var names []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for _, t := range r.Results.Transactions {
-			if !seen[t.Name] {
-				seen[t.Name] = true
-				names = append(names, t.Name)
-			}
-		}
-	}
+	names := txNames(runs)
 	tx := make([]float64, len(names))
 	for i := range tx {
 		tx[i] = float64(i)
@@ -453,4 +444,19 @@ func fold(changed []diffRow) (shown, folded []diffRow) {
 		}
 	}
 	return shown, folded
+}
+
+// txNames are the transactions of every run: in the baseline's order, then any the others add.
+func txNames(runs []Run) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, t := range r.Results.Transactions {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				names = append(names, t.Name)
+			}
+		}
+	}
+	return names
 }

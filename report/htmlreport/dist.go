@@ -67,16 +67,7 @@ func distCharts(runs []Run) []chartSpec {
 		return nil
 	}
 	out := []chartSpec{all}
-	var names []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for _, t := range r.Results.Transactions {
-			if !seen[t.Name] {
-				seen[t.Name] = true
-				names = append(names, t.Name)
-			}
-		}
-	}
+	names := txNames(runs)
 	for i, name := range names {
 		c := chartSpec{ID: "cmp-dist-" + strconv.Itoa(i), Title: "Latency by percentile: " + name, Kind: "dist", X: x, XLabel: "percentile", YLabel: "ms", Log: true, Group: "per-transaction", Note: distNote}
 		for _, r := range runs {
