@@ -108,6 +108,13 @@ func TestRepeatCompareTellsNoiseFromChange(t *testing.T) {
 	if len(res.Repeats) != 3 || res.Label != "same A" || res.Repeats[2].Run != 3 || res.Repeats[0].Total.Count == 0 {
 		t.Fatalf("results of --repeat 3 --label: label %q, %d repeats %+v", res.Label, len(res.Repeats), res.Repeats)
 	}
+	// the repeated run's own report: a table of medians, intervals and ranges, every chart drawn
+	// (the distribution and each transaction's latency over time among them)
+	one := filepath.Join(dir, "same-a.html")
+	if body, err := os.ReadFile(one); err != nil || !strings.Contains(string(body), `<section id="repeats">`) || !strings.Contains(string(body), "Latency by percentile") {
+		t.Errorf("the report of a repeated run has no table of the runs or no distribution (%v)", err)
+	}
+	checkDrawn(t, one, 6)
 	page := filepath.Join(dir, "same.html")
 	mustRun(t, "report", "compare", a, b, "--out", page)
 	same := headlineDeltas(t, page)

@@ -3,11 +3,42 @@ package htmlreport
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/stats"
 )
+
+// repeatRow is one headline metric over the runs of a repeated measurement.
+type repeatRow struct {
+	Name, Median, Interval, Range string
+	Runs                          string // every run's value, in order
+}
+
+// repeatRows are the headline metrics of a repeated measurement as benchstat summarizes them.
+func repeatRows(r *report.Results) []repeatRow {
+	if len(r.Repeats) < 2 {
+		return nil
+	}
+	var out []repeatRow
+	for _, m := range report.HeadlineMetrics {
+		if m.Name == report.MetricHits.Name && r.Hits == 0 {
+			continue
+		}
+		vals := r.RunValues(m)
+		s := stats.Summarize(vals)
+		f := func(v float64) string { return report.FormatMetric(m, v) }
+		each := make([]string, len(vals))
+		for i, v := range vals {
+			each[i] = f(v)
+		}
+		out = append(out, repeatRow{Name: m.Name, Median: f(s.Median), Interval: "[" + f(s.Lo) + ", " + f(s.Hi) + "]",
+			Range: f(s.Min) + " – " + f(s.Max), Runs: strings.Join(each, " · ")})
+	}
+	return out
+}
 
 // distNote explains the percentile distribution plot under it.
 const distNote = "Latency at each percentile from the run's HDR histograms, p0 to p99.999, on a log axis of " +

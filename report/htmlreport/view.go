@@ -39,6 +39,9 @@ type reportView struct {
 	PriceChart *chartSpec
 	// DistChart is the percentile distribution plot (nil without histograms).
 	DistChart *chartSpec
+	// Repeats says that the run is one of a repeated measurement ("" for a single run).
+	Repeats    string
+	RepeatRows []repeatRow
 	// Failed are the transactions some of which failed, for their latency apart.
 	Failed     []report.Transaction
 	SUTCharts  []chartSpec
@@ -111,6 +114,10 @@ func newReportView(r *report.Results) reportView {
 		}
 	}
 	v.DistChart = reportDist(r)
+	if n := len(r.Repeats); n > 1 {
+		v.RepeatRows = repeatRows(r)
+		v.Repeats = "A repeated measurement of " + strconv.Itoa(n) + " runs: the pages show the last run in full; the summary and 'report compare' use every run (medians, intervals, tests)."
+	}
 	if c := txLatencyChart(r); c != nil {
 		c.Start = v.Charts[0].Start
 		v.Charts = append(v.Charts, *c)
@@ -136,8 +143,11 @@ func newPage(title string) page {
 	return page{Title: title, Generated: time.Now().UTC(), Version: report.Version}
 }
 
-// title names a run: workload / scenario against target.
+// title names a run: its label, or workload / scenario.
 func title(r *report.Results) string {
+	if r.Label != "" {
+		return r.Label
+	}
 	t := r.Workload
 	if r.Scenario != "" {
 		t += " / " + r.Scenario
