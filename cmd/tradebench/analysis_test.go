@@ -80,7 +80,7 @@ func headlineDeltas(t *testing.T, page string) map[string][2]string {
 // The "same" pair runs at once (the machine's load is the same for both) with 3 runs a side:
 // the U test cannot reach p < 0.05 with 3+3 runs (its smallest p is 0.1), so a correct
 // comparison never flags noise here, whatever the machine does; the change uses 5 runs a side,
-// where a 2× slower handler separates every run (p = 0.008).
+// where a 2× slower handler separates every run's median latency (p = 0.008).
 // Mutants: colouring by the old 2 % cut-off instead of the test (statCells ignoring
 // c.Significant()) fails the "same" half; Compare always returning P=1 fails the "slower" half.
 func TestRepeatCompareTellsNoiseFromChange(t *testing.T) {
@@ -144,11 +144,20 @@ func TestRepeatCompareTellsNoiseFromChange(t *testing.T) {
 	page = filepath.Join(dir, "slower.html")
 	mustRun(t, "report", "compare", base, slow, "--out", page)
 	got := headlineDeltas(t, page)
-	for _, name := range []string{report.MetricTPS.Name, report.MetricP50.Name} {
-		if got[name][0] != "worse" || !strings.Contains(got[name][1], "p=0.008 n=5") {
-			t.Errorf("%s with the handler 2× slower: class %q delta %q, want worse with p=0.008 n=5", name, got[name][0], got[name][1])
+	for _, f := range []string{base, slow} {
+		if r, err := report.ReadFile(f); err == nil {
+			t.Logf("%s: TPS %v, p50 %v", r.Label, r.RunValues(report.MetricTPS), r.RunValues(report.MetricP50))
 		}
 	}
+	// The median latency is the handler's sleep plus little: it separates every run even on a
+	// machine loaded 10× over. Throughput also drops by half, but how cleanly depends on the
+	// machine's load (a stalled run of the fast handler can fall to the slow one's level), so
+	// it is logged, not asserted: tests do not depend on the machine's speed.
+	name := report.MetricP50.Name
+	if got[name][0] != "worse" || !strings.Contains(got[name][1], "p=0.008 n=5") {
+		t.Errorf("%s with the handler 2× slower: class %q delta %q, want worse with p=0.008 n=5", name, got[name][0], got[name][1])
+	}
+	t.Logf("TPS with the handler 2× slower: %s %s", got[report.MetricTPS.Name][0], got[report.MetricTPS.Name][1])
 	checkDrawn(t, page, 6)
 }
 
