@@ -286,3 +286,23 @@ func TestRunRepeatResetsBetweenRuns(t *testing.T) {
 		}
 	}
 }
+
+// --label on a load command other than drive/run is stored in the results and names the run;
+// comparing that XML Mark run with a trade run is refused. Mutant: xmlmark run not setting
+// res.Label fails.
+func TestLabelOnOtherLoadCommands(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.json")
+	mustRun(t, "xmlmark", "run", "DOM1", "--duration", "1s", "--ramp-up", "0s", "--ramp-down", "0s", "--users", "1", "--label", "dom one", "--progress", "off", "--out", out)
+	res, err := report.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Label != "dom one" || res.Name() != "dom one" {
+		t.Fatalf("xmlmark run --label: label %q", res.Label)
+	}
+	trade, _ := filepath.Abs(filepath.Join("..", "..", "report", "testdata", "v1-run.json"))
+	if r := tb(t, "report", "compare", trade, out, "--out", filepath.Join(dir, "c.html")); r.code != 2 || !strings.Contains(r.stderr, `"dom one"`) {
+		t.Errorf("compare of a trade run and an XML Mark run: exit %d %q, want 2 naming the run by its label", r.code, r.stderr)
+	}
+}
