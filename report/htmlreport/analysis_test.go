@@ -2,8 +2,10 @@ package htmlreport
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,5 +133,32 @@ func TestWhatChangedFoldsPerRunFacts(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `<details class="folded" id="per-run">`) {
 		t.Error("the page has no folded per-run facts")
+	}
+}
+
+// In Chromium, a report with histograms draws the distribution plot beside the charts over the
+// run; the latency charts carry a log-scale toggle; the time axes show clock time; no legend
+// shows a placeholder value ("—") before the cursor is on a chart. Mutants: charts.js adding
+// the toggle only for kind "dist" (one toggle, not two) fails; fmt returning "—" for a missing
+// value fails.
+func TestReportLatencyChartsInChromium(t *testing.T) {
+	r := sample(100)
+	for i := range r.Transactions {
+		r.Transactions[i], _ = withHistogram(t, r.Transactions[i], 5_000, uint64(i+1))
+	}
+	path := filepath.Join(t.TempDir(), "r.html")
+	if err := WriteFile(path, func(w io.Writer) error { return Render(w, r) }); err != nil {
+		t.Fatal(err)
+	}
+	// the eight of TestReportDrawsEveryChartInChromium and the distribution
+	dom := drawnCharts(t, path, 9)
+	if n := strings.Count(dom, "data-log-toggle="); n != 2 {
+		t.Errorf("%d log-scale toggles, want 2 (response time, distribution)", n)
+	}
+	if strings.Contains(dom, `class="u-value">—<`) {
+		t.Error("a legend shows a placeholder value")
+	}
+	if !strings.Contains(dom, ">06:00:1") && !strings.Contains(dom, "clock time") {
+		t.Error("the time axes do not show clock time")
 	}
 }
