@@ -162,3 +162,46 @@ func TestReportLatencyChartsInChromium(t *testing.T) {
 		t.Error("the time axes do not show clock time")
 	}
 }
+
+// hits/s is drawn only in the seconds it differs from transactions/s; when it never does, the
+// line is left out and the note says why. Mutant: always appending the hits series fails.
+func TestHitsDrawnOnlyWhereTheyDiffer(t *testing.T) {
+	r := sample(40)
+	for i := range r.Series {
+		r.Series[i].TPS, r.Series[i].Hits = 40, 40
+	}
+	c := timeCharts(r)[0]
+	if len(c.Series) != 1 || !strings.Contains(c.Note, "not drawn twice") {
+		t.Fatalf("hits equal to transactions every second: %d lines, note %q", len(c.Series), c.Note)
+	}
+	r.Series[7].Hits = 95 // a redirect-heavy second
+	c = timeCharts(r)[0]
+	if len(c.Series) != 2 {
+		t.Fatalf("%d lines, want transactions and hits", len(c.Series))
+	}
+	for i, v := range c.Series[1].Values {
+		if (v != nil) != (i == 7) {
+			t.Errorf("second %d: hits drawn = %v", i, v != nil)
+		}
+	}
+}
+
+// Runs of one workload with other measured windows or data sets compare, flagged at the top.
+// Mutant: Caveats comparing Phases instead of SteadySeconds misses the window.
+func TestCaveatsFlagWindowsAndDataSets(t *testing.T) {
+	a, b := sample(100), sample(100)
+	b.SteadySeconds = 120
+	b.Disclosure.DataSet = &report.DataSet{Accounts: 500000, Quotes: 100000, Holdings: 5, Seed: 1}
+	v := newCompareView([]Run{{"a", a}, {"b", b}})
+	got := strings.Join(v.Caveats, "\n")
+	if !strings.Contains(got, "measured windows differ: 30 s for") || !strings.Contains(got, "data sets differ") {
+		t.Fatalf("caveats: %q", got)
+	}
+	var buf bytes.Buffer
+	if err := RenderCompare(&buf, []Run{{"a", a}, {"b", b}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `id="caveats"`) {
+		t.Error("the page does not flag the caveats")
+	}
+}
