@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,16 +35,10 @@ func delayServer(t *testing.T, d time.Duration) (*httptest.Server, *atomic.Int64
 // repeatDrive is a quick-mode drive of the delay server, repeated n times.
 func repeatDrive(t *testing.T, url, out, label string, n int, extra ...string) result {
 	t.Helper()
-	args := append([]string{"drive", "--url", url, "-c", "2", "-d", "1s", "--progress", "off", "--repeat", itoa(n), "--label", label, "--out", out}, extra...)
+	args := append([]string{"drive", "--url", url, "-c", "2", "-d", "1s", "--progress", "off", "--repeat", strconv.Itoa(n), "--label", label, "--out", out}, extra...)
 	return tb(t, args...)
 }
 
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + itoa(n%10)
-}
 
 // headlineDeltas reads the comparison page's headline table: metric name → the second run's
 // cell class and delta text.
@@ -195,7 +190,7 @@ func TestExportCSVAndJUnit(t *testing.T) {
 		t.Errorf("series CSV: %d rows (want %d and a header), header %v", len(series), len(res.Series)+1, series[0])
 	}
 	txs := read(filepath.Join(dir, "r.transactions.csv"))
-	if len(txs) != len(res.Transactions)+2 || txs[len(txs)-1][0] != "(total)" || txs[len(txs)-1][1] != itoa(int(res.Total.Count)) {
+	if len(txs) != len(res.Transactions)+2 || txs[len(txs)-1][0] != "(total)" || txs[len(txs)-1][1] != strconv.Itoa(int(res.Total.Count)) {
 		t.Errorf("transactions CSV: %v", txs)
 	}
 
