@@ -39,7 +39,6 @@ func repeatDrive(t *testing.T, url, out, label string, n int, extra ...string) r
 	return tb(t, args...)
 }
 
-
 // headlineDeltas reads the comparison page's headline table: metric name → the second run's
 // cell class and delta text.
 func headlineDeltas(t *testing.T, page string) map[string][2]string {
