@@ -142,6 +142,8 @@ flags:
 	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE")
 	validation := fs.Int("validation", 0, "override the configuration's Validation: the percentage (0-100) of each kind's transactions that validate their document against the invoice schema (XSD)")
 	progress := addProgress(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")
@@ -204,6 +206,7 @@ flags:
 	if res == nil {
 		return err
 	}
+	res.Label = label
 	res.WriteSummary(os.Stdout)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {
 		mbps := d.ParsedMBPerSec
