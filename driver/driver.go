@@ -94,6 +94,17 @@ type Config struct {
 	// Stream, if set, holds stream subscribers open during the run and records event delivery
 	// latency in the results (extra.stream); not with a peak search.
 	Stream *streamload.Config
+
+	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
+	// that a comparison can tell a change from run-to-run noise: the results keep every run's
+	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak.
+	Repeat int
+	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
+	// that each run starts from the same state.
+	BetweenRepeats func(ctx context.Context, run int) error
+	// Label names the run in the summary, the report and comparisons ("" = the workload and its
+	// key settings; see report.Results.Name).
+	Label string
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -192,6 +203,12 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 // the distributor was told to allow it); an interrupted run returns what was measured and the
 // context's error.
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	if err := checkRepeat(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Repeat > 1 {
+		return driveRepeated(ctx, cfg)
+	}
 	p, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
@@ -229,6 +246,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		return nil, err
 	}
 	p.describe(res)
+	res.Label = cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
 		recordServer(ctx, res, p.target)

@@ -73,7 +73,7 @@ func (m kvFlag) Set(s string) error {
 }
 
 // driverFlags names the flags that set driver.Config's fields.
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers"}
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers", "Repeat": "repeat"}
 
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
@@ -92,6 +92,8 @@ type driveFlags struct {
 	seed                           uint64
 	sutMetrics                     string
 	publish                        publishFlags
+	repeat                         int
+	label                          string
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -126,6 +128,8 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
+	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
+	addLabel(fs, &f.label)
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
 	fs.IntVar(&f.peakStart, "peak-start", peak.DefaultStart, "peak search: users in the first step")
@@ -142,7 +146,8 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	given := givenFlags(fs)
 	cfg := driver.Config{Target: f.target, Scenario: f.scenario, URL: quickURL, Params: f.set,
 		Users: f.users, Rate: f.rate, MaxInFlight: f.maxInFlight, Iterations: f.iterations,
-		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure, Seed: f.seed}
+		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure, Seed: f.seed,
+		Repeat: f.repeat, Label: f.label}
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
