@@ -6,13 +6,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tradebench/tradebench/report"
 )
 
 // shownCell is one cell of a comparison table as the page shows it.
 type shownCell struct{ Class, Delta string }
 
 var (
-	cellRE  = regexp.MustCompile(`<td(?: class="([^"]*)")?>[^<]*(?:<span class="delta">([^<]*)</span>)?</td>`)
+	cellRE  = regexp.MustCompile(`<td(?: class="([^"]*)")?(?: title="[^"]*")?>[^<]*(?:<span class="range">[^<]*</span>)?(?:<span class="delta">([^<]*)</span>)?</td>`)
 	tbodyRE = regexp.MustCompile(`(?s)<tbody>.*?</tbody>`)
 )
 
@@ -37,14 +39,36 @@ func rowCells(t *testing.T, page, name string) []shownCell {
 	return nil
 }
 
-// TestCompareDeltasAgainstBaseline: three runs at 100, 150 and 150 TPS, the second with its
-// p90 doubled. Every delta is against the first run, so TPS shows +50.0 % twice (better), and
-// p90 — where lower is better — shows +100.0 % marked worse for the second run and no change
-// for the third; in the headline and in the transactions table alike.
+// repeated makes r a measurement repeated five times whose runs' total TPS and p90, and each
+// transaction's p90, are r's own times 1.000, 1.001, … 1.004 (so the median is r's times 1.002,
+// and two such runs of equal values are within the noise of each other).
+func repeated(r *report.Results) *report.Results {
+	for k := range 5 {
+		f := 1 + float64(k)/1000
+		rep := report.RepeatOf(k+1, r)
+		rep.Total.TPS *= f
+		rep.Total.P90Ms *= f
+		rep.Transactions = nil
+		for _, tx := range r.Transactions {
+			tx.TPS *= f
+			tx.P90Ms *= f
+			rep.Transactions = append(rep.Transactions, tx)
+		}
+		r.Repeats = append(r.Repeats, rep)
+	}
+	return r
+}
+
+// TestCompareDeltasAgainstBaseline: three measurements, each repeated five times, at 100, 150
+// and 150 TPS, the second with its p90 doubled. Every change is tested against the first
+// (the baseline), so TPS shows +50.0 % twice, marked better; p90 — where lower is better —
+// shows +100.0 % marked worse for the second and within the noise for the third; in the
+// headline and in the transactions' table alike.
 //
-// Mutants killed, in compare.go: deltas against the previous run (`delta(vals[i-1], …)` in
-// cells: the third run shows 0.0 %); p90 "higher is better" in the headline row or in the
-// transactions' p90 (the doubled p90 marked better).
+// Mutants killed: deltas against the previous run (report.Compare and relative given
+// runs[i-1] in statCells: the third run is within the noise of the second); p90 "higher is
+// better" (HigherBetter on report.MetricP90, or `higher` true for the transactions' p90 in
+// newCompareView: the doubled p90 marked better).
 func TestCompareDeltasAgainstBaseline(t *testing.T) {
 	slow := sample(150)
 	slow.Total.P90Ms *= 2
@@ -52,24 +76,25 @@ func TestCompareDeltasAgainstBaseline(t *testing.T) {
 		slow.Transactions[i].P90Ms *= 2
 	}
 	var buf bytes.Buffer
-	if err := RenderCompare(&buf, []Run{{"base", sample(100)}, {"slow", slow}, {"fast", sample(150)}}); err != nil {
+	if err := RenderCompare(&buf, []Run{{"base", repeated(sample(100))}, {"slow", repeated(slow)}, {"fast", repeated(sample(150))}}); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	check := func(what string, got []shownCell, want ...shownCell) {
+	type want struct{ class, delta string } // delta: how the change begins ("" for the baseline)
+	check := func(what string, got []shownCell, ws ...want) {
 		t.Helper()
-		if len(got) < len(want) {
-			t.Fatalf("%s: cells %+v, want %+v", what, got, want)
+		if len(got) < len(ws) {
+			t.Fatalf("%s: cells %+v, want %+v", what, got, ws)
 		}
-		for i, w := range want {
-			if got[i] != w {
-				t.Errorf("%s, run %d: %+v, want %+v", what, i+1, got[i], w)
+		for i, w := range ws {
+			if got[i].Class != w.class || !strings.HasPrefix(got[i].Delta, w.delta) || i == 0 && got[i].Delta != "" {
+				t.Errorf("%s, run %d: %+v, want class %q and a change beginning %q", what, i+1, got[i], w.class, w.delta)
 			}
 		}
 	}
-	check("headline TPS", rowCells(t, page, "Steady-state TPS"), shownCell{}, shownCell{"better", "+50.0 %"}, shownCell{"better", "+50.0 %"})
-	check("headline p90", rowCells(t, page, "p90 (ms)"), shownCell{}, shownCell{"worse", "+100.0 %"}, shownCell{"", "0.0 %"})
+	check("headline TPS", rowCells(t, page, "Steady-state TPS"), want{}, want{"better", "+50.0 %"}, want{"better", "+50.0 %"})
+	check("headline p90", rowCells(t, page, "p90 (ms)"), want{}, want{"worse", "+100.0 %"}, want{"noise", ""})
 	login := rowCells(t, page, "login") // TPS, then p90, then failed: one cell per run each
-	check("login TPS", login, shownCell{}, shownCell{"better", "+50.0 %"}, shownCell{"better", "+50.0 %"})
-	check("login p90", login[3:], shownCell{}, shownCell{"worse", "+100.0 %"}, shownCell{"", "0.0 %"})
+	check("login TPS", login, want{}, want{"better", "+50.0 %"}, want{"better", "+50.0 %"})
+	check("login p90", login[3:], want{}, want{"worse", "+100.0 %"}, want{"noise", ""})
 }

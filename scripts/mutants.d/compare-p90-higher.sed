@@ -1,4 +1,4 @@
-# compare: the headline p90 counted higher-is-better
+# compare: p90 counted higher-is-better (the headline)
 # kill: ./report/htmlreport TestCompareDeltasAgainstBaseline
-# file: report/htmlreport/compare.go
-s#metricRow{"p90 (ms)", cells(p90, nil, ms, lowerBetter)}#metricRow{"p90 (ms)", cells(p90, nil, ms, higherBetter)}#
+# file: report/repeats.go
+s#MetricP90 = Metric{Name: "p90 (ms)", Unit: "ms", #MetricP90 = Metric{Name: "p90 (ms)", Unit: "ms", HigherBetter: true, #
