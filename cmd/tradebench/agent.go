@@ -38,6 +38,7 @@ func runAgent(ctx context.Context, args []string) error {
 	fs := newFlagSet("agent", "--nats URL [--name NAME]")
 	url := fs.String("nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
 	name := fs.String("name", "", "the agent's name in results (default: host-pid)")
+	metricsListen := fs.String("metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
 	setHelp(fs, agentHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -51,7 +52,8 @@ func runAgent(ctx context.Context, args []string) error {
 	}
 	defer nc.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	return fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log}).Serve(ctx)
+	err = fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log, MetricsListen: *metricsListen}).Serve(ctx)
+	return driverFlags.orUsage(err)
 }
 
 // fleetFlags are the controller's flags of drive and run: with --agents N the load runs on N

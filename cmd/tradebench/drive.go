@@ -73,7 +73,8 @@ func (m kvFlag) Set(s string) error {
 }
 
 // driverFlags names the flags that set driver.Config's fields.
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers"}
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
+	"MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger"}
 
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
@@ -92,6 +93,8 @@ type driveFlags struct {
 	seed                           uint64
 	sutMetrics                     string
 	publish                        publishFlags
+	metricsListen, dashboard       string
+	liveLinger                     time.Duration
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -124,6 +127,9 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
+	fs.StringVar(&f.metricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
+	fs.StringVar(&f.dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.DurationVar(&f.liveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
@@ -142,7 +148,8 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	given := givenFlags(fs)
 	cfg := driver.Config{Target: f.target, Scenario: f.scenario, URL: quickURL, Params: f.set,
 		Users: f.users, Rate: f.rate, MaxInFlight: f.maxInFlight, Iterations: f.iterations,
-		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure, Seed: f.seed}
+		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure, Seed: f.seed,
+		MetricsListen: f.metricsListen, Dashboard: f.dashboard, LiveLinger: f.liveLinger, OnLive: printLive}
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
@@ -236,6 +243,16 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	return cfg, nil
+}
+
+// printLive tells the user where the run's live views are.
+func printLive(metricsURL, dashboardURL string) {
+	if metricsURL != "" {
+		fmt.Fprintf(os.Stderr, "live metrics at %s\n", metricsURL)
+	}
+	if dashboardURL != "" {
+		fmt.Fprintf(os.Stderr, "live dashboard at %s\n", dashboardURL)
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -18,6 +18,9 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/live"
+	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -27,6 +30,10 @@ type AgentConfig struct {
 	Name string
 	// Log receives the agent's events (nil = nowhere).
 	Log *slog.Logger
+	// MetricsListen, if set (host:port), serves this agent's own live metrics at
+	// http://MetricsListen/metrics for as long as it serves: each run's seconds, as its share
+	// measures them (package live). The address is the access control.
+	MetricsListen string
 }
 
 // Agent is a long-running load agent: it announces itself on NATS, prepares the shares
@@ -43,6 +50,9 @@ type Agent struct {
 	started bool
 	expire  *time.Timer    // drops an assignment no start follows
 	running sync.WaitGroup // the share being run, until its results are delivered
+
+	metricsListen string
+	live          *live.Metrics // nil without MetricsListen
 }
 
 // NewAgent makes an agent on a NATS connection (see Connect).
@@ -54,7 +64,7 @@ func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Agent{nc: nc, log: cfg.Log,
+	return &Agent{nc: nc, log: cfg.Log, metricsListen: cfg.MetricsListen,
 		hello: Hello{Header: header(), ID: nuid.Next(), Name: cfg.Name, Host: host, Cores: runtime.NumCPU()}}
 }
 
@@ -63,6 +73,15 @@ func (a *Agent) ID() string { return a.hello.ID }
 
 // Serve announces the agent and answers controllers until ctx ends.
 func (a *Agent) Serve(ctx context.Context) error {
+	if a.metricsListen != "" {
+		a.live = live.New(nil)
+		ep, err := metrics.Listen(ctx, a.metricsListen, a.live.Registry(), a.log)
+		if err != nil {
+			return setting.Errorf("MetricsListen", "%v", err)
+		}
+		defer ep.Close()
+		a.log.Info("live metrics", "url", ep.URL())
+	}
 	sub, err := a.nc.Subscribe(agentSubject(a.hello.ID, "*"), a.handle)
 	if err != nil {
 		return fmt.Errorf("agent: subscribing: %w", err)
@@ -189,6 +208,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
 	sent := a.nc.Stats().OutBytes
 	tick := runSubject(run, "tick")
+	if a.live != nil {
+		plan.Watch(a.live)
+	}
 	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
 		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
 			Pass: int64(p.TPS), Errors: p.Errors, Hits: p.Hits, Users: p.Users}
@@ -208,6 +230,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	}
 	if err != nil {
 		out.Error = err.Error()
+	}
+	if a.live != nil {
+		a.live.Done(res)
 	}
 	a.deliver(out)
 	a.mu.Lock()

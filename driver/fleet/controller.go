@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 )
@@ -505,6 +506,11 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 			printed = sec
 			if s := r.series[sec]; s != nil {
 				p.line(now, at, sec, s, running)
+				if lc.Watch != nil {
+					// the live metrics and dashboard get the fleet's merged second (its totals:
+					// the agents' ticks carry no per-transaction detail)
+					lc.Watch.Second(&load.Second{Point: s.point(sec), Hist: s.hist})
+				}
 			}
 		}
 		r.mu.Unlock()

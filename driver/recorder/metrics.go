@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,45 @@ type Recorder struct {
 	tickMu  sync.Mutex
 	secHist *hdr.Histogram
 	series  []report.SeriesPoint
+
+	// live, when set by KeepTxSeconds before recording, makes every shard keep the current
+	// second per transaction too (a map lookup and a histogram record more per transaction),
+	// for the live metrics; off, a run pays nothing for them.
+	live    bool
+	txSec   map[string]*TxSecond
+	txOrder []*TxSecond
+}
+
+// TxSecond is one transaction's second (all phases): its outcomes, the passed transactions'
+// latency (2 significant figures, as the series), the bytes its requests received and the
+// failures that were a failed content check. The live metrics count it.
+type TxSecond struct {
+	Name             string
+	Pass, Fail, Stop int64
+	CheckFailures    int64
+	Hist             *hdr.Histogram
+}
+
+// KeepTxSeconds makes the recorder keep each second per transaction, read with TxSeconds after
+// each Tick. Call it before any recording.
+func (r *Recorder) KeepTxSeconds() {
+	r.live = true
+	r.txSec = map[string]*TxSecond{}
+}
+
+// TxSeconds are the transactions of the second the last Tick closed, in first-seen order
+// (a transaction with nothing in it has zero counts): valid until the next Tick, and only to
+// the goroutine that calls Tick. Nil unless KeepTxSeconds was called.
+func (r *Recorder) TxSeconds() []*TxSecond { return r.txOrder }
+
+// Bytes is the response bytes received so far in every phase (live: Hit counts them only when
+// KeepTxSeconds was called; the results' bytes are the measured window's).
+func (r *Recorder) Bytes() int64 {
+	var n int64
+	for _, s := range r.shards {
+		n += s.allBytes.Load()
+	}
+	return n
 }
 
 // NewRecorder makes a recorder with n shards (at least 1).
@@ -122,6 +162,8 @@ type Shard struct {
 
 	secHits     atomic.Int64
 	hits, bytes atomic.Int64
+	allBytes    atomic.Int64         // every phase's, live only
+	secTx       map[string]*TxSecond // live only: this second per transaction
 	// status counts responses by status code (0: no response); codes outside 0..999, which
 	// HTTP does not have, are counted in otherStatus under the lock
 	status      [1000]atomic.Int64
@@ -178,6 +220,9 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	case "fail":
 		s.secErrors++
 	}
+	if s.r.live {
+		s.liveTransaction(name, out, d, err)
+	}
 	if !s.r.measured(start) {
 		return
 	}
@@ -205,6 +250,33 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	}
 }
 
+// CheckKindPrefix begins the kind of every failed content check (check contains, check regex…).
+const CheckKindPrefix = "check "
+
+func (s *Shard) liveTransaction(name, out string, d time.Duration, err error) {
+	t := s.secTx[name]
+	if t == nil {
+		if s.secTx == nil {
+			s.secTx = map[string]*TxSecond{}
+		}
+		t = &TxSecond{Name: name, Hist: NewSeriesHistogram()}
+		s.secTx[name] = t
+	}
+	switch out {
+	case "pass":
+		t.Pass++
+		Record(t.Hist, d)
+	case "fail":
+		t.Fail++
+		var k Kinded
+		if errors.As(err, &k) && strings.HasPrefix(k.Kind(), CheckKindPrefix) {
+			t.CheckFailures++
+		}
+	case "stop":
+		t.Stop++
+	}
+}
+
 func errorKind(err error) (kind, example string) {
 	example = trunc(err.Error(), 300)
 	var k Kinded
@@ -225,6 +297,9 @@ func trunc(s string, n int) string {
 // response bytes. status 0 means no response (a transport error).
 func (s *Shard) Hit(start time.Time, status int, bytes int64) {
 	s.secHits.Add(1)
+	if s.r.live {
+		s.allBytes.Add(bytes)
+	}
 	if !s.r.measured(start) {
 		return
 	}
@@ -247,6 +322,10 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	defer r.tickMu.Unlock()
 	r.secHist.Reset()
 	var pass, errs, hits int64
+	for _, t := range r.txOrder {
+		t.Pass, t.Fail, t.Stop, t.CheckFailures = 0, 0, 0, 0
+		t.Hist.Reset()
+	}
 	for _, s := range r.shards {
 		s.mu.Lock()
 		r.secHist.Merge(s.sec)
@@ -254,6 +333,9 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		pass += s.secPass
 		errs += s.secErrors
 		s.secPass, s.secErrors = 0, 0
+		for name, st := range s.secTx {
+			r.addTxSecond(name, st)
+		}
 		s.mu.Unlock()
 		hits += s.secHits.Swap(0)
 	}
@@ -272,6 +354,26 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	}
 	r.series = append(r.series, p)
 	return p
+}
+
+// addTxSecond moves one shard's second of a transaction into the recorder's, leaving the
+// shard's at zero. Called by Tick under the shard's lock.
+func (r *Recorder) addTxSecond(name string, st *TxSecond) {
+	t := r.txSec[name]
+	if t == nil {
+		t = &TxSecond{Name: name, Hist: NewSeriesHistogram()}
+		r.txSec[name] = t
+		r.txOrder = append(r.txOrder, t)
+	}
+	t.Pass += st.Pass
+	t.Fail += st.Fail
+	t.Stop += st.Stop
+	t.CheckFailures += st.CheckFailures
+	if st.Pass > 0 {
+		t.Hist.Merge(st.Hist)
+		st.Hist.Reset()
+	}
+	st.Pass, st.Fail, st.Stop, st.CheckFailures = 0, 0, 0, 0
 }
 
 func statusKey(code int) string {
