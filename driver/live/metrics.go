@@ -54,6 +54,7 @@ type Metrics struct {
 	latency      *latency
 
 	thresholds []report.Threshold
+	errorLimit float64 // the errors rule's limit
 	// totals so far, for the counters fed from totals
 	lastBytes, lastDropped, lastLate int64
 	// the measured window so far, for the verdict
@@ -62,11 +63,24 @@ type Metrics struct {
 	steadySecs int
 }
 
-// New returns the live metrics of a run judged by thresholds (its verdict so far is exported
-// per threshold, the error rate always).
+// DefaultMaxErrorRate is the errors rule's limit when the run sets no max_error_rate threshold:
+// 0.01 %, the 2007 paper's criterion (and run's default).
+const DefaultMaxErrorRate = 0.0001
+
+// ErrorsRule is the verdict metric's rule label of the errors rule, exported for every run.
+const ErrorsRule = "errors"
+
+// New returns the live metrics of a run judged by thresholds: the verdict so far is exported
+// for the errors rule always (the run's max_error_rate, else DefaultMaxErrorRate) and for each
+// threshold under its name.
 func New(thresholds []report.Threshold) *Metrics {
 	const ns, sub = metrics.Namespace, Subsystem
-	m := &Metrics{reg: metrics.NewRegistry(), thresholds: thresholds, steadyHist: recorder.NewSeriesHistogram()}
+	m := &Metrics{reg: metrics.NewRegistry(), thresholds: thresholds, errorLimit: DefaultMaxErrorRate, steadyHist: recorder.NewSeriesHistogram()}
+	for _, t := range thresholds {
+		if t.Name == report.MaxErrorRate(0).Name {
+			m.errorLimit = t.Limit
+		}
+	}
 	m.transactions = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "transactions_total",
 		Help: "Transactions ended, by transaction name and outcome (pass, fail, stop: cut off by the end of the run), every phase."}, []string{"transaction", "outcome"})
 	m.checks = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "check_failures_total",
@@ -86,13 +100,14 @@ func New(thresholds []report.Threshold) *Metrics {
 	m.errorRatio = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "error_ratio",
 		Help: "Failed / (passed + failed) transactions of the measured window so far (the errors rule of the verdict)."})
 	m.verdict = prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "verdict",
-		Help: "The verdict so far, per threshold of the run (max_error_rate, max_p90_ms, max_p99_ms, min_tps): 1 passing, 0 failing, on the measured window so far."}, []string{"rule"})
+		Help: "The verdict so far on the measured window so far: 1 passing, 0 failing; rule errors (the error rate within the run's max_error_rate, else 0.01%) always, and each threshold of the run by name (max_error_rate, max_p90_ms, max_p99_ms, min_tps)."}, []string{"rule"})
 	m.latency = &latency{desc: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "transaction_duration_seconds"),
 		"Latency of passed transactions, by transaction (from the intended start in the open model), every phase; a classic histogram.",
 		[]string{"transaction"}, nil), by: map[string]*buckets{}}
 	for _, p := range Phases {
 		m.phase.WithLabelValues(p).Set(0)
 	}
+	m.verdict.WithLabelValues(ErrorsRule).Set(1) // nothing measured, nothing failed
 	m.reg.MustRegister(m.transactions, m.checks, m.users, m.dropped, m.late, m.requests, m.bytes, m.phase, m.errorRatio, m.verdict, m.latency)
 	return m
 }
@@ -141,6 +156,7 @@ func (m *Metrics) addTx(name string, pass, fail, stop int64, h *hdr.Histogram) {
 	m.transactions.WithLabelValues(name, "pass").Add(float64(pass))
 	m.transactions.WithLabelValues(name, "fail").Add(float64(fail))
 	m.transactions.WithLabelValues(name, "stop").Add(float64(stop))
+	m.checks.WithLabelValues(name).Add(0) // a series from the first second: a failure shows as a rise, not a new series
 	if h != nil && pass > 0 {
 		m.latency.add(name, h)
 	}
@@ -167,7 +183,7 @@ func (m *Metrics) judge() {
 		r.Total.P90Ms = float64(m.steadyHist.ValueAtQuantile(90)) / 1000
 		r.Total.P99Ms = float64(m.steadyHist.ValueAtQuantile(99)) / 1000
 	}
-	m.errorRatio.Set(r.ErrorRate())
+	m.setErrors(r.ErrorRate())
 	_ = r.CheckThresholds(m.thresholds)
 	for _, t := range r.Thresholds {
 		v := 0.0
@@ -178,13 +194,22 @@ func (m *Metrics) judge() {
 	}
 }
 
+func (m *Metrics) setErrors(rate float64) {
+	m.errorRatio.Set(rate)
+	v := 0.0
+	if rate <= m.errorLimit {
+		v = 1
+	}
+	m.verdict.WithLabelValues(ErrorsRule).Set(v)
+}
+
 // Done marks the run over: the phase is "done" and the verdict is the final results' own.
 func (m *Metrics) Done(res *report.Results) {
 	m.setPhase("done")
 	if res == nil {
 		return
 	}
-	m.errorRatio.Set(res.ErrorRate())
+	m.setErrors(res.ErrorRate())
 	for _, t := range res.Thresholds {
 		v := 0.0
 		if t.Passed {
