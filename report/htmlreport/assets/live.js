@@ -1,8 +1,9 @@
 // The live dashboard: follows the run's event stream and redraws the report's charts in place
 // with the data of each new second, through the report's own drawing code (charts.js, exposed
 // as window.TRADEBENCH_PLOTS). The root element counts what happened (data-live-updates,
-// data-live-points: the x values of the first chart), which the tests read. When the run ends
-// the stream sends the final report and the page becomes it.
+// data-live-points: the x values of the first chart, data-live-loaded: as served), which the tests read. When the run ends
+// the stream sends the final report and the page becomes it. ?updates=N stops following after N
+// updates (a still picture for a screenshot or a test; a headless browser waits for no open stream).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -65,18 +66,24 @@
     });
     root.setAttribute("data-live-updates", String(Number(root.getAttribute("data-live-updates") || 0) + 1));
     root.setAttribute("data-live-second", String(u.second));
-    if (u.charts.length) root.setAttribute("data-live-points", String(u.charts[0].x.length));
+    // what the first plot holds now, read back from uPlot: proof the data reached the chart
+    if (api.plots.length) root.setAttribute("data-live-points", String(api.plots[0].u.data[0].length));
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     var api = window.TRADEBENCH_PLOTS;
     (window.TRADEBENCH_CHARTS || []).forEach(function (spec) { shades[spec.id] = JSON.stringify(spec.shade || []); });
     if (window.TRADEBENCH_CHARTS && window.TRADEBENCH_CHARTS.length) {
-      root.setAttribute("data-live-points", String(window.TRADEBENCH_CHARTS[0].x.length));
+      var n = String(window.TRADEBENCH_CHARTS[0].x.length);
+      root.setAttribute("data-live-points", n);
+      root.setAttribute("data-live-loaded", n); // as the page was served: the stream grows it
     }
+    var stopAfter = Number(new URLSearchParams(location.search).get("updates")) || 0;
+    var seen = 0;
     var es = new EventSource("events");
     es.addEventListener("update", function (e) {
       update(api, JSON.parse(e.data));
+      if (stopAfter > 0 && ++seen >= stopAfter) es.close();
     });
     es.addEventListener("final", function (e) {
       es.close();
