@@ -377,5 +377,3 @@ func dashboardMetrics(t *testing.T) map[string][]string {
 	}
 	return out
 }
-
-
