@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 )
@@ -451,7 +452,7 @@ func (r *run) onResult(msg *nats.Msg) {
 
 // follow watches the run until every agent is done or lost, printing the fleet's progress, and
 // returns when the run ended.
-func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time.Time {
+func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	lc := r.plan.Load()
 	end := at.Add(lc.RampUp + lc.Steady + lc.RampDown)
 	deadline := end.Add(resultGrace)
@@ -460,7 +461,9 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 	printed := -1
 	connected := true
 	aborted := false
-	p := newProgress(lc, progress, len(r.order))
+	p := &progress.Line{W: lc.Progress, TTY: lc.ProgressTTY, Label: lc.Label, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}
+	running := len(r.order)
+	p.Status = func() string { return fmt.Sprintf("agents %d/%d", running, len(r.order)) }
 	for {
 		select {
 		case <-ctx.Done():
@@ -482,7 +485,7 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				m.lastSeen = now
 			}
 		}
-		running := 0
+		running = 0
 		for _, m := range r.order {
 			if m.state != "" {
 				continue
@@ -496,7 +499,7 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				running++
 			}
 			if m.state == report.AgentLost {
-				fmt.Fprintf(progress, "\nagent %s lost: %s\n", m.Name, m.why)
+				fmt.Fprintf(w, "\nagent %s lost: %s\n", m.Name, m.why)
 			}
 		}
 		// second n (the one that closes n seconds after the start, as the agents number them)
@@ -504,12 +507,12 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
 			printed = sec
 			if s := r.series[sec]; s != nil {
-				p.line(now, at, sec, s, running)
+				p.Second(s.point(sec), s.hist)
 			}
 		}
 		r.mu.Unlock()
 		if running == 0 {
-			p.done()
+			p.Done()
 			if now.After(end) {
 				return end
 			}
@@ -574,11 +577,5 @@ func (r *run) seriesPoints() []report.SeriesPoint {
 }
 
 func (s *second) point(sec int) report.SeriesPoint {
-	p := report.SeriesPoint{Second: sec, Phase: s.phase, TPS: float64(s.pass), Errors: s.errors, Hits: s.hits, Users: s.users}
-	if s.hist.TotalCount() > 0 {
-		p.P50Ms = float64(s.hist.ValueAtQuantile(50)) / 1000
-		p.P90Ms = float64(s.hist.ValueAtQuantile(90)) / 1000
-		p.P99Ms = float64(s.hist.ValueAtQuantile(99)) / 1000
-	}
-	return p
+	return recorder.Point(sec, s.phase, s.pass, s.errors, s.hits, s.users, s.hist)
 }

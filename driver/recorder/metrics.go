@@ -257,20 +257,22 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		s.mu.Unlock()
 		hits += s.secHits.Swap(0)
 	}
-	p := report.SeriesPoint{
-		Second: int(now.Sub(r.runStart).Round(time.Second) / time.Second),
-		Phase:  phase,
-		TPS:    float64(pass),
-		Errors: errs,
-		Hits:   hits,
-		Users:  users,
-	}
-	if pass > 0 {
-		p.P50Ms = usToMs(r.secHist.ValueAtQuantile(50))
-		p.P90Ms = usToMs(r.secHist.ValueAtQuantile(90))
-		p.P99Ms = usToMs(r.secHist.ValueAtQuantile(99))
-	}
+	p := Point(int(now.Sub(r.runStart).Round(time.Second)/time.Second), phase, pass, errs, hits, users, r.secHist)
 	r.series = append(r.series, p)
+	return p
+}
+
+// Point is one second of the series: pass transactions passed, errs failed, hits requests, users
+// running (or in flight), and h the latency histogram of the passed ones, read for the
+// percentiles. A run's recorder and a fleet's controller (which merges its agents' seconds) make
+// their points here, so both read the same percentiles the same way.
+func Point(second int, phase string, pass, errs, hits int64, users int, h *hdr.Histogram) report.SeriesPoint {
+	p := report.SeriesPoint{Second: second, Phase: phase, TPS: float64(pass), Errors: errs, Hits: hits, Users: users}
+	if pass > 0 && h.TotalCount() > 0 {
+		p.P50Ms = usToMs(h.ValueAtQuantile(50))
+		p.P90Ms = usToMs(h.ValueAtQuantile(90))
+		p.P99Ms = usToMs(h.ValueAtQuantile(99))
+	}
 	return p
 }
 
