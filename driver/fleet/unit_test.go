@@ -99,9 +99,13 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// inProcessAgent serves an agent in this process for the protocol's refusals.
+// inProcessAgent serves an agent in this process for the protocol's refusals. It listens before
+// it serves, so the test's first request cannot beat the agent's subscription.
 func inProcessAgent(t *testing.T, url, name string) *Agent {
 	a := NewAgent(connect(t, url), AgentConfig{Name: name})
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { a.Serve(ctx); close(done) }()
@@ -147,6 +151,23 @@ func TestAgentRefusesAnotherVersion(t *testing.T) {
 	}
 	if rep := ask(t, b.URL(), agentSubject(a.ID(), "assign"), Assign{Header: header(), Run: "other", Count: 1, Share: share}); rep.OK || !strings.Contains(rep.Error, "busy") {
 		t.Errorf("a second run's assignment while assigned: %+v", rep)
+	}
+}
+
+// TestAgentListensBeforeServing: once Listen returns, the agent answers a request even though
+// its Serve loop has not started, the order net/http keeps with net.Listen before Serve (a
+// test once failed with "no responders" when Serve subscribed in a goroutine nobody waited
+// for). Mutant: Listen returning without subscribing (Serve subscribing instead) fails the
+// request with no responders.
+func TestAgentListensBeforeServing(t *testing.T) {
+	b := broker(t)
+	a := NewAgent(connect(t, b.URL()), AgentConfig{Name: "early"})
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	rep := ask(t, b.URL(), agentSubject(a.ID(), "start"), Start{Header: header(), Run: "none", At: time.Now()})
+	if rep.OK || !strings.Contains(rep.Error, "no assignment") {
+		t.Fatalf("start before Serve: %+v", rep)
 	}
 }
 
