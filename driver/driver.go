@@ -231,7 +231,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	p.describe(res)
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
-		recordServer(ctx, res, p.target)
+		recordServer(ctx, res, p.target, p.http)
 	}
 	var lost *AgentsLostError
 	if errors.As(err, &lost) {
@@ -261,6 +261,7 @@ type Plan struct {
 	quick  bool
 	keep   bool
 	w      *vuser.Workload
+	http   httpc.Options // the run's HTTP client settings
 	lc     load.Config
 	notes  []string
 }
@@ -303,14 +304,14 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg.KeepConnections != nil {
 		p.keep = *cfg.KeepConnections
 	}
-	hopt := httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
+	p.http = httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
 	if cfg.Insecure {
-		hopt.TLS = &tls.Config{InsecureSkipVerify: true}
+		p.http.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
 	if cfg, p.notes, err = fitUnique(cfg, p.sc); err != nil {
 		return nil, err
 	}
-	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: hopt, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
+	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: p.http, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -475,28 +476,36 @@ func (p *Plan) describe(res *report.Results) {
 // configuration, so a results file says what was measured. The instrument keeps the document
 // as the server wrote it (its schema is the server's), checking only that it is a JSON object.
 // Other targets (DayTrader) have no such page: nothing is recorded and nothing fails.
-func recordServer(ctx context.Context, res *report.Results, target string) {
+//
+// It asks through the run's own HTTP client (its TLS settings: --insecure reaches a self-signed
+// target here as in the run), not a default client of its own.
+func recordServer(ctx context.Context, res *report.Results, target string, hopt httpc.Options) {
 	if res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
+		return
+	}
+	u, err := url.Parse(strings.TrimSuffix(target, "/"))
+	if err != nil {
+		return
+	}
+	ep, err := httpc.ParseEndpoint(u)
+	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(target, "/")+"/trade/config.json", nil)
+	c := httpc.NewClient(&hopt)
+	defer c.CloseConn()
+	resp, err := c.Do(ctx, &ep, &httpc.Request{Method: http.MethodGet, Target: []byte(u.Path + "/trade/config.json"), KeepBody: true})
 	if err != nil {
 		return
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
-	var doc json.RawMessage
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc) != nil ||
-		!bytes.HasPrefix(doc, []byte("{")) {
+	defer c.ReleaseBody()
+	doc := bytes.TrimSpace(resp.Body)
+	if resp.Status != http.StatusOK || len(doc) > 1<<20 || !bytes.HasPrefix(doc, []byte("{")) || !json.Valid(doc) {
 		return
 	}
 	if res.Disclosure == nil {
 		res.Disclosure = &report.Disclosure{}
 	}
-	res.Disclosure.Configuration = doc
+	res.Disclosure.Configuration = json.RawMessage(bytes.Clone(doc))
 }

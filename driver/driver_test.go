@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -172,7 +174,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 			}
 		}))
 		res := report.New("x")
-		recordServer(context.Background(), res, srv.URL)
+		recordServer(context.Background(), res, srv.URL, httpc.Options{})
 		srv.Close()
 		got := res.Disclosure != nil && len(res.Disclosure.Configuration) > 0
 		if got != c.want {
@@ -183,6 +185,31 @@ func TestRecordServerConfiguration(t *testing.T) {
 		}
 		if c.want && (report.DecodeSection(res.Disclosure.Configuration, &conf) != nil || conf.Orders.Mode != "async-durable") {
 			t.Errorf("configuration %s", res.Disclosure.Configuration)
+		}
+	}
+}
+
+// TestRecordServerUsesTheRunsClient: the configuration is fetched with the run's own client
+// settings, so a self-signed https target is recorded with Insecure and not without it.
+// Mutant: fetching with http.DefaultClient (as the driver once did) ignores Insecure and
+// records nothing from the self-signed target.
+func TestRecordServerUsesTheRunsClient(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/trade/config.json" {
+			w.Write([]byte(`{"access": "rest"}`))
+		}
+	}))
+	defer srv.Close()
+	for _, insecure := range []bool{false, true} {
+		var opt httpc.Options
+		if insecure {
+			opt.TLS = &tls.Config{InsecureSkipVerify: true}
+		}
+		res := report.New("x")
+		recordServer(context.Background(), res, srv.URL, opt)
+		got := res.Disclosure != nil && string(res.Disclosure.Configuration) == `{"access": "rest"}`
+		if got != insecure {
+			t.Errorf("insecure %v: recorded %v (%v)", insecure, got, res.Disclosure)
 		}
 	}
 }
