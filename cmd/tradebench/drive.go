@@ -72,8 +72,12 @@ func (m kvFlag) Set(s string) error {
 	return nil
 }
 
-// driverFlags names the flags that set driver.Config's fields.
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers"}
+// driverFlags names the flags that set driver.Config's fields, and fleet.ControllerConfig's (a
+// distributed drive's errors name either).
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
+	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout",
+	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
+	"Agents": "agents", "Wait": "agents-wait"}
 
 // driveFlags are the flags drive and run share.
 type driveFlags struct {
@@ -158,23 +162,8 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 			cfg.RampDown = 0
 		}
 	}
-	switch {
-	case f.users < 1 && f.rate == 0:
-		return cfg, usageErrorf("--users (-c) must be at least 1, got %d", f.users)
-	case f.rate < 0:
-		return cfg, usageErrorf("--rate must be positive, got %g", f.rate)
-	case f.rate > 0 && given["users"] || f.rate > 0 && given["c"]:
+	if f.rate > 0 && (given["users"] || given["c"]) {
 		return cfg, usageErrorf("give --users (closed model) or --rate (open model), not both")
-	case f.duration <= 0:
-		return cfg, usageErrorf("--duration (-d) must be positive, got %v", f.duration)
-	case f.rampUp < 0:
-		return cfg, usageErrorf("--ramp-up must not be negative")
-	case f.rampDown < 0:
-		return cfg, usageErrorf("--ramp-down must not be negative")
-	case f.timeout <= 0:
-		return cfg, usageErrorf("--timeout must be positive")
-	case f.maxInFlight < 0:
-		return cfg, usageErrorf("--max-in-flight must not be negative")
 	}
 	if f.think != "" {
 		t, err := scenario.ParseThink(f.think)
@@ -207,9 +196,6 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
 	}
 	if f.peak {
-		if f.rate > 0 {
-			return cfg, usageErrorf("--peak steps virtual users; it cannot be combined with --rate")
-		}
 		if f.peakStart < 1 || f.peakStep < 1 || f.peakMax < f.peakStart {
 			return cfg, usageErrorf("--peak-start and --peak-step must be at least 1 and --peak-max-users at least --peak-start")
 		}
@@ -235,6 +221,9 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		return cfg, err
 	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
+	if err := cfg.Validate(); err != nil {
+		return cfg, driverFlags.usageError(err)
+	}
 	return cfg, nil
 }
 
@@ -335,6 +324,7 @@ func runDrive(ctx context.Context, args []string) error {
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}
+	err = agentLossHint(err)
 	err = finish(res, f.out, &f.publish, err)
 	if res != nil && res.Stream != nil {
 		fmt.Println(res.Stream.Line())

@@ -175,10 +175,7 @@ func (a *Agent) assign(as Assign) error {
 		return fmt.Errorf("agent %s is already running run %s", a.hello.Name, a.run)
 	}
 	s := as.Share
-	cfg := driver.Config{Target: s.Target, URL: s.URL, Scenario: s.Scenario, ScenarioData: s.ScenarioData,
-		Params: s.Params, Think: s.Think, Users: s.Users, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Iterations: s.Iterations,
-		RampUp: s.RampUp, Duration: s.Duration, RampDown: s.RampDown, KeepConnections: s.KeepConnections,
-		Timeout: s.Timeout, Insecure: s.Insecure, RunID: s.RunID, Seed: s.Seed, Slice: s.Slice}
+	cfg := s // the fields that travelled; the local ones are zero (json:"-")
 	if cfg.URL != "" {
 		cfg.Scenario, cfg.ScenarioData = "", nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -256,3 +258,41 @@ func BenchmarkFinalMerge(b *testing.B) {
 }
 
 const hdrV2 = hdr.V2CompressedEncodingCookieBase
+
+// TestShareIsTheDrive: an agent's share is the drive's own configuration as it arrives over the
+// wire — every setting the drive was given, with only the agent's part of the load, run id,
+// seed and slice changed — and the controller's local fields (thresholds, progress) stay
+// behind. Mutants: a share built field by field that forgets Timeout (as a parallel Share
+// struct could) arrives with the agent's default timeout; dropping json:"-" from Thresholds
+// sends them.
+func TestShareIsTheDrive(t *testing.T) {
+	keep := true
+	cfg := driver.Config{Target: "http://127.0.0.1:1", Scenario: "stocktrader", Params: map[string]string{"users": "50"},
+		Think: &scenario.Think{Kind: scenario.ThinkFixed, A: time.Second}, Users: 7, Iterations: 3,
+		RampUp: time.Second, Duration: 2 * time.Second, RampDown: 3 * time.Second, KeepConnections: &keep,
+		Timeout: 9 * time.Second, Insecure: true, RunID: "run", Seed: 11,
+		Thresholds: []report.Threshold{report.MinTPS(1)}}
+	p, err := driver.Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{plan: p, order: []*member{{}, {}}}
+	data, err := json.Marshal(Assign{Header: header(), Run: "run", Index: 1, Count: 2, Share: r.share(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Assign
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := p.Config()
+	want.Thresholds, want.Progress = nil, nil
+	want.ScenarioData = p.ScenarioData()
+	want.Users, want.RunID, want.Seed, want.Slice = 3, "run-1", agentSeed(11, 1), scenario.Slice{Index: 1, Count: 2}
+	if !reflect.DeepEqual(got.Share, want) {
+		t.Fatalf("share arrived as\n%+v\nwant\n%+v", got.Share, want)
+	}
+	if strings.Contains(string(data), "min_tps") || strings.Contains(string(data), "Thresholds") {
+		t.Fatalf("the controller's thresholds travelled: %s", data)
+	}
+}
