@@ -82,8 +82,11 @@ type Config struct {
 	// per iteration for scenarios, as the original papers' runs did; kept in quick mode, as wrk does).
 	KeepConnections *bool `json:"keep_connections,omitempty"`
 	// Timeout bounds each request (0 = DefaultTimeout).
-	Timeout  time.Duration `json:"timeout,omitempty"`
-	Insecure bool          `json:"insecure,omitempty"` // skip TLS certificate verification
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// ConnectTimeout bounds connecting, TLS handshake included (0 = Timeout): a short one tells
+	// a target that stopped accepting from one that answers slowly.
+	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
+	Insecure       bool          `json:"insecure,omitempty"` // skip TLS certificate verification
 
 	// RunID makes registered user ids unique across runs ("" = generated).
 	RunID string `json:"run_id"`
@@ -122,6 +125,9 @@ func (c *Config) SetDefaults() {
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = c.Timeout
+	}
 }
 
 // Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
@@ -141,6 +147,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("RampDown", "must not be negative, got %v", c.RampDown)
 	case c.Timeout < 0:
 		return setting.Errorf("Timeout", "must be positive, got %v", c.Timeout)
+	case c.ConnectTimeout < 0:
+		return setting.Errorf("ConnectTimeout", "must be positive, got %v", c.ConnectTimeout)
 	case c.MaxInFlight < 0:
 		return setting.Errorf("MaxInFlight", "must not be negative, got %d", c.MaxInFlight)
 	case c.Iterations < 0:
@@ -360,7 +368,7 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg.KeepConnections != nil {
 		p.keep = *cfg.KeepConnections
 	}
-	p.http = httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
+	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version}
 	if cfg.Insecure {
 		p.http.TLS = &tls.Config{InsecureSkipVerify: true}
 	}

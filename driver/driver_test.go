@@ -229,14 +229,15 @@ func TestValidateNamesTheField(t *testing.T) {
 		t.Fatalf("an open-model drive without users: %v", err)
 	}
 	for field, c := range map[string]Config{
-		"Users":       {Users: 0, Duration: time.Second},
-		"Rate":        {Rate: -1, Duration: time.Second},
-		"Duration":    {Users: 1},
-		"RampUp":      {Users: 1, Duration: time.Second, RampUp: -time.Second},
-		"RampDown":    {Users: 1, Duration: time.Second, RampDown: -time.Second},
-		"Timeout":     {Users: 1, Duration: time.Second, Timeout: -time.Second},
-		"MaxInFlight": {Rate: 1, Duration: time.Second, MaxInFlight: -1},
-		"Peak":        {Rate: 1, Duration: time.Second, Peak: &peak.Config{}},
+		"Users":          {Users: 0, Duration: time.Second},
+		"Rate":           {Rate: -1, Duration: time.Second},
+		"Duration":       {Users: 1},
+		"RampUp":         {Users: 1, Duration: time.Second, RampUp: -time.Second},
+		"RampDown":       {Users: 1, Duration: time.Second, RampDown: -time.Second},
+		"Timeout":        {Users: 1, Duration: time.Second, Timeout: -time.Second},
+		"MaxInFlight":    {Rate: 1, Duration: time.Second, MaxInFlight: -1},
+		"ConnectTimeout": {Users: 1, Duration: time.Second, ConnectTimeout: -time.Second},
+		"Peak":           {Rate: 1, Duration: time.Second, Peak: &peak.Config{}},
 	} {
 		var se *setting.Error
 		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
@@ -245,7 +246,7 @@ func TestValidateNamesTheField(t *testing.T) {
 	}
 	c := Config{URL: "http://127.0.0.1:1/"}
 	c.SetDefaults()
-	if c.Timeout != DefaultTimeout || c.Scenario != "" {
+	if c.Timeout != DefaultTimeout || c.ConnectTimeout != DefaultTimeout || c.Scenario != "" {
 		t.Errorf("quick mode's defaults: timeout %v, scenario %q", c.Timeout, c.Scenario)
 	}
 	c = Config{Target: "http://127.0.0.1:1"}

@@ -75,7 +75,7 @@ func (m kvFlag) Set(s string) error {
 // driverFlags names the flags that set driver.Config's fields, and fleet.ControllerConfig's (a
 // distributed drive's errors name either).
 var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
-	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout",
+	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
 	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait"}
 
@@ -118,6 +118,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.IntVar(&f.cfg.Iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
 	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the original papers ran)")
 	fs.DurationVar(&f.cfg.Timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
+	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
 	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.out, "out", "", "write the results JSON to this file")
