@@ -291,6 +291,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if res == nil {
 		return nil, err
 	}
+	disclose.Fill(res)
 	p.describe(res)
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {

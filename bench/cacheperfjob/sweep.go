@@ -27,6 +27,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf"
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -430,6 +431,7 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	if err != nil {
 		return Point{}, nil, err
 	}
+	disclose.Fill(res)
 	mu.Lock()
 	if !gotAfter {
 		after = c.Stats() // the run ended a hair before the timer

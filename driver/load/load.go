@@ -17,7 +17,6 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/sut"
@@ -276,9 +275,9 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	return res, nil
 }
 
-// Describe records the load model and phases in res's settings and phases, and the run's
-// disclosure when it has none; a distributed run's controller describes its merged results the
-// same way.
+// Describe records the load model and phases in res's settings and phases; a distributed run's
+// controller describes its merged results the same way. The engine measures and describes what
+// it ran; the full disclosure is the caller's to add (disclose.Fill), from these settings.
 func (c Config) Describe(res *report.Results) {
 	res.Phases = report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
 	res.Settings.Model = report.ModelClosed
@@ -293,27 +292,6 @@ func (c Config) Describe(res *report.Results) {
 	res.Settings.RampUp = c.RampUp.String()
 	res.Settings.Steady = c.Steady.String()
 	res.Settings.RampDown = c.RampDown.String()
-	if res.Disclosure == nil {
-		res.Disclosure = c.disclosure()
-	}
-}
-
-// disclosure is the run's full disclosure as far as the engine knows it: the machine, the
-// command, the offered load and the measured window. The workload's command adds the rest.
-func (c Config) disclosure() *report.Disclosure {
-	d := disclose.New()
-	ph := report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
-	d.Workload = report.WorkloadInfo{Phases: ph}
-	if c.Open() {
-		d.Workload.Rate = c.Rate
-	} else {
-		d.Workload.Users = c.Users
-	}
-	d.RunRules = report.RunRules{
-		MeasuredWindow: disclose.MeasuredWindow(ph.RampUpSeconds, ph.SteadySeconds, ph.RampDownSeconds),
-		ErrorsAre:      "a transaction that failed: a transport error, a timeout, or a failed check of the workload's response",
-	}
-	return d
 }
 
 // System describes the measuring machine.
