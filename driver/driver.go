@@ -130,6 +130,16 @@ func (c *Config) SetDefaults() {
 	}
 }
 
+// Load is the load engine's configuration of the drive: its load model, phases, progress and
+// resources, with label naming it on the progress line. The one mapping from a drive to the
+// engine, for the drive itself and for commands that run another workload under the same
+// settings (the smart client).
+func (c Config) Load(label string) load.Config {
+	return load.Config{Users: c.Users, Rate: c.Rate, MaxInFlight: c.MaxInFlight, Iterations: c.Iterations,
+		RampUp: c.RampUp, Steady: c.Duration, RampDown: c.RampDown, Progress: c.Progress, ProgressTTY: c.ProgressTTY,
+		Label: label, Resources: c.Resources}
+}
+
 // Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
 // it checks c with its defaults filled.
 func (c Config) Validate() error {
@@ -381,9 +391,7 @@ func Prepare(cfg Config) (*Plan, error) {
 		return nil, err
 	}
 	cfg.Seed = p.w.Seed()
-	p.lc = load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: p.sc.Name,
-		Resources: cfg.Resources}
+	p.lc = cfg.Load(p.sc.Name)
 	p.cfg = cfg
 	return p, nil
 }
