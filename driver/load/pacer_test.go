@@ -77,3 +77,24 @@ func TestRunUsesPacer(t *testing.T) {
 		t.Fatalf("model %q, want open", res.Settings.Model)
 	}
 }
+
+// BenchmarkPacers: the cost of scheduling one arrival, which the open model pays per iteration.
+// Steps walks its staircase from the bottom, so its cost grows with the step reached (here the
+// 100th).
+func BenchmarkPacers(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		p    Pacer
+		n    int64
+	}{
+		{"constant", Constant{Rate: 1000}, 1 << 20},
+		{"ramp", Ramp{To: 1000, Over: time.Minute}, 1000},
+		{"steps100", Steps{Start: 10, Step: 10, Hold: time.Second}, 50_000},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.p.Arrival(c.n + int64(i&1023))
+			}
+		})
+	}
+}
