@@ -3,7 +3,6 @@ package driver
 import (
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,20 +34,8 @@ func liveScraped(cfg *Config) {
 // than a few percent. TB_WRK_C, TB_WRK_D and TB_WRK_ROUNDS (default 50 connections, 5 s, 6
 // rounds) adjust it. docs/benchmarks.md has the numbers.
 func BenchmarkLiveMetricsCost(b *testing.B) {
-	env := func(k string, def int) int {
-		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
-			return v
-		}
-		return def
-	}
-	conns, secs, rounds := env("TB_WRK_C", 50), env("TB_WRK_D", 5), env("TB_WRK_ROUNDS", 6)
-	srv, out := child(b, "TB_CHILD=server")
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	line, err := out.ReadString('\n')
-	if err != nil || strings.HasPrefix(line, "ERR") {
-		b.Fatalf("server: %q %v", line, err)
-	}
-	url := "http://" + strings.TrimSpace(line) + "/"
+	conns, secs, rounds := envInt("TB_WRK_C", 50), envInt("TB_WRK_D", 5), envInt("TB_WRK_ROUNDS", 6)
+	url := serverChild(b)
 	drive := func(live string) float64 {
 		drv, dout := child(b, "TB_CHILD=drive", "TB_URL="+url, "TB_C="+strconv.Itoa(conns), "TB_D="+strconv.Itoa(secs)+"s", "TB_LIVE="+live)
 		line, _ := dout.ReadString('\n')

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,16 +36,11 @@ func liveAttr(dom, name string) int {
 // dashboard not sending the final event leaves the reader without the report.
 func TestDashboardDuringARun(t *testing.T) {
 	chromium := headless.Require(t)
-	dir := t.TempDir()
-	db := "sqlite:" + filepath.Join(dir, "trade.db")
-	mustRun(t, "load", "--db", db, "--accounts", "50", "--quotes", "20", "--progress", "off")
-	srv, m := serveCmd(t, regexp.MustCompile(`url=(http://\S+)/trade/ .*metrics=(\S+)`),
-		"serve", "--db", db, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
-	defer srv.stop(t)
-	drive, dm := serveCmd(t, regexp.MustCompile(`live dashboard at (http://\S+)`),
-		"drive", "--target", m[1], "--scenario", "buysell", "--set", "users=50", "--set", "quotes=20",
+	base, metricsURL := serveSmall(t)
+	_, dm := serveCmd(t, regexp.MustCompile(`live dashboard at (http://\S+)`),
+		"drive", "--target", base, "--scenario", "buysell", "--set", "users=50", "--set", "quotes=20",
 		"--users", "2", "--think", "50ms", "-d", "25s", "--progress", "off", "--no-report",
-		"--sut-metrics", m[2], "--dashboard", "127.0.0.1:0", "--live-linger", "20s")
+		"--sut-metrics", metricsURL, "--dashboard", "127.0.0.1:0", "--live-linger", "20s")
 	dash := dm[1]
 
 	// a reader that stays to the end
@@ -132,5 +126,4 @@ func TestDashboardDuringARun(t *testing.T) {
 	if !strings.Contains(dom, "tradebench report") || !strings.Contains(dom, `data-charts-drawn="`) || strings.Contains(dom, "tradebench live") {
 		t.Errorf("after the run the dashboard is not the final report:\n%.2000s", dom)
 	}
-	_ = drive
 }

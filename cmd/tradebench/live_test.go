@@ -24,6 +24,19 @@ import (
 	"github.com/tradebench/tradebench/report"
 )
 
+// serveSmall loads a small StockTrader data set (50 accounts, 20 quotes) and serves it with its
+// metrics endpoint, in a process of its own stopped at the test's end; it returns the base URL
+// and the metrics URL.
+func serveSmall(t *testing.T) (base, metricsURL string) {
+	t.Helper()
+	db := "sqlite:" + filepath.Join(t.TempDir(), "trade.db")
+	mustRun(t, "load", "--db", db, "--accounts", "50", "--quotes", "20", "--progress", "off")
+	s, m := serveCmd(t, regexp.MustCompile(`url=(http://\S+)/trade/ .*metrics=(\S+)`),
+		"serve", "--db", db, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
+	t.Cleanup(func() { s.stop(t) })
+	return m[1], m[2]
+}
+
 // requirePrometheus returns the Prometheus server binary (Debian's package prometheus), skipping
 // the test without one — unless CI is set: CI must never skip, so there the test fails.
 func requirePrometheus(t *testing.T) string {
@@ -190,12 +203,7 @@ func windowSums(series []report.SeriesPoint, k int) (lo, hi float64) {
 func TestLiveMetricsInPrometheus(t *testing.T) {
 	requirePrometheus(t)
 	dir := t.TempDir()
-	db := "sqlite:" + filepath.Join(dir, "trade.db")
-	mustRun(t, "load", "--db", db, "--accounts", "50", "--quotes", "20", "--progress", "off")
-	s, m := serveCmd(t, regexp.MustCompile(`url=(http://\S+)/trade/ .*metrics=(\S+)`),
-		"serve", "--db", db, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
-	defer s.stop(t)
-	base, metricsURL := m[1], m[2]
+	base, metricsURL := serveSmall(t)
 	sutAddr := strings.TrimSuffix(strings.TrimPrefix(metricsURL, "http://"), "/metrics")
 	driverAddr := freeAddr(t)
 	prom := startPrometheus(t, map[string]string{"driver": driverAddr, "monolith": sutAddr})

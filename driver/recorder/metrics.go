@@ -100,6 +100,8 @@ type TxSecond struct {
 	Hist             *hdr.Histogram
 }
 
+func newTxSecond(name string) *TxSecond { return &TxSecond{Name: name, Hist: NewSeriesHistogram()} }
+
 // KeepTxSeconds makes the recorder keep each second per transaction, read with TxSeconds after
 // each Tick. Call it before any recording.
 func (r *Recorder) KeepTxSeconds() {
@@ -256,7 +258,7 @@ func (s *Shard) liveTransaction(name, out string, d time.Duration, err error) {
 		if s.secTx == nil {
 			s.secTx = map[string]*TxSecond{}
 		}
-		t = &TxSecond{Name: name, Hist: NewSeriesHistogram()}
+		t = newTxSecond(name)
 		s.secTx[name] = t
 	}
 	switch out {
@@ -346,7 +348,7 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 func (r *Recorder) addTxSecond(name string, st *TxSecond) {
 	t := r.txSec[name]
 	if t == nil {
-		t = &TxSecond{Name: name, Hist: NewSeriesHistogram()}
+		t = newTxSecond(name)
 		r.txSec[name] = t
 		r.txOrder = append(r.txOrder, t)
 	}
