@@ -31,9 +31,8 @@ func liveAttr(dom, name string) int {
 // failed. An event-stream reader that joined during the run is sent the final report, and the
 // page served after the run is that report.
 //
-// Mutants: live.js not calling setData (the plots keep their first data) fails "grew in the
-// page"; the session not appending the second to the series fails "grew between reads"; the
-// dashboard not sending the final event leaves the reader without the report.
+// Mutant: live.js not calling setData (the plots keep the data they were served with) fails
+// "did not grow from the event stream".
 func TestDashboardDuringARun(t *testing.T) {
 	chromium := headless.Require(t)
 	base, metricsURL := serveSmall(t)

@@ -197,9 +197,10 @@ func windowSums(series []report.SeriesPoint, k int) (lo, hi float64) {
 //   - the Grafana dashboards: every metric their queries name was scraped from the driver or
 //     the server.
 //
-// Mutants: feeding the pass counter the failures (addTx's outcomes swapped) fails the total;
-// placing latencies by the HDR bucket's upper end ×10 (a unit slip) fails the quantile; a
-// dashboard query naming tradebench_driver_transaction_seconds fails the names check.
+// Mutants (applied together, each failing its own check): the pass counter fed the failures
+// fails the total and the rate; latencies placed by the HDR bucket's upper end in units of
+// 10 µs as seconds fail the quantile. Before the errors rule and the check-failure series were
+// exported from a run's start, the names check failed on both (they had no series yet).
 func TestLiveMetricsInPrometheus(t *testing.T) {
 	requirePrometheus(t)
 	dir := t.TempDir()
