@@ -68,6 +68,12 @@ func Start(ctx context.Context, opt Options, base *report.Results) (*Session, er
 	}
 	if opt.MetricsListen != "" {
 		s.metrics = New(opt.Thresholds)
+		// the phase from the start, before the first second closes
+		if s.base.Phases.RampUpSeconds > 0 {
+			s.metrics.setPhase("ramp-up")
+		} else {
+			s.metrics.setPhase("steady")
+		}
 		ep, err := metrics.Listen(ctx, opt.MetricsListen, s.metrics.Registry(), opt.Log)
 		if err != nil {
 			return nil, setting.Errorf("MetricsListen", "%v", err)
