@@ -122,6 +122,17 @@ type Config struct {
 	// latency in the results (extra.stream); not with a peak search.
 	Stream *streamload.Config `json:"-"`
 
+	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
+	// that a comparison can tell a change from run-to-run noise: the results keep every run's
+	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak.
+	Repeat int `json:"-"`
+	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
+	// that each run starts from the same state.
+	BetweenRepeats func(ctx context.Context, run int) error `json:"-"`
+	// Label names the run in the summary, the report and comparisons ("" = the workload and its
+	// key settings; see report.Results.Name).
+	Label string `json:"-"`
+
 	// MetricsListen, if set (host:port), serves the run's live metrics for Prometheus at
 	// http://MetricsListen/metrics while it runs (package live): transactions, latency, users,
 	// arrivals, bytes, the phase and the verdict so far. The address is the access control, as
@@ -314,6 +325,12 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 // the distributor was told to allow it); an interrupted run returns what was measured and the
 // context's error.
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	if err := checkRepeat(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Repeat > 1 {
+		return driveRepeated(ctx, cfg)
+	}
 	p, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
@@ -393,6 +410,7 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, 
 	}
 	disclose.Fill(res)
 	p.describe(res)
+	res.Label = p.cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
 		recordServer(ctx, res, p.target, p.http)

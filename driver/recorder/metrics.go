@@ -80,33 +80,37 @@ type Recorder struct {
 
 	tickMu  sync.Mutex
 	secHist *hdr.Histogram
-	series  []report.SeriesPoint
+	// secTxHist is each transaction's histogram of the second being closed (reused)
+	secTxHist map[string]*hdr.Histogram
+	series    []report.SeriesPoint
 
-	// live, when set by KeepTxSeconds before recording, makes every shard keep the current
-	// second per transaction too (a map lookup and a histogram record more per transaction),
-	// for the live metrics; off, a run pays nothing for them.
+	// live, when set by KeepTxSeconds before recording, makes every shard count the current
+	// second's outcomes per transaction too (a map lookup more per transaction; the latencies
+	// are the series' per-transaction histograms), for the live metrics; off, a run pays
+	// nothing for them.
 	live    bool
 	txSec   map[string]*TxSecond
 	txOrder []*TxSecond
+	empty   *hdr.Histogram // a TxSecond's Hist when none of it passed
 }
 
-// TxSecond is one transaction's second (all phases): its outcomes, the passed transactions'
-// latency (2 significant figures, as the series), the bytes its requests received and the
-// failures that were a failed content check. The live metrics count it.
+// TxSecond is one transaction's second (all phases): its outcomes, the failures that were a
+// failed content check, and the passed transactions' latency — the series' own per-transaction
+// histogram of the second (2 significant figures), not a second recording. The live metrics
+// count it.
 type TxSecond struct {
 	Name             string
 	Pass, Fail, Stop int64
 	CheckFailures    int64
-	Hist             *hdr.Histogram
+	Hist             *hdr.Histogram // empty when none passed
 }
-
-func newTxSecond(name string) *TxSecond { return &TxSecond{Name: name, Hist: NewSeriesHistogram()} }
 
 // KeepTxSeconds makes the recorder keep each second per transaction, read with TxSeconds after
 // each Tick. Call it before any recording.
 func (r *Recorder) KeepTxSeconds() {
 	r.live = true
 	r.txSec = map[string]*TxSecond{}
+	r.empty = NewSeriesHistogram()
 }
 
 // TxSeconds are the transactions of the second the last Tick closed, in first-seen order
@@ -129,10 +133,10 @@ func NewRecorder(n int) *Recorder {
 	if n < 1 {
 		n = 1
 	}
-	r := &Recorder{secHist: NewSeriesHistogram()}
+	r := &Recorder{secHist: NewSeriesHistogram(), secTxHist: map[string]*hdr.Histogram{}}
 	for i := 0; i < n; i++ {
 		r.shards = append(r.shards, &Shard{r: r, tx: map[string]*txAgg{}, otherStatus: map[int]int64{}, errs: map[errKey]*errAgg{},
-			sec: NewSeriesHistogram()})
+			sec: NewSeriesHistogram(), secTx: map[string]*hdr.Histogram{}})
 	}
 	return r
 }
@@ -163,11 +167,14 @@ type Shard struct {
 	sec       *hdr.Histogram
 	secPass   int64
 	secErrors int64
+	// secTx is each transaction's passed latencies of the current second: the report's latency
+	// over time per transaction
+	secTx map[string]*hdr.Histogram
 
 	secHits     atomic.Int64
 	hits, bytes atomic.Int64
 	allBytes    atomic.Int64         // every phase's, live only
-	secTx       map[string]*TxSecond // live only: this second per transaction
+	secLive     map[string]*TxSecond // live only: this second's counts per transaction
 	// status counts responses by status code (0: no response); codes outside 0..999, which
 	// HTTP does not have, are counted in otherStatus under the lock
 	status      [1000]atomic.Int64
@@ -176,6 +183,7 @@ type Shard struct {
 
 type txAgg struct {
 	h                *hdr.Histogram
+	fh               *hdr.Histogram // failed transactions' latencies, kept apart
 	pass, fail, stop int64
 	order            int // first-seen order, so the table follows the scenario
 }
@@ -216,11 +224,17 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	case "pass":
 		s.secPass++
 		Record(s.sec, d)
+		h := s.secTx[name]
+		if h == nil {
+			h = NewSeriesHistogram()
+			s.secTx[name] = h
+		}
+		Record(h, d)
 	case "fail":
 		s.secErrors++
 	}
 	if s.r.live {
-		s.liveTransaction(name, out, d, err)
+		s.liveTransaction(name, out, err)
 	}
 	if !s.r.measured(start) {
 		return
@@ -236,6 +250,10 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 		Record(t.h, d)
 	case "fail":
 		t.fail++
+		if t.fh == nil {
+			t.fh = NewHistogram()
+		}
+		Record(t.fh, d)
 		kind, msg := errorKind(err)
 		k := errKey{name, kind}
 		e := s.errs[k]
@@ -252,19 +270,18 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 // CheckKindPrefix begins the kind of every failed content check (check contains, check regex…).
 const CheckKindPrefix = "check "
 
-func (s *Shard) liveTransaction(name, out string, d time.Duration, err error) {
-	t := s.secTx[name]
+func (s *Shard) liveTransaction(name, out string, err error) {
+	t := s.secLive[name]
 	if t == nil {
-		if s.secTx == nil {
-			s.secTx = map[string]*TxSecond{}
+		if s.secLive == nil {
+			s.secLive = map[string]*TxSecond{}
 		}
-		t = newTxSecond(name)
-		s.secTx[name] = t
+		t = &TxSecond{Name: name}
+		s.secLive[name] = t
 	}
 	switch out {
 	case "pass":
-		t.Pass++
-		Record(t.Hist, d)
+		t.Pass++ // its latency is in secTx, the series' per-transaction histogram
 	case "fail":
 		t.Fail++
 		var k Kinded
@@ -320,25 +337,52 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	r.tickMu.Lock()
 	defer r.tickMu.Unlock()
 	r.secHist.Reset()
+	for _, h := range r.secTxHist {
+		h.Reset()
+	}
 	var pass, errs, hits int64
 	for _, t := range r.txOrder {
 		t.Pass, t.Fail, t.Stop, t.CheckFailures = 0, 0, 0, 0
-		t.Hist.Reset()
 	}
 	for _, s := range r.shards {
 		s.mu.Lock()
 		r.secHist.Merge(s.sec)
 		s.sec.Reset()
+		for name, h := range s.secTx {
+			if h.TotalCount() == 0 {
+				continue
+			}
+			all := r.secTxHist[name]
+			if all == nil {
+				all = NewSeriesHistogram()
+				r.secTxHist[name] = all
+			}
+			all.Merge(h)
+			h.Reset()
+		}
 		pass += s.secPass
 		errs += s.secErrors
 		s.secPass, s.secErrors = 0, 0
-		for name, st := range s.secTx {
+		for name, st := range s.secLive {
 			r.addTxSecond(name, st)
 		}
 		s.mu.Unlock()
 		hits += s.secHits.Swap(0)
 	}
 	p := Point(int(now.Sub(r.runStart).Round(time.Second)/time.Second), phase, pass, errs, hits, users, r.secHist)
+	for name, h := range r.secTxHist {
+		if n := h.TotalCount(); n > 0 {
+			p.Transactions = append(p.Transactions, report.TxSecond{Name: name, TPS: float64(n),
+				P50Ms: usToMs(h.ValueAtQuantile(50)), P90Ms: usToMs(h.ValueAtQuantile(90)), P99Ms: usToMs(h.ValueAtQuantile(99))})
+		}
+	}
+	sort.Slice(p.Transactions, func(i, j int) bool { return p.Transactions[i].Name < p.Transactions[j].Name })
+	for _, t := range r.txOrder {
+		t.Hist = r.empty
+		if h := r.secTxHist[t.Name]; h != nil {
+			t.Hist = h // this second's, reset at the next Tick
+		}
+	}
 	r.series = append(r.series, p)
 	return p
 }
@@ -348,7 +392,7 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 func (r *Recorder) addTxSecond(name string, st *TxSecond) {
 	t := r.txSec[name]
 	if t == nil {
-		t = newTxSecond(name)
+		t = &TxSecond{Name: name}
 		r.txSec[name] = t
 		r.txOrder = append(r.txOrder, t)
 	}
@@ -356,10 +400,6 @@ func (r *Recorder) addTxSecond(name string, st *TxSecond) {
 	t.Fail += st.Fail
 	t.Stop += st.Stop
 	t.CheckFailures += st.CheckFailures
-	if st.Pass > 0 {
-		t.Hist.Merge(st.Hist)
-		st.Hist.Reset()
-	}
 	st.Pass, st.Fail, st.Stop, st.CheckFailures = 0, 0, 0, 0
 }
 
@@ -427,6 +467,12 @@ func (r *Recorder) Merged() map[string]*Merged {
 				out[name] = m
 			}
 			m.Hist.Merge(t.h)
+			if t.fh != nil {
+				if m.FailHist == nil {
+					m.FailHist = NewHistogram()
+				}
+				m.FailHist.Merge(t.fh)
+			}
 			m.Pass += t.pass
 			m.Fail += t.fail
 			m.Stop += t.stop
@@ -443,6 +489,7 @@ func (r *Recorder) Merged() map[string]*Merged {
 type Merged struct {
 	Name             string
 	Hist             *hdr.Histogram
+	FailHist         *hdr.Histogram // nil when none failed
 	Pass, Fail, Stop int64
 	order            int
 }
@@ -470,6 +517,16 @@ func Summarize(name string, h *hdr.Histogram, pass, fail, stop int64, steadySeco
 	return t
 }
 
+// FailedLatency summarizes failed transactions' latencies (nil when none failed): how long a
+// failure took — a timeout, a fast 500 — is kept apart from the passed latencies.
+func FailedLatency(h *hdr.Histogram) *report.Latency {
+	if h == nil || h.TotalCount() == 0 {
+		return nil
+	}
+	return &report.Latency{Count: h.TotalCount(), P50Ms: usToMs(h.ValueAtQuantile(50)), P90Ms: usToMs(h.ValueAtQuantile(90)),
+		P99Ms: usToMs(h.ValueAtQuantile(99)), MaxMs: usToMs(h.Max())}
+}
+
 // Fill writes everything recorded into res: transactions in first-seen order, the total, hits,
 // bytes, status codes, errors and the series. steadySeconds is the measured window's length.
 func (r *Recorder) Fill(res *report.Results, steadySeconds float64) {
@@ -483,7 +540,9 @@ func (r *Recorder) Fill(res *report.Results, steadySeconds float64) {
 	var tp, tf, ts int64
 	res.Transactions = res.Transactions[:0]
 	for _, m := range names {
-		res.Transactions = append(res.Transactions, Summarize(m.Name, m.Hist, m.Pass, m.Fail, m.Stop, steadySeconds))
+		t := Summarize(m.Name, m.Hist, m.Pass, m.Fail, m.Stop, steadySeconds)
+		t.Failed = FailedLatency(m.FailHist)
+		res.Transactions = append(res.Transactions, t)
 		total.Merge(m.Hist)
 		tp += m.Pass
 		tf += m.Fail
