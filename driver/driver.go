@@ -124,7 +124,8 @@ type Config struct {
 
 	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
 	// that a comparison can tell a change from run-to-run noise: the results keep every run's
-	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak.
+	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
+	// controller repeats a distributed drive; each agent's share is one run.
 	Repeat int `json:"-"`
 	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
 	// that each run starts from the same state.
@@ -203,6 +204,9 @@ func (c Config) Validate() error {
 		return setting.Errorf("Iterations", "must not be negative, got %d", c.Iterations)
 	case c.Peak != nil && c.Rate > 0:
 		return setting.Errorf("Peak", "a peak search steps virtual users; it cannot run the open model (Rate)")
+	}
+	if err := checkRepeat(c); err != nil {
+		return err
 	}
 	return c.checkLive()
 }
