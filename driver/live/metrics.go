@@ -3,7 +3,8 @@
 // --dashboard). Both are fed once a second from the load engine's closed second (a
 // load.Watcher), the same second the results file's series gets: nothing here measures on its
 // own, so what Prometheus shows is what the results will say, and the cost to the run is a
-// map lookup and a histogram record per transaction plus one pass over the second's data.
+// map lookup and a few counts per transaction (the latencies are the series' own histograms)
+// plus one pass over the second's data.
 package live
 
 import (
