@@ -97,14 +97,12 @@ type Config struct {
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
-// unique range has values; like a bad flag, its exit status is 2.
+// unique range has values: a mistake in the configuration, not a failure of the run (the
+// command line treats it as a bad flag).
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
-
-// ExitCode is 2, a usage error's exit status.
-func (e *UsageError) ExitCode() int { return 2 }
 
 // Workload is the results' workload name for driven HTTP scenarios.
 const Workload = "http"
@@ -295,6 +293,11 @@ func Prepare(cfg Config) (*Plan, error) {
 		if err == nil {
 			p.sc, err = parseScenario(cfg.Scenario, data, opt)
 		}
+		if err != nil {
+			// a scenario that cannot be read or compiled is a mistake in the configuration, not
+			// a failed run: the error names the field so the caller can say which setting it was
+			err = &setting.Error{Field: "Scenario", Err: err}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -356,18 +359,12 @@ type Distributor interface {
 }
 
 // AgentsLostError is a distributed run that lost agents (they stopped reporting): the results
-// merge the others'. Its exit status is 5.
+// merge the others', so a caller must be able to tell it from a failed run.
 type AgentsLostError struct{ Lost []string }
 
 func (e *AgentsLostError) Error() string {
 	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only (--allow-agent-loss accepts this)", len(e.Lost), strings.Join(e.Lost, ", "))
 }
-
-// AgentsLostExit is the exit status of a distributed run that lost an agent.
-const AgentsLostExit = 5
-
-// ExitCode is 5.
-func (e *AgentsLostError) ExitCode() int { return AgentsLostExit }
 
 // fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
 // have values for. Bounds the user did not choose — the open model's default --max-in-flight, a

@@ -105,7 +105,7 @@ func runRun(ctx context.Context, args []string) error {
 		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
 	if out == nil || out.Results == nil {
-		return err
+		return driverFlags.orUsage(err)
 	}
 	if f.publish.pricing != nil && out.Out != "" {
 		// the job wrote the results; priced, they are written again (atomically) with the price
