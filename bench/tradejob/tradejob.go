@@ -32,9 +32,9 @@ import (
 
 // Defaults: a data set and load that take about three minutes on a laptop, end to end.
 const (
-	DefaultWorkdir  = "tradebench-work"
-	DefaultAccounts = 5000
-	DefaultQuotes   = 1000
+	DefaultWorkdir  = dataset.DefaultDir // the one default data set (see package dataset)
+	DefaultAccounts = dataset.DefaultAccounts
+	DefaultQuotes   = dataset.DefaultQuotes
 	DefaultUsers    = 50
 	DefaultRampUp   = 30 * time.Second
 	DefaultDuration = 2 * time.Minute

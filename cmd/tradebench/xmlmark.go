@@ -117,8 +117,9 @@ The mix: DOMUsage, SAXUsage and PullParserUsage are relative weights (the old ki
 streaming parser per platform, so its SAX configurations set both streaming keys to 100; here
 they run half sax, half pull, each reported as its own transaction). --only picks one kind.
 
-The configuration's Agents, RampUp, SteadyState and RampDown can be overridden with --users,
---ramp-up, --duration and --ramp-down.
+The configuration's Agents, RampUp, SteadyState and RampDown can be overridden with --users (-c),
+--ramp-up, --duration (-d) and --ramp-down. With --out X.json the HTML report goes beside it,
+X.html (--no-report: none).
 
 examples:
   tradebench xmlmark run DOM4
@@ -132,25 +133,35 @@ flags:
 	rampDown := fs.Duration("ramp-down", 0, "override the configuration's RampDown (e.g. 0s)")
 	agents := fs.Int("users", 0, "override the configuration's Agents (worker goroutines: closed-model users with no think time)")
 	only := fs.String("only", "", "run only one kind of the configuration's mix: dom, sax or pull")
-	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE")
+	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE, and its HTML report beside it (X.json → X.html)")
 	strict := fs.Bool("strict-validation", false, "refuse configurations with Validation > 0 (XSD validation is not supported) instead of running without validation")
 	progress := addProgress(fs)
+	var pub publishFlags
+	pub.register(fs)
+	alias(fs, "users", "c")
 	alias(fs, "ramp-up", "rampup")
-	alias(fs, "duration", "steady")
+	alias(fs, "duration", "steady", "d")
 	alias(fs, "ramp-down", "rampdown")
 	// the configuration may come before or after the flags
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return usageErrorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file")
+		return usageErrorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file; see 'tradebench xmlmark run --help'")
 	}
 	name := fs.Arg(0)
 	if err := parseFlags(fs, fs.Args()[1:], false); err != nil {
 		return err
 	}
 	set := givenFlags(fs)
+	if *out != "" {
+		if err := checkOutDir(*out); err != nil {
+			return err
+		}
+	}
+	if err := pub.load(); err != nil {
+		return err
+	}
 
 	cfg, err := xmlmark.LoadConfig(name)
 	if err != nil {
@@ -186,7 +197,7 @@ flags:
 	}
 	opt := xmlmarkjob.RunOptions{Only: kind, StrictValidation: *strict, Warn: os.Stderr}
 	opt.Progress, opt.ProgressTTY = progress.writer()
-	fmt.Fprintf(os.Stderr, "xmlmark %s: %d agents, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
+	fmt.Fprintf(os.Stderr, "xmlmark %s: %d users, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
 	res, err := xmlmarkjob.Run(ctx, cfg, opt)
 	if res == nil {
 		if errors.Is(err, xmlmark.ErrValidationUnsupported) {
@@ -194,6 +205,7 @@ flags:
 		}
 		return err
 	}
+	pub.price(res)
 	res.WriteSummary(os.Stdout)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {
 		mbps := d.ParsedMBPerSec
@@ -209,11 +221,8 @@ flags:
 	for _, n := range res.Notes {
 		fmt.Printf("note: %s\n", n)
 	}
-	if *out != "" {
-		if werr := res.WriteFile(*out); werr != nil {
-			return werr
-		}
-		fmt.Fprintf(os.Stderr, "results written to %s\n", *out)
+	if werr := writeResults(res, *out, &pub); werr != nil {
+		return errors.Join(err, werr)
 	}
 	if err != nil {
 		return err

@@ -112,7 +112,7 @@ const DefaultLoginMaxFailures = 20
 // DefaultConfig is `tradebench serve` with no flags.
 func DefaultConfig() Config {
 	return Config{
-		DB:               "sqlite:tradebench.db",
+		DB:               dataset.DefaultDB,
 		Listen:           "127.0.0.1:8080",
 		MarketSummaryTTL: 60 * time.Second,
 		OrdersLimit:      trade.DefaultOrdersLimit,
