@@ -179,9 +179,6 @@ flags:
 	if err := checkDSN(*db); err != nil {
 		return err
 	}
-	if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
-		return err
-	}
 	cc, err := cf.config()
 	if err != nil {
 		return err
@@ -190,17 +187,22 @@ flags:
 	if err != nil {
 		return err
 	}
+	if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
+		return err
+	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err
 	}
 	lim := srv.App.Cache().Limits()
+	// servers log in one style, slog's text lines, their start-up line included
+	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", cacheperf.FormatSize(lim.Budget),
+		"window", cacheperf.FormatSize(lim.Window), "ceiling", cacheperf.FormatSize(lim.Ceiling)}
 	if srv.MetricsURL != "" {
-		fmt.Fprintf(os.Stderr, "cacheperf: metrics at %s\n", srv.MetricsURL)
+		attrs = append(attrs, "metrics", srv.MetricsURL)
 	}
-	fmt.Fprintf(os.Stderr, "cacheperf: serving %s/cacheperf/ (cache %s, budget %s, window %s, memory ceiling %s)\n",
-		srv.URL, srv.App.Cache().Mode(), cacheperf.FormatSize(lim.Budget), cacheperf.FormatSize(lim.Window), cacheperf.FormatSize(lim.Ceiling))
+	log.Info("cacheperf serving", attrs...)
 	return srv.Wait()
 }
 

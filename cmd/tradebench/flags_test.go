@@ -102,11 +102,11 @@ func TestOldNamesStillWork(t *testing.T) {
 
 	t.Run("wstest drive", func(t *testing.T) {
 		code, _, stderr := capture(t, "wstest", "drive", "--target", "http://"+ws.HTTPAddr.String(),
-			"--users", "3", "--rampup", "0.1", "--steady", "0.3", "--rampdown", "0", "--quiet")
+			"--users", "3", "--rampup", "100ms", "--steady", "300ms", "--rampdown", "0", "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(stderr, "3 agents, think 0s, keep-alive true, list 20, bytes 1024, ramp-up 100ms, steady 300ms, ramp-down 0s") {
+		if !strings.Contains(stderr, "3 users, think 0s, keep-alive true, list 20, bytes 1024, ramp-up 100ms, steady 300ms, ramp-down 0s") {
 			t.Errorf("the old names did not set the run:\n%s", stderr)
 		}
 		if strings.Contains(stderr, "tps") {
@@ -118,7 +118,7 @@ func TestOldNamesStillWork(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(stderr, "2 agents, ramp-up 0s, steady 200ms, ramp-down 0s") {
+		if !strings.Contains(stderr, "2 users, ramp-up 0s, steady 200ms, ramp-down 0s") {
 			t.Errorf("the old names did not set the run:\n%s", stderr)
 		}
 	})

@@ -78,14 +78,15 @@ flags:
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "wstest: SOAP http://%s/wstest/soap (WSDL ?wsdl), JSON http://%s/wstest/json/{op}", r.HTTPAddr, r.HTTPAddr)
+	// servers log in one style, slog's text lines, their start-up line included
+	attrs := []any{"soap", fmt.Sprintf("http://%s/wstest/soap", r.HTTPAddr), "json", fmt.Sprintf("http://%s/wstest/json/{op}", r.HTTPAddr)}
 	if r.GRPCAddr != nil {
-		fmt.Fprintf(os.Stderr, ", gRPC %s", r.GRPCAddr)
+		attrs = append(attrs, "grpc", r.GRPCAddr.String())
 	}
 	if r.MetricsURL != "" {
-		fmt.Fprintf(os.Stderr, ", metrics %s", r.MetricsURL)
+		attrs = append(attrs, "metrics", r.MetricsURL)
 	}
-	fmt.Fprintln(os.Stderr, "; Ctrl-C stops")
+	log.Info("wstest serving (WSDL at soap?wsdl; Ctrl-C stops)", attrs...)
 	return r.Wait()
 }
 
