@@ -227,6 +227,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		return nil, err
 	}
 	p.describe(res)
+	orderTransactions(res, p.sc.TransactionNames())
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
 		recordServer(ctx, res, p.target)

@@ -25,6 +25,7 @@ import (
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
@@ -123,6 +124,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 
 	var srv *server.Server
+	queued := false // orders complete after their request (an async mode): their latency means something
 	if dc.Target == "" && dc.URL == "" {
 		db := cfg.DB
 		if db == "" {
@@ -138,6 +140,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		if cfg.Serve != nil {
 			cfg.Serve(&sc)
 		}
+		queued = sc.Orders.Mode != orders.Sync
 		var err error
 		srv, err = server.Start(ctx, sc)
 		if err != nil {
@@ -181,7 +184,10 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
-			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
+			if !queued {
+				// sync mode: an order completes inside its request, so "open → closed" is 0 ms
+				// for every order; no line and no detail.orders rather than a meaningless one
+			} else if ol, err := completionLatency(ctx, srv.Store()); err != nil {
 				say("order completion latency not measured: %v", err)
 			} else if ol != nil {
 				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
