@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/report"
 )
 
