@@ -20,8 +20,10 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -114,6 +116,13 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	if err := spec.Validate(); err != nil {
 		return nil, err
+	}
+	if dc.URL == "" {
+		// a scenario that cannot be read or compiled fails the run before anything is made: no
+		// working directory, no data set loaded for a drive that cannot start
+		if _, err := driver.LoadScenario(dc.Scenario, scenario.Options{Params: dc.Params}); err != nil {
+			return nil, &setting.Error{Field: "Scenario", Err: err}
+		}
 	}
 	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
