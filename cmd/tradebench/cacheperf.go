@@ -311,9 +311,12 @@ flags:
 		return err
 	}
 	if *db == "" {
-		n := *items
+		n, most := *items, slices.Max(append(slices.Clone(ks), mks...))
 		if n == 0 {
-			n = slices.Max(append(slices.Clone(ks), mks...))
+			n = most
+		}
+		if n < most {
+			return usageErrorf("--items %d is fewer than the largest key range (%d, of --keys or --mix-keys): load at least that many", n, most)
 		}
 		if err := confirmSize(*yes, int64(n), size.n, "the temporary database"); err != nil {
 			return err
