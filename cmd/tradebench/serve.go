@@ -153,12 +153,6 @@ func runServe(ctx context.Context, args []string) error {
 		// promise nothing keeps, and tiers told to connect there would find no one
 		return usageErrorf("--nats-port: the embedded NATS server runs only with --orders async-durable or async-volatile; in %s mode run a NATS server and give every tier --nats URL (live quotes between processes)", oc.Mode)
 	}
-	// the store is opened by the roles that serve data: it must exist unless it is to be loaded
-	if roles.BSL || roles.Orders || cfg.Access == remote.InProcess {
-		if err := needDB(cfg.DB, *loadIfEmpty, "load it first: tradebench load --db "+dsn.Redact(cfg.DB)+" (or start with --load-if-empty)"); err != nil {
-			return err
-		}
-	}
 	if *loadIfEmpty {
 		spec.Accounts, spec.Quotes, spec.Holdings, spec.Seed = *accounts, *quotes, *holdings, *seed
 		if err := spec.Validate(); err != nil {
@@ -186,6 +180,13 @@ func runServe(ctx context.Context, args []string) error {
 	if tlsFiles.Enabled() {
 		if _, err := tlsFiles.Server(); err != nil {
 			return usageErrorf("--tls-cert: %v", err)
+		}
+	}
+	// the store is opened by the roles that serve data: it must exist unless it is to be loaded
+	// (checked after the flags, before anything is written)
+	if roles.BSL || roles.Orders || cfg.Access == remote.InProcess {
+		if err := needDB(cfg.DB, *loadIfEmpty, "load it first: tradebench load --db "+dsn.Redact(cfg.DB)+" (or start with --load-if-empty)"); err != nil {
+			return err
 		}
 	}
 	monolith := roles.Web && roles.BSL && roles.Orders && oc.Processor == ""
