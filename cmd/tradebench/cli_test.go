@@ -177,7 +177,6 @@ func runIn(t *testing.T, dir string, args ...string) result {
 	ctx, cancel := context.WithTimeout(context.Background(), smokeTimeout)
 	defer cancel()
 	cmd := smokeCmd(ctx, dir, args...)
-	cmd.Env = append(cmd.Env, "TRADEBENCH_SERVICE_TOKEN=") // the case's own flags decide
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -49,22 +48,7 @@ func smokeCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
 // tb runs tradebench with args in a temporary directory and returns how it ended.
 func tb(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), smokeTimeout)
-	defer cancel()
-	cmd := smokeCmd(ctx, t.TempDir(), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("tradebench %v: %v", args, err)
-	}
-	return r
+	return runIn(t, t.TempDir(), args...)
 }
 
 // mustRun runs tradebench and fails unless it exits 0.
