@@ -39,7 +39,7 @@ const (
 
 // exitCode maps a command's error to its exit status. When errors are joined (a run that missed
 // a threshold and whose audit failed), the more serious reason wins: bad input, then lost agents,
-// then the audit, then thresholds.
+// then an invalid run, then the audit, then thresholds.
 func exitCode(err error) int {
 	var (
 		ue   *driver.UsageError
@@ -47,6 +47,8 @@ func exitCode(err error) int {
 		af   *audit.Failed
 		tf   *report.ThresholdsFailed
 		ce   *cacheperfjob.CeilingExceeded
+		// coder is an error that states its exit status itself (see below)
+		coder interface{ ExitCode() int }
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -55,6 +57,11 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &lost):
 		return exitAgentsLost
+	case errors.As(err, &coder):
+		// a library error that still states its own status — the run-validity verdict
+		// (report.InvalidError, exit 6) and the preflight's refusal (2), being added on another
+		// branch — is honoured until its type has a case of its own here
+		return coder.ExitCode()
 	case errors.As(err, &af):
 		return exitAudit
 	case errors.As(err, &tf), errors.As(err, &ce):

@@ -245,5 +245,14 @@ func exitCases() []exitCase {
 		{"thresholds and the audit", errors.Join(tf, af), exitAudit},
 		{"the audit and lost agents", errors.Join(af, lost), exitAgentsLost},
 		{"a bad flag and thresholds", errors.Join(tf, usageErrorf("--out")), exitUsage},
+		{"an invalid run (a verdict stating 6)", fmt.Errorf("run: %w", invalidRun{}), exitInvalid},
+		{"an invalid run that also missed thresholds", errors.Join(tf, invalidRun{}), exitInvalid},
 	}
 }
+
+// invalidRun stands for the run-validity verdict's error (report.InvalidError, on another
+// branch), which states its status itself.
+type invalidRun struct{}
+
+func (invalidRun) Error() string { return "the run is invalid" }
+func (invalidRun) ExitCode() int { return exitInvalid }
