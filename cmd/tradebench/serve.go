@@ -96,6 +96,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 
 	cfg := def
+	cfg.Logger = slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	roles, err := server.ParseRoles(*role)
 	if err != nil {
 		return usageErrorf("--role: %v", err)
@@ -145,15 +146,14 @@ func runServe(ctx context.Context, args []string) error {
 		cfg.LoadProgress = func(done, total int64) {
 			if pct := done * 10 / max(total, 1); pct != last {
 				last = pct
-				fmt.Fprintf(os.Stderr, "loading: %d%% (%d of %d rows)\n", pct*10, done, total)
+				cfg.Logger.Info("loading", "percent", pct*10, "rows", done, "of", total) // a server's one log style
 			}
 		}
 	}
 	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
 		cfg.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
-	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
-	cfg.Logger = log
+	log := cfg.Logger
 	if *loginMax < 0 {
 		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)
 	}
