@@ -100,6 +100,11 @@ type Config struct {
 
 	Progress    io.Writer `json:"-"`
 	ProgressTTY bool      `json:"-"`
+	// OnSecond, if set, receives each closed second of the run as load.Config.OnSecond does
+	// (same contract: one goroutine, in order, return quickly, the histogram valid only during
+	// the call) — a local run's seconds, or a distributed run's merged over its agents — so a
+	// live reporter (a metrics exporter) reads a drive the same way wherever it runs.
+	OnSecond func(p report.SeriesPoint, h *hdr.Histogram) `json:"-"`
 
 	Thresholds []report.Threshold `json:"-"`
 	// Peak, if set, runs a peak search instead of one run (closed model only).
@@ -137,7 +142,7 @@ func (c *Config) SetDefaults() {
 func (c Config) Load(label string) load.Config {
 	return load.Config{Users: c.Users, Rate: c.Rate, MaxInFlight: c.MaxInFlight, Iterations: c.Iterations,
 		RampUp: c.RampUp, Steady: c.Duration, RampDown: c.RampDown, Progress: c.Progress, ProgressTTY: c.ProgressTTY,
-		Label: label, Resources: c.Resources}
+		Label: label, Resources: c.Resources, OnSecond: c.OnSecond}
 }
 
 // Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
