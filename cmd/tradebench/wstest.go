@@ -148,7 +148,7 @@ func wstestDrive(ctx context.Context, args []string) error {
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
 	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(wstestjob.Builtins(), ", ")+"; flags override it")
 	fs.String("encoding", wstestjob.SOAP, "soap | json | grpc")
-	fs.String("methodology", wstestjob.Sun, "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
+	fs.String("methodology", wstestjob.Sun, "sun: a few users with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
 	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (-c; default %d for sun, %d for users)", wstestjob.DefaultSunAgents, wstestjob.DefaultUsersAgents))
 	fs.String("ramp-up", wstestjob.DefaultRampUp.String(), "ramp-up, a duration such as 10s (not measured)")
 	fs.String("duration", wstestjob.DefaultSteady.String(), "the measured steady state, a duration such as 2m (-d)")

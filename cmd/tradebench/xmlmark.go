@@ -88,7 +88,7 @@ func xmlmarkConfigs(args []string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%-5s agents %d  dom %3d sax %3d pull %3d  selection %3d%%  content-mod %3d%%  structure-mod %3d%%  serialize %3d%%  docs %s\n",
+			fmt.Printf("%-5s users %d  dom %3d sax %3d pull %3d  selection %3d%%  content-mod %3d%%  structure-mod %3d%%  serialize %3d%%  docs %s\n",
 				n, c.Agents, c.DOMUsage, c.SAXUsage, c.PullParserUsage, c.Selection, c.ContentModification,
 				c.StructureModification, c.Serialization, strings.Join(c.XMLFiles, " "))
 		}
