@@ -131,11 +131,11 @@ func flagError(fs *flag.FlagSet, err error) error {
 		if f := fs.Lookup(name); f != nil && isDurationFlag(f) {
 			return usageErrorf("%s", durationHint(name, value, see))
 		}
-		if why == "parse error" { // the flag package's word for a number it could not read
+		switch {
+		case strings.HasPrefix(msg, "invalid boolean"), strings.HasPrefix(why, "strconv.ParseBool"):
+			why = "want true or false"
+		case why == "parse error", strings.HasPrefix(why, "strconv.Parse"): // the flag package's and strconv's words
 			why = "not a number"
-			if strings.HasPrefix(msg, "invalid boolean") {
-				why = "want true or false"
-			}
 		}
 		return usageErrorf("%s %q: %s; %s", dashed(name), value, why, see)
 	}
