@@ -118,6 +118,18 @@ type Config struct {
 	// Stream, if set, holds stream subscribers open during the run and records event delivery
 	// latency in the results (extra.stream); not with a peak search.
 	Stream *streamload.Config `json:"-"`
+
+	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
+	// that a comparison can tell a change from run-to-run noise: the results keep every run's
+	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
+	// controller repeats; an agent runs its share once each time.
+	Repeat int `json:"-"`
+	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
+	// that each run starts from the same state.
+	BetweenRepeats func(ctx context.Context, run int) error `json:"-"`
+	// Label names the run in the summary, the report and comparisons ("" = the workload and its
+	// key settings; see report.Results.Name).
+	Label string `json:"-"`
 }
 
 // SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
@@ -263,11 +275,17 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 }
 
 // Drive runs cfg and returns its results. A run that completes but misses a threshold returns
-// the results and a *report.ThresholdsFailed (exit status 3); a distributed run that lost an
-// agent returns the merged results of the rest and an *AgentsLostError (exit status 5, unless
-// the distributor was told to allow it); an interrupted run returns what was measured and the
-// context's error.
+// the results and a *report.ThresholdsFailed; a distributed run that lost an agent returns the
+// merged results of the rest and an *AgentsLostError (unless the distributor was told to allow
+// it); an interrupted run returns what was measured and the context's error. The types let a
+// caller tell these apart (the command line maps them to its exit statuses).
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	if err := checkRepeat(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Repeat > 1 {
+		return driveRepeated(ctx, cfg)
+	}
 	p, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
@@ -307,6 +325,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	disclose.Fill(res)
 	p.describe(res)
 	orderTransactions(res, p.sc.TransactionNames())
+	res.Label = cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
 		recordServer(ctx, res, p.target, p.http)

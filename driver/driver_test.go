@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -273,7 +274,7 @@ func TestDriveOnSecond(t *testing.T) {
 		t.Fatalf("OnSecond heard %d seconds, the series holds %d", len(heard), len(res.Series))
 	}
 	for i, p := range heard {
-		if p != res.Series[i] {
+		if !reflect.DeepEqual(p, res.Series[i]) { // a point holds its transactions' seconds (a slice)
 			t.Errorf("second %d: heard %+v, series %+v", i, p, res.Series[i])
 		}
 	}

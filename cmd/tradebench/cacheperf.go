@@ -245,6 +245,8 @@ flags:
 	var pub publishFlags
 	pub.register(fs)
 	yes := addYes(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "users", "threads", "c")
 	alias(fs, "ramp-up", "warmup")
 	alias(fs, "duration", "steady", "d")
@@ -334,6 +336,7 @@ flags:
 	if err != nil && !errors.As(err, &over) {
 		return err
 	}
+	res.Label = label
 	points, perr := cacheperfjob.PointsOf(res)
 	if perr != nil {
 		return perr

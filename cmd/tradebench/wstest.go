@@ -163,6 +163,8 @@ func wstestDrive(ctx context.Context, args []string) error {
 	progress := addProgress(fs)
 	var pub publishFlags
 	pub.register(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "users", "c")
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady", "d")
@@ -218,5 +220,8 @@ func wstestDrive(ctx context.Context, args []string) error {
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
 	w, tty := progress.writer()
 	res, err := wstestjob.Run(ctx, cfg, w, tty)
+	if res != nil {
+		res.Label = label
+	}
 	return finish(res, *out, &pub, err)
 }

@@ -138,6 +138,8 @@ flags:
 	progress := addProgress(fs)
 	var pub publishFlags
 	pub.register(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "users", "c")
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady", "d")
@@ -205,6 +207,7 @@ flags:
 		}
 		return err
 	}
+	res.Label = label
 	pub.price(res)
 	res.WriteSummary(os.Stdout)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {
