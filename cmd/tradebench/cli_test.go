@@ -100,6 +100,7 @@ func cliCases() []cliCase {
 		cliCase{args: []string{"xmlmark", "run", "missing.ini"}, code: exitUsage, want: []string{"missing.ini"}},
 		cliCase{args: []string{"xmlmark", "run", "DOM1", "--out", "nodir/x.json"}, code: exitUsage, want: []string{"--out", "does not exist"}},
 		cliCase{args: []string{"xmlmark", "configs", "nosuch"}, code: exitUsage, want: []string{"nosuch"}},
+		cliCase{args: []string{"xmlmark", "gen", "--out", "nodir/inv.xml"}, code: exitUsage, want: []string{"nodir/inv.xml", "does not exist"}},
 		cliCase{args: []string{"cacheperf", "serve", "--db", "sqlite:missing.db"}, code: exitUsage, want: []string{"no such database", "cacheperf load"}},
 		cliCase{args: []string{"cacheperf", "sweep", "--quick", "--db", "sqlite:missing.db"}, code: exitUsage, want: []string{"no such database"}},
 		cliCase{args: []string{"cacheperf", "sweep", "--quick", "--out", "nodir/c.json"}, code: exitUsage, want: []string{"--out", "does not exist"}},

@@ -58,6 +58,13 @@ flags:
 	if *lines < 1 {
 		return usageErrorf("--lines must be at least 1, got %d", *lines)
 	}
+	for _, f := range []string{*out, *xsd} {
+		if f != "" && f != "-" {
+			if err := checkOutDir(f); err != nil {
+				return err
+			}
+		}
+	}
 	data, err := xmlmark.Generate(*lines)
 	if err != nil {
 		return usageErrorf("--lines: %v", err)
