@@ -16,6 +16,7 @@ import (
 	"github.com/tradebench/tradebench/bench/cacheperfjob"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 )
@@ -47,13 +48,15 @@ func exitCode(err error) int {
 		af   *audit.Failed
 		tf   *report.ThresholdsFailed
 		ce   *cacheperfjob.CeilingExceeded
+		se   *setting.Error
 		// coder is an error that states its exit status itself (see below)
 		coder interface{ ExitCode() int }
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage), errors.As(err, &ue):
+	case errors.Is(err, errUsage), errors.As(err, &ue), errors.As(err, &se):
+		// a *setting.Error is a bad value of a configuration field, whoever set it: bad input
 		return exitUsage
 	case errors.As(err, &lost):
 		return exitAgentsLost

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/cacheperfjob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 )
@@ -240,6 +241,7 @@ func exitCases() []exitCase {
 		{"--help", flag.ErrHelp, exitOK},
 		{"an error of the run", errors.New("disk full"), exitInternal},
 		{"a bad flag", usageErrorf("--users must be at least 1"), exitUsage},
+		{"a configuration field's bad value", fmt.Errorf("start: %w", setting.Errorf("OrdersLimit", "must be at most 100000")), exitUsage},
 		{"a drive that cannot run as configured", fmt.Errorf("drive: %w", &driver.UsageError{Err: errors.New("too many users")}), exitUsage},
 		{"thresholds", fmt.Errorf("run: %w", tf), exitThresholds},
 		{"a memory ceiling", &cacheperfjob.CeilingExceeded{}, exitThresholds},
