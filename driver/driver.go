@@ -122,7 +122,7 @@ type Config struct {
 	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
 	// that a comparison can tell a change from run-to-run noise: the results keep every run's
 	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
-	// controller repeats; an agent runs its share once each time.
+	// controller repeats a distributed drive; each agent's share is one run.
 	Repeat int `json:"-"`
 	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
 	// that each run starts from the same state.
@@ -183,7 +183,7 @@ func (c Config) Validate() error {
 	case c.Peak != nil && c.Rate > 0:
 		return setting.Errorf("Peak", "a peak search steps virtual users; it cannot run the open model (Rate)")
 	}
-	return nil
+	return checkRepeat(c)
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
