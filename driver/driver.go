@@ -234,14 +234,12 @@ func (c Config) checkLive() error {
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
-// unique range has values; like a bad flag, its exit status is 2.
+// unique range has values: a mistake in the configuration, not a failure of the run (the
+// command line treats it as a bad flag).
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
-
-// ExitCode is 2, a usage error's exit status.
-func (e *UsageError) ExitCode() int { return 2 }
 
 // Workload is the results' workload name for driven HTTP scenarios.
 const Workload = "http"
@@ -324,10 +322,10 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 }
 
 // Drive runs cfg and returns its results. A run that completes but misses a threshold returns
-// the results and a *report.ThresholdsFailed (exit status 3); a distributed run that lost an
-// agent returns the merged results of the rest and an *AgentsLostError (exit status 5, unless
-// the distributor was told to allow it); an interrupted run returns what was measured and the
-// context's error.
+// the results and a *report.ThresholdsFailed; a distributed run that lost an agent returns the
+// merged results of the rest and an *AgentsLostError (unless the distributor was told to allow
+// it); an interrupted run returns what was measured and the context's error. The types let a
+// caller tell these apart (the command line maps them to its exit statuses).
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := checkRepeat(cfg); err != nil {
 		return nil, err
@@ -414,6 +412,7 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, 
 	}
 	disclose.Fill(res)
 	p.describe(res)
+	orderTransactions(res, p.sc.TransactionNames())
 	res.Label = p.cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
@@ -483,6 +482,11 @@ func Prepare(cfg Config) (*Plan, error) {
 		if err == nil {
 			p.sc, err = parseScenario(cfg.Scenario, data, opt)
 		}
+		if err != nil {
+			// a scenario that cannot be read or compiled is a mistake in the configuration, not
+			// a failed run: the error names the field so the caller can say which setting it was
+			err = &setting.Error{Field: "Scenario", Err: err}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -545,19 +549,13 @@ type Distributor interface {
 }
 
 // AgentsLostError is a distributed run that lost agents (they stopped reporting): the results
-// merge the others'. Its exit status is 5; a distributor told to allow the loss (package
-// fleet's ControllerConfig.AllowLoss) does not return it.
+// merge the others', so a caller must be able to tell it from a failed run; a distributor told
+// to allow the loss (package fleet's ControllerConfig.AllowLoss) does not return it.
 type AgentsLostError struct{ Lost []string }
 
 func (e *AgentsLostError) Error() string {
 	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only", len(e.Lost), strings.Join(e.Lost, ", "))
 }
-
-// AgentsLostExit is the exit status of a distributed run that lost an agent.
-const AgentsLostExit = 5
-
-// ExitCode is 5.
-func (e *AgentsLostError) ExitCode() int { return AgentsLostExit }
 
 // fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
 // have values for, naming the field (Users, MaxInFlight, Peak.Start). Bounds the user did not

@@ -269,16 +269,7 @@ func finish(res *report.Results, out string, pub *publishFlags, runErr error) er
 	}
 	pub.price(res)
 	res.WriteSummary(os.Stdout)
-	if out != "" {
-		if err := res.WriteFile(out); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
-		if err := pub.writeReport(res, out); err != nil {
-			return errors.Join(runErr, err)
-		}
-	}
-	return runErr
+	return errors.Join(runErr, writeResults(res, out, pub))
 }
 
 func runDrive(ctx context.Context, args []string) error {

@@ -325,8 +325,8 @@ func TestFleetAgentKilled(t *testing.T) {
 		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second})})
 	took := time.Since(began)
 	var lost *driver.AgentsLostError
-	if !errors.As(err, &lost) || lost.ExitCode() != 5 || !slices.Equal(lost.Lost, []string{"a1"}) {
-		t.Fatalf("want a1 lost (exit 5), got %v", err)
+	if !errors.As(err, &lost) || !slices.Equal(lost.Lost, []string{"a1"}) {
+		t.Fatalf("want a1 lost, got %v", err)
 	}
 	if res == nil || len(res.Agents) != 3 {
 		t.Fatalf("results: %+v", res)

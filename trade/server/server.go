@@ -114,7 +114,7 @@ const DefaultLoginMaxFailures = 20
 // the rest filled by SetDefaults.
 func DefaultConfig() Config {
 	c := Config{
-		DB:               "sqlite:tradebench.db",
+		DB:               dataset.DefaultDB,
 		Listen:           "127.0.0.1:8080",
 		MarketSummaryTTL: 60 * time.Second,
 		LoginMaxFailures: DefaultLoginMaxFailures,
