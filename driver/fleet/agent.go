@@ -18,6 +18,9 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/live"
+	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -27,6 +30,10 @@ type AgentConfig struct {
 	Name string
 	// Log receives the agent's events (nil = nowhere).
 	Log *slog.Logger
+	// MetricsListen, if set (host:port), serves this agent's own live metrics at
+	// http://MetricsListen/metrics for as long as it serves: each run's seconds, as its share
+	// measures them (package live). The address is the access control.
+	MetricsListen string
 }
 
 // Agent is a long-running load agent: it announces itself on NATS, prepares the shares
@@ -37,12 +44,16 @@ type Agent struct {
 	log   *slog.Logger
 
 	mu      sync.Mutex
+	sub     *nats.Subscription // the agent's subjects, from Listen
 	run     string             // assigned or running ("" = idle)
 	plan    *driver.Plan       // the assigned share, prepared
 	cancel  context.CancelFunc // stops the running share
 	started bool
 	expire  *time.Timer    // drops an assignment no start follows
 	running sync.WaitGroup // the share being run, until its results are delivered
+
+	metricsListen string
+	live          *live.Metrics // nil without MetricsListen
 }
 
 // NewAgent makes an agent on a NATS connection (see Connect).
@@ -54,20 +65,57 @@ func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Agent{nc: nc, log: cfg.Log,
+	return &Agent{nc: nc, log: cfg.Log, metricsListen: cfg.MetricsListen,
 		hello: Hello{Header: header(), ID: nuid.Next(), Name: cfg.Name, Host: host, Cores: runtime.NumCPU()}}
 }
 
 // ID is the agent's unique id.
 func (a *Agent) ID() string { return a.hello.ID }
 
-// Serve announces the agent and answers controllers until ctx ends.
-func (a *Agent) Serve(ctx context.Context) error {
+// Listen subscribes the agent to its subjects and waits until the broker has the subscription,
+// so a controller's request sent after Listen returns finds the agent (not "no responders"), as
+// net.Listen before http.Serve lets a client connect before the server's loop runs. Serve
+// calls it when it has not been called.
+func (a *Agent) Listen() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sub != nil {
+		return nil
+	}
 	sub, err := a.nc.Subscribe(agentSubject(a.hello.ID, "*"), a.handle)
+	if err == nil {
+		err = a.nc.Flush()
+	}
 	if err != nil {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
 		return fmt.Errorf("agent: subscribing: %w", err)
 	}
-	defer sub.Unsubscribe()
+	a.sub = sub
+	return nil
+}
+
+// Serve announces the agent and answers controllers until ctx ends.
+func (a *Agent) Serve(ctx context.Context) error {
+	if a.metricsListen != "" {
+		a.live = live.New(nil)
+		ep, err := metrics.Listen(ctx, a.metricsListen, a.live.Registry(), a.log)
+		if err != nil {
+			return setting.Errorf("MetricsListen", "%v", err)
+		}
+		defer ep.Close()
+		a.log.Info("live metrics", "url", ep.URL())
+	}
+	if err := a.Listen(); err != nil {
+		return err
+	}
+	defer func() {
+		a.mu.Lock()
+		_ = a.sub.Unsubscribe()
+		a.sub = nil
+		a.mu.Unlock()
+	}()
 	a.log.Info("agent ready", "name", a.hello.Name, "id", a.hello.ID, "nats", a.nc.ConnectedUrlRedacted())
 	t := time.NewTicker(HelloEvery)
 	defer t.Stop()
@@ -146,10 +194,7 @@ func (a *Agent) assign(as Assign) error {
 		return fmt.Errorf("agent %s is already running run %s", a.hello.Name, a.run)
 	}
 	s := as.Share
-	cfg := driver.Config{Target: s.Target, URL: s.URL, Scenario: s.Scenario, ScenarioData: s.ScenarioData,
-		Params: s.Params, Think: s.Think, Users: s.Users, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Iterations: s.Iterations,
-		RampUp: s.RampUp, Duration: s.Duration, RampDown: s.RampDown, KeepConnections: s.KeepConnections,
-		Timeout: s.Timeout, Insecure: s.Insecure, RunID: s.RunID, Seed: s.Seed, Slice: s.Slice}
+	cfg := s // the fields that travelled; the local ones are zero (json:"-")
 	if cfg.URL != "" {
 		cfg.Scenario, cfg.ScenarioData = "", nil
 	}
@@ -189,6 +234,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
 	sent := a.nc.Stats().OutBytes
 	tick := runSubject(run, "tick")
+	if a.live != nil {
+		plan.Watch(a.live)
+	}
 	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
 		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
 			Pass: int64(p.TPS), Errors: p.Errors, Hits: p.Hits, Users: p.Users}
@@ -208,6 +256,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	}
 	if err != nil {
 		out.Error = err.Error()
+	}
+	if a.live != nil {
+		a.live.Done(res)
 	}
 	a.deliver(out)
 	a.mu.Lock()
