@@ -607,6 +607,11 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		}
 		o = trade.Order{AccountID: a.AccountID, HoldingID: h.HoldingID, Symbol: h.Symbol, Type: trade.Sell,
 			Status: trade.StatusOpen, OpenDate: now(), Quantity: qty, Price: q.Price, Fee: trade.OrderFee}
+		// As for Buy: one step with the debit under the account lock in sync mode, checked
+		// again at completion (apply) in the async modes.
+		if err := checkFunds(a, o); err != nil {
+			return err
+		}
 		return s.place(ctx, tx, &o, &a, &q)
 	})
 	if err != nil {
@@ -627,14 +632,21 @@ func (s *Service) moved(o trade.Order, q trade.Quote) {
 	}
 }
 
-// checkFunds refuses a buy whose cost plus fee exceeds the balance. (trade.MaxQuantity and
-// the price rules keep the cost far from overflowing Money.)
+// checkFunds refuses an order that would leave the balance negative: a buy whose cost plus
+// fee exceeds the balance, and a sell whose proceeds are below the fee by more than the
+// balance (1 share at $1.01 sold for $24.95 of fee took a $30 account to −$19.99).
+// (trade.MaxQuantity and the price rules keep the cost far from overflowing Money.)
 func checkFunds(a trade.Account, o trade.Order) error {
-	if o.Type != trade.Buy {
-		return nil
-	}
-	if cost := o.Total(); cost > a.Balance {
-		return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, order costs $%s", a.Balance, cost)
+	switch o.Type {
+	case trade.Buy:
+		if cost := o.Total(); cost > a.Balance {
+			return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, order costs $%s", a.Balance, cost)
+		}
+	case trade.Sell:
+		if net := o.Total(); a.Balance+net < 0 {
+			return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, the sale's proceeds $%s do not cover the $%s fee",
+				a.Balance, o.Price.Times(o.Quantity), o.Fee)
+		}
 	}
 	return nil
 }
@@ -743,17 +755,17 @@ func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order
 // order meanwhile) is cancelled and moves nothing.
 func (s *Service) apply(ctx context.Context, tx store.Tx, o *trade.Order, a *trade.Account, q *trade.Quote) error {
 	t := now()
+	if err := checkFunds(*a, *o); err != nil {
+		// only an async order gets here short of money (sync Buy and Sell checked first): the
+		// balance went to other orders since it was placed
+		o.Status, o.CompletionDate = trade.StatusCancelled, t
+		if s.opts.OnCancel != nil {
+			s.opts.OnCancel(*o, err.Error())
+		}
+		return nil
+	}
 	switch o.Type {
 	case trade.Buy:
-		if err := checkFunds(*a, *o); err != nil {
-			// only an async order gets here short of money (sync Buy checked first): the
-			// balance went to other orders since it was placed
-			o.Status, o.CompletionDate = trade.StatusCancelled, t
-			if s.opts.OnCancel != nil {
-				s.opts.OnCancel(*o, err.Error())
-			}
-			return nil
-		}
 		id, err := tx.CreateHolding(ctx, trade.Holding{AccountID: a.AccountID, Symbol: o.Symbol, Quantity: o.Quantity,
 			PurchasePrice: o.Price, PurchaseDate: t})
 		if err != nil {
