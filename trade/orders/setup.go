@@ -306,7 +306,7 @@ func (r *Running) endpoints(c Config, s *business.Service, httpAddr, grpcAddr st
 		}
 		gs := grpcapi.NewServer(s, grpcapi.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token, c.ServerTLS)})
 		r.GRPCAddr = ln.Addr().String()
-		go func() { _ = gs.Serve(ln) }()
+		go func() { _ = gs.Serve(httpserve.LimitPerClient(ln, 0)) }()
 		r.closers = append(r.closers, func() { gracefulStop(gs, 5*time.Second) })
 	}
 	return nil
