@@ -29,6 +29,7 @@ var serveFlags = flagNames{
 	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit",
 	// orders.Config's own fields
 	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
+	"NATSToken": "nats-token-file", "Orders.NATSToken": "nats-token-file",
 }
 
 func runServe(ctx context.Context, args []string) error {

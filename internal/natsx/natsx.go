@@ -153,6 +153,9 @@ func ValidateToken(t string) error {
 	return nil
 }
 
+// ErrNoToken is ResolveToken's answer when no token is configured and none is to be generated.
+var ErrNoToken = errors.New("no NATS token: set $" + EnvToken + " or give the broker's token file (" + DefaultTokenFile + " where the broker started)")
+
 // ResolveToken finds a process's NATS token: $TRADEBENCH_NATS_TOKEN, else the file given
 // (which must exist and be readable by this user only), else DefaultTokenFile in the working
 // directory if it exists. With none of them, generate writes a new token to DefaultTokenFile
@@ -175,7 +178,7 @@ func ResolveToken(file string, generate bool) (token, path string, err error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", "", err
 	case !generate:
-		return "", "", fmt.Errorf("no NATS token: set $%s or give the broker's token file (%s where the broker started)", EnvToken, DefaultTokenFile)
+		return "", "", ErrNoToken
 	}
 	t = NewToken()
 	f, err := os.OpenFile(DefaultTokenFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

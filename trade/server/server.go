@@ -23,6 +23,7 @@ import (
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/trade"
@@ -372,9 +373,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // its own included, exactly once. Without a broker, changes reach only a web tier in the same
 // process.
 func (s *Server) connectQuotes() error {
-	url := s.cfg.Orders.NATS
+	url, token := s.cfg.Orders.NATS, s.cfg.Orders.NATSToken
 	if s.ord != nil && s.ord.NATSURL != "" {
-		url = s.ord.NATSURL
+		url, token = s.ord.NATSURL, s.ord.NATSToken
 	}
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
@@ -385,7 +386,7 @@ func (s *Server) connectQuotes() error {
 	if s.svc == nil && !s.roles.Web {
 		return nil
 	}
-	nc, err := nats.Connect(url, nats.Name("tradebench quotes"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench quotes", Token: token})
 	if err != nil {
 		return fmt.Errorf("live quotes: connect to NATS %s: %w", url, err)
 	}
