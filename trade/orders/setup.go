@@ -44,7 +44,7 @@ type Config struct {
 	// one when serve --role orders or another web tier must), and a NATS connection presents
 	// none (a server with its own credentials in the URL).
 	NATSToken string
-	WorkDir  string
+	WorkDir   string
 	// HTTPMiddleware, if set, wraps the order processor's REST endpoint (e.g. request metrics).
 	HTTPMiddleware func(http.Handler) http.Handler
 	// Processor is the order processor's endpoint for async-http (REST, host:port or URL) and
