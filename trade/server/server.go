@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -209,23 +210,24 @@ func (c Config) Validate() error {
 // Server is a running StockTrader process: any of the web tier, the services host and the
 // order processor, over one database.
 type Server struct {
-	cfg     Config
-	roles   Roles
-	log     *slog.Logger
-	st      store.Store                // nil when no role here needs the database
-	svc     *business.Service          // the in-process service, when this process has one
-	sw      *access.Switch             // the web tier's service (web role)
-	host    *host.Host                 // the services host (bsl role)
-	ord     *orders.Running            // order processing (any async mode or the orders role)
-	http    *http.Server               // the web tier (web role)
-	quotes  *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
-	pub     *stream.Publisher          // where the in-process service reports moved quotes
-	nc      *nats.Conn                 // the quote stream's broker connection, if any
-	ln      net.Listener
-	started time.Time
-	info    store.LoadInfo
-	metrics *metrics.Registry
-	metEP   *metrics.Endpoint // nil without cfg.MetricsListen
+	badQuotes atomic.Int64 // malformed messages on the quote subjects (stream.Bridge)
+	cfg       Config
+	roles     Roles
+	log       *slog.Logger
+	st        store.Store                // nil when no role here needs the database
+	svc       *business.Service          // the in-process service, when this process has one
+	sw        *access.Switch             // the web tier's service (web role)
+	host      *host.Host                 // the services host (bsl role)
+	ord       *orders.Running            // order processing (any async mode or the orders role)
+	http      *http.Server               // the web tier (web role)
+	quotes    *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
+	pub       *stream.Publisher          // where the in-process service reports moved quotes
+	nc        *nats.Conn                 // the quote stream's broker connection, if any
+	ln        net.Listener
+	started   time.Time
+	info      store.LoadInfo
+	metrics   *metrics.Registry
+	metEP     *metrics.Endpoint // nil without cfg.MetricsListen
 
 	done    chan struct{}
 	serveMu sync.Mutex
@@ -339,6 +341,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.connectQuotes(); err != nil {
 		return fail(err)
 	}
+	s.metrics.MustRegister(s.malformedCounters()...)
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
 		if hl == "" {
@@ -392,7 +395,7 @@ func (s *Server) connectQuotes() error {
 	}
 	s.nc = nc
 	if s.roles.Web {
-		if _, err := stream.Bridge(nc, s.quotes, s.log); err != nil {
+		if _, err := stream.Bridge(nc, s.quotes, s.log, &s.badQuotes); err != nil {
 			return err
 		}
 	}
