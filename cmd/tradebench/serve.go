@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -143,6 +144,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	cfg.Logger = log
+	httpserve.RouteGRPCLog(log.Handler())
 	if *loginMax < 0 {
 		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)
 	}

@@ -6,6 +6,7 @@
 package httpserve
 
 import (
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,7 +14,10 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/grpclog"
 	"google.golang.org/grpc/keepalive"
+
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 // Defaults. They are generous for a benchmark (a request takes milliseconds) and short enough
@@ -34,7 +38,7 @@ type Options struct {
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
 	// Logger receives the server's own errors (TLS handshakes, malformed requests) at Warn
-	// level (nil = slog.Default()).
+	// level, at most logsafe.DefaultLimiter's rate per client (nil = slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -50,7 +54,7 @@ func New(h http.Handler, o Options) *http.Server {
 		WriteTimeout:      o.WriteTimeout,
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    o.MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(o.Logger.Handler(), slog.LevelWarn),
+		ErrorLog:          logsafe.ErrorLog(o.Logger.Handler(), slog.LevelWarn, logsafe.DefaultLimiter()),
 	}
 }
 
@@ -161,4 +165,12 @@ func (c *countedConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
 	return err
+}
+
+// RouteGRPCLog sends grpc-go's own log through h: its errors only (its info and warnings are
+// per-connection chatter), cleaned and at most logsafe.DefaultLimiter's rate per client, as
+// every server's error log. grpclog's rule: call it once, before any gRPC server or client
+// starts.
+func RouteGRPCLog(h slog.Handler) {
+	grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, logsafe.ErrorLog(h, slog.LevelError, logsafe.DefaultLimiter()).Writer()))
 }
