@@ -61,9 +61,11 @@ type Options struct {
 	Observe OrderObserver
 	// Seed seeds the price moves (0 = random).
 	Seed uint64
-	// LoginMaxFailures is how many wrong passwords one user id may get within trade.LoginWindow;
-	// further logins are refused (trade.CodeTooManyRequests) until the window has passed,
-	// even with the right password (0 = no limit).
+	// LoginMaxFailures is how many wrong passwords one user id may get from one client
+	// (trade.ClientOf) within trade.LoginWindow; further logins of it from that client are
+	// refused (trade.CodeTooManyRequests) until the window has passed, even with the right
+	// password, and a client with ten times as many across user ids is refused for all of
+	// them. Other clients, the account's owner among them, are not (0 = no limit).
 	LoginMaxFailures int
 	// Clock is the throttle's time (nil = time.Now); tests move it.
 	Clock func() time.Time
@@ -184,8 +186,9 @@ func (s *Service) account(ctx context.Context, r store.Reader, userID string) (t
 
 // Login checks the password and counts the login. An unknown user id and a wrong password
 // get the same error (trade.LoginRefused), after the same bcrypt work; after
-// Options.LoginMaxFailures of them for one user id within trade.LoginWindow, every login of that id
-// is refused until the window has passed.
+// Options.LoginMaxFailures of them for one user id from one client (trade.ClientOf ctx) within
+// trade.LoginWindow, that client's logins of that id are refused until the window has passed,
+// and after ten times as many from one client across user ids, all its logins (loginThrottle).
 func (s *Service) Login(ctx context.Context, userID, password string) (trade.Account, error) {
 	if err := checkUser(userID); err != nil {
 		return trade.Account{}, err
@@ -193,10 +196,15 @@ func (s *Service) Login(ctx context.Context, userID, password string) (trade.Acc
 	if err := trade.ValidateField("password", password, true); err != nil {
 		return trade.Account{}, err
 	}
-	if wait := s.logins.retryAfter(userID); wait > 0 {
+	client := trade.ClientOf(ctx)
+	if wait, perClient := s.logins.retryAfter(userID, client); wait > 0 {
 		wait = wait.Round(time.Second) + time.Second // whole seconds, never early
+		what := "for this user id"
+		if perClient {
+			what = "from this client"
+		}
 		return trade.Account{}, &trade.Error{Code: trade.CodeTooManyRequests, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed logins for this user id: try again in %v", wait)}
+			Message: fmt.Sprintf("too many failed logins %s: try again in %v", what, wait)}
 	}
 	hash, err := s.st.PasswordHash(ctx, userID)
 	known := err == nil
@@ -208,7 +216,7 @@ func (s *Service) Login(ctx context.Context, userID, password string) (trade.Acc
 	}
 	// Checked outside the transaction: bcrypt is deliberately slow and must not hold locks.
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil || !known {
-		s.logins.fail(userID)
+		s.logins.fail(userID, client)
 		return trade.Account{}, trade.Errorf(trade.CodeUnauthorized, trade.LoginRefused)
 	}
 	var a trade.Account

@@ -30,7 +30,7 @@ func (a *app) doLogin(q *req) error {
 		a.renderLogin(q, http.StatusBadRequest, "", "The user id or password is too long.")
 		return nil
 	}
-	acct, err := a.svc.Login(q.r.Context(), uid, pw)
+	acct, err := a.svc.Login(trade.WithClient(q.r.Context(), q.r.RemoteAddr), uid, pw)
 	if te := trade.AsError(err); te != nil && te.Code == trade.CodeTooManyRequests {
 		setRetryAfter(q.w, te)
 		a.renderLogin(q, http.StatusTooManyRequests, uid, "Too many failed logins for this user id. Please wait a minute and try again.")
@@ -442,7 +442,7 @@ func (a *app) doRegister(q *req) error {
 		return fail(err)
 	}
 	// log in as DayTrader does after registering: the counters and last login are the service's
-	if _, err := a.svc.Login(q.r.Context(), acct.UserID, pw); err != nil {
+	if _, err := a.svc.Login(trade.WithClient(q.r.Context(), q.r.RemoteAddr), acct.UserID, pw); err != nil {
 		return err
 	}
 	a.startSession(q, acct)

@@ -28,8 +28,11 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
+
+	"github.com/tradebench/tradebench/trade"
 )
 
 // EnvToken is the environment variable a process reads its service token from (flags show in ps).
@@ -156,6 +159,14 @@ func (c *checker) ok(authorization string) bool {
 	return subtle.ConstantTimeCompare(got[:], c[:]) == 1
 }
 
+// ClientHeader (HTTP) and clientMD (gRPC metadata) carry the end client's address
+// (trade.WithClient) from a web tier to the services host. The host believes it only from a
+// caller that sent the service token; others' calls are refused anyway.
+const (
+	ClientHeader = "Tradebench-Client"
+	clientMD     = "tradebench-client"
+)
+
 // Refusal is the message a refused caller gets: it says what is missing, never the token.
 const Refusal = "missing or wrong service token: send Authorization: Bearer <token> (the token is in $" + EnvToken + " or the services host's token file)"
 
@@ -169,18 +180,22 @@ func RequireHTTP(token string, h http.Handler, deny func(http.ResponseWriter, *h
 	}
 	c := newChecker(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !c.ok(r.Header.Get("Authorization")) {
-			for _, p := range open {
-				if r.URL.Path == p {
-					h.ServeHTTP(w, r)
-					return
-				}
+		if c.ok(r.Header.Get("Authorization")) {
+			client := r.Header.Get(ClientHeader)
+			if client == "" {
+				client = r.RemoteAddr
 			}
-			w.Header().Set("WWW-Authenticate", `Bearer realm="tradebench services"`)
-			deny(w, r)
+			h.ServeHTTP(w, r.WithContext(trade.WithClient(r.Context(), client)))
 			return
 		}
-		h.ServeHTTP(w, r)
+		for _, p := range open {
+			if r.URL.Path == p {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tradebench services"`)
+		deny(w, r)
 	})
 }
 
@@ -203,7 +218,13 @@ func GRPCServerOptions(token string, tlsConf *tls.Config) []grpc.ServerOption {
 	return append(so, grpc.InTapHandle(func(ctx context.Context, info *tap.Info) (context.Context, error) {
 		for _, v := range info.Header.Get("authorization") {
 			if c.ok(v) {
-				return ctx, nil
+				client := ""
+				if cs := info.Header.Get(clientMD); len(cs) > 0 {
+					client = cs[0]
+				} else if p, ok := peer.FromContext(ctx); ok {
+					client = p.Addr.String()
+				}
+				return trade.WithClient(ctx, client), nil
 			}
 		}
 		return nil, status.Error(codes.Unauthenticated, Refusal)
@@ -263,6 +284,9 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 		r2.Header[k] = v
 	}
 	r2.Header["Authorization"] = []string{b.value}
+	if c := trade.ClientOf(r.Context()); c != "" {
+		r2.Header[ClientHeader] = []string{c}
+	}
 	return b.rt.RoundTrip(&r2)
 }
 
@@ -278,7 +302,15 @@ type perRPC struct {
 	tls bool
 }
 
-func (p perRPC) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+func (p perRPC) GetRequestMetadata(ctx context.Context, _ ...string) (map[string]string, error) {
+	if c := trade.ClientOf(ctx); c != "" {
+		md := make(map[string]string, len(p.md)+1)
+		for k, v := range p.md {
+			md[k] = v
+		}
+		md[clientMD] = c
+		return md, nil
+	}
 	return p.md, nil
 }
 
