@@ -97,6 +97,9 @@ type Config struct {
 	// or Orders.NATS (--nats) in any mode, so that every web tier hears every change; without
 	// a broker they stay in the process that made them.
 	StreamLimit int
+	// StreamPerClient caps the live streams one client address holds, under StreamLimit
+	// (0 = web.DefaultStreamPerClient): one client cannot take every slot.
+	StreamPerClient int
 
 	Logger *slog.Logger // nil = slog.Default()
 
@@ -201,6 +204,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
 	case c.StreamLimit < 0 || c.StreamLimit > 1_000_000:
 		return setting.Errorf("StreamLimit", "must be between 1 and 1000000, got %d", c.StreamLimit)
+	case c.StreamPerClient < 0 || c.StreamPerClient > 1_000_000:
+		return setting.Errorf("StreamPerClient", "must be between 1 and 1000000, got %d", c.StreamPerClient)
 	case c.Orders.NATS != "" && !strings.HasPrefix(c.Orders.NATS, "nats://") && !strings.HasPrefix(c.Orders.NATS, "tls://"):
 		return setting.Errorf("Orders.NATS", "must be a nats://host:port URL, got %q", c.Orders.NATS)
 	}
@@ -478,6 +483,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 		Logger:               log,
 		Quotes:               s.quotes,
 		StreamLimit:          cfg.StreamLimit,
+		StreamPerClient:      cfg.StreamPerClient,
 	})
 	if err != nil {
 		return err

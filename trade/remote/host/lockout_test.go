@@ -17,7 +17,7 @@ import (
 // (trade.WithClient) travels with the service token over SOAP, REST and gRPC. A stranger who
 // reaches the limit on an account is refused; its owner, another visitor of the same web tier,
 // logs in.
-// Mutant checked by hand: svcauth's bearer and perRPC not sending the client → "rest: the
+// Mutant checked by hand: svcauth's bearer and perRPC not sending the client → "soap: the
 // owner was refused: too many failed logins for this user id".
 func TestLoginThrottleSeesTheEndClient(t *testing.T) {
 	svc := testenv.Service(t)
