@@ -364,7 +364,8 @@ func (s *Service) GetHoldingsWithQuotes(ctx context.Context, userID string) ([]t
 	return hs, qs, nil
 }
 
-// GetHolding returns one holding of userID; another user's holding is CodeForbidden.
+// GetHolding returns one holding of userID; another user's holding is CodeNotFound, the same
+// answer as a holding that does not exist (ownHolding).
 func (s *Service) GetHolding(ctx context.Context, userID string, holdingID int64) (trade.Holding, error) {
 	a, err := s.account(ctx, s.st, userID)
 	if err != nil {
@@ -378,11 +379,12 @@ func (s *Service) ownHolding(ctx context.Context, r store.Reader, a trade.Accoun
 		return trade.Holding{}, trade.Errorf(trade.CodeInvalid, "holding id must be a positive number, got %d", holdingID)
 	}
 	h, err := r.Holding(ctx, holdingID)
-	if err != nil {
-		return h, missing(err, "no holding %d", holdingID)
+	if err == nil && h.AccountID != a.AccountID {
+		// answered as if it did not exist: "forbidden" told a stranger which ids are someone's
+		err = store.ErrNotFound
 	}
-	if h.AccountID != a.AccountID {
-		return trade.Holding{}, trade.Errorf(trade.CodeForbidden, "holding %d is not a holding of user %q", holdingID, a.UserID)
+	if err != nil {
+		return trade.Holding{}, missing(err, "no holding %d", holdingID)
 	}
 	return h, nil
 }
