@@ -294,9 +294,17 @@ func (r *Running) endpoints(c Config, s *business.Service, httpAddr, grpcAddr st
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
 		rh := rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})
-		var h http.Handler = svcauth.RequireHTTP(c.Auth.Token, rh, func(w http.ResponseWriter, _ *http.Request) {
+		// /healthz answers without the token, as the services host's does (load balancers)
+		var h http.Handler = svcauth.RequireHTTP(c.Auth.Token, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if req.URL.Path == "/healthz" {
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.Write([]byte("ok\n"))
+				return
+			}
+			rh.ServeHTTP(w, req)
+		}), func(w http.ResponseWriter, _ *http.Request) {
 			rest.WriteProblem(w, http.StatusUnauthorized, rest.CodeServiceToken, svcauth.Refusal)
-		})
+		}, "/healthz")
 		if c.HTTPMiddleware != nil {
 			h = c.HTTPMiddleware(h) // outermost: refused callers count too
 		}

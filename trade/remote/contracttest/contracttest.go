@@ -485,8 +485,8 @@ func testOtherUsersHolding(t *testing.T, env Env) {
 	o := must[trade.Order](t, "Buy")(svc.Buy(ctx(t), owner.UserID, env.Symbols[1], 2))
 	// Another user's holding is answered exactly as one that does not exist: "forbidden" (as
 	// before) told a stranger which holding ids are someone's. Mutant checked by hand:
-	// ownHolding answering CodeForbidden → "GetHolding of another user's holding: … want a
-	// domain error not_found".
+	// ownHolding answering CodeForbidden → "GetHolding of another user's holding: got code
+	// permission_denied (…), want not_found".
 	_, err := svc.GetHolding(ctx(t), thief.UserID, o.HoldingID)
 	wantCode(t, "GetHolding of another user's holding", err, trade.CodeNotFound)
 	_, none := svc.GetHolding(ctx(t), thief.UserID, 1<<40)
