@@ -72,7 +72,8 @@ func runServe(ctx context.Context, args []string) error {
 	fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")
 	fs.StringVar(&tlsFiles.Key, "tls-key", "", "mutual TLS: this process's private key (PEM)")
 	fs.StringVar(&tlsFiles.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
-	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per minute before further logins are refused with 429 until the minute has passed (0 = no limit)")
+	behindTLS := fs.Bool("behind-tls", false, "web role: browsers reach this web tier through a TLS-terminating proxy (https): cookies get the Secure attribute, so the session never travels over plain HTTP")
+	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per client address per minute before that client's further logins of it are refused with 429 until the minute has passed, and ten times as many across accounts for all its logins (0 = no limit)")
 	var of orderFlags
 	of.register(fs)
 	streamPerClient := fs.Int("stream-per-client", web.DefaultStreamPerClient, "web role: most live streams one client address may hold open, under --stream-limit; one more gets 429")
@@ -122,6 +123,7 @@ func runServe(ctx context.Context, args []string) error {
 	cfg.Orders = oc
 	cfg.StreamLimit = *streamLimit
 	cfg.StreamPerClient = *streamPerClient
+	cfg.BehindTLS = *behindTLS
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
 	if err := cfg.Validate(); err != nil {

@@ -100,6 +100,10 @@ type Config struct {
 	// StreamPerClient caps the live streams one client address holds, under StreamLimit
 	// (0 = web.DefaultStreamPerClient): one client cannot take every slot.
 	StreamPerClient int
+	// BehindTLS says the web tier is reached through a TLS-terminating proxy (--behind-tls): its
+	// cookies get the Secure attribute, so a browser never sends the session over plain HTTP.
+	// The web listener itself speaks plain HTTP to the proxy.
+	BehindTLS bool
 
 	Logger *slog.Logger // nil = slog.Default()
 
@@ -484,6 +488,7 @@ func (s *Server) startWeb(ctx context.Context) error {
 		Quotes:               s.quotes,
 		StreamLimit:          cfg.StreamLimit,
 		StreamPerClient:      cfg.StreamPerClient,
+		SecureCookies:        cfg.BehindTLS,
 	})
 	if err != nil {
 		return err
