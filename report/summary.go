@@ -12,6 +12,9 @@ import (
 // status codes and error groups.
 func (r *Results) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "\n%s", r.Workload)
+	if r.Label != "" {
+		fmt.Fprintf(w, " %q", r.Label)
+	}
 	if r.Scenario != "" {
 		fmt.Fprintf(w, " / %s", r.Scenario)
 	}
@@ -85,6 +88,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 			}
 		}
 	}
+	r.WriteRepeats(w)
 }
 
 // writeAgents lists a distributed run's agents, and says plainly when any was lost: its
