@@ -7,18 +7,17 @@
 package natsx
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+
+	"github.com/tradebench/tradebench/internal/secretfile"
 )
 
 // EnvToken is the environment variable a process reads its NATS token from (flags show in ps).
@@ -134,11 +133,7 @@ func Connect(url string, c ConnectConfig) (*nats.Conn, error) {
 }
 
 // NewToken returns a random token (32 bytes, base64url).
-func NewToken() string {
-	var b [32]byte
-	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
+func NewToken() string { return secretfile.New() }
 
 // ValidateToken refuses a token too short to be a secret or that cannot travel in NATS' CONNECT.
 func ValidateToken(t string) error {
@@ -180,33 +175,11 @@ func ResolveToken(file string, generate bool) (token, path string, err error) {
 	case !generate:
 		return "", "", ErrNoToken
 	}
-	t = NewToken()
-	f, err := os.OpenFile(DefaultTokenFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	t, err = secretfile.Create(DefaultTokenFile)
 	if err != nil {
 		return "", "", fmt.Errorf("writing a generated NATS token: %w", err)
 	}
-	if _, err := f.WriteString(t + "\n"); err != nil {
-		f.Close()
-		return "", "", err
-	}
-	return t, DefaultTokenFile, f.Close()
+	return t, DefaultTokenFile, nil
 }
 
-func readTokenFile(path string) (string, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("NATS token file %s is readable by others (mode %v): chmod 600 it", path, fi.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	t := strings.TrimSpace(string(b))
-	if err := ValidateToken(t); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
-}
+func readTokenFile(path string) (string, error) { return secretfile.Read(path, "NATS token", ValidateToken) }

@@ -12,12 +12,10 @@ package svcauth
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +30,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 
+	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -47,11 +46,7 @@ const DefaultTokenFile = "tradebench-service-token"
 const MinTokenLen = 16
 
 // NewToken returns a random token (32 bytes, base64url).
-func NewToken() string {
-	var b [32]byte
-	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
+func NewToken() string { return secretfile.New() }
 
 // Validate refuses a token too short to be a secret or that cannot travel in a header.
 func Validate(token string) error {
@@ -68,39 +63,11 @@ func Validate(token string) error {
 
 // ReadTokenFile reads a token from path (surrounding whitespace trimmed). A file that others
 // can read is refused: the token is the key to every account.
-func ReadTokenFile(path string) (string, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("service token file %s is readable by others (mode %v): chmod 600 it", path, fi.Mode().Perm())
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	t := strings.TrimSpace(string(b))
-	if err := Validate(t); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
-}
+func ReadTokenFile(path string) (string, error) { return secretfile.Read(path, "service token", Validate) }
 
 // WriteTokenFile writes a new random token to path, readable only by this user (0600), and
 // returns it. It does not overwrite an existing file.
-func WriteTokenFile(path string) (string, error) {
-	t := NewToken()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", err
-	}
-	if _, err := f.WriteString(t + "\n"); err != nil {
-		f.Close()
-		return "", err
-	}
-	return t, f.Close()
-}
+func WriteTokenFile(path string) (string, error) { return secretfile.Create(path) }
 
 // Source says where a resolved token came from, for the log line that tells the operator.
 type Source string
