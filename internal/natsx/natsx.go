@@ -182,4 +182,6 @@ func ResolveToken(file string, generate bool) (token, path string, err error) {
 	return t, DefaultTokenFile, nil
 }
 
-func readTokenFile(path string) (string, error) { return secretfile.Read(path, "NATS token", ValidateToken) }
+func readTokenFile(path string) (string, error) {
+	return secretfile.Read(path, "NATS token", ValidateToken)
+}

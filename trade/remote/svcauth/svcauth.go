@@ -63,7 +63,9 @@ func Validate(token string) error {
 
 // ReadTokenFile reads a token from path (surrounding whitespace trimmed). A file that others
 // can read is refused: the token is the key to every account.
-func ReadTokenFile(path string) (string, error) { return secretfile.Read(path, "service token", Validate) }
+func ReadTokenFile(path string) (string, error) {
+	return secretfile.Read(path, "service token", Validate)
+}
 
 // WriteTokenFile writes a new random token to path, readable only by this user (0600), and
 // returns it. It does not overwrite an existing file.
