@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -26,6 +28,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/live"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -130,6 +133,25 @@ type Config struct {
 	// Label names the run in the summary, the report and comparisons ("" = the workload and its
 	// key settings; see report.Results.Name).
 	Label string `json:"-"`
+
+	// MetricsListen, if set (host:port), serves the run's live metrics for Prometheus at
+	// http://MetricsListen/metrics while it runs (package live): transactions, latency, users,
+	// arrivals, bytes, the phase and the verdict so far. The address is the access control, as
+	// for the servers' endpoints: 127.0.0.1 keeps it on the machine. A distributed run's
+	// controller serves the fleet's merged seconds.
+	MetricsListen string `json:"-"`
+	// Dashboard, if set (host:port), serves the live dashboard at http://Dashboard/: the HTML
+	// report drawing itself each second, then the final report. The address is its access
+	// control too.
+	Dashboard string `json:"-"`
+	// LiveLinger keeps the live metrics and dashboard serving this long after the run, so a
+	// scraper takes the final numbers and an open dashboard its final report (0: they close with
+	// the run; at most MaxLiveLinger).
+	LiveLinger time.Duration `json:"-"`
+	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
+	LiveLog *slog.Logger `json:"-"`
+	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).
+	OnLive func(metricsURL, dashboardURL string) `json:"-"`
 }
 
 // SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
@@ -183,7 +205,32 @@ func (c Config) Validate() error {
 	case c.Peak != nil && c.Rate > 0:
 		return setting.Errorf("Peak", "a peak search steps virtual users; it cannot run the open model (Rate)")
 	}
-	return checkRepeat(c)
+	if err := checkRepeat(c); err != nil {
+		return err
+	}
+	return c.checkLive()
+}
+
+// MaxLiveLinger bounds Config.LiveLinger: a run that ended should not hold its process long.
+const MaxLiveLinger = 10 * time.Minute
+
+// checkLive checks the live views' settings.
+func (c Config) checkLive() error {
+	for _, f := range []struct{ field, addr string }{{"MetricsListen", c.MetricsListen}, {"Dashboard", c.Dashboard}} {
+		if f.addr == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(f.addr); err != nil {
+			return setting.Errorf(f.field, "%q is not host:port (e.g. 127.0.0.1:9465): %v", f.addr, err)
+		}
+	}
+	if c.MetricsListen != "" && c.MetricsListen == c.Dashboard {
+		return setting.Errorf("Dashboard", "the dashboard and the metrics endpoint need addresses of their own; both are %s", c.Dashboard)
+	}
+	if c.LiveLinger < 0 || c.LiveLinger > MaxLiveLinger {
+		return setting.Errorf("LiveLinger", "%v is out of range: 0 to %v", c.LiveLinger, MaxLiveLinger)
+	}
+	return nil
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -292,7 +339,45 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	sess, err := p.startLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.drive(ctx, sess)
+	if sess != nil {
+		if ferr := sess.Finish(res); ferr != nil && res != nil {
+			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())
+		}
+		sess.Close(ctx)
+	}
+	return res, err
+}
+
+// startLive opens the plan's live views, if any, and makes the run feed them.
+func (p *Plan) startLive(ctx context.Context) (*live.Session, error) {
+	opt := live.Options{MetricsListen: p.cfg.MetricsListen, Dashboard: p.cfg.Dashboard, Linger: p.cfg.LiveLinger,
+		Thresholds: p.cfg.Thresholds, Log: p.cfg.LiveLog}
+	if !opt.Enabled() {
+		return nil, nil
+	}
+	base := report.New("")
+	p.describe(base)
+	p.lc.Describe(base)
+	base.StartedAt = time.Now().UTC()
+	sess, err := live.Start(ctx, opt, base)
+	if err != nil {
+		return nil, err
+	}
+	p.lc.Watch = sess
+	if p.cfg.OnLive != nil {
+		p.cfg.OnLive(sess.MetricsURL(), sess.DashboardURL())
+	}
+	return sess, nil
+}
+
+func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, error) {
 	var res *report.Results
+	var err error
 	switch {
 	case p.cfg.Distributor != nil:
 		if p.cfg.Peak != nil {
@@ -302,6 +387,9 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		var mon *sut.Monitor
 		if len(p.cfg.Resources) > 0 {
 			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
+		}
+		if sess != nil {
+			sess.Resources = mon // the controller's seconds carry no resources: the dashboard reads them here
 		}
 		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return p.cfg.Distributor.Distribute(ctx, p) })
 		if mon != nil {
@@ -326,7 +414,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	disclose.Fill(res)
 	p.describe(res)
-	res.Label = cfg.Label
+	res.Label = p.cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
 		recordServer(ctx, res, p.target, p.http)
@@ -446,6 +534,9 @@ func (p *Plan) Run(ctx context.Context, start time.Time, onSecond func(report.Se
 	lc.StartAt, lc.OnSecond = start, onSecond
 	return load.Run(ctx, lc, p.w)
 }
+
+// Watch makes Run give each closed second to w too (an agent's live metrics).
+func (p *Plan) Watch(w load.Watcher) { p.lc.Watch = w }
 
 // Distributor runs a prepared drive somewhere else than in this process — on load agents — and
 // returns the merged results. Package fleet's controller is one.

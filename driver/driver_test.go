@@ -274,7 +274,7 @@ func TestDriveOnSecond(t *testing.T) {
 		t.Fatalf("OnSecond heard %d seconds, the series holds %d", len(heard), len(res.Series))
 	}
 	for i, p := range heard {
-		if !reflect.DeepEqual(p, res.Series[i]) {
+		if !reflect.DeepEqual(p, res.Series[i]) { // a point holds a slice (its transactions)
 			t.Errorf("second %d: heard %+v, series %+v", i, p, res.Series[i])
 		}
 	}

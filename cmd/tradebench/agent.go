@@ -45,6 +45,7 @@ func runAgent(ctx context.Context, args []string) error {
 	url := fs.String("nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
 	name := fs.String("name", "", "the agent's name in results (default: host-pid)")
 	tokenFile := fs.String("nats-token-file", "", "file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+")")
+	metricsListen := fs.String("metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
 	setHelp(fs, agentHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -62,7 +63,8 @@ func runAgent(ctx context.Context, args []string) error {
 	}
 	defer nc.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	return fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log, Secret: token}).Serve(ctx)
+	err = fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log, MetricsListen: *metricsListen, Secret: token}).Serve(ctx)
+	return driverFlags.orUsage(err)
 }
 
 // fleetFlags are the controller's flags of drive and run: with --agents N the load runs on N

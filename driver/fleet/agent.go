@@ -18,6 +18,9 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/live"
+	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -30,6 +33,10 @@ type AgentConfig struct {
 	// Secret is the fleet secret (the NATS token: natsx.ResolveToken): the agent obeys and
 	// answers only messages sealed with it, and seals its own. Required.
 	Secret string
+	// MetricsListen, if set (host:port), serves this agent's own live metrics at
+	// http://MetricsListen/metrics for as long as it serves: each run's seconds, as its share
+	// measures them (package live). The address is the access control.
+	MetricsListen string
 }
 
 // Agent is a long-running load agent: it announces itself on NATS, prepares the shares
@@ -49,6 +56,9 @@ type Agent struct {
 	running sync.WaitGroup // the share being run, until its results are delivered
 	seen    []string       // the runs it was assigned, latest last (maxSeen): never assigned again
 	sealer
+
+	metricsListen string
+	live          *live.Metrics // nil without MetricsListen
 }
 
 // maxSeen bounds the run ids an agent remembers to refuse a replayed Assign.
@@ -63,7 +73,7 @@ func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Agent{nc: nc, log: cfg.Log, sealer: sealer{key: []byte(cfg.Secret)},
+	return &Agent{nc: nc, log: cfg.Log, metricsListen: cfg.MetricsListen, sealer: sealer{key: []byte(cfg.Secret)},
 		hello: Hello{Header: header(), ID: nuid.Next(), Name: cfg.Name, Host: host, Cores: runtime.NumCPU()}}
 }
 
@@ -99,6 +109,15 @@ func (a *Agent) Listen() error {
 
 // Serve announces the agent and answers controllers until ctx ends.
 func (a *Agent) Serve(ctx context.Context) error {
+	if a.metricsListen != "" {
+		a.live = live.New(nil)
+		ep, err := metrics.Listen(ctx, a.metricsListen, a.live.Registry(), a.log)
+		if err != nil {
+			return setting.Errorf("MetricsListen", "%v", err)
+		}
+		defer ep.Close()
+		a.log.Info("live metrics", "url", ep.URL())
+	}
 	if err := a.Listen(); err != nil {
 		return err
 	}
@@ -291,6 +310,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
 	sent := a.nc.Stats().OutBytes
 	tick := runSubject(run, "tick")
+	if a.live != nil {
+		plan.Watch(a.live)
+	}
 	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
 		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
 			Pass: int64(p.TPS), Errors: p.Errors, Hits: p.Hits, Users: p.Users}
@@ -310,6 +332,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	}
 	if err != nil {
 		out.Error = err.Error()
+	}
+	if a.live != nil {
+		a.live.Done(res)
 	}
 	if errors.Is(context.Cause(ctx), errControllerGone) {
 		a.log.Warn("results not delivered: the controller is gone", "run", run)

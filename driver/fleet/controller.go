@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -495,7 +496,7 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	deadline := end.Add(resultGrace)
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
-	printed := -1
+	printed, watched := -1, 0
 	connected := true
 	aborted := false
 	onSecond := r.plan.Config().OnSecond
@@ -557,6 +558,9 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 				p.Second(pt, s.hist)
 			}
 		}
+		if lc.Watch != nil {
+			watched = r.watch(lc.Watch, watched, now, at, running == 0)
+		}
 		r.mu.Unlock()
 		if running == 0 {
 			p.Done()
@@ -573,6 +577,40 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 func (r *run) alive() {
 	subj := runSubject(r.id, "alive")
 	_ = r.c.nc.Publish(subj, r.c.seal(subj, Alive{Header: header(), Run: r.id}))
+}
+
+// watch gives the live watcher (the controller's live metrics and dashboard) every second after
+// watched, in order, once it is whole — every agent still in the run has reported it, or it
+// closed two seconds ago (a lost agent's never comes) — and, at the end, every second left. It
+// returns the last second given. Each second is given once: a tick later than that is in the
+// results' series, not in the live view. The fleet's seconds carry totals, not transactions.
+// Called under r.mu.
+func (r *run) watch(w load.Watcher, watched int, now, at time.Time, final bool) int {
+	last := 0
+	for sec := range r.series {
+		last = max(last, sec)
+	}
+	alive := 0
+	for _, m := range r.order {
+		if m.state != report.AgentLost {
+			alive++
+		}
+	}
+	for n := watched + 1; n <= last; n++ {
+		s := r.series[n]
+		if s == nil {
+			if !final && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
+				return n - 1
+			}
+			continue
+		}
+		if !final && s.agents < alive && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
+			return n - 1
+		}
+		w.Second(&load.Second{Point: s.point(n), Hist: s.hist})
+		watched = n
+	}
+	return max(watched, last)
 }
 
 // merge turns the agents' final results and the streamed seconds into the run's results.
