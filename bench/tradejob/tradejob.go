@@ -261,7 +261,7 @@ func discloseServer(ctx context.Context, res *report.Results, srv *server.Server
 		}
 	}
 	if o := srv.Orders(); o != nil && o.NATSURL != "" {
-		if nc, err := nats.Connect(o.NATSURL, nats.Name("tradebench run: disclosure"), nats.Timeout(2*time.Second)); err == nil {
+		if nc, err := nats.Connect(o.NATSURL, nats.Name("tradebench run: disclosure"), nats.Timeout(2*time.Second), nats.Token(o.NATSToken)); err == nil {
 			d.Software.NATS = "NATS server " + nc.ConnectedServerVersion()
 			nc.Close()
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -29,9 +30,10 @@ var serveFlags = flagNames{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
 	"MarketSummaryTTL": "market-summary-ttl", "OrdersLimit": "orders-limit", "HashCost": "hash-cost",
 	"SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout", "Remote.MaxConnsPerHost": "max-conns-per-host",
-	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit",
+	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit", "StreamPerClient": "stream-per-client",
 	// orders.Config's own fields
 	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
+	"NATSToken": "nats-token-file", "Orders.NATSToken": "nats-token-file",
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -76,9 +78,11 @@ func runServe(ctx context.Context, args []string) error {
 	fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")
 	fs.StringVar(&tlsFiles.Key, "tls-key", "", "mutual TLS: this process's private key (PEM)")
 	fs.StringVar(&tlsFiles.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
-	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per minute before further logins are refused with 429 until the minute has passed (0 = no limit)")
+	behindTLS := fs.Bool("behind-tls", false, "web role: browsers reach this web tier through a TLS-terminating proxy (https): cookies get the Secure attribute, so the session never travels over plain HTTP")
+	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per client address per minute before that client's further logins of it are refused with 429 until the minute has passed, and ten times as many across accounts for all its logins (0 = no limit)")
 	var of orderFlags
 	of.register(fs)
+	streamPerClient := fs.Int("stream-per-client", web.DefaultStreamPerClient, "web role: most live streams one client address may hold open, under --stream-limit; one more gets 429")
 	streamLimit := fs.Int("stream-limit", web.DefaultStreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
 	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
 	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
@@ -125,6 +129,8 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	cfg.Orders = oc
 	cfg.StreamLimit = *streamLimit
+	cfg.StreamPerClient = *streamPerClient
+	cfg.BehindTLS = *behindTLS
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
 	if err := cfg.Validate(); err != nil {
@@ -154,6 +160,7 @@ func runServe(ctx context.Context, args []string) error {
 		cfg.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
 	log := cfg.Logger
+	httpserve.RouteGRPCLog(log.Handler())
 	if *loginMax < 0 {
 		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)
 	}

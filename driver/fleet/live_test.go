@@ -66,7 +66,7 @@ func TestFleetLiveMetrics(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i, addr := range []string{agentAddr, ""} {
-		a := NewAgent(connect(t, b.URL()), AgentConfig{Name: "live" + string(rune('1'+i)), MetricsListen: addr})
+		a := NewAgent(connect(t, b.URL()), AgentConfig{Name: "live" + string(rune('1'+i)), MetricsListen: addr, Secret: testSecret})
 		wg.Go(func() {
 			if err := a.Serve(ctx); err != nil {
 				t.Errorf("agent: %v", err)
@@ -98,7 +98,7 @@ func TestFleetLiveMetrics(t *testing.T) {
 	}
 	res, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: writeScenario(t, twoTxScenario), Users: 4,
 		Duration: 3 * time.Second, MetricsListen: "127.0.0.1:0", LiveLinger: time.Second, OnLive: onLive,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second})})
+		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})})
 	close(stop)
 	scraping.Wait()
 	if err != nil {
