@@ -19,9 +19,9 @@ func testRun(t *testing.T, cfg driver.Config, agents ...string) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &run{id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{}}
+	r := &run{c: &Controller{sealer: testSeal}, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{}, seconds: 10}
 	for i, id := range agents {
-		m := &member{Hello: Hello{ID: id, Name: id}, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram()}
+		m := &member{Hello: Hello{ID: id, Name: id}, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram(), ticked: map[int]bool{}}
 		r.agents[id] = m
 		r.order = append(r.order, m)
 	}
@@ -42,9 +42,12 @@ func encodedHist(t *testing.T, ds ...time.Duration) (*hdr.Histogram, string) {
 	return h, string(enc)
 }
 
-func tickMsg(tk Tick) *nats.Msg {
+// tickMsg is tk sealed as an agent of the fleet sends it on run's tick subject (whatever run
+// tk itself names).
+func tickMsg(run string, tk Tick) *nats.Msg {
 	tk.Header = header()
-	return &nats.Msg{Data: encode(tk)}
+	subj := runSubject(run, "tick")
+	return &nats.Msg{Subject: subj, Data: testSeal.seal(subj, tk)}
 }
 
 // TestTickOfAnotherRunIgnored: a tick naming another run, from the agent id of a real member of
@@ -57,11 +60,11 @@ func tickMsg(tk Tick) *nats.Msg {
 // `if run != r.id || m == nil`).
 func TestTickOfAnotherRunIgnored(t *testing.T) {
 	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Users: 2, Duration: time.Second, RunID: "thisrun"}, "a1", "a2")
-	r.onTick(tickMsg(Tick{Run: "otherrun", Agent: "a1", Second: 1, Phase: "steady", Pass: 7}))
+	r.onTick(tickMsg(r.id, Tick{Run: "otherrun", Agent: "a1", Second: 1, Phase: "steady", Pass: 7}))
 	if len(r.series) != 0 || r.ignored != 1 {
 		t.Fatalf("a tick of another run: series %v, ignored %d; want no series and 1 ignored", r.seriesPoints(), r.ignored)
 	}
-	r.onTick(tickMsg(Tick{Run: "thisrun", Agent: "a1", Second: 1, Phase: "steady", Pass: 7}))
+	r.onTick(tickMsg(r.id, Tick{Run: "thisrun", Agent: "a1", Second: 1, Phase: "steady", Pass: 7}))
 	if pts := r.seriesPoints(); len(pts) != 1 || pts[0].TPS != 7 || r.ignored != 1 {
 		t.Fatalf("this run's tick: series %+v, ignored %d", pts, r.ignored)
 	}
@@ -106,8 +109,8 @@ func TestSeriesMergesAgentsTicks(t *testing.T) {
 	}
 	h1, e1 := encodedHist(t, fast...)
 	h2, e2 := encodedHist(t, slow...)
-	r.onTick(tickMsg(Tick{Run: "merge", Agent: "a1", Second: 3, Phase: "steady", Pass: 90, Users: 1, Hist: e1}))
-	r.onTick(tickMsg(Tick{Run: "merge", Agent: "a2", Second: 3, Phase: "steady", Pass: 10, Users: 1, Hist: e2}))
+	r.onTick(tickMsg(r.id, Tick{Run: "merge", Agent: "a1", Second: 3, Phase: "steady", Pass: 90, Users: 1, Hist: e1}))
+	r.onTick(tickMsg(r.id, Tick{Run: "merge", Agent: "a2", Second: 3, Phase: "steady", Pass: 10, Users: 1, Hist: e2}))
 	both := recorder.NewSeriesHistogram()
 	both.Merge(h1)
 	both.Merge(h2)
