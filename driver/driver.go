@@ -5,15 +5,12 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -94,6 +91,14 @@ type Config struct {
 	// Stream, if set, holds stream subscribers open during the run and records event delivery
 	// latency in the results (extra.stream); not with a peak search.
 	Stream *streamload.Config
+
+	// Rules are the bounds of the run rules the results are judged by (results.validity; nil =
+	// report.DefaultRules()). An invalid run returns a *report.InvalidError after its results.
+	Rules *report.Rules
+	// NoPreflight skips the scenario's first request tried once before the load (a target
+	// that fails it is refused with a *PreflightError): for tests that drive a failing target
+	// on purpose.
+	NoPreflight bool
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -192,9 +197,37 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 // the distributor was told to allow it); an interrupted run returns what was measured and the
 // context's error.
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	rules := report.DefaultRules()
+	if cfg.Rules != nil {
+		rules = *cfg.Rules
+	}
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	var tc *targetConfig
+	if cfg.URL == "" && cfg.Target != "" {
+		tc = fetchTargetConfig(ctx, cfg.Target)
+	}
 	p, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
+	}
+	// a tradebench target says what data set it holds: size the scenario to it
+	params, changed, err := sizeFromTarget(cfg.Params, func(name string) bool { _, ok := p.sc.Param(name); return ok }, tc)
+	if err != nil {
+		return nil, err
+	}
+	if changed {
+		cfg.Params = params
+		if p, err = Prepare(cfg); err != nil {
+			return nil, err
+		}
+		p.notes = append(p.notes, fmt.Sprintf("scenario sized to the target's data set (/trade/config.json): users=%s, quotes=%s", params["users"], params["quotes"]))
+	}
+	if !cfg.NoPreflight {
+		if err := p.Preflight(ctx); err != nil {
+			return nil, err
+		}
 	}
 	var res *report.Results
 	switch {
@@ -230,9 +263,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	p.describe(res)
 	res.Notes = append(res.Notes, p.notes...)
-	if !p.quick {
-		recordServer(ctx, res, p.target)
-	}
+	recordServer(res, tc)
 	var lost *AgentsLostError
 	if errors.As(err, &lost) {
 		err = nil
@@ -240,6 +271,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err != nil {
 		return res, err
 	}
+	verr := res.Judge(rules)
 	if len(p.cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {
 			return res, terr
@@ -248,7 +280,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if lost != nil {
 		return res, lost
 	}
-	return res, nil
+	return res, verr
 }
 
 // Plan is a drive ready to run: its scenario compiled, its virtual users' workload built and its
@@ -388,14 +420,14 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		if cfg.MaxInFlight > max {
 			return cfg, nil, refuse("--max-in-flight", cfg.MaxInFlight)
 		}
-	case cfg.Peak != nil:
+	case cfg.Peak != nil && !cfg.Peak.Open:
 		pc := *cfg.Peak
 		pc.Defaults()
-		if pc.Start > max {
-			return cfg, nil, refuse("--peak-start", pc.Start)
+		if int(pc.Start) > max {
+			return cfg, nil, refuse("--peak-start", int(pc.Start))
 		}
-		if pc.MaxUsers > max {
-			pc.MaxUsers = max
+		if pc.Max > float64(max) {
+			pc.Max = float64(max)
 			notes = append(notes, fmt.Sprintf("peak search capped at %d users: each holds one of the scenario's unique values", max))
 		}
 		cfg.Peak = &pc
@@ -407,15 +439,20 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 	return cfg, notes, nil
 }
 
+// runPeak runs a capacity search (package peak): each step is one load.Run at the step's users
+// or rate, with the step's own ramp-up and measured window and no ramp-down.
 func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workload) (*report.Results, error) {
 	pc.Defaults()
 	base := lc.Label
-	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, step, users int) (*report.Results, error) {
+	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {
 		c := lc
-		c.Users = users
-		c.Steady = pc.StepDuration
-		c.RampDown = 0
-		c.Label = fmt.Sprintf("%s step %d (%d users)", base, step, users)
+		c.Users, c.Rate = s.Users, s.Rate
+		c.RampUp, c.Steady, c.RampDown = s.RampUp, s.Duration, 0
+		what := fmt.Sprintf("%d users", s.Users)
+		if pc.Open {
+			what = fmt.Sprintf("%g/s", s.Rate)
+		}
+		c.Label = fmt.Sprintf("%s %s %d (%s)", base, s.Phase, s.N, what)
 		return load.Run(ctx, c, w)
 	})
 	if best == nil {
@@ -424,11 +461,15 @@ func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workloa
 		}
 		return nil, err
 	}
-	best.Settings.Peak = &report.PeakSettings{StepDuration: pc.StepDuration.String(), Start: pc.Start, Step: pc.Step, MaxUsers: pc.MaxUsers}
+	best.Settings.Peak = &report.PeakSettings{StepDuration: pc.StepDuration.String(), Start: int(pc.Start), MaxUsers: int(pc.Max)}
 	if pc.MaxP90 > 0 {
 		best.Settings.Peak.MaxP90 = pc.MaxP90.String()
 	}
-	best.Notes = append(best.Notes, fmt.Sprintf("peak search: the transactions above are step %d (%d users), the peak", ps.PeakStep, ps.PeakUsers))
+	at := fmt.Sprintf("%d users", ps.PeakUsers)
+	if pc.Open {
+		at = fmt.Sprintf("%g iterations/s", ps.PeakRate)
+	}
+	best.Notes = append(best.Notes, fmt.Sprintf("capacity search: %d steps in %.0fs; the transactions above are the confirming run at the peak, %s", len(ps.Steps), ps.Seconds, at))
 	return best, err
 }
 
@@ -470,33 +511,17 @@ func (p *Plan) describe(res *report.Results) {
 	}
 }
 
-// recordServer asks a tradebench target for its configuration (/trade/config.json: roles,
-// access mode, order mode, database...) and keeps it in the results as the disclosure's
-// configuration, so a results file says what was measured. The instrument keeps the document
-// as the server wrote it (its schema is the server's), checking only that it is a JSON object.
-// Other targets (DayTrader) have no such page: nothing is recorded and nothing fails.
-func recordServer(ctx context.Context, res *report.Results, target string) {
-	if res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(target, "/")+"/trade/config.json", nil)
-	if err != nil {
-		return
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
-	var doc json.RawMessage
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc) != nil ||
-		!bytes.HasPrefix(doc, []byte("{")) {
+// recordServer keeps a tradebench target's configuration (/trade/config.json: roles, access
+// mode, order mode, database...) in the results as the disclosure's configuration, so a results
+// file says what was measured. The instrument keeps the document as the server wrote it (its
+// schema is the server's). Other targets (DayTrader) have no such page: nothing is recorded and
+// nothing fails.
+func recordServer(res *report.Results, tc *targetConfig) {
+	if tc == nil || res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
 		return
 	}
 	if res.Disclosure == nil {
 		res.Disclosure = &report.Disclosure{}
 	}
-	res.Disclosure.Configuration = doc
+	res.Disclosure.Configuration = tc.raw
 }

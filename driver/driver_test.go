@@ -172,7 +172,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 			}
 		}))
 		res := report.New("x")
-		recordServer(context.Background(), res, srv.URL)
+		recordServer(res, fetchTargetConfig(context.Background(), srv.URL))
 		srv.Close()
 		got := res.Disclosure != nil && len(res.Disclosure.Configuration) > 0
 		if got != c.want {

@@ -51,9 +51,9 @@ func TestFitUnique(t *testing.T) {
 	if _, _, err := fitUnique(Config{Rate: 10, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "--max-in-flight 41: variable uid") {
 		t.Errorf("open model, 41 in flight: %v", err)
 	}
-	cfg, notes, err = fitUnique(Config{Users: 5, Peak: &peak.Config{Start: 10, Step: 10}}, sc)
-	if err != nil || cfg.Peak.MaxUsers != 40 || len(notes) != 1 {
-		t.Errorf("peak search: max users %d, %v, %v", cfg.Peak.MaxUsers, notes, err)
+	cfg, notes, err = fitUnique(Config{Users: 5, Peak: &peak.Config{Start: 10}}, sc)
+	if err != nil || cfg.Peak.Max != 40 || len(notes) != 1 {
+		t.Errorf("peak search: max users %g, %v, %v", cfg.Peak.Max, notes, err)
 	}
 	if _, _, err := fitUnique(Config{Peak: &peak.Config{Start: 50}}, sc); err == nil || !strings.HasPrefix(err.Error(), "--peak-start 50:") {
 		t.Errorf("peak search starting above the range: %v", err)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -182,6 +183,7 @@ type run struct {
 	active      atomic.Int64
 	dropped     atomic.Int64
 	late        atomic.Int64
+	arrivals    atomic.Int64
 }
 
 // Run executes the workload under cfg and returns its results. It returns early, with what was
@@ -226,6 +228,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	if len(cfg.Resources) > 0 {
 		mon = sut.Start(runCtx, r.start, cfg.Resources...)
 	}
+	dcpu := watchDriverCPU(runCtx, r.steadyStart, r.steadyEnd)
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -235,6 +238,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	close(tickDone)
 	tickWG.Wait()
 	ended := time.Now()
+	cancel() // an interrupted run's driver CPU measurement gives up
 
 	res := report.New("")
 	if mon != nil {
@@ -253,6 +257,13 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	r.rec.Fill(res, steady)
 	res.Dropped = r.dropped.Load()
 	res.Late = r.late.Load()
+	res.Arrivals = r.arrivals.Load()
+	res.Driver = dcpu.result()
+	for _, src := range cfg.Resources {
+		if res.Driver != nil && src.PID() == os.Getpid() {
+			res.Driver.SharedWithSUT = true // the server runs in this process: its CPU is in ours
+		}
+	}
 	cfg.Describe(res)
 	res.System = System()
 	if ctx.Err() != nil {
@@ -420,6 +431,9 @@ func (r *run) runOpen(ctx context.Context) {
 			if at.After(now) || !at.Before(r.steadyEnd) {
 				break
 			}
+			if !at.Before(r.steadyStart) {
+				r.arrivals.Add(1)
+			}
 			select {
 			case sem <- struct{}{}:
 			default:
@@ -543,4 +557,13 @@ func (r *run) progressLine(now time.Time, p report.SeriesPoint) string {
 func Clock(d time.Duration) string {
 	s := int(d.Round(time.Second) / time.Second)
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// ProbeIteration is an iteration outside any run, for a preflight: what it records is kept
+// nowhere, so the one request tried before the load does not count in the results.
+func ProbeIteration() *Iteration {
+	rec := recorder.NewRecorder(1)
+	now := time.Now()
+	rec.SetWindow(now, now, now) // nothing it records falls in a measured window
+	return &Iteration{shard: rec.Shard(0)}
 }
