@@ -95,9 +95,10 @@ type Config struct {
 	// Rules are the bounds of the run rules the results are judged by (results.validity; nil =
 	// report.DefaultRules()). An invalid run returns a *report.InvalidError after its results.
 	Rules *report.Rules
-	// NoPreflight skips the scenario's first request tried once before the load (a target
-	// that fails it is refused with a *PreflightError): for tests that drive a failing target
-	// on purpose.
+	// NoPreflight sends nothing to the target before the load: neither the scenario's first
+	// request tried once (a target that fails it is refused with a *PreflightError) nor the
+	// read of its data set (/trade/config.json) that sizes the scenario. For tests that drive a
+	// failing target on purpose or count its requests.
 	NoPreflight bool
 }
 
@@ -204,13 +205,13 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
-	var tc *targetConfig
-	if cfg.URL == "" && cfg.Target != "" {
-		tc = fetchTargetConfig(ctx, cfg.Target)
-	}
 	p, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
+	}
+	var tc *targetConfig
+	if !p.quick && !cfg.NoPreflight {
+		tc = fetchTargetConfig(ctx, p.target)
 	}
 	// a tradebench target says what data set it holds: size the scenario to it
 	params, changed, err := sizeFromTarget(cfg.Params, func(name string) bool { _, ok := p.sc.Param(name); return ok }, tc)
@@ -263,6 +264,9 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	p.describe(res)
 	res.Notes = append(res.Notes, p.notes...)
+	if !p.quick && tc == nil && cfg.NoPreflight {
+		tc = fetchTargetConfig(ctx, p.target)
+	}
 	recordServer(res, tc)
 	var lost *AgentsLostError
 	if errors.As(err, &lost) {

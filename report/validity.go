@@ -85,7 +85,8 @@ type Rules struct {
 	// p90 needs a tenth of it. Fewer: "not enough samples" and the run is inconclusive.
 	MinSamplesP99 int64
 	// MaxTPSVariation bounds the coefficient of variation of throughput across the measured
-	// window (cut into up to SteadyBins equal parts): a steady state must be steady.
+	// window (cut into up to SteadyBins equal parts): a steady state must be steady. The bound
+	// applied adds 2/√n for parts of n transactions, the variation counting noise alone gives.
 	MaxTPSVariation float64
 	// MinSUTCPU is, for a capacity claim (a peak search), the fraction of the server's cores
 	// its CPU must reach — unless the search found the knee (throughput stopped rising or
@@ -326,6 +327,14 @@ func ruleSteady(res *Results, rules Rules) RuleResult {
 	r := RuleResult{Rule: RuleSteady, Bound: rules.MaxTPSVariation}
 	cv, bins := SteadyVariation(res)
 	r.Value = cv
+	if bins >= 3 {
+		// counting noise alone varies a part of n transactions by about 1/√n: the bound allows
+		// twice that on top, so a short, light window is not judged unsteady by chance
+		perBin := float64(res.Total.Pass) / float64(bins)
+		if perBin > 0 {
+			r.Bound += 2 / math.Sqrt(perBin)
+		}
+	}
 	switch {
 	case bins < 3:
 		r.Outcome = RuleNotChecked
