@@ -106,8 +106,11 @@ const (
 	DefaultRuleMaxTPSVariation = 0.2
 	DefaultRuleMinSUTCPU       = 0.8
 	// SteadyBins is how many equal parts the measured window is cut into to judge its
-	// steadiness (fewer when the window is shorter than SteadyBins seconds).
-	SteadyBins = 6
+	// steadiness: fewer when the window is short, for a part must hold at least
+	// SteadyBinSeconds (a second's throughput varies too much to judge by); a window of
+	// fewer than 3 parts is not judged.
+	SteadyBins       = 6
+	SteadyBinSeconds = 5
 )
 
 // DefaultRules are the documented bounds.
@@ -294,7 +297,7 @@ func SteadyVariation(res *Results) (cv float64, bins int) {
 			tps = append(tps, p.TPS)
 		}
 	}
-	bins = min(SteadyBins, len(tps))
+	bins = min(SteadyBins, len(tps)/SteadyBinSeconds)
 	if bins < 3 {
 		return 0, bins
 	}
@@ -338,7 +341,7 @@ func ruleSteady(res *Results, rules Rules) RuleResult {
 	switch {
 	case bins < 3:
 		r.Outcome = RuleNotChecked
-		r.Detail = fmt.Sprintf("the measured window has %d whole seconds: too short to judge its steadiness", bins)
+		r.Detail = fmt.Sprintf("the measured window is shorter than %d s: too short to judge its steadiness", 3*SteadyBinSeconds)
 	case cv > r.Bound:
 		r.Outcome = RuleFail
 		r.Detail = fmt.Sprintf("throughput varied by %s (coefficient of variation over %d parts of the window) > %s: not a steady state", pct(cv), bins, pct(r.Bound))

@@ -22,6 +22,9 @@ import (
 
 // The main job end to end on a small data set: load, serve, drive stocktrader, write results —
 // with zero errors — and a second run on the same working directory resets instead of loading.
+// Each run keeps its own results file; results.json is the latest's copy.
+// Mutant: outPath returning WORKDIR/results.json again (the old overwrite): the second run's
+// check that the first run's file is still there failed.
 func TestRunEmbedded(t *testing.T) {
 	dir := t.TempDir()
 	think := scenario.Think{}
@@ -29,6 +32,7 @@ func TestRunEmbedded(t *testing.T) {
 		Drive: driver.Config{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second,
 			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
 		Audit: StoreAudit(audit.Options{})}
+	var kept []string
 	for run := 1; run <= 2; run++ {
 		out, err := Run(context.Background(), cfg)
 		if err != nil {
@@ -39,12 +43,25 @@ func TestRunEmbedded(t *testing.T) {
 			}
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if out.Out != filepath.Join(dir, "results.json") {
-			t.Errorf("results at %q", out.Out)
+		if !strings.HasPrefix(filepath.Base(out.Out), "results-") || out.Latest != filepath.Join(dir, LatestName) {
+			t.Errorf("results at %q, latest %q", out.Out, out.Latest)
+		}
+		kept = append(kept, out.Out)
+		for _, k := range kept {
+			if _, err := os.Stat(k); err != nil {
+				t.Errorf("run %d: an earlier run's results are gone: %v", run, err)
+			}
+		}
+		latest, _ := os.ReadFile(out.Latest)
+		if own, _ := os.ReadFile(out.Out); len(own) == 0 || string(own) != string(latest) {
+			t.Errorf("run %d: %s is not a copy of the latest results", run, out.Latest)
 		}
 		res, err := report.ReadFile(out.Out)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if v := res.Validity; v == nil || v.Verdict == report.Invalid {
+			t.Errorf("run %d: verdict %+v", run, v)
 		}
 		if res.Scenario != "stocktrader" || res.Total.Pass < 50 || res.Total.Errors != 0 {
 			t.Errorf("run %d: %s %+v", run, res.Scenario, res.Total)
@@ -69,6 +86,26 @@ func TestRunEmbedded(t *testing.T) {
 			d.DataSet.Quotes != 100 || d.Workload.Scenario != "stocktrader" || len(d.Configuration) == 0 || len(d.RunRules.Thresholds) != 1 {
 			t.Errorf("run %d: disclosure %+v", run, d)
 		}
+	}
+}
+
+// A named results file that exists is refused before anything is loaded or driven, unless
+// Force. Mutant: the existence check skipped — the run started and the test's short deadline
+// was what stopped it, not the refusal.
+func TestRunKeepsExistingOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "mine.json")
+	os.WriteFile(out, []byte("{}"), 0o644)
+	_, err := Run(context.Background(), Config{Workdir: dir, Out: out, Accounts: 10, Quotes: 10, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	if err == nil || !strings.Contains(err.Error(), "mine.json exists") || !strings.HasPrefix(err.Error(), "Out:") {
+		t.Fatalf("existing --out: %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "stocktrader.db")); serr == nil {
+		t.Error("the data set was loaded before the refusal")
+	}
+	_, err = Run(context.Background(), Config{Workdir: dir, Out: filepath.Join(dir, "no", "such", "dir.json"), Accounts: 10, Quotes: 10, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("unwritable --out: %v", err)
 	}
 }
 

@@ -100,13 +100,13 @@ type driveFlags struct {
 	sutMetrics                     string
 	publish                        publishFlags
 
-	peak                          bool
-	peakStart, peakMax, peakStep  float64
-	peakFactor, peakEff           float64
-	peakStepDur, peakP90          time.Duration
-	peakRampUp, peakConfirm       time.Duration
-	peakMaxErrRate                float64
-	rules                         rulesFlags
+	peak                         bool
+	peakStart, peakMax, peakStep float64
+	peakFactor, peakEff          float64
+	peakStepDur, peakP90         time.Duration
+	peakRampUp, peakConfirm      time.Duration
+	peakMaxErrRate               float64
+	rules                        rulesFlags
 }
 
 func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp, defRampDown time.Duration) {
@@ -229,6 +229,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 		if f.rate > 0 {
 			pc.Open, pc.Start = true, f.rate
 		}
+		pc.Defaults()
 		if err := pc.Validate(); err != nil {
 			return cfg, peakFlags.usageError(err)
 		}
