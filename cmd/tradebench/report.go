@@ -117,6 +117,7 @@ func runCompare(args []string) error {
 			applyPricing(res, price)
 		}
 		runs[i] = htmlreport.Run{Label: runLabel(files, i), Results: res}
+		fmt.Fprintf(os.Stderr, "%s: %s\n", runs[i].Label, res.Validity.VerdictLine())
 	}
 	if err := htmlreport.WriteFile(*out, func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); err != nil {
 		return fmt.Errorf("write the comparison: %w", err)

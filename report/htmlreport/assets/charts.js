@@ -50,7 +50,7 @@
       label: spec.xLabel,
       value: bars
         ? function (u, v) { return v == null ? "" : (spec.labels[v] || ""); }
-        : function (u, v) { return v == null ? "" : v + " s"; }
+        : function (u, v) { return v == null ? "" : v + (spec.xUnit != null ? spec.xUnit : " s"); }
     }];
     spec.series.forEach(function (s, i) {
       var color = palette[i % palette.length];
@@ -66,7 +66,7 @@
           }
         });
       } else {
-        o.points = { show: spec.x.length < 3 };
+        o.points = { show: spec.kind === "xy" || spec.x.length < 3 };
       }
       series.push(o);
     });
