@@ -15,7 +15,7 @@ import (
 )
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"ms":      report.FormatMs,
+	"ms": report.FormatMs,
 	// pctl is a table's percentile: "not enough samples" below the default sample bound
 	"pctl": func(pass int64, p float64, ms float64) string {
 		if !report.EnoughSamples(pass, p, report.DefaultRuleMinSamplesP99) {
