@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
@@ -185,5 +188,48 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	}
 	if d := res.Disclosure; d == nil || !strings.HasPrefix(d.Software.NATS, "NATS server 2.") {
 		t.Errorf("the durable order mode's broker is not disclosed: %+v", d)
+	}
+}
+
+// Against a tradebench target loaded with 1,000 accounts, every built-in scenario sizes its
+// users and quotes from the target's /trade/config.json and passes; a --set beyond the data set
+// is refused before any load.
+// Mutant: sizeFromTarget returning the params unchanged: stocktrader drew uid:0…499999, the
+// preflight's login of a missing account failed and Drive returned a *PreflightError.
+func TestBuiltinScenariosSizeThemselves(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "st.db")
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = 1000, 200
+	if err := prepare(context.Background(), db, spec, func(string, ...any) {}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	sc := server.DefaultConfig()
+	sc.DB, sc.Listen = db, "127.0.0.1:0"
+	sc.Orders.WorkDir = dir
+	srv, err := server.Start(context.Background(), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	think := scenario.Think{}
+	for _, name := range scenarios.Names() {
+		res, err := driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: name, Users: 2, Think: &think,
+			Duration: 2 * time.Second, Timeout: 10 * time.Second})
+		if res == nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var inv *report.InvalidError
+		if errors.As(err, &inv) || res.Total.Errors > 0 || res.Total.Pass == 0 {
+			t.Errorf("%s against 1,000 accounts: %v %+v %+v", name, err, res.Total, res.Errors)
+		}
+		if p := res.Settings.Params; p["users"] != "1000" || p["quotes"] != "200" {
+			t.Errorf("%s was not sized to the target's data set: %v", name, p)
+		}
+	}
+	_, err = driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: "stocktrader", Users: 1, Duration: time.Second,
+		Params: map[string]string{"users": "500000"}})
+	if err == nil || !strings.Contains(err.Error(), "users=500000 is beyond the target's data set: it has 1000 accounts") {
+		t.Errorf("users=500000 against 1,000 accounts: %v", err)
 	}
 }
