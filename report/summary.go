@@ -65,7 +65,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "error: %s ×%d in %s — first: %s\n", e.Kind, e.Count, e.Transaction, e.Example)
 	}
 	r.writeAgents(w)
-	if p := r.Peak; p != nil {
+	if p := r.Peak; p != nil && r.Validity == nil { // judged results print it as their capacity, first
 		fmt.Fprintf(w, "peak sustained: %.1f tps at %d users (step %d); stopped: %s\n", p.PeakTPS, p.PeakUsers, p.PeakStep, p.StopWhy)
 	}
 	for _, t := range r.Thresholds {

@@ -444,7 +444,11 @@ func ruleSaturated(res *Results, rules Rules) RuleResult {
 		r.Outcome = RulePass
 		r.Detail = fmt.Sprintf("latency past the knee: %s", res.Peak.StopWhy)
 		if ok && cores > 0 {
-			r.Detail += fmt.Sprintf(" (the server used %.2f of %g cores)", cpu, cores)
+			r.Detail += fmt.Sprintf(" (the server used %.2f of %g cores", cpu, cores)
+			if r.Value < r.Bound {
+				r.Detail += ": its latency climbed before its CPU filled — a lock, the database, or other processes on this machine may be what limits it"
+			}
+			r.Detail += ")"
 		}
 	case !ok || cores == 0:
 		r.Outcome = RuleInconclusive

@@ -332,6 +332,9 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 			peak = min(peak, p.load)
 		}
 	}
+	if peak != s.good.load {
+		ps.StopWhy += fmt.Sprintf("; the peak is %s, the least load within %.0f%% of the best throughput (%.1f tps)", s.unit(peak), 100*cfg.Plateau, top)
+	}
 	// confirm at the peak with one longer measured run
 	best, _, _, err := s.step(ctx, PhaseConfirm, peak)
 	if best == nil {
