@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -34,72 +35,139 @@ import (
 	"github.com/tradebench/tradebench/report"
 )
 
-// Config is one drive.
+// Config is one drive. It is also what a distributed run's controller sends each agent as its
+// share (package fleet's Share): the fields with a JSON name travel, so a setting added here
+// reaches the agents with no copy to update; the fields marked json:"-" stay with the
+// controller (where progress goes, the thresholds it checks on the merged results, the
+// resources it samples).
+//
+// A zero field takes its default (SetDefaults, the one place defaults are filled) and Validate
+// checks the rest, naming the field in a *setting.Error; Prepare does both.
 type Config struct {
 	// Target is the system under test's base URL (scheme://host:port) for scenario paths.
-	Target string
-	// Scenario is a built-in scenario's name or a scenario file's path.
-	Scenario string
+	Target string `json:"target,omitempty"`
+	// Scenario is a built-in scenario's name or a scenario file's path ("" = DefaultScenario,
+	// except in quick mode).
+	Scenario string `json:"scenario,omitempty"`
+	// ScenarioData, if not nil, is the scenario file's content (Scenario then only names it): an
+	// agent runs the file its controller sent.
+	ScenarioData []byte `json:"scenario_data,omitempty"`
 	// URL selects quick mode: every iteration is one GET of this URL (templates allowed, e.g.
 	// s:{0..1000}). Target and Scenario must then be empty.
-	URL string
-	// Params override scenario parameters (--set k=v).
-	Params map[string]string
+	URL string `json:"url,omitempty"`
+	// Params override scenario parameters.
+	Params map[string]string `json:"params,omitempty"`
 	// Think replaces the scenario's think time (nil: the scenario's; quick mode: none).
-	Think *scenario.Think
+	Think *scenario.Think `json:"think,omitempty"`
 
-	Users       int
-	Rate        float64 // > 0: the open model
-	MaxInFlight int
-	Iterations  int // per user, closed model (0 = until the duration ends)
-	RampUp      time.Duration
-	Duration    time.Duration // the measured steady state
-	RampDown    time.Duration
+	// Users is the closed model's virtual users (at least 1; unused in the open model).
+	Users int `json:"users,omitempty"`
+	// Rate > 0 selects the open model: iterations started per second.
+	Rate float64 `json:"rate,omitempty"`
+	// MaxInFlight caps the open model's concurrent iterations (0 = load.DefaultMaxInFlight,
+	// lowered to fit the scenario's unique ranges).
+	MaxInFlight int `json:"max_in_flight,omitempty"`
+	// Iterations, if > 0, stops each closed-model user after that many (0 = until the end).
+	Iterations int           `json:"iterations,omitempty"`
+	RampUp     time.Duration `json:"ramp_up"`
+	// Duration is the measured steady state (positive; the command line's default is
+	// DefaultDuration).
+	Duration time.Duration `json:"duration"`
+	RampDown time.Duration `json:"ramp_down"`
 
 	// KeepConnections keeps connections and cookies across iterations (nil: the default — fresh
 	// per iteration for scenarios, as the original papers' runs did; kept in quick mode, as wrk does).
-	KeepConnections *bool
-	Timeout         time.Duration // per request (0 = 60s)
-	Insecure        bool          // skip TLS certificate verification
+	KeepConnections *bool `json:"keep_connections,omitempty"`
+	// Timeout bounds each request (0 = DefaultTimeout).
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// ConnectTimeout bounds connecting, TLS handshake included (0 = Timeout): a short one tells
+	// a target that stopped accepting from one that answers slowly.
+	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
+	Insecure       bool          `json:"insecure,omitempty"` // skip TLS certificate verification
 
-	Progress    io.Writer
-	ProgressTTY bool
-
-	Thresholds []report.Threshold
-	// Peak, if set, runs a peak search instead of one run (closed model only).
-	Peak *peak.Config
 	// RunID makes registered user ids unique across runs ("" = generated).
-	RunID string
+	RunID string `json:"run_id"`
 	// Seed seeds the virtual users' random draws: the same seed gives each user the same
 	// sequence of values, choices and think times (0 = a random seed; the results record it).
-	Seed uint64
-	// Resources are the system under test's processes whose CPU and memory are sampled each
-	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
-	// for a server's Prometheus endpoint).
-	Resources []sut.Source
-
-	// ScenarioData, if not nil, is the scenario file's content (Scenario then only names it): an
-	// agent runs the file its controller sent.
-	ScenarioData []byte
-	// Distributor, if set, runs the drive on load agents and merges their results.
-	Distributor Distributor
+	Seed uint64 `json:"seed"`
 	// Slice gives this driver its own part of every unique range ({unique A..B}) when several
 	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
-	Slice scenario.Slice
+	Slice scenario.Slice `json:"slice"`
 
+	Progress    io.Writer `json:"-"`
+	ProgressTTY bool      `json:"-"`
+
+	Thresholds []report.Threshold `json:"-"`
+	// Peak, if set, runs a peak search instead of one run (closed model only).
+	Peak *peak.Config `json:"-"`
+	// Resources are the system under test's processes whose CPU and memory are sampled each
+	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
+	// for a server's Prometheus endpoint).
+	Resources []sut.Source `json:"-"`
+	// Distributor, if set, runs the drive on load agents and merges their results.
+	Distributor Distributor `json:"-"`
 	// Stream, if set, holds stream subscribers open during the run and records event delivery
 	// latency in the results (extra.stream); not with a peak search.
-	Stream *streamload.Config
+	Stream *streamload.Config `json:"-"`
 
 	// Rules are the bounds of the run rules the results are judged by (results.validity; nil =
 	// report.DefaultRules()). An invalid run returns a *report.InvalidError after its results.
-	Rules *report.Rules
+	Rules *report.Rules `json:"-"`
 	// NoPreflight sends nothing to the target before the load: neither the scenario's first
 	// request tried once (a target that fails it is refused with a *PreflightError) nor the
 	// read of its data set (/trade/config.json) that sizes the scenario. For tests that drive a
 	// failing target on purpose or count its requests.
-	NoPreflight bool
+	NoPreflight bool `json:"-"`
+}
+
+// SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
+// does: the one place a drive's defaults are applied (the command line starts from the same
+// constants).
+func (c *Config) SetDefaults() {
+	if c.Scenario == "" && c.URL == "" {
+		c.Scenario = DefaultScenario
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = c.Timeout
+	}
+}
+
+// Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
+// it checks c with its defaults filled.
+func (c Config) Validate() error {
+	c.SetDefaults()
+	switch {
+	case math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < 0:
+		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", c.Rate)
+	case c.Rate == 0 && c.Users < 1:
+		return setting.Errorf("Users", "must be at least 1, got %d", c.Users)
+	case c.Duration <= 0:
+		return setting.Errorf("Duration", "must be positive, got %v", c.Duration)
+	case c.RampUp < 0:
+		return setting.Errorf("RampUp", "must not be negative, got %v", c.RampUp)
+	case c.RampDown < 0:
+		return setting.Errorf("RampDown", "must not be negative, got %v", c.RampDown)
+	case c.Timeout < 0:
+		return setting.Errorf("Timeout", "must be positive, got %v", c.Timeout)
+	case c.ConnectTimeout < 0:
+		return setting.Errorf("ConnectTimeout", "must be positive, got %v", c.ConnectTimeout)
+	case c.MaxInFlight < 0:
+		return setting.Errorf("MaxInFlight", "must not be negative, got %d", c.MaxInFlight)
+	case c.Iterations < 0:
+		return setting.Errorf("Iterations", "must not be negative, got %d", c.Iterations)
+	case c.Peak != nil && c.Peak.Open != (c.Rate > 0):
+		return setting.Errorf("Peak", "an open-model search (Peak.Open) searches the arrival rate and needs Rate; a closed-model one needs none")
+	}
+	if c.Rules != nil {
+		if err := c.Rules.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -211,7 +279,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	var tc *targetConfig
 	if !p.quick && !cfg.NoPreflight {
-		tc = fetchTargetConfig(ctx, p.target)
+		tc = fetchTargetConfig(ctx, p.target, p.http)
 	}
 	// a tradebench target says what data set it holds: size the scenario to it
 	params, changed, err := sizeFromTarget(cfg.Params, func(name string) bool { _, ok := p.sc.Param(name); return ok }, tc)
@@ -262,10 +330,11 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if res == nil {
 		return nil, err
 	}
+	disclose.Fill(res)
 	p.describe(res)
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick && tc == nil && cfg.NoPreflight {
-		tc = fetchTargetConfig(ctx, p.target)
+		tc = fetchTargetConfig(ctx, p.target, p.http)
 	}
 	recordServer(res, tc)
 	var lost *AgentsLostError
@@ -297,12 +366,17 @@ type Plan struct {
 	quick  bool
 	keep   bool
 	w      *vuser.Workload
+	http   httpc.Options // the run's HTTP client settings
 	lc     load.Config
 	notes  []string
 }
 
 // Prepare checks cfg and compiles its scenario without sending a request.
 func Prepare(cfg Config) (*Plan, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.SetDefaults()
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()
 	}
@@ -321,9 +395,6 @@ func Prepare(cfg Config) (*Plan, error) {
 		if cfg.Target == "" {
 			return nil, setting.Errorf("Target", "the target is required (the base URL of the system under test, e.g. http://localhost:8080), or a URL for quick mode")
 		}
-		if cfg.Scenario == "" {
-			cfg.Scenario = DefaultScenario
-		}
 		data := cfg.ScenarioData
 		if data == nil {
 			data, err = ReadScenario(cfg.Scenario)
@@ -339,14 +410,14 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg.KeepConnections != nil {
 		p.keep = *cfg.KeepConnections
 	}
-	hopt := httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
+	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version}
 	if cfg.Insecure {
-		hopt.TLS = &tls.Config{InsecureSkipVerify: true}
+		p.http.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
 	if cfg, p.notes, err = fitUnique(cfg, p.sc); err != nil {
 		return nil, err
 	}
-	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: hopt, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
+	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: p.http, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -392,11 +463,12 @@ type Distributor interface {
 }
 
 // AgentsLostError is a distributed run that lost agents (they stopped reporting): the results
-// merge the others'. Its exit status is 5.
+// merge the others'. Its exit status is 5; a distributor told to allow the loss (package
+// fleet's ControllerConfig.AllowLoss) does not return it.
 type AgentsLostError struct{ Lost []string }
 
 func (e *AgentsLostError) Error() string {
-	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only (--allow-agent-loss accepts this)", len(e.Lost), strings.Join(e.Lost, ", "))
+	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only", len(e.Lost), strings.Join(e.Lost, ", "))
 }
 
 // AgentsLostExit is the exit status of a distributed run that lost an agent.
@@ -406,12 +478,13 @@ const AgentsLostExit = 5
 func (e *AgentsLostError) ExitCode() int { return AgentsLostExit }
 
 // fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
-// have values for. Bounds the user did not choose — the open model's default --max-in-flight, a
-// peak search's --peak-max-users — are lowered to fit instead, with a note.
+// have values for, naming the field (Users, MaxInFlight, Peak.Start). Bounds the user did not
+// choose — the open model's default MaxInFlight, a peak search's default MaxUsers — are lowered
+// to fit instead, with a note.
 func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 	max := sc.MaxUsers()
-	refuse := func(flag string, n int) error {
-		return &UsageError{fmt.Errorf("%s %d: %w; lower %s to at most %d or widen the range", flag, n, sc.CheckUsers(n), flag, max)}
+	refuse := func(field string, n int) error {
+		return &UsageError{setting.Errorf(field, "%d at once: %w; lower it to at most %d or widen the range", n, sc.CheckUsers(n), max)}
 	}
 	var notes []string
 	switch {
@@ -422,13 +495,13 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		}
 	case cfg.Rate > 0:
 		if cfg.MaxInFlight > max {
-			return cfg, nil, refuse("--max-in-flight", cfg.MaxInFlight)
+			return cfg, nil, refuse("MaxInFlight", cfg.MaxInFlight)
 		}
 	case cfg.Peak != nil && !cfg.Peak.Open:
 		pc := *cfg.Peak
 		pc.Defaults()
 		if int(pc.Start) > max {
-			return cfg, nil, refuse("--peak-start", int(pc.Start))
+			return cfg, nil, refuse("Peak.Start", int(pc.Start))
 		}
 		if pc.Max > float64(max) {
 			pc.Max = float64(max)
@@ -437,7 +510,7 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		cfg.Peak = &pc
 	default:
 		if cfg.Users > max {
-			return cfg, nil, refuse("--users", cfg.Users)
+			return cfg, nil, refuse("Users", cfg.Users)
 		}
 	}
 	return cfg, notes, nil

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
@@ -15,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/driver/peak"
+	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -145,7 +149,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{URL: "localhost:8080/x", Users: 1, Duration: time.Second}, "absolute http"},
 		{Config{Target: srv.URL + "/app", Users: 1, Duration: time.Second}, "give only scheme://host"},
 		{Config{Target: srv.URL, Params: map[string]string{"userz": "1"}, Users: 1, Duration: time.Second}, `unknown parameter "userz"`},
-		{Config{URL: srv.URL, Users: 0, Duration: time.Second}, "users must be at least 1"},
+		{Config{URL: srv.URL, Users: 0, Duration: time.Second}, "Users: must be at least 1"},
 	}
 	for _, tc := range cases {
 		_, err := Drive(context.Background(), tc.cfg)
@@ -175,7 +179,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 			}
 		}))
 		res := report.New("x")
-		recordServer(res, fetchTargetConfig(context.Background(), srv.URL))
+		recordServer(res, fetchTargetConfig(context.Background(), srv.URL, httpc.Options{}))
 		srv.Close()
 		got := res.Disclosure != nil && len(res.Disclosure.Configuration) > 0
 		if got != c.want {
@@ -187,5 +191,69 @@ func TestRecordServerConfiguration(t *testing.T) {
 		if c.want && (report.DecodeSection(res.Disclosure.Configuration, &conf) != nil || conf.Orders.Mode != "async-durable") {
 			t.Errorf("configuration %s", res.Disclosure.Configuration)
 		}
+	}
+}
+
+// TestRecordServerUsesTheRunsClient: the configuration is fetched with the run's own client
+// settings, so a self-signed https target is recorded with Insecure and not without it.
+// Mutant: fetching with http.DefaultClient (as the driver once did) ignores Insecure and
+// records nothing from the self-signed target.
+func TestRecordServerUsesTheRunsClient(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/trade/config.json" {
+			w.Write([]byte(`{"access": "rest"}`))
+		}
+	}))
+	defer srv.Close()
+	for _, insecure := range []bool{false, true} {
+		var opt httpc.Options
+		if insecure {
+			opt.TLS = &tls.Config{InsecureSkipVerify: true}
+		}
+		res := report.New("x")
+		recordServer(res, fetchTargetConfig(context.Background(), srv.URL, opt))
+		got := res.Disclosure != nil && string(res.Disclosure.Configuration) == `{"access": "rest"}`
+		if got != insecure {
+			t.Errorf("insecure %v: recorded %v (%v)", insecure, got, res.Disclosure)
+		}
+	}
+}
+
+// TestValidateNamesTheField: a drive's bad values are refused by the library, once, as a
+// *setting.Error naming the Config field (the command line maps it to the flag); the zero
+// Timeout and Scenario take their defaults. Mutants: skipping the Duration check lets a zero
+// steady state through; checking Users in the open model refuses a valid rate run.
+func TestValidateNamesTheField(t *testing.T) {
+	ok := Config{Target: "http://127.0.0.1:1", Users: 1, Duration: time.Second}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a valid drive: %v", err)
+	}
+	if err := (Config{URL: "http://127.0.0.1:1/", Rate: 5, Duration: time.Second}).Validate(); err != nil {
+		t.Fatalf("an open-model drive without users: %v", err)
+	}
+	for field, c := range map[string]Config{
+		"Users":          {Users: 0, Duration: time.Second},
+		"Rate":           {Rate: -1, Duration: time.Second},
+		"Duration":       {Users: 1},
+		"RampUp":         {Users: 1, Duration: time.Second, RampUp: -time.Second},
+		"RampDown":       {Users: 1, Duration: time.Second, RampDown: -time.Second},
+		"Timeout":        {Users: 1, Duration: time.Second, Timeout: -time.Second},
+		"MaxInFlight":    {Rate: 1, Duration: time.Second, MaxInFlight: -1},
+		"ConnectTimeout": {Users: 1, Duration: time.Second, ConnectTimeout: -time.Second},
+		"Peak":           {Rate: 1, Duration: time.Second, Peak: &peak.Config{}},
+	} {
+		var se *setting.Error
+		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
+			t.Errorf("%s: %v, want a setting error naming it", field, err)
+		}
+	}
+	c := Config{URL: "http://127.0.0.1:1/"}
+	c.SetDefaults()
+	if c.Timeout != DefaultTimeout || c.ConnectTimeout != DefaultTimeout || c.Scenario != "" {
+		t.Errorf("quick mode's defaults: timeout %v, scenario %q", c.Timeout, c.Scenario)
+	}
+	c = Config{Target: "http://127.0.0.1:1"}
+	if c.SetDefaults(); c.Scenario != DefaultScenario {
+		t.Errorf("a target's default scenario: %q", c.Scenario)
 	}
 }

@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 )
 
@@ -68,26 +69,32 @@ type targetConfig struct {
 	}
 }
 
-// fetchTargetConfig asks the target for /trade/config.json; nil when it publishes none (a
-// DayTrader) or it cannot be read: nothing is sized then, and nothing fails here.
-func fetchTargetConfig(ctx context.Context, target string) *targetConfig {
+// fetchTargetConfig asks the target for /trade/config.json through the run's own HTTP client
+// settings (its TLS: --insecure reaches a self-signed target here as in the run); nil when it
+// publishes none (a DayTrader) or it cannot be read: nothing is sized then, and nothing fails.
+func fetchTargetConfig(ctx context.Context, target string, hopt httpc.Options) *targetConfig {
+	u, err := url.Parse(strings.TrimSuffix(target, "/"))
+	if err != nil {
+		return nil
+	}
+	ep, err := httpc.ParseEndpoint(u)
+	if err != nil {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), PreflightTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(target, "/")+"/trade/config.json", nil)
+	c := httpc.NewClient(&hopt)
+	defer c.CloseConn()
+	resp, err := c.Do(ctx, &ep, &httpc.Request{Method: http.MethodGet, Target: []byte(u.Path + "/trade/config.json"), KeepBody: true})
 	if err != nil {
 		return nil
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
+	defer c.ReleaseBody()
+	doc := bytes.TrimSpace(resp.Body)
+	if resp.Status != http.StatusOK || len(doc) > 1<<20 || !bytes.HasPrefix(doc, []byte("{")) || !json.Valid(doc) {
 		return nil
 	}
-	defer resp.Body.Close()
-	var doc json.RawMessage
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc) != nil ||
-		!bytes.HasPrefix(doc, []byte("{")) {
-		return nil
-	}
-	tc := &targetConfig{raw: doc}
+	tc := &targetConfig{raw: json.RawMessage(bytes.Clone(doc))}
 	var body struct {
 		Store json.RawMessage `json:"store"`
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -87,14 +88,16 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 			}
 		}
 		return nil, close, nil
-	case f.wait <= 0:
-		return nil, close, usageErrorf("--agents-wait must be positive, got %v", f.wait)
 	case f.natsURL == "" && f.listen == "":
 		return nil, close, usageErrorf("--agents needs --nats URL (a NATS server the agents joined) or --nats-listen ADDR (start one here)")
 	case f.natsURL != "" && f.listen != "":
 		return nil, close, usageErrorf("give --nats (an existing server) or --nats-listen (an embedded one), not both")
 	case cfg.Peak != nil:
 		return nil, close, usageErrorf("--peak runs in one process; it cannot be combined with --agents")
+	}
+	cc := fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss}
+	if err := cc.Validate(); err != nil {
+		return nil, close, driverFlags.usageError(err)
 	}
 	url := f.natsURL
 	var broker *fleet.Broker
@@ -118,7 +121,17 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 			broker.Shutdown()
 		}
 	}
-	return fleet.NewController(nc, fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss}), close, nil
+	return fleet.NewController(nc, cc), close, nil
+}
+
+// agentLossHint adds to a lost agent's error the flag that accepts the loss; the exit status
+// stays the error's.
+func agentLossHint(err error) error {
+	var lost *driver.AgentsLostError
+	if errors.As(err, &lost) {
+		return fmt.Errorf("%w (--allow-agent-loss accepts this)", err)
+	}
+	return err
 }
 
 func portOf(a net.Addr) string {

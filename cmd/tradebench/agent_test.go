@@ -26,10 +26,10 @@ func TestAgentFlags(t *testing.T) {
 		{[]string{"drive", "--url", srv.URL, "--agents", "2"}, "--agents needs --nats URL"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://x:1", "--nats-listen", "127.0.0.1:0"}, "not both"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "-1"}, "--agents must not be negative"},
-		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--agents-wait", "0s", "--nats", "nats://x:1"}, "--agents-wait must be positive"},
+		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--agents-wait", "-1s", "--nats", "nats://x:1"}, "--agents-wait: must be positive"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats-listen", "nowhere"}, "--nats-listen"},
 		{[]string{"drive", "--target", srv.URL, "--peak", "--agents", "2", "--nats-listen", "127.0.0.1:0"}, "--peak"},
-		{[]string{"drive", "--url", srv.URL, "-c", "2", "--agents", "3", "--nats-listen", "127.0.0.1:0", "--agents-wait", "1s", "--progress", "off"}, "--users 2 is fewer than --agents 3"},
+		{[]string{"drive", "--url", srv.URL, "-c", "2", "--agents", "3", "--nats-listen", "127.0.0.1:0", "--agents-wait", "1s", "--progress", "off"}, "--users: 2 is fewer than the 3 agents"},
 		{[]string{"drive", "--url", srv.URL, "-c", "2", "--agents", "2", "--nats-listen", "127.0.0.1:0", "--agents-wait", "1s", "--progress", "off"}, "only 0 of 2 agents joined within 1s"},
 		{[]string{"run", "--agents", "2", "--nats-listen", "127.0.0.1:0"}, "--agents drives an external deployment"},
 	} {

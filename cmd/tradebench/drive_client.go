@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/tradebench/tradebench/bench/smartclient"
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/streamload"
@@ -108,6 +109,7 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 		}
 		return nil
 	}
+	disclose.Fill(res)
 	res.Workload = smartclient.Workload
 	res.Scenario = smartclient.Name
 	res.Target = cf.access + "://" + cf.bsl

@@ -96,10 +96,10 @@ func runRun(ctx context.Context, args []string) error {
 	if *accounts < 1 || *quotes < 1 {
 		return usageErrorf("--accounts and --quotes must be at least 1")
 	}
-	if f.target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
+	if f.cfg.Target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
 		return usageErrorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
 	}
-	if f.target != "" && (given["access"] || given["orders"]) {
+	if f.cfg.Target != "" && (given["access"] || given["orders"]) {
 		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
 	if !slices.Contains(remote.Accesses(), *acc) {
@@ -116,7 +116,7 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if ff.agents != 0 && f.target == "" {
+	if ff.agents != 0 && f.cfg.Target == "" {
 		return usageErrorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
@@ -131,6 +131,7 @@ func runRun(ctx context.Context, args []string) error {
 	if out == nil || out.Results == nil {
 		return runFlags.orUsage(driverFlags.orUsage(err))
 	}
+	err = agentLossHint(err)
 	if f.publish.pricing != nil && out.Out != "" {
 		// the job wrote the results; priced, they are written again (atomically) with the price
 		f.publish.price(out.Results)

@@ -111,33 +111,15 @@ func runServe(ctx context.Context, args []string) error {
 	if cfg.MetricsListen, err = metricsListen(); err != nil {
 		return err
 	}
-	if *callTimeout <= 0 {
-		return usageErrorf("--call-timeout must be positive, got %v", *callTimeout)
-	}
-	if *maxConns < 1 {
-		return usageErrorf("--max-conns-per-host must be at least 1, got %d", *maxConns)
-	}
-	if *grpcConns < 1 {
-		return usageErrorf("--grpc-conns must be at least 1, got %d", *grpcConns)
-	}
 	cfg.Remote = remote.Options{Timeout: *callTimeout, MaxConnsPerHost: *maxConns, GRPCConns: *grpcConns}
 	oc, err := of.config()
 	if err != nil {
 		return serveFlags.usageError(err)
 	}
 	cfg.Orders = oc
-	if *streamLimit < 1 {
-		return usageErrorf("--stream-limit must be at least 1, got %d", *streamLimit)
-	}
 	cfg.StreamLimit = *streamLimit
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
-	if *ordersLimit < 1 {
-		return usageErrorf("--orders-limit must be at least 1, got %d", *ordersLimit)
-	}
-	if *sessionTTL <= 0 {
-		return usageErrorf("--session-ttl must be positive, got %v", *sessionTTL)
-	}
 	if err := cfg.Validate(); err != nil {
 		return serveFlags.usageError(err)
 	}

@@ -37,6 +37,7 @@ type Agent struct {
 	log   *slog.Logger
 
 	mu      sync.Mutex
+	sub     *nats.Subscription // the agent's subjects, from Listen
 	run     string             // assigned or running ("" = idle)
 	plan    *driver.Plan       // the assigned share, prepared
 	cancel  context.CancelFunc // stops the running share
@@ -61,13 +62,41 @@ func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
 // ID is the agent's unique id.
 func (a *Agent) ID() string { return a.hello.ID }
 
-// Serve announces the agent and answers controllers until ctx ends.
-func (a *Agent) Serve(ctx context.Context) error {
+// Listen subscribes the agent to its subjects and waits until the broker has the subscription,
+// so a controller's request sent after Listen returns finds the agent (not "no responders"), as
+// net.Listen before http.Serve lets a client connect before the server's loop runs. Serve
+// calls it when it has not been called.
+func (a *Agent) Listen() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sub != nil {
+		return nil
+	}
 	sub, err := a.nc.Subscribe(agentSubject(a.hello.ID, "*"), a.handle)
+	if err == nil {
+		err = a.nc.Flush()
+	}
 	if err != nil {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
 		return fmt.Errorf("agent: subscribing: %w", err)
 	}
-	defer sub.Unsubscribe()
+	a.sub = sub
+	return nil
+}
+
+// Serve announces the agent and answers controllers until ctx ends.
+func (a *Agent) Serve(ctx context.Context) error {
+	if err := a.Listen(); err != nil {
+		return err
+	}
+	defer func() {
+		a.mu.Lock()
+		_ = a.sub.Unsubscribe()
+		a.sub = nil
+		a.mu.Unlock()
+	}()
 	a.log.Info("agent ready", "name", a.hello.Name, "id", a.hello.ID, "nats", a.nc.ConnectedUrlRedacted())
 	t := time.NewTicker(HelloEvery)
 	defer t.Stop()
@@ -146,10 +175,7 @@ func (a *Agent) assign(as Assign) error {
 		return fmt.Errorf("agent %s is already running run %s", a.hello.Name, a.run)
 	}
 	s := as.Share
-	cfg := driver.Config{Target: s.Target, URL: s.URL, Scenario: s.Scenario, ScenarioData: s.ScenarioData,
-		Params: s.Params, Think: s.Think, Users: s.Users, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Iterations: s.Iterations,
-		RampUp: s.RampUp, Duration: s.Duration, RampDown: s.RampDown, KeepConnections: s.KeepConnections,
-		Timeout: s.Timeout, Insecure: s.Insecure, RunID: s.RunID, Seed: s.Seed, Slice: s.Slice}
+	cfg := s // the fields that travelled; the local ones are zero (json:"-")
 	if cfg.URL != "" {
 		cfg.Scenario, cfg.ScenarioData = "", nil
 	}

@@ -17,7 +17,10 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -34,6 +37,26 @@ type ControllerConfig struct {
 // DefaultWait is how long a controller waits for its agents by default.
 const DefaultWait = time.Minute
 
+// SetDefaults fills the zero fields that have a default.
+func (c *ControllerConfig) SetDefaults() {
+	if c.Wait == 0 {
+		c.Wait = DefaultWait
+	}
+}
+
+// Validate reports a controller that cannot run, as a *setting.Error naming the field; it
+// checks c with its defaults filled.
+func (c ControllerConfig) Validate() error {
+	c.SetDefaults()
+	switch {
+	case c.Agents < 1:
+		return setting.Errorf("Agents", "must be at least 1, got %d", c.Agents)
+	case c.Wait < 0:
+		return setting.Errorf("Wait", "must be positive, got %v", c.Wait)
+	}
+	return nil
+}
+
 // Controller runs drives on agents: a driver.Distributor.
 type Controller struct {
 	nc  *nats.Conn
@@ -42,9 +65,7 @@ type Controller struct {
 
 // NewController makes a controller on a NATS connection (see Connect).
 func NewController(nc *nats.Conn, cfg ControllerConfig) *Controller {
-	if cfg.Wait <= 0 {
-		cfg.Wait = DefaultWait
-	}
+	cfg.SetDefaults()
 	return &Controller{nc: nc, cfg: cfg}
 }
 
@@ -87,14 +108,14 @@ type run struct {
 func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Results, error) {
 	cfg := p.Config()
 	k := c.cfg.Agents
-	if k < 1 {
-		return nil, &driver.UsageError{Err: fmt.Errorf("--agents must be at least 1, got %d", k)}
+	if err := c.cfg.Validate(); err != nil {
+		return nil, &driver.UsageError{Err: err}
 	}
 	if cfg.Rate == 0 && cfg.Users < k {
-		return nil, &driver.UsageError{Err: fmt.Errorf("--users %d is fewer than --agents %d: every agent needs at least one user", cfg.Users, k)}
+		return nil, &driver.UsageError{Err: setting.Errorf("Users", "%d is fewer than the %d agents: every agent needs at least one user", cfg.Users, k)}
 	}
 	if cfg.MaxInFlight > 0 && cfg.MaxInFlight < k {
-		return nil, &driver.UsageError{Err: fmt.Errorf("--max-in-flight %d is fewer than --agents %d: every agent needs at least one", cfg.MaxInFlight, k)}
+		return nil, &driver.UsageError{Err: setting.Errorf("MaxInFlight", "%d is fewer than the %d agents: every agent needs at least one", cfg.MaxInFlight, k)}
 	}
 	progress := cfg.Progress
 	if progress == nil {
@@ -204,7 +225,7 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 		hs = append(hs, h)
 	}
 	if len(hs) < c.cfg.Agents {
-		msg := fmt.Sprintf("only %d of %d agents joined within %v (--agents-wait)", len(hs), c.cfg.Agents, c.cfg.Wait)
+		msg := fmt.Sprintf("only %d of %d agents joined within %v", len(hs), c.cfg.Agents, c.cfg.Wait)
 		if len(other) > 0 {
 			var vs []string
 			for _, h := range other {
@@ -216,7 +237,8 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 			}
 			msg += fmt.Sprintf("; %d more of another version were not used: %s", len(other), strings.Join(vs, ", "))
 		}
-		return nil, &driver.UsageError{Err: errors.New(msg)}
+		// the wait was too short or the agents too few: the error names the wait
+		return nil, &driver.UsageError{Err: &setting.Error{Field: "Wait", Err: errors.New(msg)}}
 	}
 	slices.SortFunc(hs, func(a, b Hello) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	return hs[:c.cfg.Agents], nil
@@ -263,17 +285,18 @@ func agentSeed(seed uint64, i int) uint64 {
 	return z
 }
 
-// share is agent i's part of the drive.
+// share is agent i's part of the drive: the drive's configuration with this agent's part of the
+// load and its own run id, seed and slice.
 func (r *run) share(i int) Share {
 	cfg, n := r.plan.Config(), len(r.order)
-	s := Share{Target: cfg.Target, URL: cfg.URL, Scenario: cfg.Scenario, ScenarioData: r.plan.ScenarioData(),
-		Params: cfg.Params, Think: cfg.Think, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Duration: cfg.Duration, RampDown: cfg.RampDown, KeepConnections: cfg.KeepConnections,
-		Timeout: cfg.Timeout, Insecure: cfg.Insecure,
-		RunID: cfg.RunID + "-" + strconv.Itoa(i), Seed: agentSeed(cfg.Seed, i)}
+	s := cfg
+	s.ScenarioData = r.plan.ScenarioData()
+	s.RunID, s.Seed = cfg.RunID+"-"+strconv.Itoa(i), agentSeed(cfg.Seed, i)
+	s.Slice = scenario.Slice{}
 	if n > 1 {
 		s.Slice.Index, s.Slice.Count = i, n
 	}
+	s.Users, s.Rate, s.MaxInFlight = 0, 0, 0
 	if cfg.Rate > 0 {
 		s.Rate = cfg.Rate / float64(n)
 	} else {
@@ -451,7 +474,7 @@ func (r *run) onResult(msg *nats.Msg) {
 
 // follow watches the run until every agent is done or lost, printing the fleet's progress, and
 // returns when the run ended.
-func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time.Time {
+func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	lc := r.plan.Load()
 	end := at.Add(lc.RampUp + lc.Steady + lc.RampDown)
 	deadline := end.Add(resultGrace)
@@ -460,7 +483,9 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 	printed := -1
 	connected := true
 	aborted := false
-	p := newProgress(lc, progress, len(r.order))
+	p := &progress.Line{W: lc.Progress, TTY: lc.ProgressTTY, Label: lc.Label, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}
+	running := len(r.order)
+	p.Status = func() string { return fmt.Sprintf("agents %d/%d", running, len(r.order)) }
 	for {
 		select {
 		case <-ctx.Done():
@@ -482,7 +507,7 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				m.lastSeen = now
 			}
 		}
-		running := 0
+		running = 0
 		for _, m := range r.order {
 			if m.state != "" {
 				continue
@@ -496,7 +521,7 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				running++
 			}
 			if m.state == report.AgentLost {
-				fmt.Fprintf(progress, "\nagent %s lost: %s\n", m.Name, m.why)
+				fmt.Fprintf(w, "\nagent %s lost: %s\n", m.Name, m.why)
 			}
 		}
 		// second n (the one that closes n seconds after the start, as the agents number them)
@@ -504,12 +529,12 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
 			printed = sec
 			if s := r.series[sec]; s != nil {
-				p.line(now, at, sec, s, running)
+				p.Second(s.point(sec), s.hist)
 			}
 		}
 		r.mu.Unlock()
 		if running == 0 {
-			p.done()
+			p.Done()
 			if now.After(end) {
 				return end
 			}
@@ -578,11 +603,5 @@ func (r *run) seriesPoints() []report.SeriesPoint {
 }
 
 func (s *second) point(sec int) report.SeriesPoint {
-	p := report.SeriesPoint{Second: sec, Phase: s.phase, TPS: float64(s.pass), Errors: s.errors, Hits: s.hits, Users: s.users}
-	if s.hist.TotalCount() > 0 {
-		p.P50Ms = float64(s.hist.ValueAtQuantile(50)) / 1000
-		p.P90Ms = float64(s.hist.ValueAtQuantile(90)) / 1000
-		p.P99Ms = float64(s.hist.ValueAtQuantile(99)) / 1000
-	}
-	return p
+	return recorder.Point(sec, s.phase, s.pass, s.errors, s.hits, s.users, s.hist)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -99,9 +101,13 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// inProcessAgent serves an agent in this process for the protocol's refusals.
+// inProcessAgent serves an agent in this process for the protocol's refusals. It listens before
+// it serves, so the test's first request cannot beat the agent's subscription.
 func inProcessAgent(t *testing.T, url, name string) *Agent {
 	a := NewAgent(connect(t, url), AgentConfig{Name: name})
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { a.Serve(ctx); close(done) }()
@@ -147,6 +153,23 @@ func TestAgentRefusesAnotherVersion(t *testing.T) {
 	}
 	if rep := ask(t, b.URL(), agentSubject(a.ID(), "assign"), Assign{Header: header(), Run: "other", Count: 1, Share: share}); rep.OK || !strings.Contains(rep.Error, "busy") {
 		t.Errorf("a second run's assignment while assigned: %+v", rep)
+	}
+}
+
+// TestAgentListensBeforeServing: once Listen returns, the agent answers a request even though
+// its Serve loop has not started, the order net/http keeps with net.Listen before Serve (a
+// test once failed with "no responders" when Serve subscribed in a goroutine nobody waited
+// for). Mutant: Listen returning without subscribing (Serve subscribing instead) fails the
+// request with no responders.
+func TestAgentListensBeforeServing(t *testing.T) {
+	b := broker(t)
+	a := NewAgent(connect(t, b.URL()), AgentConfig{Name: "early"})
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	rep := ask(t, b.URL(), agentSubject(a.ID(), "start"), Start{Header: header(), Run: "none", At: time.Now()})
+	if rep.OK || !strings.Contains(rep.Error, "no assignment") {
+		t.Fatalf("start before Serve: %+v", rep)
 	}
 }
 
@@ -235,3 +258,41 @@ func BenchmarkFinalMerge(b *testing.B) {
 }
 
 const hdrV2 = hdr.V2CompressedEncodingCookieBase
+
+// TestShareIsTheDrive: an agent's share is the drive's own configuration as it arrives over the
+// wire — every setting the drive was given, with only the agent's part of the load, run id,
+// seed and slice changed — and the controller's local fields (thresholds, progress) stay
+// behind. Mutants: a share built field by field that forgets Timeout (as a parallel Share
+// struct could) arrives with the agent's default timeout; dropping json:"-" from Thresholds
+// sends them.
+func TestShareIsTheDrive(t *testing.T) {
+	keep := true
+	cfg := driver.Config{Target: "http://127.0.0.1:1", Scenario: "stocktrader", Params: map[string]string{"users": "50"},
+		Think: &scenario.Think{Kind: scenario.ThinkFixed, A: time.Second}, Users: 7, Iterations: 3,
+		RampUp: time.Second, Duration: 2 * time.Second, RampDown: 3 * time.Second, KeepConnections: &keep,
+		Timeout: 9 * time.Second, Insecure: true, RunID: "run", Seed: 11,
+		Thresholds: []report.Threshold{report.MinTPS(1)}}
+	p, err := driver.Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{plan: p, order: []*member{{}, {}}}
+	data, err := json.Marshal(Assign{Header: header(), Run: "run", Index: 1, Count: 2, Share: r.share(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Assign
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := p.Config()
+	want.Thresholds, want.Progress = nil, nil
+	want.ScenarioData = p.ScenarioData()
+	want.Users, want.RunID, want.Seed, want.Slice = 3, "run-1", agentSeed(11, 1), scenario.Slice{Index: 1, Count: 2}
+	if !reflect.DeepEqual(got.Share, want) {
+		t.Fatalf("share arrived as\n%+v\nwant\n%+v", got.Share, want)
+	}
+	if strings.Contains(string(data), "min_tps") || strings.Contains(string(data), "Thresholds") {
+		t.Fatalf("the controller's thresholds travelled: %s", data)
+	}
+}

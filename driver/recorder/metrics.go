@@ -75,6 +75,8 @@ type Recorder struct {
 	steadyEnd   time.Time
 	runStart    time.Time
 
+	order atomic.Int64 // see nextOrder
+
 	tickMu  sync.Mutex
 	secHist *hdr.Histogram
 	series  []report.SeriesPoint
@@ -155,15 +157,10 @@ func Outcome(err error) string {
 	}
 }
 
-var orderMu sync.Mutex
-var orderSeq int
-
-func nextOrder() int {
-	orderMu.Lock()
-	defer orderMu.Unlock()
-	orderSeq++
-	return orderSeq
-}
+// nextOrder numbers the transaction names and error groups the recorder's shards meet, in the
+// order they first meet them across shards; each recorder counts its own, so two runs in one
+// process (a peak search's steps, parallel tests) do not share a counter.
+func (r *Recorder) nextOrder() int { return int(r.order.Add(1)) }
 
 // Transaction records one transaction that started at start and took d; err decides pass, fail
 // or stop. Latency histograms hold passed transactions only, as LoadRunner reports them.
@@ -183,7 +180,7 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	}
 	t := s.tx[name]
 	if t == nil {
-		t = &txAgg{h: NewHistogram(), order: nextOrder()}
+		t = &txAgg{h: NewHistogram(), order: s.r.nextOrder()}
 		s.tx[name] = t
 	}
 	switch out {
@@ -196,7 +193,7 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 		k := errKey{name, kind}
 		e := s.errs[k]
 		if e == nil {
-			e = &errAgg{example: msg, order: nextOrder()}
+			e = &errAgg{example: msg, order: s.r.nextOrder()}
 			s.errs[k] = e
 		}
 		e.count++
@@ -257,20 +254,22 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		s.mu.Unlock()
 		hits += s.secHits.Swap(0)
 	}
-	p := report.SeriesPoint{
-		Second: int(now.Sub(r.runStart).Round(time.Second) / time.Second),
-		Phase:  phase,
-		TPS:    float64(pass),
-		Errors: errs,
-		Hits:   hits,
-		Users:  users,
-	}
-	if pass > 0 {
-		p.P50Ms = usToMs(r.secHist.ValueAtQuantile(50))
-		p.P90Ms = usToMs(r.secHist.ValueAtQuantile(90))
-		p.P99Ms = usToMs(r.secHist.ValueAtQuantile(99))
-	}
+	p := Point(int(now.Sub(r.runStart).Round(time.Second)/time.Second), phase, pass, errs, hits, users, r.secHist)
 	r.series = append(r.series, p)
+	return p
+}
+
+// Point is one second of the series: pass transactions passed, errs failed, hits requests, users
+// running (or in flight), and h the latency histogram of the passed ones, read for the
+// percentiles. A run's recorder and a fleet's controller (which merges its agents' seconds) make
+// their points here, so both read the same percentiles the same way.
+func Point(second int, phase string, pass, errs, hits int64, users int, h *hdr.Histogram) report.SeriesPoint {
+	p := report.SeriesPoint{Second: second, Phase: phase, TPS: float64(pass), Errors: errs, Hits: hits, Users: users}
+	if pass > 0 && h.TotalCount() > 0 {
+		p.P50Ms = usToMs(h.ValueAtQuantile(50))
+		p.P90Ms = usToMs(h.ValueAtQuantile(90))
+		p.P99Ms = usToMs(h.ValueAtQuantile(99))
+	}
 	return p
 }
 
@@ -286,6 +285,31 @@ func statusKey(code int) string {
 func (r *Recorder) SecondHistogram() *hdr.Histogram { return r.secHist }
 
 func usToMs(us int64) float64 { return float64(us) / 1000 }
+
+// MergeTransaction adds transaction t's encoded histogram (report.Transaction.Histogram) into
+// h. Results merged after they travelled (an agent's, a sweep point's) must carry every sample
+// they claim: a histogram that does not decode, holds samples outside h's range, or holds fewer
+// samples than t passed is an error, never silently dropped, since merging without it would
+// print percentiles of part of the run as if of all of it.
+func MergeTransaction(h *hdr.Histogram, t report.Transaction) error {
+	if t.Histogram == "" {
+		if t.Pass > 0 {
+			return fmt.Errorf("transaction %q: %d passed but its results carry no histogram", t.Name, t.Pass)
+		}
+		return nil
+	}
+	d, err := hdr.Decode([]byte(t.Histogram))
+	if err != nil {
+		return fmt.Errorf("transaction %q: histogram: %w", t.Name, err)
+	}
+	if d.TotalCount() < t.Pass {
+		return fmt.Errorf("transaction %q: %d passed but its histogram holds %d samples", t.Name, t.Pass, d.TotalCount())
+	}
+	if dropped := h.Merge(d); dropped > 0 {
+		return fmt.Errorf("transaction %q: %d samples outside the histogram's range", t.Name, dropped)
+	}
+	return nil
+}
 
 // Merged returns, per transaction name, the exact merge of every shard's histogram and counts.
 func (r *Recorder) Merged() map[string]*Merged {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/report"
 )
@@ -86,5 +89,65 @@ func TestWindowOutcomesAndErrors(t *testing.T) {
 	}
 	if p2 := rec.Tick(t0.Add(3*time.Second), "steady", 3); p2.TPS != 0 || p2.Hits != 0 {
 		t.Fatalf("tick did not reset: %+v", p2)
+	}
+}
+
+// TestFirstSeenOrderPerRecorder: transactions are listed in the order the run first met them,
+// whichever shard met them, and each recorder numbers its own (no counter shared by the runs of
+// one process). Mutants: nextOrder returning a constant lists the names alphabetically (the
+// sort's tie order is not first-seen); a package-level counter makes the second recorder start
+// past 1.
+func TestFirstSeenOrderPerRecorder(t *testing.T) {
+	t0 := time.Now()
+	for run := 0; run < 2; run++ {
+		rec := NewRecorder(3)
+		rec.SetWindow(t0, t0, t0.Add(time.Hour))
+		for i, name := range []string{"zeta", "alpha", "mid"} {
+			rec.Shard(i).Transaction(name, t0.Add(time.Second), time.Millisecond, nil)
+		}
+		res := report.New("")
+		rec.Fill(res, 1)
+		var got []string
+		for _, tx := range res.Transactions {
+			got = append(got, tx.Name)
+		}
+		if len(got) != 3 || got[0] != "zeta" || got[1] != "alpha" || got[2] != "mid" {
+			t.Fatalf("run %d: transactions %v, want zeta, alpha, mid", run, got)
+		}
+		if n := rec.order.Load(); n != 3 {
+			t.Fatalf("run %d: the recorder numbered %d names, want its own 3", run, n)
+		}
+	}
+}
+
+// TestMergeTransaction: the one rule for merging a transaction's histogram that travelled: a
+// good one adds its samples; one that does not decode, or holds fewer samples than the
+// transaction passed, or is missing while it passed, is an error. Mutants: ignoring the decode
+// error (as the cache sweep once did) merges nothing and returns nil; dropping the count check
+// accepts the short histogram.
+func TestMergeTransaction(t *testing.T) {
+	h := NewHistogram()
+	for i := 1; i <= 4; i++ {
+		Record(h, time.Duration(i)*time.Millisecond)
+	}
+	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := NewHistogram()
+	if err := MergeTransaction(into, report.Transaction{Name: "tx", Pass: 4, Histogram: string(enc)}); err != nil || into.TotalCount() != 4 {
+		t.Fatalf("a good histogram: %v, %d samples", err, into.TotalCount())
+	}
+	for _, bad := range []report.Transaction{
+		{Name: "corrupt", Pass: 1, Histogram: "HISTFAAAAB" + string(enc[10:20])},
+		{Name: "short", Pass: 5, Histogram: string(enc)},
+		{Name: "missing", Pass: 1},
+	} {
+		if err := MergeTransaction(NewHistogram(), bad); err == nil || !strings.Contains(err.Error(), bad.Name) {
+			t.Errorf("%s: %v, want an error naming the transaction", bad.Name, err)
+		}
+	}
+	if err := MergeTransaction(into, report.Transaction{Name: "idle"}); err != nil {
+		t.Errorf("a transaction with no passes and no histogram: %v", err)
 	}
 }

@@ -82,9 +82,21 @@ type QuotePublisher interface {
 	PublishQuote(q trade.Quote)
 }
 
-// DefaultOptions: market summary cached for 60 s, synchronous orders.
+// DefaultOptions: market summary cached for 60 s, synchronous orders, the rest as New fills it.
 func DefaultOptions() Options {
-	return Options{MarketSummaryTTL: 60 * time.Second, OrdersLimit: trade.DefaultOrdersLimit, HashCost: dataset.DefaultHashCost}
+	o := Options{MarketSummaryTTL: 60 * time.Second}
+	o.setDefaults()
+	return o
+}
+
+// setDefaults fills the zero options that have a default: the one place they are applied.
+func (o *Options) setDefaults() {
+	if o.OrdersLimit <= 0 {
+		o.OrdersLimit = trade.DefaultOrdersLimit
+	}
+	if o.HashCost == 0 {
+		o.HashCost = dataset.DefaultHashCost
+	}
 }
 
 // MaxOrdersLimit bounds what a caller may ask GetOrders for.
@@ -116,12 +128,7 @@ var (
 
 // New returns a service on st.
 func New(st store.Store, opts Options) *Service {
-	if opts.OrdersLimit <= 0 {
-		opts.OrdersLimit = trade.DefaultOrdersLimit
-	}
-	if opts.HashCost == 0 {
-		opts.HashCost = dataset.DefaultHashCost
-	}
+	opts.setDefaults()
 	seed := opts.Seed
 	if seed == 0 {
 		seed = rand.Uint64()

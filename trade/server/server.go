@@ -109,18 +109,39 @@ type Config struct {
 // reach it.
 const DefaultLoginMaxFailures = 20
 
-// DefaultConfig is `tradebench serve` with no flags.
+// DefaultConfig is `tradebench serve` with no flags: the settings whose zero value means
+// something else (no database, no listener, no market summary cache, no login limit) set, and
+// the rest filled by SetDefaults.
 func DefaultConfig() Config {
-	return Config{
+	c := Config{
 		DB:               "sqlite:tradebench.db",
 		Listen:           "127.0.0.1:8080",
 		MarketSummaryTTL: 60 * time.Second,
-		OrdersLimit:      trade.DefaultOrdersLimit,
-		HashCost:         dataset.DefaultHashCost,
-		SessionTTL:       web.DefaultSessionTTL,
 		LoginMaxFailures: DefaultLoginMaxFailures,
-		Access:           remote.InProcess,
-		Orders:           orders.Config{Mode: orders.Sync, Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
+		Orders:           orders.Config{Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
+	}
+	c.SetDefaults()
+	return c
+}
+
+// SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
+// does: the one place the server's defaults are applied. Start calls it; Validate checks a
+// configuration as SetDefaults would leave it.
+func (c *Config) SetDefaults() {
+	if c.OrdersLimit == 0 {
+		c.OrdersLimit = trade.DefaultOrdersLimit
+	}
+	if c.HashCost == 0 {
+		c.HashCost = dataset.DefaultHashCost
+	}
+	if c.SessionTTL == 0 {
+		c.SessionTTL = web.DefaultSessionTTL
+	}
+	if c.Access == "" {
+		c.Access = remote.InProcess
+	}
+	if c.Orders.Mode == "" {
+		c.Orders.Mode = orders.Sync
 	}
 }
 
@@ -147,8 +168,11 @@ func (c Config) localServices() bool {
 
 func (c Config) needsDB() bool { return c.localServices() || c.roles().Orders }
 
-// Validate reports a configuration that cannot run: a *setting.Error names the Config field.
+// Validate reports a configuration that cannot run: a *setting.Error names the Config field. It
+// checks c as SetDefaults leaves it, so a zero field (its default) is never refused.
 func (c Config) Validate() error {
+	orderMode := c.Orders.Mode // "" is checked as no order settings at all (see below)
+	c.SetDefaults()
 	r := c.roles()
 	switch {
 	case c.needsDB() && c.DB == "":
@@ -157,15 +181,15 @@ func (c Config) Validate() error {
 		return setting.Errorf("Listen", "the web tier needs an address (e.g. 127.0.0.1:8080)")
 	case c.MarketSummaryTTL < 0:
 		return setting.Errorf("MarketSummaryTTL", "must be 0 (no cache) or positive, got %v", c.MarketSummaryTTL)
-	case c.OrdersLimit < 0 || c.OrdersLimit > 100_000:
-		return setting.Errorf("OrdersLimit", "must be between 1 and 100000, got %d", c.OrdersLimit)
-	case c.HashCost != 0 && (c.HashCost < 4 || c.HashCost > 31):
+	case c.OrdersLimit < 1 || c.OrdersLimit > business.MaxOrdersLimit:
+		// the service returns at most MaxOrdersLimit orders, so a larger cap would be a page
+		// that says it shows them all when it does not
+		return setting.Errorf("OrdersLimit", "must be between 1 and %d, got %d", business.MaxOrdersLimit, c.OrdersLimit)
+	case c.HashCost < 4 || c.HashCost > 31:
 		return setting.Errorf("HashCost", "must be a bcrypt cost between 4 and 31, got %d", c.HashCost)
 	case c.LoginMaxFailures < 0:
 		return setting.Errorf("LoginMaxFailures", "must be 0 (no limit) or positive, got %d", c.LoginMaxFailures)
-	case c.SessionTTL < 0:
-		return setting.Errorf("SessionTTL", "must be positive, got %v", c.SessionTTL)
-	case c.SessionTTL > 0 && c.SessionTTL < time.Minute:
+	case c.SessionTTL < time.Minute:
 		return setting.Errorf("SessionTTL", "must be at least 1m, got %v", c.SessionTTL)
 	case c.Remote.Timeout < 0:
 		return setting.Errorf("Remote.Timeout", "must be positive, got %v", c.Remote.Timeout)
@@ -192,7 +216,7 @@ func (c Config) Validate() error {
 	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
 		return setting.Errorf("Orders.NATS", "order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
 	}
-	if c.Orders.Mode != "" {
+	if orderMode != "" {
 		if err := c.Orders.Validate(); err != nil {
 			return err
 		}
@@ -241,19 +265,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.OrdersLimit == 0 {
-		cfg.OrdersLimit = trade.DefaultOrdersLimit
-	}
-	if cfg.HashCost == 0 {
-		cfg.HashCost = dataset.DefaultHashCost
-	}
-	if cfg.SessionTTL == 0 {
-		cfg.SessionTTL = web.DefaultSessionTTL
-	}
-	cfg.Access = cfg.access()
-	if cfg.Orders.Mode == "" {
-		cfg.Orders.Mode = orders.Sync
-	}
+	cfg.SetDefaults()
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
@@ -333,7 +345,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	if o := cfg.Orders; s.ord != nil && !s.roles.Orders && o.NATS == "" && o.NATSPort <= 0 && (o.Mode == orders.AsyncDurable || o.Mode == orders.AsyncVolatile) {
 		log.Warn("orders go to an embedded NATS server on a random port, and no order processor runs in this process: "+
-			"start `serve --role orders --nats "+s.ord.NATSURL+"` (or give --nats-port for a fixed address)", "nats", s.ord.NATSURL)
+			"start an orders-role process with Orders.NATS = "+s.ord.NATSURL+" (or give Orders.NATSPort a fixed port)", "nats", s.ord.NATSURL)
 	}
 	if err := s.connectQuotes(); err != nil {
 		return fail(err)
@@ -378,7 +390,7 @@ func (s *Server) connectQuotes() error {
 	}
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
-			s.log.Info("live quote streams need a NATS broker shared with the services tier (--nats); without one this web tier's streams stay quiet")
+			s.log.Info("live quote streams need a NATS broker shared with the services tier (Orders.NATS); without one this web tier's streams stay quiet")
 		}
 		return nil
 	}

@@ -157,7 +157,7 @@ func (c *checker) ok(authorization string) bool {
 }
 
 // Refusal is the message a refused caller gets: it says what is missing, never the token.
-const Refusal = "missing or wrong service token: send Authorization: Bearer <token> (the token is in $" + EnvToken + " or the host's --service-token-file)"
+const Refusal = "missing or wrong service token: send Authorization: Bearer <token> (the token is in $" + EnvToken + " or the services host's token file)"
 
 // RequireHTTP passes to h only requests carrying the token; others get deny (which answers
 // 401 in its transport's format). open lists paths served without the token (health checks).
@@ -306,7 +306,7 @@ func (f TLSFiles) Enabled() bool { return f.Cert != "" || f.Key != "" || f.CA !=
 
 func (f TLSFiles) load() (tls.Certificate, *x509.CertPool, error) {
 	if f.Cert == "" || f.Key == "" || f.CA == "" {
-		return tls.Certificate{}, nil, errors.New("mutual TLS needs all three of --tls-cert, --tls-key and --tls-ca")
+		return tls.Certificate{}, nil, errors.New("mutual TLS needs all three files: this process's certificate, its key and the CA (TLSFiles.Cert, Key and CA)")
 	}
 	cert, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 	if err != nil {
