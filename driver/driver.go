@@ -145,7 +145,7 @@ func (c Config) Validate() error {
 		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", c.Rate)
 	case c.Rate == 0 && c.Users < 1:
 		return setting.Errorf("Users", "must be at least 1, got %d", c.Users)
-	case c.Duration <= 0:
+	case c.Duration <= 0 && c.Peak == nil: // a capacity search's steps have their own
 		return setting.Errorf("Duration", "must be positive, got %v", c.Duration)
 	case c.RampUp < 0:
 		return setting.Errorf("RampUp", "must not be negative, got %v", c.RampUp)

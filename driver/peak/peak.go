@@ -139,7 +139,7 @@ func (c Config) Validate() error {
 // Step is one run the search asks for.
 type Step struct {
 	N     int     // 1-based
-	Phase string  // "grow", "bisect" or "confirm"
+	Phase string  // "grow", "shrink", "bisect" or "confirm"
 	Users int     // closed model
 	Rate  float64 // open model
 	// RampUp and Duration are the run's ramp-up and measured steady state.
@@ -160,6 +160,7 @@ type RunFunc func(ctx context.Context, s Step) (*report.Results, error)
 // Search phases.
 const (
 	PhaseGrow    = "grow"
+	PhaseShrink  = "shrink" // the start was past the knee: the load shrinks by Factor
 	PhaseBisect  = "bisect"
 	PhaseConfirm = "confirm"
 )
@@ -297,6 +298,24 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 			break
 		}
 		load = s.round(math.Min(load*cfg.Factor, cfg.Max))
+	}
+	// the start was already past the knee: shrink the load by the same factor until a step is good
+	for s.good == nil && bad != nil && s.n < cfg.MaxSteps {
+		next := s.round(bad.load / cfg.Factor)
+		if next >= bad.load {
+			break
+		}
+		res, why, knee, err := s.step(ctx, PhaseShrink, next)
+		if err != nil {
+			ps.StopWhy = "interrupted"
+			return ps, nil, err
+		}
+		if why == "" {
+			s.good = &point{next, res}
+		} else {
+			bad = &point{next, res}
+			ps.StopWhy, ps.Knee = why, knee
+		}
 	}
 	if s.good == nil {
 		return ps, nil, fmt.Errorf("peak search found no step within its bounds: %s", ps.StopWhy)

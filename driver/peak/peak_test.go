@@ -91,6 +91,13 @@ func TestBounds(t *testing.T) {
 	if ps.PeakRate < 110 || ps.PeakRate > 136 || ps.PeakUsers != 0 {
 		t.Errorf("open: peak rate %g", ps.PeakRate)
 	}
+	// a start past the knee: the load shrinks until a step is good, then bisects
+	// (mutant: no shrinking — the search failed with "no step within its bounds")
+	ps, _, err := search(Config{Start: 800, MaxP90: 500 * time.Millisecond},
+		fake(func(l float64) float64 { return l }, func(l float64) float64 { return l }, none))
+	if err != nil || ps.PeakUsers < 450 || ps.PeakUsers > 500 || ps.Steps[1].Phase != PhaseShrink {
+		t.Errorf("start past the knee: peak %d, %v, steps %+v", ps.PeakUsers, err, ps.Steps)
+	}
 	_, best, err := search(Config{MaxP90: time.Millisecond}, fake(func(float64) float64 { return 1 }, fast, none))
 	if best != nil || err == nil {
 		t.Errorf("no step within bounds: best %v err %v", best, err)
