@@ -344,6 +344,13 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err != nil {
 		return res, err
 	}
+	if d := res.Driver; d != nil && !d.SharedWithSUT {
+		target := p.target
+		if p.quick {
+			target = p.cfg.URL
+		}
+		d.SharedWithSUT = servedHere(target)
+	}
 	verr := res.Judge(rules)
 	if len(p.cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {

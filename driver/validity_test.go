@@ -36,7 +36,8 @@ func TestShortWindowIsInconclusive(t *testing.T) {
 	if _, ok := res.PercentileMs(res.Total, 99); ok {
 		t.Errorf("p99 of %d samples shown", res.Total.Pass)
 	}
-	if d := res.Driver; d == nil || d.Cores != runtime.GOMAXPROCS(0) || d.CPUSeconds < 0 || d.SharedWithSUT {
+	// the httptest server runs in this process: the driver's CPU includes it, and says so
+	if d := res.Driver; d == nil || d.Cores != runtime.GOMAXPROCS(0) || d.CPUSeconds < 0 || !d.SharedWithSUT {
 		t.Errorf("driver CPU %+v", d)
 	}
 }
@@ -72,5 +73,27 @@ func TestIdleServerUnderCapacityClaim(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("reasons %+v", res.Validity.Reasons)
+	}
+}
+
+// A target served by this very process (an httptest server here) is recognised: the driver's
+// CPU then includes the server's and the driver_cpu rule is not checked; a port this process
+// does not listen on is not. Mutant: servedHere saying true for any loopback target: the
+// 127.0.0.1:1 case failed.
+func TestServedHere(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(srv.Close)
+	if !servedHere(srv.URL + "/x") {
+		t.Errorf("%s is served by this process", srv.URL)
+	}
+	if servedHere("http://127.0.0.1:1/") || servedHere("http://10.0.0.1:" + strings.Split(srv.URL, ":")[2]) {
+		t.Error("a port this process does not listen on counted as served here")
+	}
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 1, Duration: time.Second})
+	if res == nil {
+		t.Fatal(err)
+	}
+	if d := res.Driver; d == nil || !d.SharedWithSUT {
+		t.Errorf("driver %+v: the in-process target was not recognised", d)
 	}
 }
