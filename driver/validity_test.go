@@ -86,7 +86,7 @@ func TestServedHere(t *testing.T) {
 	if !servedHere(srv.URL + "/x") {
 		t.Errorf("%s is served by this process", srv.URL)
 	}
-	if servedHere("http://127.0.0.1:1/") || servedHere("http://10.0.0.1:" + strings.Split(srv.URL, ":")[2]) {
+	if servedHere("http://127.0.0.1:1/") || servedHere("http://10.0.0.1:"+strings.Split(srv.URL, ":")[2]) {
 		t.Error("a port this process does not listen on counted as served here")
 	}
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 1, Duration: time.Second})
