@@ -160,7 +160,8 @@ func TestFindsKnownCapacity(t *testing.T) {
 		it.Done("get", start, err)
 		return it.Think(ctx, 50*time.Millisecond)
 	})
-	cfg := Config{Start: 2, Max: 64, StepRampUp: 300 * time.Millisecond, StepDuration: 2 * time.Second,
+	// a 1 % plateau: the confirming load is one the server clearly limited, not one at the edge
+	cfg := Config{Start: 2, Max: 64, Plateau: 0.01, StepRampUp: 300 * time.Millisecond, StepDuration: 3 * time.Second,
 		ConfirmRampUp: 300 * time.Millisecond, ConfirmDuration: 3 * time.Second, MaxSteps: 10}
 	ps, best, err := Search(context.Background(), cfg, func(ctx context.Context, s Step) (*report.Results, error) {
 		return load.Run(ctx, load.Config{Users: s.Users, RampUp: s.RampUp, Steady: s.Duration}, work)
