@@ -97,3 +97,19 @@ func TestServedHere(t *testing.T) {
 		t.Errorf("driver %+v: the in-process target was not recognised", d)
 	}
 }
+
+// A capacity search's steps end exactly at their window's end (no ramp-down): the confirming
+// run still has the driver's CPU. Mutant: the measurement cancelled when the run returned (as it
+// first was): the driver CPU was missing from most searches.
+func TestSearchMeasuresDriverCPU(t *testing.T) {
+	srv, _ := trivial(t)
+	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: 100 * time.Millisecond, StepDuration: time.Second,
+		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: time.Second}
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 1, Peak: pc})
+	if res == nil {
+		t.Fatal(err)
+	}
+	if res.Driver == nil || res.Driver.CPUSeconds <= 0 {
+		t.Errorf("driver CPU %+v", res.Driver)
+	}
+}

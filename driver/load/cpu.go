@@ -1,7 +1,6 @@
 package load
 
 import (
-	"context"
 	"runtime"
 	"syscall"
 	"time"
@@ -19,25 +18,38 @@ func processCPU() (time.Duration, bool) {
 }
 
 // driverCPU measures this process's CPU over the measured window [from, to): the run rules'
-// check that the driver was not the bottleneck. Its result is ready once done is closed; nil
-// when the window was not reached (an interrupted run) or the CPU could not be read.
+// check that the driver was not the bottleneck. stop ends the measurement early (the run ended
+// at or before to: a run without ramp-down ends exactly at to, an interrupted one before);
+// result is nil when the window was never reached or the CPU could not be read.
 type driverCPU struct {
+	stop  chan struct{}
 	done  chan struct{}
 	usage *report.DriverUsage
 }
 
-func watchDriverCPU(ctx context.Context, from, to time.Time) *driverCPU {
-	d := &driverCPU{done: make(chan struct{})}
+func watchDriverCPU(from, to time.Time) *driverCPU {
+	d := &driverCPU{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(d.done)
-		if sleepUntil(ctx, from) != nil {
+		wait := func(t time.Time) bool { // false: stopped first
+			tm := time.NewTimer(time.Until(t))
+			defer tm.Stop()
+			select {
+			case <-tm.C:
+				return true
+			case <-d.stop:
+				return false
+			}
+		}
+		if !wait(from) {
 			return
 		}
 		c0, ok := processCPU()
 		t0 := time.Now()
-		if !ok || sleepUntil(ctx, to) != nil {
+		if !ok {
 			return
 		}
+		wait(to)
 		c1, ok := processCPU()
 		wall := time.Since(t0)
 		if !ok || wall <= 0 {
@@ -52,8 +64,9 @@ func watchDriverCPU(ctx context.Context, from, to time.Time) *driverCPU {
 
 func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
 
-// result waits for the measurement.
+// result ends the measurement (the run is over) and returns it.
 func (d *driverCPU) result() *report.DriverUsage {
+	close(d.stop)
 	<-d.done
 	return d.usage
 }

@@ -241,7 +241,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	if len(cfg.Resources) > 0 {
 		mon = sut.Start(runCtx, r.start, cfg.Resources...)
 	}
-	dcpu := watchDriverCPU(runCtx, r.steadyStart, r.steadyEnd)
+	dcpu := watchDriverCPU(r.steadyStart, r.steadyEnd)
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -252,7 +252,6 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	tickWG.Wait()
 	reported()
 	ended := time.Now()
-	cancel() // an interrupted run's driver CPU measurement gives up
 
 	res := report.New("")
 	if mon != nil {
