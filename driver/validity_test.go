@@ -99,8 +99,7 @@ func TestServedHere(t *testing.T) {
 }
 
 // A capacity search's steps end exactly at their window's end (no ramp-down): the confirming
-// run still has the driver's CPU. Mutant: the measurement cancelled when the run returned (as it
-// first was): the driver CPU was missing from most searches.
+// run still has the driver's CPU (the deterministic check is load's TestDriverCPUStoppedEarly).
 func TestSearchMeasuresDriverCPU(t *testing.T) {
 	srv, _ := trivial(t)
 	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: 100 * time.Millisecond, StepDuration: time.Second,
