@@ -87,7 +87,11 @@ func (r *Results) writeVerdict(w io.Writer) {
 		if p.PeakRate > 0 {
 			at = fmt.Sprintf("%g iterations/s", p.PeakRate)
 		}
-		fmt.Fprintf(w, "capacity: %.1f tps at %s, p90 %s ms, server CPU %.2f cores (search: %d steps in %.0fs; %s)\n",
-			p.PeakTPS, at, FormatMs(p.PeakP90Ms), p.PeakSUTCPU, len(p.Steps), p.Seconds, p.StopWhy)
+		cpu := fmt.Sprintf("server CPU %.2f cores", p.PeakSUTCPU)
+		if r.SUT == nil {
+			cpu = "server CPU not measured (drive --sut-metrics)"
+		}
+		fmt.Fprintf(w, "capacity: %.1f tps at %s, p90 %s ms, %s (search: %d steps in %.0fs; %s)\n",
+			p.PeakTPS, at, FormatMs(p.PeakP90Ms), cpu, len(p.Steps), p.Seconds, p.StopWhy)
 	}
 }
