@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/a-h/templ v0.3.960
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
 	github.com/beevik/etree v1.8.1
 	github.com/charmbracelet/bubbletea v1.3.10
 	github.com/jackc/pgx/v5 v5.12.0
@@ -20,6 +21,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/crypto v0.58.0
 	golang.org/x/net v0.60.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sync v0.24.0
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1
 	google.golang.org/grpc v1.85.0

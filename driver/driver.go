@@ -97,6 +97,11 @@ type Config struct {
 
 	Progress    io.Writer `json:"-"`
 	ProgressTTY bool      `json:"-"`
+	// OnSecond, if set, receives each closed second of the run as load.Config.OnSecond does
+	// (same contract: one goroutine, in order, return quickly, the histogram valid only during
+	// the call) — a local run's seconds, or a distributed run's merged over its agents — so a
+	// live reporter (a metrics exporter) reads a drive the same way wherever it runs.
+	OnSecond func(p report.SeriesPoint, h *hdr.Histogram) `json:"-"`
 
 	Thresholds []report.Threshold `json:"-"`
 	// Peak, if set, runs a peak search instead of one run (closed model only).
@@ -119,6 +124,17 @@ type Config struct {
 	// read of its data set (/trade/config.json) that sizes the scenario. For tests that drive a
 	// failing target on purpose or count its requests.
 	NoPreflight bool `json:"-"`
+	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
+	// that a comparison can tell a change from run-to-run noise: the results keep every run's
+	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
+	// controller repeats a distributed drive; each agent's share is one run.
+	Repeat int `json:"-"`
+	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
+	// that each run starts from the same state.
+	BetweenRepeats func(ctx context.Context, run int) error `json:"-"`
+	// Label names the run in the summary, the report and comparisons ("" = the workload and its
+	// key settings; see report.Results.Name).
+	Label string `json:"-"`
 }
 
 // SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
@@ -134,6 +150,16 @@ func (c *Config) SetDefaults() {
 	if c.ConnectTimeout == 0 {
 		c.ConnectTimeout = c.Timeout
 	}
+}
+
+// Load is the load engine's configuration of the drive: its load model, phases, progress and
+// resources, with label naming it on the progress line. The one mapping from a drive to the
+// engine, for the drive itself and for commands that run another workload under the same
+// settings (the smart client).
+func (c Config) Load(label string) load.Config {
+	return load.Config{Users: c.Users, Rate: c.Rate, MaxInFlight: c.MaxInFlight, Iterations: c.Iterations,
+		RampUp: c.RampUp, Steady: c.Duration, RampDown: c.RampDown, Progress: c.Progress, ProgressTTY: c.ProgressTTY,
+		Label: label, Resources: c.Resources, OnSecond: c.OnSecond}
 }
 
 // Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
@@ -167,7 +193,7 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return checkRepeat(c)
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
@@ -273,6 +299,12 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkRepeat(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Repeat > 1 {
+		return driveRepeated(ctx, cfg)
+	}
 	p, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
@@ -332,6 +364,7 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	disclose.Fill(res)
 	p.describe(res)
+	res.Label = cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick && tc == nil && cfg.NoPreflight {
 		tc = fetchTargetConfig(ctx, p.target, p.http)
@@ -429,9 +462,7 @@ func Prepare(cfg Config) (*Plan, error) {
 		return nil, err
 	}
 	cfg.Seed = p.w.Seed()
-	p.lc = load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: p.sc.Name,
-		Resources: cfg.Resources}
+	p.lc = cfg.Load(p.sc.Name)
 	p.cfg = cfg
 	return p, nil
 }

@@ -9,12 +9,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/internal/httpc"
@@ -255,5 +258,27 @@ func TestValidateNamesTheField(t *testing.T) {
 	c = Config{Target: "http://127.0.0.1:1"}
 	if c.SetDefaults(); c.Scenario != DefaultScenario {
 		t.Errorf("a target's default scenario: %q", c.Scenario)
+	}
+}
+
+// TestDriveOnSecond: a local drive's OnSecond hears every second the results' series holds, in
+// order — the hook a live reporter reads. Mutant: Config.Load not passing OnSecond to the engine
+// leaves it silent.
+func TestDriveOnSecond(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	var heard []report.SeriesPoint
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 1, Duration: 2 * time.Second,
+		OnSecond: func(p report.SeriesPoint, _ *hdr.Histogram) { heard = append(heard, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(heard) == 0 || len(heard) != len(res.Series) {
+		t.Fatalf("OnSecond heard %d seconds, the series holds %d", len(heard), len(res.Series))
+	}
+	for i, p := range heard {
+		if !reflect.DeepEqual(p, res.Series[i]) {
+			t.Errorf("second %d: heard %+v, series %+v", i, p, res.Series[i])
+		}
 	}
 }

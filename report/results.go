@@ -23,14 +23,17 @@ const SchemaVersion = 2
 
 // Results is one run of one workload: what was measured, how, and against what.
 type Results struct {
-	SchemaVersion int       `json:"schema_version"`
-	Tool          string    `json:"tool"`    // "tradebench"
-	Version       string    `json:"version"` // tool version
-	Workload      string    `json:"workload"`
-	Scenario      string    `json:"scenario,omitempty"`
-	Target        string    `json:"target,omitempty"`
-	StartedAt     time.Time `json:"started_at"`
-	EndedAt       time.Time `json:"ended_at"`
+	SchemaVersion int    `json:"schema_version"`
+	Tool          string `json:"tool"`    // "tradebench"
+	Version       string `json:"version"` // tool version
+	Workload      string `json:"workload"`
+	// Label names the run in the summary, the report and comparisons (--label; by default the
+	// workload and its key settings, see Name).
+	Label     string    `json:"label,omitempty"`
+	Scenario  string    `json:"scenario,omitempty"`
+	Target    string    `json:"target,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	EndedAt   time.Time `json:"ended_at"`
 
 	// Settings are the run's settings as given (load model, users, rate, phases, think time...).
 	Settings Settings `json:"settings"`
@@ -85,6 +88,11 @@ type Results struct {
 	Agents           []AgentResult     `json:"agents,omitempty"`
 
 	Notes []string `json:"notes,omitempty"`
+
+	// Repeats are the runs of a repeated measurement (--repeat N), in order, each with its own
+	// headline numbers; the rest of the results (series, histograms, errors) are the last run's.
+	// Empty for a single run.
+	Repeats []Repeat `json:"repeats,omitempty"`
 }
 
 // Phases are the configured phase lengths in seconds.
@@ -115,6 +123,18 @@ type Transaction struct {
 	// Histogram is the HDR histogram of passed latencies in microseconds, encoded (V2,
 	// compressed, base64) so results from many agents or runs can be merged exactly later.
 	Histogram string `json:"histogram,omitempty"`
+	// Failed is the latency of the failed transactions, kept apart from the passed ones (a
+	// timeout or a fast error page would distort them); nil when none failed.
+	Failed *Latency `json:"failed,omitempty"`
+}
+
+// Latency summarizes a set of latencies.
+type Latency struct {
+	Count int64   `json:"count"`
+	P50Ms float64 `json:"p50_ms"`
+	P90Ms float64 `json:"p90_ms"`
+	P99Ms float64 `json:"p99_ms"`
+	MaxMs float64 `json:"max_ms"`
 }
 
 // ErrorGroup is all errors of one kind with the first example seen.
@@ -136,6 +156,18 @@ type SeriesPoint struct {
 	P90Ms  float64 `json:"p90_ms"`
 	P99Ms  float64 `json:"p99_ms"`
 	Users  int     `json:"users"` // running virtual users (closed) or in-flight iterations (open)
+	// Transactions are each transaction's passed count and latency in this second (runs on
+	// one machine; a distributed run's merged series has none).
+	Transactions []TxSecond `json:"transactions,omitempty"`
+}
+
+// TxSecond is one transaction in one second of the series.
+type TxSecond struct {
+	Name  string  `json:"name"`
+	TPS   float64 `json:"tps"`
+	P50Ms float64 `json:"p50_ms"`
+	P90Ms float64 `json:"p90_ms"`
+	P99Ms float64 `json:"p99_ms"`
 }
 
 // PeakSearch is the outcome of a capacity search: geometric growth of the load to the knee,

@@ -13,6 +13,9 @@ import (
 func (r *Results) WriteSummary(w io.Writer) {
 	r.writeVerdict(w)
 	fmt.Fprintf(w, "\n%s", r.Workload)
+	if r.Label != "" {
+		fmt.Fprintf(w, " %q", r.Label)
+	}
 	if r.Scenario != "" {
 		fmt.Fprintf(w, " / %s", r.Scenario)
 	}
@@ -93,6 +96,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 			}
 		}
 	}
+	r.WriteRepeats(w)
 }
 
 // writeAgents lists a distributed run's agents, and says plainly when any was lost: its

@@ -222,6 +222,17 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		// The monolith runs in this process, beside the driver: its CPU and memory include the
 		// driver's, and the name says so (see docs/guide.md, "Resources of the system under test").
 		dc.Resources = append(dc.Resources, sut.Self(SelfName))
+		// Repeated runs each start from the loaded data set: the orders of the run before are
+		// completed, then the database is reset under the running server.
+		dc.BetweenRepeats = func(ctx context.Context, run int) error {
+			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
+			start := time.Now()
+			if err := srv.Store().Reset(ctx); err != nil {
+				return fmt.Errorf("reset the data set before run %d: %w", run, err)
+			}
+			say("run %d: reset the data set in %v", run, time.Since(start).Round(time.Millisecond))
+			return nil
+		}
 	}
 	total := dc.RampUp + dc.Duration + dc.RampDown
 	switch {

@@ -225,6 +225,8 @@ flags:
 	out := fs.String("out", cacheperfjob.DefaultOut, "results file (report JSON; points in extra.points)")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
 	progress := addProgress(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "users", "threads")
 	alias(fs, "ramp-up", "warmup")
 	alias(fs, "duration", "steady")
@@ -293,6 +295,7 @@ flags:
 	if err != nil && !errors.As(err, &over) {
 		return err
 	}
+	res.Label = label
 	if err := res.WriteFile(*out); err != nil {
 		return err
 	}

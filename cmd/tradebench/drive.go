@@ -84,7 +84,7 @@ var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "p
 var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
 	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
 	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
-	"Agents": "agents", "Wait": "agents-wait"}
+	"Agents": "agents", "Wait": "agents-wait", "Repeat": "repeat"}
 
 // driveFlags are the flags drive and run share. A flag that sets a driver.Config field as it is
 // is bound to the field itself (the library fills its defaults and checks it); the fields here
@@ -138,6 +138,8 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
+	fs.IntVar(&f.cfg.Repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
+	addLabel(fs, &f.cfg.Label)
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "capacity search: grow the load (users, or with --rate the arrival rate) geometrically until throughput stops rising or a bound is crossed, bisect to the knee, confirm at the peak")
 	fs.Float64Var(&f.peakStart, "peak-start", peak.DefaultStart, "capacity search: the first step's users (with --rate: the search starts at --rate)")

@@ -18,14 +18,26 @@ func init() {
 	register(&command{name: "report", summary: "the HTML report of a results file, price/performance; 'report compare A.json B.json…' puts runs side by side", run: runReport})
 }
 
-const reportHelp = `usage: tradebench report RESULTS.json [--out REPORT.html] [--pricing FILE.yaml]
-       tradebench report compare A.json B.json… [--out compare.html] [--pricing FILE.yaml]
+const reportHelp = `usage: tradebench report RESULTS.json [--out REPORT.html] [--pricing FILE.yaml] [--format html|csv|junit]
+       tradebench report compare A.json B.json… [--out compare.html] [--pricing FILE.yaml] [--force]
 
 'report' writes the HTML report of one run: headline numbers, charts over the run, the
 transactions, status codes and errors, the peak search, the system under test's CPU and memory,
 the load agents, price/performance and the full disclosure. 'report compare' puts two or more
 runs side by side, the first as the baseline: bar charts of throughput and latency per run and per
-transaction, a table of deltas, and every setting and disclosed fact that differs between them.
+transaction, latency by percentile overlaid, a table of deltas, and every setting and disclosed
+fact that differs between them (per-run facts — ports, times, ids, seeds — folded away).
+
+A difference is coloured only when it is statistically significant (p < 0.05), else shown as
+"~ (p=0.40 n=5)" as Go's benchstat does: runs made with --repeat N are compared across their
+runs (Mann–Whitney U); single runs by batch means of their steady state's per-second series.
+A run that changed a load setting (users, rate, think, access mode) is labelled as such, not as
+a regression. Runs of different workloads or scenarios are refused (--force compares them
+anyway); different measured windows or data sets are flagged at the top.
+
+--format csv writes the per-second series and the transaction table beside the results
+(X.series.csv, X.transactions.csv; --out PREFIX to name them PREFIX.series.csv…); --format
+junit writes the thresholds, the audit and the verdict as JUnit test cases (X.junit.xml), for CI.
 
 A report is one HTML file that works offline (its charts and styles are inside it): mail it,
 archive it, print it. 'tradebench run' and 'tradebench drive --out X.json' write it themselves,
@@ -42,6 +54,7 @@ examples:
   tradebench report tradebench-work/results.json
   tradebench report results.json --pricing pricing.yaml --out published.html
   tradebench report compare sqlite.json postgres.json grpc.json --out compare.html
+  tradebench report results.json --format junit --out junit.xml
 
 flags:
 `
@@ -53,6 +66,7 @@ func runReport(ctx context.Context, args []string) error {
 	fs := newFlagSet("report", "RESULTS.json [flags]")
 	out := fs.String("out", "", "write the report here (default: beside the results, the same name with .html)")
 	pricingFile := fs.String("pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): adds price/performance")
+	format := fs.String("format", "html", "html (the report), csv (per-second series and transaction table) or junit (thresholds and verdict as JUnit test cases, for CI)")
 	setHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
@@ -72,6 +86,13 @@ func runReport(ctx context.Context, args []string) error {
 		}
 		applyPricing(res, p)
 	}
+	switch *format {
+	case "html":
+	case "csv", "junit":
+		return writeExport(res, files[0], *out, *format)
+	default:
+		return usageErrorf("--format: %q is not html, csv or junit", *format)
+	}
 	path := *out
 	if path == "" {
 		path = htmlreport.PathFor(files[0])
@@ -90,6 +111,7 @@ func runCompare(args []string) error {
 	fs := newFlagSet("report compare", "A.json B.json… [flags]")
 	out := fs.String("out", "compare.html", "write the comparison here")
 	pricingFile := fs.String("pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
+	force := fs.Bool("force", false, "compare runs of different workloads or scenarios anyway")
 	setHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
@@ -116,8 +138,13 @@ func runCompare(args []string) error {
 		if price != nil {
 			applyPricing(res, price)
 		}
-		runs[i] = htmlreport.Run{Label: runLabel(files, i), Results: res}
+		runs[i] = htmlreport.Run{Label: runLabel(files, i, res), Results: res}
 		fmt.Fprintf(os.Stderr, "%s: %s\n", runs[i].Label, res.Validity.VerdictLine())
+		if i > 0 && !*force {
+			if err := report.Comparable(runs[0].Results, res); err != nil {
+				return usageErrorf("%v; --force compares them anyway", err)
+			}
+		}
 	}
 	if err := htmlreport.WriteFile(*out, func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); err != nil {
 		return fmt.Errorf("write the comparison: %w", err)
@@ -126,9 +153,12 @@ func runCompare(args []string) error {
 	return nil
 }
 
-// runLabel names a run of a comparison by its file's base name, or by the path as given when
-// two files share a base name (a/results.json, b/results.json).
-func runLabel(files []string, i int) string {
+// runLabel names a run of a comparison by its --label, else by its file's base name, or by the
+// path as given when two files share a base name (a/results.json, b/results.json).
+func runLabel(files []string, i int, res *report.Results) string {
+	if res.Label != "" {
+		return res.Label
+	}
 	base := func(f string) string { return strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)) }
 	for j, f := range files {
 		if j != i && base(f) == base(files[i]) {
@@ -136,6 +166,39 @@ func runLabel(files []string, i int) string {
 		}
 	}
 	return base(files[i])
+}
+
+// writeExport writes --format csv (two files: the series and the transactions) or junit.
+func writeExport(res *report.Results, resultsPath, out, format string) error {
+	prefix := out
+	if prefix == "" {
+		prefix = strings.TrimSuffix(resultsPath, filepath.Ext(resultsPath))
+	}
+	type file struct {
+		path  string
+		write func(io.Writer) error
+	}
+	var files []file
+	if format == "csv" {
+		prefix = strings.TrimSuffix(prefix, ".csv")
+		files = []file{{prefix + ".series.csv", res.WriteSeriesCSV}, {prefix + ".transactions.csv", res.WriteTransactionsCSV}}
+	} else {
+		path := prefix + ".junit.xml"
+		if out != "" {
+			path = out
+		}
+		files = []file{{path, res.WriteJUnit}}
+	}
+	for _, f := range files {
+		if err := checkOutDir(f.path); err != nil {
+			return err
+		}
+		if err := htmlreport.WriteFile(f.path, f.write); err != nil {
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+		fmt.Fprintf(os.Stderr, "%s written to %s\n", format, f.path)
+	}
+	return nil
 }
 
 // checkOutDir refuses, before any work, a report path whose directory does not exist.
@@ -204,6 +267,11 @@ func (p *publishFlags) writeReport(res *report.Results, resultsPath string) erro
 	}
 	fmt.Fprintf(os.Stderr, "report written to %s\n", path)
 	return nil
+}
+
+// addLabel registers --label, the run's name, on a load command.
+func addLabel(fs *flag.FlagSet, label *string) {
+	fs.StringVar(label, "label", "", "name of the run in the summary, the report and comparisons (default: the workload and its key settings, e.g. \"stocktrader 50 users\")")
 }
 
 // loadPricing reads --pricing; any mistake in the file is a usage error naming the file and line.

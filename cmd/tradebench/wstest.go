@@ -158,6 +158,8 @@ func wstestDrive(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	out := fs.String("out", "", "write the results JSON to this file")
 	progress := addProgress(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")
@@ -197,5 +199,8 @@ func wstestDrive(ctx context.Context, args []string) error {
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
 	w, tty := progress.writer()
 	res, err := wstestjob.Run(ctx, cfg, w, tty)
+	if res != nil {
+		res.Label = label
+	}
 	return finish(res, *out, nil, err)
 }

@@ -135,6 +135,8 @@ flags:
 	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE")
 	strict := fs.Bool("strict-validation", false, "refuse configurations with Validation > 0 (XSD validation is not supported) instead of running without validation")
 	progress := addProgress(fs)
+	var label string
+	addLabel(fs, &label)
 	alias(fs, "ramp-up", "rampup")
 	alias(fs, "duration", "steady")
 	alias(fs, "ramp-down", "rampdown")
@@ -194,6 +196,7 @@ flags:
 		}
 		return err
 	}
+	res.Label = label
 	res.WriteSummary(os.Stdout)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {
 		mbps := d.ParsedMBPerSec

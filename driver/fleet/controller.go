@@ -483,6 +483,7 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	printed := -1
 	connected := true
 	aborted := false
+	onSecond := r.plan.Config().OnSecond
 	p := &progress.Line{W: lc.Progress, TTY: lc.ProgressTTY, Label: lc.Label, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}
 	running := len(r.order)
 	p.Status = func() string { return fmt.Sprintf("agents %d/%d", running, len(r.order)) }
@@ -529,7 +530,11 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
 			printed = sec
 			if s := r.series[sec]; s != nil {
-				p.Second(s.point(sec), s.hist)
+				pt := s.point(sec)
+				if onSecond != nil {
+					onSecond(pt, s.hist)
+				}
+				p.Second(pt, s.hist)
 			}
 		}
 		r.mu.Unlock()

@@ -203,10 +203,23 @@ func TestFleetMergesExactly(t *testing.T) {
 	defer close(stopForge)
 
 	sc := writeScenario(t, twoTxScenario)
+	// the drive's OnSecond hears the fleet's merged seconds, as a local drive's hears its own
+	// (mutant: the controller not calling it leaves seconds empty)
+	var seconds []report.SeriesPoint
 	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), Target: tg.URL, Scenario: sc, Users: 6, Duration: 3 * time.Second,
-		RunID: "fleettest", Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second})})
+		RunID: "fleettest", Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second}),
+		OnSecond: func(p report.SeriesPoint, _ *hdr.Histogram) { seconds = append(seconds, p) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(seconds) == 0 {
+		t.Error("OnSecond heard no second of the distributed run")
+	}
+	for _, p := range seconds {
+		// the series may have gained a late tick since; the second and its phase are the same
+		if i := slices.IndexFunc(res.Series, func(q report.SeriesPoint) bool { return q.Second == p.Second }); i < 0 || res.Series[i].Phase != p.Phase {
+			t.Errorf("OnSecond heard %+v, which the merged series does not hold", p)
+		}
 	}
 	if len(res.Agents) != 3 {
 		t.Fatalf("agents: %+v", res.Agents)

@@ -74,23 +74,32 @@ type Steps struct {
 // maxSteps bounds the staircase's walk for one arrival, so a far n cannot spin.
 const maxSteps = 1 << 20
 
-// Arrival implements Pacer.
+// Arrival implements Pacer. A rising staircase finds arrival n's step by the closed form of the
+// arrivals before step i, Hold·(i·Start + Step·i(i−1)/2), so the cost does not grow with the
+// step; any other walks up from the bottom.
 func (s Steps) Arrival(n int64) (time.Duration, bool) {
 	hold := s.Hold.Seconds()
 	if hold <= 0 {
 		return Constant{s.Start}.Arrival(n)
 	}
 	k := float64(n)
-	var before float64 // arrivals in the steps before step i
-	for i := 0; i < maxSteps; i++ {
+	before := func(i int) float64 { return hold * (float64(i)*s.Start + s.Step*float64(i)*float64(i-1)/2) }
+	i := 0
+	if s.Step > 0 && s.Start > 0 {
+		a, b := s.Step/2, s.Start-s.Step/2
+		i = max(0, int((-b+math.Sqrt(b*b+4*a*k/hold))/(2*a)))
+		for i > 0 && before(i) > k { // the float root may land one step high
+			i--
+		}
+	}
+	for ; i < maxSteps; i++ {
 		rate := s.Start + float64(i)*s.Step
 		if !(rate > 0) {
 			return 0, false
 		}
-		if k < before+rate*hold {
-			return seconds(float64(i)*hold + (k-before)/rate), true
+		if b := before(i); k < b+rate*hold {
+			return seconds(float64(i)*hold + (k-b)/rate), true
 		}
-		before += rate * hold
 	}
 	return 0, false
 }

@@ -52,6 +52,37 @@ func TestPacers(t *testing.T) {
 	}
 }
 
+// TestStepsClosedForm: the rising staircase's closed form puts every arrival where walking the
+// steps one by one does. Mutant: counting the arrivals before step i as Hold·(i·Start +
+// Step·i(i+1)/2) (one step too many) moves arrivals a step late.
+func TestStepsClosedForm(t *testing.T) {
+	for _, s := range []Steps{{Start: 7, Step: 3, Hold: 1500 * time.Millisecond}, {Start: 1, Step: 100, Hold: time.Second}, {Start: 1000, Step: 0.5, Hold: 10 * time.Second}} {
+		for n := int64(0); n < 200_000; n += 37 {
+			got, ok := s.Arrival(n)
+			want, wok := walkSteps(s, n)
+			if ok != wok || (got-want).Abs() > time.Microsecond {
+				t.Fatalf("%+v arrival %d: %v (%v), walking the steps %v (%v)", s, n, got, ok, want, wok)
+			}
+		}
+	}
+}
+
+// walkSteps is Steps.Arrival by walking the staircase from the bottom.
+func walkSteps(s Steps, n int64) (time.Duration, bool) {
+	k, hold, before := float64(n), s.Hold.Seconds(), 0.0
+	for i := 0; i < maxSteps; i++ {
+		rate := s.Start + float64(i)*s.Step
+		if rate <= 0 {
+			return 0, false
+		}
+		if k < before+rate*hold {
+			return seconds(float64(i)*hold + (k-before)/rate), true
+		}
+		before += rate * hold
+	}
+	return 0, false
+}
+
 // TestRunUsesPacer: Config.Pacer replaces Rate's ramp. A staircase of 50/s then 150/s over two
 // one-second holds offers 200 arrivals in the 2 s steady state (no ramp-up); Rate alone (0 here)
 // would offer none. Mutant: runOpen ignoring Config.Pacer (using Rate's ramp) starts nothing
@@ -75,5 +106,25 @@ func TestRunUsesPacer(t *testing.T) {
 	}
 	if res.Settings.Model != "open" {
 		t.Fatalf("model %q, want open", res.Settings.Model)
+	}
+}
+
+// BenchmarkPacers: the cost of scheduling one arrival, which the open model pays per iteration.
+// Steps finds its step by a closed form, so reaching the 100th step costs no more than the first.
+func BenchmarkPacers(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		p    Pacer
+		n    int64
+	}{
+		{"constant", Constant{Rate: 1000}, 1 << 20},
+		{"ramp", Ramp{To: 1000, Over: time.Minute}, 1000},
+		{"steps100", Steps{Start: 10, Step: 10, Hold: time.Second}, 50_000},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.p.Arrival(c.n + int64(i&1023))
+			}
+		})
 	}
 }

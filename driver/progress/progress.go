@@ -18,7 +18,8 @@ import (
 const DefaultEvery = 10 * time.Second
 
 // Line is one run's progress line. On a terminal it is redrawn in place each second; other
-// writers (a log file, CI) get one line every Every, so a long run does not flood them.
+// writers (a log file, CI) get the first second's line, to show the run has started, and then
+// one line every Every, so a long run does not flood them.
 type Line struct {
 	W     io.Writer     // where the line goes (nil: nowhere)
 	TTY   bool          // W is a terminal: redraw in place

@@ -79,7 +79,9 @@ type Recorder struct {
 
 	tickMu  sync.Mutex
 	secHist *hdr.Histogram
-	series  []report.SeriesPoint
+	// secTxHist is each transaction's histogram of the second being closed (reused)
+	secTxHist map[string]*hdr.Histogram
+	series    []report.SeriesPoint
 }
 
 // NewRecorder makes a recorder with n shards (at least 1).
@@ -87,10 +89,10 @@ func NewRecorder(n int) *Recorder {
 	if n < 1 {
 		n = 1
 	}
-	r := &Recorder{secHist: NewSeriesHistogram()}
+	r := &Recorder{secHist: NewSeriesHistogram(), secTxHist: map[string]*hdr.Histogram{}}
 	for i := 0; i < n; i++ {
 		r.shards = append(r.shards, &Shard{r: r, tx: map[string]*txAgg{}, otherStatus: map[int]int64{}, errs: map[errKey]*errAgg{},
-			sec: NewSeriesHistogram()})
+			sec: NewSeriesHistogram(), secTx: map[string]*hdr.Histogram{}})
 	}
 	return r
 }
@@ -121,6 +123,9 @@ type Shard struct {
 	sec       *hdr.Histogram
 	secPass   int64
 	secErrors int64
+	// secTx is each transaction's passed latencies of the current second: the report's latency
+	// over time per transaction
+	secTx map[string]*hdr.Histogram
 
 	secHits     atomic.Int64
 	hits, bytes atomic.Int64
@@ -132,6 +137,7 @@ type Shard struct {
 
 type txAgg struct {
 	h                *hdr.Histogram
+	fh               *hdr.Histogram // failed transactions' latencies, kept apart
 	pass, fail, stop int64
 	order            int // first-seen order, so the table follows the scenario
 }
@@ -172,6 +178,12 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	case "pass":
 		s.secPass++
 		Record(s.sec, d)
+		h := s.secTx[name]
+		if h == nil {
+			h = NewSeriesHistogram()
+			s.secTx[name] = h
+		}
+		Record(h, d)
 	case "fail":
 		s.secErrors++
 	}
@@ -189,6 +201,10 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 		Record(t.h, d)
 	case "fail":
 		t.fail++
+		if t.fh == nil {
+			t.fh = NewHistogram()
+		}
+		Record(t.fh, d)
 		kind, msg := errorKind(err)
 		k := errKey{name, kind}
 		e := s.errs[k]
@@ -243,11 +259,26 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 	r.tickMu.Lock()
 	defer r.tickMu.Unlock()
 	r.secHist.Reset()
+	for _, h := range r.secTxHist {
+		h.Reset()
+	}
 	var pass, errs, hits int64
 	for _, s := range r.shards {
 		s.mu.Lock()
 		r.secHist.Merge(s.sec)
 		s.sec.Reset()
+		for name, h := range s.secTx {
+			if h.TotalCount() == 0 {
+				continue
+			}
+			all := r.secTxHist[name]
+			if all == nil {
+				all = NewSeriesHistogram()
+				r.secTxHist[name] = all
+			}
+			all.Merge(h)
+			h.Reset()
+		}
 		pass += s.secPass
 		errs += s.secErrors
 		s.secPass, s.secErrors = 0, 0
@@ -255,6 +286,13 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		hits += s.secHits.Swap(0)
 	}
 	p := Point(int(now.Sub(r.runStart).Round(time.Second)/time.Second), phase, pass, errs, hits, users, r.secHist)
+	for name, h := range r.secTxHist {
+		if n := h.TotalCount(); n > 0 {
+			p.Transactions = append(p.Transactions, report.TxSecond{Name: name, TPS: float64(n),
+				P50Ms: usToMs(h.ValueAtQuantile(50)), P90Ms: usToMs(h.ValueAtQuantile(90)), P99Ms: usToMs(h.ValueAtQuantile(99))})
+		}
+	}
+	sort.Slice(p.Transactions, func(i, j int) bool { return p.Transactions[i].Name < p.Transactions[j].Name })
 	r.series = append(r.series, p)
 	return p
 }
@@ -323,6 +361,12 @@ func (r *Recorder) Merged() map[string]*Merged {
 				out[name] = m
 			}
 			m.Hist.Merge(t.h)
+			if t.fh != nil {
+				if m.FailHist == nil {
+					m.FailHist = NewHistogram()
+				}
+				m.FailHist.Merge(t.fh)
+			}
 			m.Pass += t.pass
 			m.Fail += t.fail
 			m.Stop += t.stop
@@ -339,6 +383,7 @@ func (r *Recorder) Merged() map[string]*Merged {
 type Merged struct {
 	Name             string
 	Hist             *hdr.Histogram
+	FailHist         *hdr.Histogram // nil when none failed
 	Pass, Fail, Stop int64
 	order            int
 }
@@ -366,6 +411,16 @@ func Summarize(name string, h *hdr.Histogram, pass, fail, stop int64, steadySeco
 	return t
 }
 
+// FailedLatency summarizes failed transactions' latencies (nil when none failed): how long a
+// failure took — a timeout, a fast 500 — is kept apart from the passed latencies.
+func FailedLatency(h *hdr.Histogram) *report.Latency {
+	if h == nil || h.TotalCount() == 0 {
+		return nil
+	}
+	return &report.Latency{Count: h.TotalCount(), P50Ms: usToMs(h.ValueAtQuantile(50)), P90Ms: usToMs(h.ValueAtQuantile(90)),
+		P99Ms: usToMs(h.ValueAtQuantile(99)), MaxMs: usToMs(h.Max())}
+}
+
 // Fill writes everything recorded into res: transactions in first-seen order, the total, hits,
 // bytes, status codes, errors and the series. steadySeconds is the measured window's length.
 func (r *Recorder) Fill(res *report.Results, steadySeconds float64) {
@@ -379,7 +434,9 @@ func (r *Recorder) Fill(res *report.Results, steadySeconds float64) {
 	var tp, tf, ts int64
 	res.Transactions = res.Transactions[:0]
 	for _, m := range names {
-		res.Transactions = append(res.Transactions, Summarize(m.Name, m.Hist, m.Pass, m.Fail, m.Stop, steadySeconds))
+		t := Summarize(m.Name, m.Hist, m.Pass, m.Fail, m.Stop, steadySeconds)
+		t.Failed = FailedLatency(m.FailHist)
+		res.Transactions = append(res.Transactions, t)
 		total.Merge(m.Hist)
 		tp += m.Pass
 		tf += m.Fail

@@ -151,3 +151,37 @@ func TestMergeTransaction(t *testing.T) {
 		t.Errorf("a transaction with no passes and no histogram: %v", err)
 	}
 }
+
+// Each second of the series carries each transaction's passed count and latency, merged across
+// shards; failed transactions' latency is kept apart from the passed histogram. Mutants: Tick
+// not resetting a shard's per-transaction histogram (the second second counts the first's
+// transactions again) fails; recording a failure into the passed histogram fails.
+func TestPerTransactionSecondsAndFailedLatency(t *testing.T) {
+	rec := NewRecorder(2)
+	t0 := time.Now()
+	rec.SetWindow(t0, t0, t0.Add(time.Hour))
+	for i, d := range []time.Duration{time.Millisecond, 2 * time.Millisecond, 3 * time.Millisecond} {
+		rec.Shard(i).Transaction("a", t0, d, nil)
+	}
+	rec.Shard(0).Transaction("b", t0, 7*time.Millisecond, nil)
+	rec.Shard(1).Transaction("a", t0, 500*time.Millisecond, errors.New("status 500"))
+	p := rec.Tick(t0.Add(time.Second), "steady", 2)
+	if len(p.Transactions) != 2 || p.Transactions[0].Name != "a" || p.Transactions[0].TPS != 3 || p.Transactions[1].TPS != 1 ||
+		p.Transactions[1].P50Ms < 6.9 || p.Transactions[1].P50Ms > 7.1 {
+		t.Fatalf("first second: %+v", p.Transactions)
+	}
+	rec.Shard(1).Transaction("b", t0, 7*time.Millisecond, nil)
+	p = rec.Tick(t0.Add(2*time.Second), "steady", 2)
+	if len(p.Transactions) != 1 || p.Transactions[0].Name != "b" || p.Transactions[0].TPS != 1 {
+		t.Fatalf("second second: %+v", p.Transactions)
+	}
+	var res report.Results
+	rec.Fill(&res, 2)
+	a := res.Transactions[0]
+	if a.Name != "a" || a.Failed == nil || a.Failed.Count != 1 || a.Failed.P50Ms < 499 || a.Failed.P50Ms > 501 || a.MaxMs > 3.1 {
+		t.Fatalf("transaction a: max %v ms, failed %+v; want the 500 ms failure apart", a.MaxMs, a.Failed)
+	}
+	if res.Transactions[1].Failed != nil {
+		t.Errorf("b never failed: %+v", res.Transactions[1].Failed)
+	}
+}

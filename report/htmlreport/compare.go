@@ -20,16 +20,37 @@ type compareView struct {
 	// Same those every run shares.
 	Changed []diffRow
 	Same    []diffRow
+	// Folded are the per-run facts that differ on every run (ports, ids, times), shown on demand.
+	Folded []diffRow
+	// Method is the line stating how differences were tested; Caveats are what a reader must
+	// know first (other measured windows, other data sets).
+	Method  string
+	Caveats []string
 }
 
 // ChartData is every chart's data, for the page's script.
 func (v compareView) ChartData() []chartSpec { return v.Charts }
+
+// GroupedCharts are the charts folded into a group under the others.
+func (v compareView) GroupedCharts() []chartSpec {
+	var out []chartSpec
+	for _, c := range v.Charts {
+		if c.Group != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 type runView struct {
 	Label string
 	R     *report.Results
 	Load  string
 	Price *priceView
+	// Command is the command line that produced the run, as a shell line.
+	Command string
+	// Runs is the number of repeated runs (1 for a single run).
+	Runs int
 }
 
 // metricRow is one headline number across the runs.
@@ -42,6 +63,9 @@ type metricRow struct {
 // change is "better" or "worse" for this metric ("" when too small to matter or not comparable).
 type cell struct {
 	Value, Delta, Class string
+	// Title explains the cell on hover (the test, the interval); Range is a repeated metric's
+	// min – max.
+	Title, Range string
 }
 
 // txRow is one transaction across the runs.
@@ -85,7 +109,10 @@ func cells(vals []float64, missing []bool, f func(float64) string, dir direction
 		if i == 0 || (missing != nil && missing[0]) {
 			continue
 		}
-		out[i].Delta, out[i].Class = delta(vals[0], v, dir)
+		// a single number per run (a peak, a price) has nothing to test its change against:
+		// shown, never coloured
+		out[i].Delta, _ = delta(vals[0], v, dir)
+		out[i].Title = "one number per run: not tested for significance"
 	}
 	return out
 }
@@ -146,14 +173,41 @@ func newCompareView(runs []Run) compareView {
 	anyPeak, anyPrice := false, false
 	for i, r := range runs {
 		labels[i] = r.Label
-		v.Runs = append(v.Runs, runView{Label: r.Label, R: r.Results, Load: offeredLoad(r.Results), Price: newPriceView(r.Results.PricePerformance)})
+		rv := runView{Label: r.Label, R: r.Results, Load: offeredLoad(r.Results), Price: newPriceView(r.Results.PricePerformance), Runs: max(1, len(r.Results.Repeats))}
+		if d := r.Results.Disclosure; d != nil && len(d.Command) > 0 {
+			rv.Command = report.ShellLine(d.Command)
+		}
+		v.Runs = append(v.Runs, rv)
 		anyPeak = anyPeak || r.Results.Peak != nil
 		anyPrice = anyPrice || r.Results.PricePerformance != nil
 	}
 
 	ms := report.FormatMs
-	tps := col(func(r *report.Results) float64 { return r.Total.TPS })
-	v.Metrics = append(v.Metrics, metricRow{"Steady-state TPS", cells(tps, nil, formatTPS, higherBetter)})
+	v.Method = MethodLine
+	v.Changed, v.Same = differences(runs)
+	v.Changed, v.Folded = fold(v.Changed)
+	settings := settingChanges(v.Changed, n)
+	for _, r := range runs[1:] {
+		v.Caveats = append(v.Caveats, report.Caveats(runs[0].Results, r.Results)...)
+	}
+	// bars show what the headline shows: the median over a repeated run's runs
+	tps := col(func(r *report.Results) float64 { return centreOf(r, report.MetricTPS) })
+	p50 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP50) })
+	p90 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP90) })
+	p99 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP99) })
+	anyHits := false
+	for _, r := range runs {
+		anyHits = anyHits || r.Results.Hits > 0
+	}
+	for _, m := range report.HeadlineMetrics {
+		if m.Name == report.MetricHits.Name && !anyHits {
+			continue
+		}
+		v.Metrics = append(v.Metrics, metricRow{m.Name, statCells(runs, m, settings)})
+		if m.Name == report.MetricTPS.Name && anyPeak {
+			v.Metrics = append(v.Metrics, peakRow(runs, col))
+		}
+	}
 	var peaks []float64
 	var noPeak []bool
 	if anyPeak {
@@ -167,17 +221,7 @@ func newCompareView(runs []Run) compareView {
 		for i, r := range runs {
 			noPeak[i] = r.Results.Peak == nil
 		}
-		v.Metrics = append(v.Metrics, metricRow{"Peak sustained TPS", cells(peaks, noPeak, formatTPS, higherBetter)})
 	}
-	v.Metrics = append(v.Metrics, metricRow{"Error rate", errorDelta(col(func(r *report.Results) float64 { return r.ErrorRate() }))})
-	p50 := col(func(r *report.Results) float64 { return r.Total.P50Ms })
-	p90 := col(func(r *report.Results) float64 { return r.Total.P90Ms })
-	p99 := col(func(r *report.Results) float64 { return r.Total.P99Ms })
-	v.Metrics = append(v.Metrics,
-		metricRow{"p50 (ms)", cells(p50, nil, ms, lowerBetter)},
-		metricRow{"p90 (ms)", cells(p90, nil, ms, lowerBetter)},
-		metricRow{"p99 (ms)", cells(p99, nil, ms, lowerBetter)},
-		metricRow{"Hits/s", cells(col(func(r *report.Results) float64 { return r.HitsPerSec }), nil, formatTPS, higherBetter)})
 	var perTPS []float64
 	if anyPrice {
 		noPrice := make([]bool, n)
@@ -215,22 +259,13 @@ func newCompareView(runs []Run) compareView {
 	}
 	v.Charts = append(v.Charts,
 		chartSpec{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
-			Note: "Transactions passed per second of the measured steady state."},
+			Note: "Transactions passed per second of the measured steady state (the median over the runs of a repeated run)."},
 		chartSpec{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
 			Series: []seriesSpec{{"p50", vals(p50)}, {"p90", vals(p90)}, {"p99", vals(p99)}},
-			Note:   "Percentiles over all transactions of the measured steady state."})
+			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."})
 
 	// transactions: in the baseline's order, then any the others add
-	var names []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for _, t := range r.Results.Transactions {
-			if !seen[t.Name] {
-				seen[t.Name] = true
-				names = append(names, t.Name)
-			}
-		}
-	}
+	names := txNames(runs)
 	tx := make([]float64, len(names))
 	for i := range tx {
 		tx[i] = float64(i)
@@ -261,8 +296,8 @@ func newCompareView(runs []Run) compareView {
 			missing[i] = !ok
 			t[i], p[i], e[i] = tr.TPS, tr.P90Ms, float64(tr.Errors)
 		}
-		row.TPS = cells(t, missing, formatTPS, higherBetter)
-		row.P90 = cells(p, missing, ms, lowerBetter)
+		row.TPS = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.TPS }, formatTPS, true)
+		row.P90 = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.P90Ms }, ms, false)
 		row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
 		v.Tx = append(v.Tx, row)
 	}
@@ -285,7 +320,7 @@ func newCompareView(runs []Run) compareView {
 			Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."})
 	}
 	v.Charts = append(v.Charts, overTime(runs))
-	v.Changed, v.Same = differences(runs)
+	v.Charts = append(v.Charts, distCharts(runs)...)
 	return v
 }
 
@@ -382,4 +417,46 @@ func differences(runs []Run) (changed, same []diffRow) {
 		}
 	}
 	return changed, same
+}
+
+// peakRow is the peak search's sustained TPS across runs (a run without one shows none).
+func peakRow(runs []Run, col func(func(*report.Results) float64) []float64) metricRow {
+	noPeak := make([]bool, len(runs))
+	for i, r := range runs {
+		noPeak[i] = r.Results.Peak == nil
+	}
+	peaks := col(func(r *report.Results) float64 {
+		if r.Peak == nil {
+			return 0
+		}
+		return r.Peak.PeakTPS
+	})
+	return metricRow{"Peak sustained TPS", cells(peaks, noPeak, formatTPS, higherBetter)}
+}
+
+// fold splits the rows of what changed into those a reader should see and the per-run facts.
+func fold(changed []diffRow) (shown, folded []diffRow) {
+	for _, row := range changed {
+		if perRun(row) {
+			folded = append(folded, row)
+		} else {
+			shown = append(shown, row)
+		}
+	}
+	return shown, folded
+}
+
+// txNames are the transactions of every run: in the baseline's order, then any the others add.
+func txNames(runs []Run) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, t := range r.Results.Transactions {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				names = append(names, t.Name)
+			}
+		}
+	}
+	return names
 }

@@ -44,6 +44,13 @@ type reportView struct {
 	Charts     []chartSpec
 	PeakChart  *chartSpec
 	PriceChart *chartSpec
+	// DistChart is the percentile distribution plot (nil without histograms).
+	DistChart *chartSpec
+	// Repeats says that the run is one of a repeated measurement ("" for a single run).
+	Repeats    string
+	RepeatRows []repeatRow
+	// Failed are the transactions some of which failed, for their latency apart.
+	Failed     []report.Transaction
 	SUTCharts  []chartSpec
 	SUT        []sutRow
 	Codes      []codeCount
@@ -61,6 +68,9 @@ type reportView struct {
 func (v reportView) ChartData() []chartSpec {
 	all := slices.Clone(v.Charts)
 	all = append(all, v.SUTCharts...)
+	if v.DistChart != nil {
+		all = append(all, *v.DistChart)
+	}
 	if v.PeakChart != nil {
 		all = append(all, *v.PeakChart)
 	}
@@ -109,6 +119,25 @@ func newReportView(r *report.Results) reportView {
 		v.Headline.Verdicts = append(v.Headline.Verdicts, verdict{"audit", r.Audit.Passed})
 	}
 	v.Charts = timeCharts(r)
+	if !r.StartedAt.IsZero() {
+		for i := range v.Charts {
+			v.Charts[i].Start = r.StartedAt.UnixMilli()
+		}
+	}
+	v.DistChart = reportDist(r)
+	if n := len(r.Repeats); n > 1 {
+		v.RepeatRows = repeatRows(r)
+		v.Repeats = "A repeated measurement of " + strconv.Itoa(n) + " runs: the pages show the last run in full; the summary and 'report compare' use every run (medians, intervals, tests)."
+	}
+	if c := txLatencyChart(r); c != nil {
+		c.Start = v.Charts[0].Start
+		v.Charts = append(v.Charts, *c)
+	}
+	for _, t := range r.Transactions {
+		if t.Failed != nil {
+			v.Failed = append(v.Failed, t)
+		}
+	}
 	v.SUT, v.SUTCharts = sutView(r.SUT)
 	v.PeakChart = peakChart(r.Peak)
 	v.Validity = newValidityView(r)
@@ -127,8 +156,11 @@ func newPage(title string) page {
 	return page{Title: title, Generated: time.Now().UTC(), Version: report.Version}
 }
 
-// title names a run: workload / scenario against target.
+// title names a run: its label, or workload / scenario.
 func title(r *report.Results) string {
+	if r.Label != "" {
+		return r.Label
+	}
 	t := r.Workload
 	if r.Scenario != "" {
 		t += " / " + r.Scenario
@@ -175,6 +207,16 @@ type chartSpec struct {
 	SpanGaps bool `json:"spanGaps,omitempty"`
 	// Note explains the chart under it (what is measured, what is not).
 	Note string `json:"-"`
+	// Log offers a log-scale toggle on the y axis (latency charts) and starts on it when the
+	// kind is "dist".
+	Log bool `json:"log,omitempty"`
+	// Start is the run's start in Unix milliseconds: a time chart's x axis shows clock time
+	// (seconds from the start on hover).
+	Start int64 `json:"start,omitempty"`
+	// Hidden are the series (by index) that start switched off (the legend switches them on).
+	Hidden []int `json:"hidden,omitempty"`
+	// Group places the chart in a folded group of the page ("" = shown).
+	Group string `json:"-"`
 }
 
 type seriesSpec struct {
@@ -231,23 +273,83 @@ func timeCharts(r *report.Results) []chartSpec {
 		users = "iterations in flight"
 	}
 	const unmeasured = "Grey: ramp-up and ramp-down, not measured."
+	// hits/s is drawn only in the seconds it differs from transactions/s (a transaction of one
+	// request each has as many hits): two coinciding lines hide each other.
+	hits := make([]*float64, n)
+	hitsDiffer := false
+	for i, p := range r.Series {
+		if float64(p.Hits) != p.TPS {
+			hits[i], hitsDiffer = val(float64(p.Hits)), true
+		}
+	}
+	tpsChart := chartSpec{ID: "tps", Title: "Throughput", Kind: "time", X: x, XLabel: "time", YLabel: "per second", Shade: shade,
+		Series: []seriesSpec{{"transactions passed/s", col(func(p report.SeriesPoint) float64 { return p.TPS })}},
+		Note:   "Transactions passed in each second. " + unmeasured}
+	if hitsDiffer {
+		tpsChart.Series = append(tpsChart.Series, seriesSpec{"hits/s (where not equal)", hits})
+		tpsChart.Note = "Transactions passed and HTTP requests (hits) in each second; hits are drawn only in the seconds they differ from transactions. " + unmeasured
+	} else if r.Hits > 0 {
+		tpsChart.Note += " Hits/s equal transactions/s in every second (one request per transaction), so they are not drawn twice."
+	}
 	return []chartSpec{
-		{ID: "tps", Title: "Throughput", Kind: "time", X: x, XLabel: "seconds", YLabel: "per second", Shade: shade,
-			Series: []seriesSpec{{"transactions passed/s", col(func(p report.SeriesPoint) float64 { return p.TPS })},
-				{"hits/s", col(func(p report.SeriesPoint) float64 { return float64(p.Hits) })}},
-			Note: "Transactions passed and HTTP requests (hits) in each second. " + unmeasured},
-		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "seconds", YLabel: "ms", Shade: shade,
+		tpsChart,
+		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "time", YLabel: "ms", Shade: shade, Log: true,
 			Series: []seriesSpec{{"p50", col(func(p report.SeriesPoint) float64 { return p.P50Ms })},
 				{"p90", col(func(p report.SeriesPoint) float64 { return p.P90Ms })},
 				{"p99", col(func(p report.SeriesPoint) float64 { return p.P99Ms })}},
-			Note: "Percentiles of the transactions that passed in each second. " + unmeasured},
-		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "seconds", YLabel: users, Shade: shade,
+			Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + unmeasured},
+		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "time", YLabel: users, Shade: shade,
 			Series: []seriesSpec{{users, col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
 			Note:   "The offered load over the run."},
-		{ID: "errors", Title: "Errors", Kind: "time", X: x, XLabel: "seconds", YLabel: "per second", Shade: shade,
+		{ID: "errors", Title: "Errors", Kind: "time", X: x, XLabel: "time", YLabel: "per second", Shade: shade,
 			Series: []seriesSpec{{"failed transactions/s", col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
 			Note:   "Transactions that failed a check or the transport in each second."},
 	}
+}
+
+// txShown is how many transactions' lines the per-transaction latency chart starts with; the
+// legend switches the others on.
+const txShown = 5
+
+// txLatencyChart is each transaction's p90 in each second (nil when the series has none: a
+// distributed run, or results written before they were recorded).
+func txLatencyChart(r *report.Results) *chartSpec {
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range r.Transactions {
+		seen[t.Name] = true
+		names = append(names, t.Name)
+	}
+	any := false
+	for _, p := range r.Series {
+		for _, t := range p.Transactions {
+			any = true
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				names = append(names, t.Name)
+			}
+		}
+	}
+	if !any {
+		return nil
+	}
+	c := chartSpec{ID: "tx-latency", Title: "p90 response time per transaction", Kind: "time", XLabel: "time", YLabel: "ms", Log: true,
+		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the first " + strconv.Itoa(txShown) + " are shown)."}
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+		c.Series = append(c.Series, seriesSpec{Label: n, Values: make([]*float64, len(r.Series))})
+		if i >= txShown {
+			c.Hidden = append(c.Hidden, i)
+		}
+	}
+	for i, p := range r.Series {
+		c.X = append(c.X, float64(p.Second))
+		for _, t := range p.Transactions {
+			c.Series[index[t.Name]].Values[i] = val(t.P90Ms)
+		}
+	}
+	return &c
 }
 
 // sutRow is one process of the system under test in the resources table.

@@ -13,8 +13,9 @@
   }
   window.addEventListener("error", function (e) { recordError("page", e.message || e); });
 
+  // legends show nothing, not a placeholder, where there is no value (cursor off the chart)
   function fmt(v) {
-    if (v == null || isNaN(v)) return "—";
+    if (v == null || isNaN(v)) return "";
     var a = Math.abs(v);
     if (a >= 1000) return Math.round(v).toLocaleString("en-US").replace(/,/g, "\u202f");
     if (a >= 100) return v.toFixed(0);
@@ -42,19 +43,35 @@
     };
   }
 
-  function options(spec, width) {
+  function pad2(n) { return (n < 10 ? "0" : "") + n; }
+  // clock time of x seconds after the run's start (the viewer's local time)
+  function clock(spec, x) {
+    var d = new Date(spec.start + x * 1000);
+    return pad2(d.getHours()) + ":" + pad2(d.getMinutes()) + ":" + pad2(d.getSeconds());
+  }
+  // the percentile at x "nines": 0 → p0, 1 → p90, 2 → p99, 2.5 → p99.68
+  function percentile(x) {
+    var p = 100 * (1 - Math.pow(10, -x));
+    var digits = Math.max(0, Math.min(4, Math.ceil(x) - 1));
+    return "p" + (Math.round(p * Math.pow(10, digits)) / Math.pow(10, digits));
+  }
+
+  function xValue(spec) {
+    if (spec.kind === "bars") return function (u, v) { return v == null ? "" : (spec.labels[v] || ""); };
+    if (spec.kind === "dist") return function (u, v) { return v == null ? "" : percentile(v); };
+    if (spec.start) return function (u, v) { return v == null ? "" : clock(spec, v) + " (+" + v + " s)"; };
+    if (spec.xUnit) return function (u, v) { return v == null ? "" : v + spec.xUnit; };
+    return function (u, v) { return v == null ? "" : v + " s"; };
+  }
+
+  function options(spec, width, log) {
     var bars = spec.kind === "bars";
     var n = spec.series.length;
     var group = 0.8, each = group / Math.max(n, 1);
-    var series = [{
-      label: spec.xLabel,
-      value: bars
-        ? function (u, v) { return v == null ? "" : (spec.labels[v] || ""); }
-        : function (u, v) { return v == null ? "" : v + (spec.xUnit != null ? spec.xUnit : " s"); }
-    }];
+    var series = [{ label: spec.xLabel, value: xValue(spec) }];
     spec.series.forEach(function (s, i) {
       var color = palette[i % palette.length];
-      var o = { label: s.label, stroke: color, width: bars ? 0 : 1.6, value: function (u, v) { return fmt(v); }, spanGaps: !!spec.spanGaps };
+      var o = { label: s.label, show: !(spec.hidden && spec.hidden.indexOf(i) >= 0), stroke: color, width: bars ? 0 : 1.6, value: function (u, v) { return fmt(v); }, spanGaps: !!spec.spanGaps };
       if (bars) {
         o.fill = color;
         o.points = { show: false };
@@ -71,6 +88,13 @@
       series.push(o);
     });
     var xAxis = { label: spec.xLabel, labelSize: 22, size: 40 };
+    if (spec.kind === "dist") {
+      xAxis.splits = function () { var out = []; for (var k = 0; k <= 5; k++) out.push(k); return out; };
+      xAxis.values = function (u, vals) { return vals.map(function (v) { return percentile(v); }); };
+    } else if (spec.start) {
+      xAxis.values = function (u, vals) { return vals.map(function (v) { return clock(spec, v); }); };
+      xAxis.label = "clock time";
+    }
     if (bars) {
       xAxis.splits = function () { return spec.x; };
       xAxis.values = function (u, vals) { return vals.map(function (v) { return spec.labels[v] || ""; }); };
@@ -90,19 +114,49 @@
       cursor: bars ? { points: { show: false }, drag: { x: false, y: false } } : { drag: { x: true, y: false } },
       scales: {
         x: bars ? { time: false, range: [-0.5, spec.x.length - 0.5] } : { time: false },
-        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } }
+        y: log ? { distr: 3, log: 10 } : { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } }
       },
-      axes: [xAxis, { label: spec.yLabel, labelSize: 22, size: 56 }],
+      axes: [xAxis, { label: spec.yLabel + (log ? " (log)" : ""), labelSize: 22, size: 56 }],
       hooks: spec.shade && spec.shade.length ? { drawClear: [shade(spec.shade)] } : {}
     };
+  }
+
+  // a log axis cannot show zero: those points become gaps
+  function dataFor(spec, log) {
+    return [spec.x].concat(spec.series.map(function (s) {
+      return log ? s.values.map(function (v) { return v != null && v > 0 ? v : null; }) : s.values;
+    }));
   }
 
   function draw(spec) {
     var el = document.getElementById("chart-" + spec.id);
     if (!el) throw new Error("no place for the chart");
-    var data = [spec.x].concat(spec.series.map(function (s) { return s.values; }));
-    var u = new uPlot(options(spec, widthOf(el)), data, el);
-    plots.push({ el: el, u: u });
+    var entry = { el: el, u: null };
+    var log = spec.kind === "dist";
+    function make() {
+      if (entry.u) entry.u.destroy();
+      entry.u = new uPlot(options(spec, widthOf(el), log), dataFor(spec, log), el);
+    }
+    if (spec.log) {
+      // latency charts: a log-scale toggle, so one spike does not flatten the median
+      var tools = document.createElement("p");
+      tools.className = "chart-tools";
+      var label = document.createElement("label");
+      var box = document.createElement("input");
+      box.type = "checkbox";
+      box.checked = log;
+      box.setAttribute("data-log-toggle", spec.id);
+      box.addEventListener("change", function () {
+        log = box.checked;
+        try { make(); } catch (err) { recordError(spec.id, err); }
+      });
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(" log scale"));
+      tools.appendChild(label);
+      el.parentNode.insertBefore(tools, el);
+    }
+    make();
+    plots.push(entry);
   }
 
   (window.TRADEBENCH_CHARTS || []).forEach(function (spec) {

@@ -1,0 +1,75 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/report"
+)
+
+// MaxRepeat bounds Repeat: more runs than this tell nothing a comparison needs (benchstat's U
+// test reaches p < 0.001 from 7 runs a side) and would keep a machine busy for hours by mistake.
+const MaxRepeat = 100
+
+func checkRepeat(cfg Config) error {
+	switch {
+	case cfg.Repeat < 0 || cfg.Repeat > MaxRepeat:
+		return setting.Errorf("Repeat", "runs of the same measurement must be between 1 and %d, got %d", MaxRepeat, cfg.Repeat)
+	case cfg.Repeat > 1 && cfg.Peak != nil:
+		return setting.Errorf("Repeat", "a peak search steps its own runs; it cannot be repeated")
+	}
+	return nil
+}
+
+// driveRepeated runs the measurement cfg.Repeat times. Each run is a whole drive (ramp-up,
+// steady state, ramp-down) with its own run id (users registered by one run do not collide with
+// the next's). A failed threshold or an invalid verdict does not stop the repeats (they are
+// results); any other error
+// does, and the results of the runs so far are returned with it.
+func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
+	n := cfg.Repeat
+	var (
+		last    *report.Results
+		repeats []report.Repeat
+		lastErr error
+	)
+	for i := 1; i <= n; i++ {
+		if i > 1 && cfg.BetweenRepeats != nil {
+			if err := cfg.BetweenRepeats(ctx, i); err != nil {
+				return combine(last, repeats), fmt.Errorf("before run %d of %d: %w", i, n, err)
+			}
+		}
+		one := cfg
+		one.Repeat, one.BetweenRepeats = 1, nil
+		if cfg.RunID != "" {
+			one.RunID = cfg.RunID + "-" + strconv.Itoa(i)
+		}
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "run %d of %d\n", i, n)
+		}
+		res, err := Drive(ctx, one)
+		if res == nil {
+			return combine(last, repeats), err
+		}
+		last = res
+		repeats = append(repeats, report.RepeatOf(i, res))
+		var tf *report.ThresholdsFailed
+		var inv *report.InvalidError // an invalid run is a result too: the next repeats still run
+		if err != nil && !errors.As(err, &tf) && !errors.As(err, &inv) {
+			return combine(last, repeats), fmt.Errorf("run %d of %d: %w", i, n, err)
+		}
+		lastErr = err
+	}
+	return combine(last, repeats), lastErr
+}
+
+func combine(last *report.Results, repeats []report.Repeat) *report.Results {
+	if last == nil {
+		return nil
+	}
+	last.Repeats = repeats
+	return last
+}

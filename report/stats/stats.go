@@ -1,0 +1,167 @@
+// Package stats tells a real change from noise: the summaries and significance tests that
+// 'report compare' and the repeated-run summary use. Repeated runs are compared as Go's
+// benchstat compares benchmarks (golang.org/x/perf/benchmath: the median with a distribution-free
+// confidence interval, and a Mann–Whitney U test across runs); single runs are compared from
+// their per-second series with batch means, which allows for the series' autocorrelation.
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	mstats "github.com/aclements/go-moremath/stats"
+	"golang.org/x/perf/benchmath"
+)
+
+// Alpha is the significance level below which a difference is reported as real: benchstat's.
+const Alpha = 0.05
+
+// Confidence is the level of the confidence intervals shown (95 %).
+const Confidence = 0.95
+
+// Summary is a metric over repeated runs: the median, its confidence interval (distribution
+// free, from order statistics: infinite when there are too few runs for the level asked) and
+// the range.
+type Summary struct {
+	N              int
+	Median, Lo, Hi float64
+	Min, Max       float64
+	// Confidence is the interval's actual level (at least Confidence when finite).
+	Confidence float64
+}
+
+// Summarize summarizes repeated measurements of one metric.
+func Summarize(values []float64) Summary {
+	if len(values) == 0 {
+		return Summary{Median: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Min: math.NaN(), Max: math.NaN()}
+	}
+	v := slices.Clone(values)
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(v, &benchmath.DefaultThresholds), Confidence)
+	return Summary{N: len(v), Median: s.Center, Lo: s.Lo, Hi: s.Hi, Min: v[0], Max: v[len(v)-1], Confidence: s.Confidence}
+}
+
+// Method names how two measurements were compared.
+type Method string
+
+const (
+	// UTest: a Mann–Whitney U test over the runs' values (repeated runs), as benchstat.
+	UTest Method = "Mann–Whitney U over repeated runs"
+	// BatchMeans: a Welch t test over batch means of each run's steady-state per-second series.
+	BatchMeans Method = "Welch t over batch means of the per-second series"
+)
+
+// Comparison is the outcome of a significance test between a baseline and another measurement.
+type Comparison struct {
+	Method Method
+	P      float64
+	N1, N2 int
+	Alpha  float64
+	// Warning says why a test could not find a difference even if there was one (too few runs
+	// or batches), or why it could not be run.
+	Warning string
+}
+
+// Significant reports whether the difference is unlikely to be noise (P < Alpha).
+func (c Comparison) Significant() bool { return c.P < c.Alpha }
+
+// Counts is "n=5" or "n=5+3", as benchstat prints the sample sizes.
+func (c Comparison) Counts() string {
+	if c.N1 == c.N2 {
+		return "n=" + strconv.Itoa(c.N1)
+	}
+	return fmt.Sprintf("n=%d+%d", c.N1, c.N2)
+}
+
+// Noise is how a non-significant difference is shown, as benchstat does: "~ (p=0.400 n=5)".
+func (c Comparison) Noise() string {
+	if c.N1 == 0 || c.N2 == 0 {
+		return "~ (not tested: too few samples)"
+	}
+	return fmt.Sprintf("~ (p=%.3f %s)", c.P, c.Counts())
+}
+
+// PString is the p-value and counts for a significant difference: "p=0.008 n=5".
+func (c Comparison) PString() string {
+	return fmt.Sprintf("p=%.3f %s", c.P, c.Counts())
+}
+
+// CompareRuns compares one metric measured over repeated runs of a baseline (a) and of another
+// configuration (b) with benchstat's Mann–Whitney U test.
+func CompareRuns(a, b []float64) Comparison {
+	th := benchmath.DefaultThresholds
+	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(a), &th), benchmath.NewSample(slices.Clone(b), &th))
+	out := Comparison{Method: UTest, P: c.P, N1: c.N1, N2: c.N2, Alpha: c.Alpha}
+	if len(c.Warnings) > 0 {
+		out.Warning = c.Warnings[0].Error()
+	}
+	return out
+}
+
+// MinBatches and MaxBatches bound the number of batches a per-second series is cut into; a
+// batch is at least MinBatchSeconds long, so that one batch's mean hardly depends on the next
+// (the per-second values of a run are autocorrelated: a slow second tends to follow one).
+const (
+	MinBatches      = 5
+	MaxBatches      = 8
+	MinBatchSeconds = 3
+)
+
+// Batches cuts a steady-state series into consecutive batches of equal length (dropping the
+// remainder at the start: the end of a steady state is nearer the others) and returns their
+// means. It returns nil when the series is too short for MinBatches batches.
+func Batches(series []float64) []float64 {
+	k := min(MaxBatches, len(series)/MinBatchSeconds)
+	if k < MinBatches {
+		return nil
+	}
+	size := len(series) / k
+	start := len(series) - k*size
+	means := make([]float64, k)
+	for i := range k {
+		sum := 0.0
+		for _, v := range series[start+i*size : start+(i+1)*size] {
+			sum += v
+		}
+		means[i] = sum / float64(size)
+	}
+	return means
+}
+
+// CompareSeries compares single runs from their steady-state per-second series (a metric's value
+// in each measured second) with the method of batch means: the series are cut into batches long
+// enough that their means are nearly independent and nearly normal, and the batch means are
+// compared with Welch's t test. Comparing the raw seconds instead would count autocorrelated
+// seconds as independent evidence and call noise a change. Series too short for batches are
+// reported as not significant with a warning.
+func CompareSeries(a, b []float64) Comparison {
+	ba, bb := Batches(a), Batches(b)
+	out := Comparison{Method: BatchMeans, P: 1, N1: len(ba), N2: len(bb), Alpha: Alpha}
+	if ba == nil || bb == nil {
+		out.Warning = fmt.Sprintf("need a steady state of at least %d s per run for %d batches (got %d s and %d s)", MinBatches*MinBatchSeconds, MinBatches, len(a), len(b))
+		return out
+	}
+	if constant(ba) && constant(bb) {
+		if ba[0] != bb[0] {
+			out.P = 0
+		}
+		return out
+	}
+	r, err := mstats.TwoSampleWelchTTest(mstats.Sample{Xs: ba}, mstats.Sample{Xs: bb}, mstats.LocationDiffers)
+	if err != nil {
+		out.Warning = err.Error()
+		return out
+	}
+	out.P = r.P
+	return out
+}
+
+func constant(xs []float64) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
