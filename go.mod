@@ -9,6 +9,7 @@ require (
 	github.com/beevik/etree v1.8.1
 	github.com/charmbracelet/bubbletea v1.3.10
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/jacoelho/xsd v0.4.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/maypok86/otter/v2 v2.4.0
 	github.com/nats-io/nats-server/v2 v2.15.2

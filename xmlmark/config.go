@@ -36,7 +36,9 @@ type Config struct {
 
 	// Percentages of line items (0–100).
 	Selection, ContentModification, StructureModification int
-	// Percentages of tree transactions that are validated / serialized.
+	// Validation is the percentage of transactions (of each kind: dom, sax and pull) that validate
+	// their document against the invoice schema (XSD); Serialization the percentage of tree
+	// transactions that serialize theirs. Both are spread evenly over the transactions.
 	Validation, Serialization int
 
 	// Phase lengths. The INI values are whole seconds, as the original kit's comments say.
@@ -240,6 +242,34 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	}
 	c.SchemaFile, c.OutputDir, c.OutputFilePrefix = vals["SchemaFile"], vals["OutputDir"], vals["OutputFilePrefix"]
 	return c, nil
+}
+
+// Check reports the first setting out of range, naming its field. ParseConfig checks what it
+// reads; Check is for settings changed afterwards (the command's overrides), and Prepare runs it.
+func (c *Config) Check() error {
+	if c.Agents < 1 || c.Agents > 10000 {
+		return fmt.Errorf("%s: Agents = %d: want a whole number from 1 to 10000", c.Name, c.Agents)
+	}
+	for _, p := range []struct {
+		key string
+		v   int
+	}{{"PullParserUsage", c.PullParserUsage}, {"SAXUsage", c.SAXUsage}, {"DOMUsage", c.DOMUsage},
+		{"Selection", c.Selection}, {"Validation", c.Validation}, {"ContentModification", c.ContentModification},
+		{"StructureModification", c.StructureModification}, {"Serialization", c.Serialization}} {
+		if p.v < 0 || p.v > 100 {
+			return fmt.Errorf("%s: %s = %d: want a percentage from 0 to 100", c.Name, p.key, p.v)
+		}
+	}
+	if c.DOMUsage+c.SAXUsage+c.PullParserUsage == 0 {
+		return fmt.Errorf("%s: DOMUsage, SAXUsage and PullParserUsage are all 0: set at least one above 0", c.Name)
+	}
+	if c.SteadyState <= 0 || c.RampUp < 0 || c.RampDown < 0 {
+		return fmt.Errorf("%s: SteadyState must be above 0 and RampUp, RampDown not negative (got %v, %v, %v)", c.Name, c.SteadyState, c.RampUp, c.RampDown)
+	}
+	if len(c.XMLFiles) == 0 {
+		return fmt.Errorf("%s: no documents: set XMLDocCount and XML_FILE_1", c.Name)
+	}
+	return nil
 }
 
 // ParseSeconds parses a phase length: whole seconds as in the old kit's files ("180"), or a Go

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 )
 
 // Namespace is the invoice documents' XML namespace.
@@ -161,7 +162,23 @@ func Generate(lines int) ([]byte, error) {
 	}
 	writeNode(&b, summary(lines, total, tax), 1)
 	b.WriteString("</Invoice>\n")
+	if f := corruption.Load(); f != nil {
+		return (*f)(b.Bytes()), nil
+	}
 	return b.Bytes(), nil
+}
+
+// corruption, when set, rewrites every generated document (CorruptGeneratedForTest).
+var corruption atomic.Pointer[func([]byte) []byte]
+
+// CorruptGeneratedForTest makes Generate pass every document through f until restore is called.
+// It is a test hook, never set in a real run: a test corrupts the generator (say, an element
+// the schema does not allow) to show that every validated transaction on its documents fails
+// with the validator's message, through the whole command (the smoke tests re-execute the test
+// binary as tradebench and set it there).
+func CorruptGeneratedForTest(f func(doc []byte) []byte) (restore func()) {
+	old := corruption.Swap(&f)
+	return func() { corruption.Store(old) }
 }
 
 func childNode(n node, tag string) node {

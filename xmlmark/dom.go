@@ -228,6 +228,10 @@ type TreeOptions struct {
 	ContentModification   int
 	StructureModification int
 	Serialize             bool
+	// Validator, when set, validates the document against the invoice schema after it is parsed
+	// (a validating parser's place in the life of a document). The validator tokenizes the bytes
+	// itself — it cannot read an etree tree — so this adds a second pass over the document.
+	Validator *Validator
 }
 
 // TreeResult is what one tree transaction did.
@@ -247,12 +251,19 @@ type TreeWorker struct {
 // Output is the last serialized document (valid until the next Run).
 func (w *TreeWorker) Output() []byte { return w.out.Bytes() }
 
-// Run is one tree transaction, the whole life of one document: parse, access, modify, serialize.
+// Run is one tree transaction, the whole life of one document: parse, (validate,) access,
+// modify, serialize. An invalid document ends the transaction with the validator's
+// *InvalidError, before any modification.
 func (w *TreeWorker) Run(data []byte, o TreeOptions) (TreeResult, error) {
 	var r TreeResult
 	doc, err := ParseTree(data)
 	if err != nil {
 		return r, err
+	}
+	if o.Validator != nil {
+		if err := o.Validator.Validate(data); err != nil {
+			return r, err
+		}
 	}
 	if o.Selection > 0 {
 		if r.Access, err = AccessTree(doc, Items(len(lineItems(doc)), o.Selection)); err != nil {

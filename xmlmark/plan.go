@@ -63,9 +63,6 @@ func (c *Config) LoadDocuments() ([]*Document, error) {
 	return docs, nil
 }
 
-// ErrValidationUnsupported is returned (with --strict-validation) for Validation > 0.
-var ErrValidationUnsupported = errors.New("XSD validation is not supported: no validating XML Schema parser exists in pure Go among tradebench's dependencies")
-
 // Mix is the weight of each kind, as configured.
 type Mix struct{ DOM, SAX, Pull int }
 
@@ -96,6 +93,10 @@ type Expected struct {
 	Items  int // line items accessed
 	Access Access
 	Tree   TreeResult // Serialized: the size of a serialized run's output
+	// Invalid is the schema's verdict on the document when the configuration validates (nil:
+	// valid, or Validation = 0). An invalid document is still run: every validated transaction
+	// on it fails with this error, as the original kit's validating parsers failed.
+	Invalid *InvalidError
 }
 
 // Plan is a configuration ready to run: its documents in memory, what each kind of transaction
@@ -106,15 +107,31 @@ type Plan struct {
 	Expected []Expected
 	Kinds    []Kind
 	Weights  []int
+	// Schema validates Validation% of each kind's transactions (nil when Validation = 0).
+	Schema *Schema
 }
 
-// Prepare loads the documents and runs every kind once on each (the preflight).
+// Prepare checks the configuration, loads the documents and runs every kind once on each (the
+// preflight); with Validation > 0 it also compiles the invoice schema and validates each document
+// once, recording the verdict in Expected.Invalid.
 func (c *Config) Prepare(mix Mix) (*Plan, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
 	docs, err := c.LoadDocuments()
 	if err != nil {
 		return nil, err
 	}
 	w := &Plan{Config: c, Docs: docs}
+	var val *Validator
+	if c.Validation > 0 {
+		if w.Schema, err = InvoiceSchema(); err != nil {
+			return nil, err
+		}
+		if val, err = w.Schema.NewValidator(); err != nil {
+			return nil, err
+		}
+	}
 	for _, kw := range []struct {
 		k  Kind
 		wt int
@@ -163,6 +180,13 @@ func (c *Config) Prepare(mix Mix) (*Plan, error) {
 				return nil, fmt.Errorf("%s: the parsers disagree on the values read (%+v vs %+v)", d.Name, r.Access, e.Access)
 			}
 		}
+		if val != nil {
+			if err := val.Validate(d.Data); err != nil {
+				if !errors.As(err, &e.Invalid) {
+					return nil, fmt.Errorf("%s: validating: %w", d.Name, err)
+				}
+			}
+		}
 		w.Expected = append(w.Expected, e)
 	}
 	return w, nil
@@ -175,7 +199,11 @@ type Worker struct {
 	tree TreeWorker
 	sax  *SAXScanner
 	pull *PullScanner
-	domN int64 // tree transactions done (serialization schedule)
+	val  *Validator // made on the first validated transaction
+	domN int64      // tree transactions done (serialization schedule)
+	// transactions done of each kind (validation schedule: Validation% of each kind, so a SAX
+	// configuration's alternating sax and pull transactions are validated alike)
+	kindN [3]int64
 }
 
 // NewWorker returns a worker on p.
@@ -189,16 +217,48 @@ func every(n int64, pct int) bool {
 	return (n+1)*int64(pct)/100 > n*int64(pct)/100
 }
 
+// validator returns the validator when this transaction of kind is one of the Validation% that
+// are validated (spread evenly over the kind's transactions, as serialization is), else nil.
+func (u *Worker) validator(kind Kind) (*Validator, error) {
+	var n *int64
+	switch kind {
+	case KindDOM:
+		n = &u.kindN[0]
+	case KindSAX:
+		n = &u.kindN[1]
+	default:
+		n = &u.kindN[2]
+	}
+	validate := every(*n, u.plan.Config.Validation)
+	*n++
+	if !validate || u.plan.Schema == nil {
+		return nil, nil
+	}
+	if u.val == nil {
+		v, err := u.plan.Schema.NewValidator()
+		if err != nil {
+			return nil, err
+		}
+		u.val = v
+	}
+	return u.val, nil
+}
+
 // Do runs one transaction of the given kind on the plan's i-th document and checks its result
-// against the preflight's.
+// against the preflight's. A validated transaction on a document the schema rejects fails with
+// the validator's *InvalidError.
 func (u *Worker) Do(kind Kind, i int) error {
 	c, doc, exp := u.plan.Config, u.plan.Docs[i], &u.plan.Expected[i]
+	val, err := u.validator(kind)
+	if err != nil {
+		return err
+	}
 	switch kind {
 	case KindDOM:
 		ser := every(u.domN, c.Serialization) // Serialization, not Validation: the XML Mark paper's footnote 1
 		u.domN++
 		r, err := u.tree.Run(doc.Data, TreeOptions{Selection: c.Selection, ContentModification: c.ContentModification,
-			StructureModification: c.StructureModification, Serialize: ser})
+			StructureModification: c.StructureModification, Serialize: ser, Validator: val})
 		if err != nil {
 			return err
 		}
@@ -223,6 +283,14 @@ func (u *Worker) Do(kind Kind, i int) error {
 		if r.Access != exp.Access || r.LineItems != doc.LineItems {
 			return fmt.Errorf("scan read %d items (digest %x) of %d, want %d (digest %x) of %d",
 				r.Access.Items, r.Access.Digest, r.LineItems, exp.Access.Items, exp.Access.Digest, doc.LineItems)
+		}
+		// The validator cannot consume the scanners' events (gosax's or encoding/xml's): it
+		// validates the same bytes in a second pass, so a validated streaming transaction costs
+		// a scan plus a full validating parse, not one validating scan.
+		if val != nil {
+			if err := val.Validate(doc.Data); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -22,9 +22,8 @@ import (
 type RunOptions struct {
 	// Only restricts the mix to one kind ("" = the configuration's mix).
 	Only xmlmark.Kind
-	// StrictValidation refuses a configuration with Validation > 0 instead of running without it.
-	StrictValidation bool
-	// Warn receives warnings before the run (nil = none).
+	// Warn receives warnings before the run (nil = none): a document the schema rejects when
+	// the configuration validates.
 	Warn io.Writer
 	// Progress receives the load engine's live progress line (nil = none).
 	Progress    io.Writer
@@ -52,6 +51,8 @@ type Detail struct {
 	Mix       MixShares      `json:"mix"`
 	// ParsedMBPerSec is each transaction kind's throughput in MB of documents processed a second.
 	ParsedMBPerSec map[string]float64 `json:"parsed_mb_per_sec"`
+	// Validator names the XML Schema validator (module and version) when Validation > 0.
+	Validator string `json:"validator,omitempty"`
 }
 
 // DocumentInfo is one document of the run.
@@ -60,6 +61,9 @@ type DocumentInfo struct {
 	Source    string `json:"source"`
 	Bytes     int    `json:"bytes"`
 	LineItems int    `json:"line_items"`
+	// Invalid is the schema's verdict when the run validates and the document is not valid
+	// (every validated transaction on it failed with this message).
+	Invalid string `json:"invalid,omitempty"`
 }
 
 // MixShares is the transaction mix as run, in percent of each kind.
@@ -120,7 +124,11 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 	di := int((it.Number() + int64(u.id)) % int64(len(u.w.plan.Docs)))
 	start := it.StartTx()
 	err := u.worker.Do(kind, di)
-	if err != nil {
+	if ie, ok := errors.AsType[*xmlmark.InvalidError](err); ok {
+		// grouped by the schema rule and element broken, so one corrupt element is one group; the
+		// example says where in which document, and the validator's message
+		err = recorder.Failf(fmt.Sprintf("invalid: %s at %s", ie.Rule, ie.Path), "%s, %s", u.w.plan.Docs[di].Name, ie.Detail())
+	} else if err != nil {
 		err = recorder.Failf(string(kind), "%s: %v", u.w.plan.Docs[di].Name, err)
 	}
 	it.Done(string(kind), start, err)
@@ -136,21 +144,18 @@ func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Result
 		return nil, err
 	}
 	var notes []string
-	if c.Validation > 0 {
-		if opt.StrictValidation {
-			return nil, fmt.Errorf("Validation = %d: %w; set Validation = 0 to run", c.Validation, xmlmark.ErrValidationUnsupported)
-		}
-		msg := fmt.Sprintf("Validation = %d was NOT applied: %v; documents were processed without validation", c.Validation, xmlmark.ErrValidationUnsupported)
-		notes = append(notes, msg)
-		if opt.Warn != nil {
-			fmt.Fprintf(opt.Warn, "warning: %s\n", msg)
-		}
-	}
 	plan, err := c.Prepare(mix)
 	if err != nil {
 		return nil, err
 	}
 	docs := plan.Docs
+	// An invalid document is run, not refused: its validated transactions fail, as the original
+	// kit's validating parsers failed; say so before the run rather than after it.
+	for i, e := range plan.Expected {
+		if e.Invalid != nil && opt.Warn != nil {
+			fmt.Fprintf(opt.Warn, "warning: %s is %v; its validated transactions (Validation = %d%%) will fail\n", docs[i].Name, e.Invalid, c.Validation)
+		}
+	}
 	res, err := load.Run(ctx, load.Config{Users: c.Agents, RampUp: c.RampUp, Steady: c.SteadyState, RampDown: c.RampDown,
 		Progress: opt.Progress, ProgressTTY: opt.ProgressTTY, Label: "xmlmark " + c.Name}, &workload{plan: plan})
 	if res == nil {
@@ -160,15 +165,26 @@ func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Result
 	res.Workload = "xmlmark"
 	res.Scenario = c.Name
 	res.Target = fmt.Sprintf("in-process, %s: dom = github.com/beevik/etree v1.8.1, sax = github.com/orisano/gosax v1.1.1, pull = encoding/xml", runtime.Version())
+	if plan.Schema != nil {
+		res.Target += ", validation = " + xmlmark.ValidatorModule
+	}
 	res.Settings.Think = "0s"
 	rs := RunSettings{DOMUsage: c.DOMUsage, SAXUsage: c.SAXUsage, PullParserUsage: c.PullParserUsage,
 		Selection: c.Selection, Validation: c.Validation, ContentModification: c.ContentModification,
 		StructureModification: c.StructureModification, Serialization: c.Serialization,
 		XMLDocCount: len(c.XMLFiles), Only: string(opt.Only)}
 	d := Detail{Mix: MixShares{DOM: mix.DOM, SAX: mix.SAX, Pull: mix.Pull}, ParsedMBPerSec: map[string]float64{}}
+	if plan.Schema != nil {
+		d.Validator = xmlmark.ValidatorModule
+		notes = append(notes, fmt.Sprintf("Validation = %d%%: that share of each kind's transactions validated its document against the invoice schema (%s), which reads the bytes with its own parser: a second pass beside the transaction's parser", c.Validation, xmlmark.ValidatorModule))
+	}
 	var bytesSum int
-	for _, doc := range docs {
-		d.Documents = append(d.Documents, DocumentInfo{Name: doc.Name, Source: doc.Source, Bytes: len(doc.Data), LineItems: doc.LineItems})
+	for i, doc := range docs {
+		di := DocumentInfo{Name: doc.Name, Source: doc.Source, Bytes: len(doc.Data), LineItems: doc.LineItems}
+		if inv := plan.Expected[i].Invalid; inv != nil {
+			di.Invalid = inv.Error()
+		}
+		d.Documents = append(d.Documents, di)
 		bytesSum += len(doc.Data)
 	}
 	// documents are used round-robin, so the mean size converts transactions to bytes parsed

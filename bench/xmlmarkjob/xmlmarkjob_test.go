@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/xmlmark"
 )
 
@@ -16,15 +17,7 @@ func TestRunDOM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the load engine for a second")
 	}
-	c, err := xmlmark.ParseConfig("dom6-small", []byte(strings.Replace(goodINI, "Validation = 0", "Validation = 50", 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var warn bytes.Buffer
-	res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, warn := runINI(t, "dom6-small", strings.Replace(goodINI, "Validation = 0", "Validation = 50", 1))
 	tx, ok := res.Transaction("dom")
 	if !ok || tx.Pass == 0 || tx.Errors != 0 || len(res.Transactions) != 1 {
 		t.Fatalf("transactions %+v, errors %+v", res.Transactions, res.Errors)
@@ -32,8 +25,12 @@ func TestRunDOM(t *testing.T) {
 	if rs, err := SettingsOf(res); err != nil || res.Workload != "xmlmark" || res.Scenario != "dom6-small" || rs.Serialization != 100 {
 		t.Errorf("results identify %q %q %+v (%v)", res.Workload, res.Scenario, rs, err)
 	}
-	if !strings.Contains(warn.String(), "not supported") || !strings.Contains(strings.Join(res.Notes, "\n"), "Validation = 50 was NOT applied") {
-		t.Errorf("validation warning missing: %q / %v", warn.String(), res.Notes)
+	// Validation = 50 on valid documents: no warning, no error, the validator named
+	if d, err := DetailOf(res); err != nil || d.Validator != xmlmark.ValidatorModule || d.Documents[0].Invalid != "" {
+		t.Errorf("detail %+v (%v)", d, err)
+	}
+	if warn != "" || !strings.Contains(strings.Join(res.Notes, "\n"), "Validation = 50%") || !strings.Contains(res.Target, xmlmark.ValidatorModule) {
+		t.Errorf("warnings %q, notes %v, target %q", warn, res.Notes, res.Target)
 	}
 }
 
@@ -77,15 +74,62 @@ func TestMixSchedule(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func TestValidationIsNotFaked(t *testing.T) {
-	c, err := xmlmark.ParseConfig("v", []byte(strings.Replace(goodINI, "Validation = 0", "Validation = 100", 1)))
+// runINI runs a configuration given as INI text and returns its results and warnings.
+func runINI(t *testing.T, name, text string) (*report.Results, string) {
+	t.Helper()
+	c, err := xmlmark.ParseConfig(name, []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), c, RunOptions{StrictValidation: true}); err == nil || !strings.Contains(err.Error(), "not supported") {
-		t.Errorf("strict validation: %v", err)
+	var warn bytes.Buffer
+	res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, warn.String()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// With the generator corrupted (an element the schema does not allow, which no parser minds),
+// every validated transaction fails, grouped by the validator's rule and element path, with its
+// message as the example; the run warns before it starts and the results carry the verdict.
+// Mutants: the job grouping invalid documents under the transaction kind (the group's kind
+// lacks the rule); Validation ignored by the worker (every transaction passes).
+func TestInvalidDocumentsFailWithValidatorMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the load engine for a second")
+	}
+	defer xmlmark.CorruptGeneratedForTest(func(doc []byte) []byte {
+		return bytes.Replace(doc, []byte("</Summary>\n"), []byte("</Summary>\n  <Signature/>\n"), 1)
+	})()
+	for _, mix := range []string{"dom", "streaming"} {
+		text := strings.Replace(goodINI, "Validation = 0", "Validation = 100", 1)
+		if mix == "streaming" {
+			text = strings.NewReplacer("PullParserUsage = 0", "PullParserUsage = 100", "SAXUsage = 0", "SAXUsage = 100",
+				"DOMUsage = 100", "DOMUsage = 0").Replace(text)
+		}
+		res, warn := runINI(t, mix, text)
+		if res.Total.Pass != 0 || res.Total.Errors == 0 {
+			t.Errorf("%s: %d passed, %d failed: want every transaction failed", mix, res.Total.Pass, res.Total.Errors)
+		}
+		const rule = "invalid: validation.element at /Invoice"
+		var n int64
+		for _, g := range res.Errors {
+			if g.Kind != rule || !strings.Contains(g.Example, rule+": inv20.xml, line ") || !strings.Contains(g.Example, "unexpected child element {"+xmlmark.Namespace+"}Signature") {
+				t.Errorf("%s: error group %+v", mix, g)
+			}
+			n += g.Count
+		}
+		if n != res.Total.Errors {
+			t.Errorf("%s: error groups count %d of %d errors", mix, n, res.Total.Errors)
+		}
+		if d, err := DetailOf(res); err != nil || !strings.Contains(d.Documents[0].Invalid, "Signature") {
+			t.Errorf("%s: detail %+v (%v)", mix, d, err)
+		}
+		if !strings.Contains(warn, "inv20.xml is not valid against the invoice schema") {
+			t.Errorf("%s: warning %q", mix, warn)
+		}
 	}
 }
 
