@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -23,6 +25,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/live"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -135,6 +138,25 @@ type Config struct {
 	// Label names the run in the summary, the report and comparisons ("" = the workload and its
 	// key settings; see report.Results.Name).
 	Label string `json:"-"`
+
+	// MetricsListen, if set (host:port), serves the run's live metrics for Prometheus at
+	// http://MetricsListen/metrics while it runs (package live): transactions, latency, users,
+	// arrivals, bytes, the phase and the verdict so far. The address is the access control, as
+	// for the servers' endpoints: 127.0.0.1 keeps it on the machine. A distributed run's
+	// controller serves the fleet's merged seconds.
+	MetricsListen string `json:"-"`
+	// Dashboard, if set (host:port), serves the live dashboard at http://Dashboard/: the HTML
+	// report drawing itself each second, then the final report. The address is its access
+	// control too.
+	Dashboard string `json:"-"`
+	// LiveLinger keeps the live metrics and dashboard serving this long after the run, so a
+	// scraper takes the final numbers and an open dashboard its final report (0: they close with
+	// the run; at most MaxLiveLinger).
+	LiveLinger time.Duration `json:"-"`
+	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
+	LiveLog *slog.Logger `json:"-"`
+	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).
+	OnLive func(metricsURL, dashboardURL string) `json:"-"`
 }
 
 // SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
@@ -193,18 +215,41 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	return checkRepeat(c)
+	if err := checkRepeat(c); err != nil {
+		return err
+	}
+	return c.checkLive()
+}
+
+// MaxLiveLinger bounds Config.LiveLinger: a run that ended should not hold its process long.
+const MaxLiveLinger = 10 * time.Minute
+
+// checkLive checks the live views' settings.
+func (c Config) checkLive() error {
+	for _, f := range []struct{ field, addr string }{{"MetricsListen", c.MetricsListen}, {"Dashboard", c.Dashboard}} {
+		if f.addr == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(f.addr); err != nil {
+			return setting.Errorf(f.field, "%q is not host:port (e.g. 127.0.0.1:9465): %v", f.addr, err)
+		}
+	}
+	if c.MetricsListen != "" && c.MetricsListen == c.Dashboard {
+		return setting.Errorf("Dashboard", "the dashboard and the metrics endpoint need addresses of their own; both are %s", c.Dashboard)
+	}
+	if c.LiveLinger < 0 || c.LiveLinger > MaxLiveLinger {
+		return setting.Errorf("LiveLinger", "%v is out of range: 0 to %v", c.LiveLinger, MaxLiveLinger)
+	}
+	return nil
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
-// unique range has values; like a bad flag, its exit status is 2.
+// unique range has values: a mistake in the configuration, not a failure of the run (the
+// command line treats it as a bad flag).
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
-
-// ExitCode is 2, a usage error's exit status.
-func (e *UsageError) ExitCode() int { return 2 }
 
 // Workload is the results' workload name for driven HTTP scenarios.
 const Workload = "http"
@@ -287,10 +332,10 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 }
 
 // Drive runs cfg and returns its results. A run that completes but misses a threshold returns
-// the results and a *report.ThresholdsFailed (exit status 3); a distributed run that lost an
-// agent returns the merged results of the rest and an *AgentsLostError (exit status 5, unless
-// the distributor was told to allow it); an interrupted run returns what was measured and the
-// context's error.
+// the results and a *report.ThresholdsFailed; a distributed run that lost an agent returns the
+// merged results of the rest and an *AgentsLostError (unless the distributor was told to allow
+// it); an interrupted run returns what was measured and the context's error. The types let a
+// caller tell these apart (the command line maps them to its exit statuses).
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	rules := report.DefaultRules()
 	if cfg.Rules != nil {
@@ -330,7 +375,47 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 			return nil, err
 		}
 	}
+	sess, err := p.startLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.drive(ctx, sess, tc, rules)
+	if sess != nil {
+		if ferr := sess.Finish(res); ferr != nil && res != nil {
+			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())
+		}
+		sess.Close(ctx)
+	}
+	return res, err
+}
+
+// startLive opens the plan's live views, if any, and makes the run feed them.
+func (p *Plan) startLive(ctx context.Context) (*live.Session, error) {
+	opt := live.Options{MetricsListen: p.cfg.MetricsListen, Dashboard: p.cfg.Dashboard, Linger: p.cfg.LiveLinger,
+		Thresholds: p.cfg.Thresholds, Log: p.cfg.LiveLog}
+	if !opt.Enabled() {
+		return nil, nil
+	}
+	base := report.New("")
+	p.describe(base)
+	p.lc.Describe(base)
+	base.StartedAt = time.Now().UTC()
+	sess, err := live.Start(ctx, opt, base)
+	if err != nil {
+		return nil, err
+	}
+	p.lc.Watch = sess
+	if p.cfg.OnLive != nil {
+		p.cfg.OnLive(sess.MetricsURL(), sess.DashboardURL())
+	}
+	return sess, nil
+}
+
+// drive runs the prepared plan; tc is the target's configuration read before the load (nil:
+// none, or not read), rules the run rules the results are judged by.
+func (p *Plan) drive(ctx context.Context, sess *live.Session, tc *targetConfig, rules report.Rules) (*report.Results, error) {
 	var res *report.Results
+	var err error
 	switch {
 	case p.cfg.Distributor != nil:
 		if p.cfg.Peak != nil {
@@ -340,6 +425,9 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		var mon *sut.Monitor
 		if len(p.cfg.Resources) > 0 {
 			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
+		}
+		if sess != nil {
+			sess.Resources = mon // the controller's seconds carry no resources: the dashboard reads them here
 		}
 		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return p.cfg.Distributor.Distribute(ctx, p) })
 		if mon != nil {
@@ -364,9 +452,10 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	}
 	disclose.Fill(res)
 	p.describe(res)
-	res.Label = cfg.Label
+	orderTransactions(res, p.sc.TransactionNames())
+	res.Label = p.cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
-	if !p.quick && tc == nil && cfg.NoPreflight {
+	if !p.quick && tc == nil && p.cfg.NoPreflight {
 		tc = fetchTargetConfig(ctx, p.target, p.http)
 	}
 	recordServer(res, tc)
@@ -442,6 +531,11 @@ func Prepare(cfg Config) (*Plan, error) {
 		if err == nil {
 			p.sc, err = parseScenario(cfg.Scenario, data, opt)
 		}
+		if err != nil {
+			// a scenario that cannot be read or compiled is a mistake in the configuration, not
+			// a failed run: the error names the field so the caller can say which setting it was
+			err = &setting.Error{Field: "Scenario", Err: err}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -494,6 +588,9 @@ func (p *Plan) Run(ctx context.Context, start time.Time, onSecond func(report.Se
 	return load.Run(ctx, lc, p.w)
 }
 
+// Watch makes Run give each closed second to w too (an agent's live metrics).
+func (p *Plan) Watch(w load.Watcher) { p.lc.Watch = w }
+
 // Distributor runs a prepared drive somewhere else than in this process — on load agents — and
 // returns the merged results. Package fleet's controller is one.
 type Distributor interface {
@@ -501,19 +598,13 @@ type Distributor interface {
 }
 
 // AgentsLostError is a distributed run that lost agents (they stopped reporting): the results
-// merge the others'. Its exit status is 5; a distributor told to allow the loss (package
-// fleet's ControllerConfig.AllowLoss) does not return it.
+// merge the others', so a caller must be able to tell it from a failed run; a distributor told
+// to allow the loss (package fleet's ControllerConfig.AllowLoss) does not return it.
 type AgentsLostError struct{ Lost []string }
 
 func (e *AgentsLostError) Error() string {
 	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only", len(e.Lost), strings.Join(e.Lost, ", "))
 }
-
-// AgentsLostExit is the exit status of a distributed run that lost an agent.
-const AgentsLostExit = 5
-
-// ExitCode is 5.
-func (e *AgentsLostError) ExitCode() int { return AgentsLostExit }
 
 // fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
 // have values for, naming the field (Users, MaxInFlight, Peak.Start). Bounds the user did not

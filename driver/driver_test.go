@@ -99,7 +99,7 @@ func TestOpenModeAndThresholds(t *testing.T) {
 	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/missing", Rate: 200, Duration: time.Second,
 		Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}})
 	var tf *report.ThresholdsFailed
-	if !errors.As(err, &tf) || tf.ExitCode() != 3 || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
+	if !errors.As(err, &tf) || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
 		t.Fatalf("404s against a 1%% error threshold: %v", err)
 	}
 	if res.Settings.Model != report.ModelOpen || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["404"] != res.Total.Errors {
@@ -277,7 +277,7 @@ func TestDriveOnSecond(t *testing.T) {
 		t.Fatalf("OnSecond heard %d seconds, the series holds %d", len(heard), len(res.Series))
 	}
 	for i, p := range heard {
-		if !reflect.DeepEqual(p, res.Series[i]) {
+		if !reflect.DeepEqual(p, res.Series[i]) { // a point holds a slice (its transactions)
 			t.Errorf("second %d: heard %+v, series %+v", i, p, res.Series[i])
 		}
 	}

@@ -285,7 +285,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 
 // CeilingExceeded is the error of a sweep that ran to the end but whose process passed the
 // stated memory ceiling (cache budget + overhead) at some points: the benchmark's promise is
-// broken, so the run fails like a missed threshold (exit status 3), results kept.
+// broken, so the run fails like a missed threshold, results kept.
 type CeilingExceeded struct{ Points []Point }
 
 func (e *CeilingExceeded) Error() string {
@@ -295,9 +295,6 @@ func (e *CeilingExceeded) Error() string {
 	}
 	return fmt.Sprintf("memory over the stated ceiling at %d of the points: %s", len(e.Points), strings.Join(parts, "; "))
 }
-
-// ExitCode implements the command line's exit-status convention.
-func (e *CeilingExceeded) ExitCode() int { return report.ThresholdsFailedExit }
 
 // checkCeilings records each point's peak RSS against its ceiling as a threshold of out, and
 // returns a *CeilingExceeded naming the points over it (nil when none is).

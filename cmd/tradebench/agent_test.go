@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -22,6 +23,8 @@ func TestAgentFlags(t *testing.T) {
 	}{
 		{[]string{"agent"}, "--nats is required"},
 		{[]string{"agent", "--nats", "nats://127.0.0.1:1", "extra"}, "unexpected argument"},
+		{[]string{"agent", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"}, // none in its directory
+		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"},
 		{[]string{"drive", "--url", srv.URL, "--nats-listen", "127.0.0.1:0"}, "--nats-listen applies to distributed runs"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2"}, "--agents needs --nats URL"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://x:1", "--nats-listen", "127.0.0.1:0"}, "not both"},
@@ -51,6 +54,7 @@ func TestDriveOnAgents(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
+	t.Setenv(natsx.EnvToken, "drive-on-agents-token-0123456789") // the controller's and the agents'
 	out := filepath.Join(t.TempDir(), "r.json")
 	ready := regexp.MustCompile(`agent ready`)
 	done := make(chan result, 1)

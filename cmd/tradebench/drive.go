@@ -84,7 +84,8 @@ var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "p
 var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
 	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
 	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
-	"Agents": "agents", "Wait": "agents-wait", "Repeat": "repeat"}
+	"Agents": "agents", "Wait": "agents-wait",
+	"MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 
 // driveFlags are the flags drive and run share. A flag that sets a driver.Config field as it is
 // is bound to the field itself (the library fills its defaults and checks it); the fields here
@@ -136,6 +137,9 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
+	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
+	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
 	fs.IntVar(&f.cfg.Repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
@@ -161,6 +165,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 	given := givenFlags(fs)
 	cfg = f.cfg
 	cfg.URL, cfg.Params = quickURL, f.set
+	cfg.OnLive = printLive
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
@@ -246,6 +251,16 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 	return cfg, nil
 }
 
+// printLive tells the user where the run's live views are.
+func printLive(metricsURL, dashboardURL string) {
+	if metricsURL != "" {
+		fmt.Fprintf(os.Stderr, "live metrics at %s\n", metricsURL)
+	}
+	if dashboardURL != "" {
+		fmt.Fprintf(os.Stderr, "live dashboard at %s\n", dashboardURL)
+	}
+}
+
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // parseRate reads 0.01 or 1%.
@@ -273,16 +288,7 @@ func finish(res *report.Results, out string, pub *publishFlags, runErr error) er
 	}
 	pub.price(res)
 	res.WriteSummary(os.Stdout)
-	if out != "" {
-		if err := res.WriteFile(out); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
-		if err := pub.writeReport(res, out); err != nil {
-			return errors.Join(runErr, err)
-		}
-	}
-	return runErr
+	return errors.Join(runErr, writeResults(res, out, pub))
 }
 
 func runDrive(ctx context.Context, args []string) error {

@@ -45,6 +45,9 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	if cfg.Peak != nil {
 		return usageErrorf("--peak: the client scenario runs one load level; step --users yourself")
 	}
+	if cfg.MetricsListen != "" || cfg.Dashboard != "" {
+		return usageErrorf("--metrics-listen and --dashboard watch HTTP scenarios; the client scenario has no live views yet")
+	}
 	switch cf.access {
 	case remote.SOAP, remote.REST, remote.GRPC:
 	default:

@@ -116,6 +116,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := runPaths(*db, f.out); err != nil {
+		return err // refused before the working directory is made: a failed run leaves nothing
+	}
 	if ff.agents != 0 && f.cfg.Target == "" {
 		return usageErrorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
 	}

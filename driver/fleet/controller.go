@@ -3,7 +3,6 @@ package fleet
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +16,11 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
@@ -32,6 +33,9 @@ type ControllerConfig struct {
 	Wait time.Duration
 	// AllowLoss makes a run that lost agents succeed (the summary still says so).
 	AllowLoss bool
+	// Secret is the fleet secret (the NATS token: natsx.ResolveToken) every message is sealed
+	// with; the agents must have the same. Required.
+	Secret string
 }
 
 // DefaultWait is how long a controller waits for its agents by default.
@@ -61,12 +65,13 @@ func (c ControllerConfig) Validate() error {
 type Controller struct {
 	nc  *nats.Conn
 	cfg ControllerConfig
+	sealer
 }
 
 // NewController makes a controller on a NATS connection (see Connect).
 func NewController(nc *nats.Conn, cfg ControllerConfig) *Controller {
 	cfg.SetDefaults()
-	return &Controller{nc: nc, cfg: cfg}
+	return &Controller{nc: nc, cfg: cfg, sealer: sealer{key: []byte(cfg.Secret)}}
 }
 
 // member is one agent of a run, as the controller follows it.
@@ -80,6 +85,7 @@ type member struct {
 	// what its ticks said about the steady state, for an agent lost before its final results
 	pass, errors int64
 	hist         *hdr.Histogram
+	ticked       map[int]bool // the seconds it reported: one tick per second counts
 }
 
 // second is the fleet's merge of one second of the series.
@@ -100,6 +106,8 @@ type run struct {
 	agents map[string]*member // by agent id
 	order  []*member
 	series map[int]*second
+	// seconds is the run's length in seconds, with a margin: a tick numbered beyond it is dropped
+	seconds int
 	// ignored counts messages dropped as not of this run or not from its agents
 	ignored int
 }
@@ -110,6 +118,9 @@ func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Re
 	k := c.cfg.Agents
 	if err := c.cfg.Validate(); err != nil {
 		return nil, &driver.UsageError{Err: err}
+	}
+	if len(c.cfg.Secret) < natsx.MinTokenLen { // checked here, not in Validate: cmd resolves it last
+		return nil, setting.Errorf("Secret", "the fleet secret (the NATS token) must be at least %d characters: every message is sealed with it", natsx.MinTokenLen)
 	}
 	if cfg.Rate == 0 && cfg.Users < k {
 		return nil, &driver.UsageError{Err: setting.Errorf("Users", "%d is fewer than the %d agents: every agent needs at least one user", cfg.Users, k)}
@@ -125,9 +136,11 @@ func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Re
 	if err != nil {
 		return nil, err
 	}
-	r := &run{c: c, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{}}
+	lc := p.Load()
+	r := &run{c: c, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{},
+		seconds: int((lc.RampUp+lc.Steady+lc.RampDown+resultGrace)/time.Second) + 1}
 	for i, h := range hellos {
-		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram()}
+		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram(), ticked: map[int]bool{}}
 		r.agents[h.ID] = m
 		r.order = append(r.order, m)
 	}
@@ -179,7 +192,7 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 	enough := make(chan struct{}, 1)
 	sub, err := c.nc.Subscribe(SubjectHello, func(m *nats.Msg) {
 		var h Hello
-		if json.Unmarshal(m.Data, &h) != nil || h.ID == "" || len(h.ID) > 64 {
+		if c.open(SubjectHello, m.Data, &h) != nil || h.ID == "" || len(h.ID) > 64 {
 			return
 		}
 		h.Name, h.Host, h.Version = clip(h.Name, 64), clip(h.Host, 64), clip(h.Version, 32)
@@ -314,7 +327,8 @@ func (r *run) request(ctx context.Context, verb string, msg func(m *member) any)
 	var wg sync.WaitGroup
 	for i, m := range r.order {
 		wg.Go(func() {
-			errs[i] = r.ask(ctx, m, agentSubject(m.ID, verb), encode(msg(m)))
+			subj := agentSubject(m.ID, verb)
+			errs[i] = r.ask(ctx, m, subj, r.c.seal(subj, msg(m)))
 		})
 	}
 	wg.Wait()
@@ -332,7 +346,7 @@ func (r *run) ask(ctx context.Context, m *member, subj string, data []byte) erro
 		cancel()
 		if err == nil {
 			var rep Reply
-			if err := json.Unmarshal(msg.Data, &rep); err != nil {
+			if err := r.c.open(replySubject(subj), msg.Data, &rep); err != nil {
 				return fmt.Errorf("agent %s: malformed reply: %v", m.Name, err)
 			}
 			if !rep.OK {
@@ -376,7 +390,8 @@ func (r *run) start(ctx context.Context, at time.Time) error {
 
 func (r *run) abortAll(reason string) {
 	for _, m := range r.order {
-		_ = r.c.nc.Publish(agentSubject(m.ID, "abort"), encode(Abort{Header: header(), Run: r.id, Reason: reason}))
+		subj := agentSubject(m.ID, "abort")
+		_ = r.c.nc.Publish(subj, r.c.seal(subj, Abort{Header: header(), Run: r.id, Reason: reason}))
 	}
 	_ = r.c.nc.FlushTimeout(time.Second)
 }
@@ -393,7 +408,7 @@ func (r *run) member(run, agent string) *member {
 
 func (r *run) onHello(msg *nats.Msg) {
 	var h Hello
-	if json.Unmarshal(msg.Data, &h) != nil {
+	if r.c.open(SubjectHello, msg.Data, &h) != nil {
 		return
 	}
 	r.mu.Lock()
@@ -405,7 +420,7 @@ func (r *run) onHello(msg *nats.Msg) {
 
 func (r *run) onTick(msg *nats.Msg) {
 	var t Tick
-	if json.Unmarshal(msg.Data, &t) != nil || t.compatible() != nil {
+	if r.c.open(msg.Subject, msg.Data, &t) != nil || t.compatible() != nil || t.Second < 0 || t.Second > r.seconds {
 		return
 	}
 	var h *hdr.Histogram
@@ -418,9 +433,10 @@ func (r *run) onTick(msg *nats.Msg) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m := r.member(t.Run, t.Agent)
-	if m == nil || m.state == report.AgentLost {
-		return
+	if m == nil || m.state == report.AgentLost || m.ticked[t.Second] {
+		return // a second counts once: an agent sends one tick a second
 	}
+	m.ticked[t.Second] = true
 	m.lastSeen = time.Now()
 	s := r.series[t.Second]
 	if s == nil {
@@ -446,11 +462,11 @@ func (r *run) onTick(msg *nats.Msg) {
 
 func (r *run) onResult(msg *nats.Msg) {
 	var res Result
-	if err := json.Unmarshal(msg.Data, &res); err != nil {
-		return
+	if err := r.c.open(msg.Subject, msg.Data, &res); err != nil {
+		return // not from an agent of the fleet: no answer either
 	}
 	rep := Reply{Header: header(), OK: true}
-	defer func() { _ = msg.Respond(encode(rep)) }()
+	defer func() { _ = msg.Respond(r.c.seal(replySubject(msg.Subject), rep)) }()
 	if err := res.compatible(); err != nil {
 		rep.OK, rep.Error = false, err.Error()
 		return
@@ -480,13 +496,14 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	deadline := end.Add(resultGrace)
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
-	printed := -1
+	printed, watched := -1, 0
 	connected := true
 	aborted := false
 	onSecond := r.plan.Config().OnSecond
 	p := &progress.Line{W: lc.Progress, TTY: lc.ProgressTTY, Label: lc.Label, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}
 	running := len(r.order)
 	p.Status = func() string { return fmt.Sprintf("agents %d/%d", running, len(r.order)) }
+	var alive time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -498,6 +515,10 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 		case <-t.C:
 		}
 		now := time.Now()
+		if now.Sub(alive) >= HelloEvery {
+			r.alive()
+			alive = now
+		}
 		r.mu.Lock()
 		if !r.c.nc.IsConnected() {
 			connected = false
@@ -537,6 +558,9 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 				p.Second(pt, s.hist)
 			}
 		}
+		if lc.Watch != nil {
+			watched = r.watch(lc.Watch, watched, now, at, running == 0)
+		}
 		r.mu.Unlock()
 		if running == 0 {
 			p.Done()
@@ -546,6 +570,47 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 			return now
 		}
 	}
+}
+
+// alive tells the run's agents the controller is still there: an agent that stops hearing it
+// for LostAfter stops its share (controllerGone).
+func (r *run) alive() {
+	subj := runSubject(r.id, "alive")
+	_ = r.c.nc.Publish(subj, r.c.seal(subj, Alive{Header: header(), Run: r.id}))
+}
+
+// watch gives the live watcher (the controller's live metrics and dashboard) every second after
+// watched, in order, once it is whole — every agent still in the run has reported it, or it
+// closed two seconds ago (a lost agent's never comes) — and, at the end, every second left. It
+// returns the last second given. Each second is given once: a tick later than that is in the
+// results' series, not in the live view. The fleet's seconds carry totals, not transactions.
+// Called under r.mu.
+func (r *run) watch(w load.Watcher, watched int, now, at time.Time, final bool) int {
+	last := 0
+	for sec := range r.series {
+		last = max(last, sec)
+	}
+	alive := 0
+	for _, m := range r.order {
+		if m.state != report.AgentLost {
+			alive++
+		}
+	}
+	for n := watched + 1; n <= last; n++ {
+		s := r.series[n]
+		if s == nil {
+			if !final && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
+				return n - 1
+			}
+			continue
+		}
+		if !final && s.agents < alive && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
+			return n - 1
+		}
+		w.Second(&load.Second{Point: s.point(n), Hist: s.hist})
+		watched = n
+	}
+	return max(watched, last)
 }
 
 // merge turns the agents' final results and the streamed seconds into the run's results.

@@ -112,6 +112,12 @@ type Abort struct {
 	Reason string `json:"reason"`
 }
 
+// Alive is the controller's heartbeat to a running run's agents, each HelloEvery.
+type Alive struct {
+	Header
+	Run string `json:"run"`
+}
+
 // Reply answers Assign, Start and Result: OK, or the error that refused it.
 type Reply struct {
 	Header

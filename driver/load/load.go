@@ -73,7 +73,36 @@ type Config struct {
 	// from one goroutine, once a second in order, and the run's next second waits for it, so it
 	// must return quickly; the histogram is valid only during the call (copy it to keep it).
 	OnSecond func(p report.SeriesPoint, h *hdr.Histogram)
+	// Watch, if set, is given each closed second in full — per transaction, bytes, arrivals,
+	// the system under test's resources so far — for the live metrics and dashboard. Setting
+	// it makes the recorder keep each second per transaction (see recorder.KeepTxSeconds).
+	Watch Watcher
 }
+
+// Watcher watches a run second by second. Second is called on the run's ticker goroutine:
+// it must return quickly (the next second waits for it) and keep nothing of s past the call.
+type Watcher interface {
+	Second(s *Second)
+}
+
+// Second is one closed second of a run in full, as a Watcher sees it.
+type Second struct {
+	Point report.SeriesPoint
+	// Hist is the second's passed transactions' latency (2 significant figures).
+	Hist *hdr.Histogram
+	// Tx is the second per transaction; nil when only the totals are known (a fleet controller
+	// merges the agents' totals).
+	Tx []*recorder.TxSecond
+	// Bytes, Dropped and Late are totals so far: the response bytes of every phase, and the
+	// open model's arrivals dropped and late in the measured window (as the results count them).
+	Bytes, Dropped, Late int64
+	// Monitor samples the system under test's resources (nil: not watched); read it with SUT.
+	Monitor *sut.Monitor
+}
+
+// SUT is the system under test's resources so far, nil when they are not watched. It copies
+// every sample so far, so only a watcher that shows them calls it.
+func (s *Second) SUT() *report.SUT { return s.Monitor.Snapshot() }
 
 // Open reports whether c is the open model.
 func (c Config) Open() bool { return c.Rate > 0 || c.Pacer != nil }
@@ -199,6 +228,7 @@ type run struct {
 	dropped     atomic.Int64
 	late        atomic.Int64
 	arrivals    atomic.Int64
+	mon         *sut.Monitor // nil: no resources watched
 }
 
 // Run executes the workload under cfg and returns its results. It returns early, with what was
@@ -215,6 +245,9 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 		shards = 16
 	}
 	r := &run{cfg: cfg, w: w, rec: recorder.NewRecorder(shards)}
+	if cfg.Watch != nil {
+		r.rec.KeepTxSeconds()
+	}
 	if !cfg.StartAt.IsZero() {
 		if err := sleepUntil(ctx, cfg.StartAt); err != nil {
 			return nil, err
@@ -232,15 +265,16 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	defer cancel()
 	stopAfter := context.AfterFunc(ctx, cancel)
 	defer stopAfter()
+	var mon *sut.Monitor
+	if len(cfg.Resources) > 0 {
+		mon = sut.Start(runCtx, r.start, cfg.Resources...)
+	}
+	r.mon = mon // before the ticker: a watcher's second carries it
 	onSecond, reported := r.reporters()
 	var tickWG sync.WaitGroup
 	tickDone := make(chan struct{})
 	tickWG.Add(1)
 	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone, onSecond) }()
-	var mon *sut.Monitor
-	if len(cfg.Resources) > 0 {
-		mon = sut.Start(runCtx, r.start, cfg.Resources...)
-	}
 	dcpu := watchDriverCPU(r.steadyStart, r.steadyEnd)
 
 	if cfg.Open() {
@@ -504,6 +538,10 @@ func (r *run) ticker(ctx context.Context, done <-chan struct{}, onSecond func(re
 			p := r.rec.Tick(now, ph, int(r.active.Load()))
 			if onSecond != nil {
 				onSecond(p, r.rec.SecondHistogram())
+			}
+			if r.cfg.Watch != nil {
+				r.cfg.Watch.Second(&Second{Point: p, Hist: r.rec.SecondHistogram(), Tx: r.rec.TxSeconds(),
+					Bytes: r.rec.Bytes(), Dropped: r.dropped.Load(), Late: r.late.Load(), Monitor: r.mon})
 			}
 		}
 	}

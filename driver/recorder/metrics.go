@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,6 +83,49 @@ type Recorder struct {
 	// secTxHist is each transaction's histogram of the second being closed (reused)
 	secTxHist map[string]*hdr.Histogram
 	series    []report.SeriesPoint
+
+	// live, when set by KeepTxSeconds before recording, makes every shard count the current
+	// second's outcomes per transaction too (a map lookup more per transaction; the latencies
+	// are the series' per-transaction histograms), for the live metrics; off, a run pays
+	// nothing for them.
+	live    bool
+	txSec   map[string]*TxSecond
+	txOrder []*TxSecond
+	empty   *hdr.Histogram // a TxSecond's Hist when none of it passed
+}
+
+// TxSecond is one transaction's second (all phases): its outcomes, the failures that were a
+// failed content check, and the passed transactions' latency — the series' own per-transaction
+// histogram of the second (2 significant figures), not a second recording. The live metrics
+// count it.
+type TxSecond struct {
+	Name             string
+	Pass, Fail, Stop int64
+	CheckFailures    int64
+	Hist             *hdr.Histogram // empty when none passed
+}
+
+// KeepTxSeconds makes the recorder keep each second per transaction, read with TxSeconds after
+// each Tick. Call it before any recording.
+func (r *Recorder) KeepTxSeconds() {
+	r.live = true
+	r.txSec = map[string]*TxSecond{}
+	r.empty = NewSeriesHistogram()
+}
+
+// TxSeconds are the transactions of the second the last Tick closed, in first-seen order
+// (a transaction with nothing in it has zero counts): valid until the next Tick, and only to
+// the goroutine that calls Tick. Nil unless KeepTxSeconds was called.
+func (r *Recorder) TxSeconds() []*TxSecond { return r.txOrder }
+
+// Bytes is the response bytes received so far in every phase (live: Hit counts them only when
+// KeepTxSeconds was called; the results' bytes are the measured window's).
+func (r *Recorder) Bytes() int64 {
+	var n int64
+	for _, s := range r.shards {
+		n += s.allBytes.Load()
+	}
+	return n
 }
 
 // NewRecorder makes a recorder with n shards (at least 1).
@@ -129,6 +173,8 @@ type Shard struct {
 
 	secHits     atomic.Int64
 	hits, bytes atomic.Int64
+	allBytes    atomic.Int64         // every phase's, live only
+	secLive     map[string]*TxSecond // live only: this second's counts per transaction
 	// status counts responses by status code (0: no response); codes outside 0..999, which
 	// HTTP does not have, are counted in otherStatus under the lock
 	status      [1000]atomic.Int64
@@ -187,6 +233,9 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	case "fail":
 		s.secErrors++
 	}
+	if s.r.live {
+		s.liveTransaction(name, out, err)
+	}
 	if !s.r.measured(start) {
 		return
 	}
@@ -218,6 +267,32 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	}
 }
 
+// CheckKindPrefix begins the kind of every failed content check (check contains, check regex…).
+const CheckKindPrefix = "check "
+
+func (s *Shard) liveTransaction(name, out string, err error) {
+	t := s.secLive[name]
+	if t == nil {
+		if s.secLive == nil {
+			s.secLive = map[string]*TxSecond{}
+		}
+		t = &TxSecond{Name: name}
+		s.secLive[name] = t
+	}
+	switch out {
+	case "pass":
+		t.Pass++ // its latency is in secTx, the series' per-transaction histogram
+	case "fail":
+		t.Fail++
+		var k Kinded
+		if errors.As(err, &k) && strings.HasPrefix(k.Kind(), CheckKindPrefix) {
+			t.CheckFailures++
+		}
+	case "stop":
+		t.Stop++
+	}
+}
+
 func errorKind(err error) (kind, example string) {
 	example = trunc(err.Error(), 300)
 	var k Kinded
@@ -238,6 +313,9 @@ func trunc(s string, n int) string {
 // response bytes. status 0 means no response (a transport error).
 func (s *Shard) Hit(start time.Time, status int, bytes int64) {
 	s.secHits.Add(1)
+	if s.r.live {
+		s.allBytes.Add(bytes)
+	}
 	if !s.r.measured(start) {
 		return
 	}
@@ -263,6 +341,9 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		h.Reset()
 	}
 	var pass, errs, hits int64
+	for _, t := range r.txOrder {
+		t.Pass, t.Fail, t.Stop, t.CheckFailures = 0, 0, 0, 0
+	}
 	for _, s := range r.shards {
 		s.mu.Lock()
 		r.secHist.Merge(s.sec)
@@ -282,6 +363,9 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		pass += s.secPass
 		errs += s.secErrors
 		s.secPass, s.secErrors = 0, 0
+		for name, st := range s.secLive {
+			r.addTxSecond(name, st)
+		}
 		s.mu.Unlock()
 		hits += s.secHits.Swap(0)
 	}
@@ -293,8 +377,30 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		}
 	}
 	sort.Slice(p.Transactions, func(i, j int) bool { return p.Transactions[i].Name < p.Transactions[j].Name })
+	for _, t := range r.txOrder {
+		t.Hist = r.empty
+		if h := r.secTxHist[t.Name]; h != nil {
+			t.Hist = h // this second's, reset at the next Tick
+		}
+	}
 	r.series = append(r.series, p)
 	return p
+}
+
+// addTxSecond moves one shard's second of a transaction into the recorder's, leaving the
+// shard's at zero. Called by Tick under the shard's lock.
+func (r *Recorder) addTxSecond(name string, st *TxSecond) {
+	t := r.txSec[name]
+	if t == nil {
+		t = &TxSecond{Name: name}
+		r.txSec[name] = t
+		r.txOrder = append(r.txOrder, t)
+	}
+	t.Pass += st.Pass
+	t.Fail += st.Fail
+	t.Stop += st.Stop
+	t.CheckFailures += st.CheckFailures
+	st.Pass, st.Fail, st.Stop, st.CheckFailures = 0, 0, 0, 0
 }
 
 // Point is one second of the series: pass transactions passed, errs failed, hits requests, users

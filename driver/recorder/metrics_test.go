@@ -92,6 +92,55 @@ func TestWindowOutcomesAndErrors(t *testing.T) {
 	}
 }
 
+// TestTxSeconds: a watched recorder closes each second per transaction across shards — outcomes,
+// content-check failures, latency, bytes of every phase — and starts the next second at zero;
+// an unwatched one keeps none of it.
+// Mutants: not resetting the shard's second in addTxSecond fails the second Tick; counting
+// every failure as a check failure fails the check count.
+func TestTxSeconds(t *testing.T) {
+	rec := NewRecorder(3)
+	rec.KeepTxSeconds()
+	t0 := time.Now()
+	rec.SetWindow(t0, t0.Add(time.Second), t0.Add(10*time.Second))
+	rec.Shard(0).Transaction("a", t0, 2*time.Millisecond, nil) // ramp-up counts live
+	rec.Shard(1).Transaction("a", t0, 4*time.Millisecond, nil)
+	rec.Shard(2).Transaction("a", t0, time.Millisecond, Failf(CheckKindPrefix+"contains", "no"))
+	rec.Shard(2).Transaction("a", t0, time.Millisecond, errors.New("reset"))
+	rec.Shard(0).Transaction("b", t0, time.Millisecond, context.Canceled)
+	rec.Shard(1).Hit(t0, 200, 300)
+	rec.Shard(2).Hit(t0.Add(2*time.Second), 200, 40)
+	rec.Tick(t0.Add(time.Second), "ramp-up", 2)
+	got := map[string]TxSecond{}
+	for _, s := range rec.TxSeconds() {
+		got[s.Name] = *s
+	}
+	a, b := got["a"], got["b"]
+	if a.Pass != 2 || a.Fail != 2 || a.CheckFailures != 1 || a.Stop != 0 || a.Hist.TotalCount() != 2 || a.Hist.Max() < 3990 {
+		t.Errorf("a: %+v (max %d µs)", a, a.Hist.Max())
+	}
+	if b.Stop != 1 || b.Pass != 0 || b.Hist.TotalCount() != 0 {
+		t.Errorf("b: %+v", b)
+	}
+	if rec.Bytes() != 340 {
+		t.Errorf("bytes %d, want 340 (every phase)", rec.Bytes())
+	}
+	rec.Tick(t0.Add(2*time.Second), "steady", 2)
+	for _, s := range rec.TxSeconds() {
+		if s.Pass+s.Fail+s.Stop+s.CheckFailures != 0 || s.Hist.TotalCount() != 0 {
+			t.Errorf("%s after an empty second: %+v", s.Name, *s)
+		}
+	}
+
+	plain := NewRecorder(1)
+	plain.SetWindow(t0, t0, t0.Add(time.Second))
+	plain.Shard(0).Transaction("a", t0, time.Millisecond, nil)
+	plain.Shard(0).Hit(t0, 200, 10)
+	plain.Tick(t0.Add(time.Second), "steady", 1)
+	if plain.TxSeconds() != nil || plain.Bytes() != 0 {
+		t.Errorf("an unwatched recorder kept seconds per transaction: %v, %d bytes", plain.TxSeconds(), plain.Bytes())
+	}
+}
+
 // TestFirstSeenOrderPerRecorder: transactions are listed in the order the run first met them,
 // whichever shard met them, and each recorder numbers its own (no counter shared by the runs of
 // one process). Mutants: nextOrder returning a constant lists the names alphabetically (the

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -23,6 +24,7 @@ import (
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/trade"
@@ -95,6 +97,13 @@ type Config struct {
 	// or Orders.NATS (--nats) in any mode, so that every web tier hears every change; without
 	// a broker they stay in the process that made them.
 	StreamLimit int
+	// StreamPerClient caps the live streams one client address holds, under StreamLimit
+	// (0 = web.DefaultStreamPerClient): one client cannot take every slot.
+	StreamPerClient int
+	// BehindTLS says the web tier is reached through a TLS-terminating proxy (--behind-tls): its
+	// cookies get the Secure attribute, so a browser never sends the session over plain HTTP.
+	// The web listener itself speaks plain HTTP to the proxy.
+	BehindTLS bool
 
 	Logger *slog.Logger // nil = slog.Default()
 
@@ -114,7 +123,7 @@ const DefaultLoginMaxFailures = 20
 // the rest filled by SetDefaults.
 func DefaultConfig() Config {
 	c := Config{
-		DB:               "sqlite:tradebench.db",
+		DB:               dataset.DefaultDB,
 		Listen:           "127.0.0.1:8080",
 		MarketSummaryTTL: 60 * time.Second,
 		LoginMaxFailures: DefaultLoginMaxFailures,
@@ -199,6 +208,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
 	case c.StreamLimit < 0 || c.StreamLimit > 1_000_000:
 		return setting.Errorf("StreamLimit", "must be between 1 and 1000000, got %d", c.StreamLimit)
+	case c.StreamPerClient < 0 || c.StreamPerClient > 1_000_000:
+		return setting.Errorf("StreamPerClient", "must be between 1 and 1000000, got %d", c.StreamPerClient)
 	case c.Orders.NATS != "" && !strings.HasPrefix(c.Orders.NATS, "nats://") && !strings.HasPrefix(c.Orders.NATS, "tls://"):
 		return setting.Errorf("Orders.NATS", "must be a nats://host:port URL, got %q", c.Orders.NATS)
 	}
@@ -232,23 +243,24 @@ func (c Config) Validate() error {
 // Server is a running StockTrader process: any of the web tier, the services host and the
 // order processor, over one database.
 type Server struct {
-	cfg     Config
-	roles   Roles
-	log     *slog.Logger
-	st      store.Store                // nil when no role here needs the database
-	svc     *business.Service          // the in-process service, when this process has one
-	sw      *access.Switch             // the web tier's service (web role)
-	host    *host.Host                 // the services host (bsl role)
-	ord     *orders.Running            // order processing (any async mode or the orders role)
-	http    *http.Server               // the web tier (web role)
-	quotes  *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
-	pub     *stream.Publisher          // where the in-process service reports moved quotes
-	nc      *nats.Conn                 // the quote stream's broker connection, if any
-	ln      net.Listener
-	started time.Time
-	info    store.LoadInfo
-	metrics *metrics.Registry
-	metEP   *metrics.Endpoint // nil without cfg.MetricsListen
+	badQuotes atomic.Int64 // malformed messages on the quote subjects (stream.Bridge)
+	cfg       Config
+	roles     Roles
+	log       *slog.Logger
+	st        store.Store                // nil when no role here needs the database
+	svc       *business.Service          // the in-process service, when this process has one
+	sw        *access.Switch             // the web tier's service (web role)
+	host      *host.Host                 // the services host (bsl role)
+	ord       *orders.Running            // order processing (any async mode or the orders role)
+	http      *http.Server               // the web tier (web role)
+	quotes    *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
+	pub       *stream.Publisher          // where the in-process service reports moved quotes
+	nc        *nats.Conn                 // the quote stream's broker connection, if any
+	ln        net.Listener
+	started   time.Time
+	info      store.LoadInfo
+	metrics   *metrics.Registry
+	metEP     *metrics.Endpoint // nil without cfg.MetricsListen
 
 	done    chan struct{}
 	serveMu sync.Mutex
@@ -350,6 +362,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.connectQuotes(); err != nil {
 		return fail(err)
 	}
+	s.metrics.MustRegister(s.malformedCounters()...)
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
 		if hl == "" {
@@ -384,9 +397,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // its own included, exactly once. Without a broker, changes reach only a web tier in the same
 // process.
 func (s *Server) connectQuotes() error {
-	url := s.cfg.Orders.NATS
+	url, token := s.cfg.Orders.NATS, s.cfg.Orders.NATSToken
 	if s.ord != nil && s.ord.NATSURL != "" {
-		url = s.ord.NATSURL
+		url, token = s.ord.NATSURL, s.ord.NATSToken
 	}
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
@@ -397,13 +410,13 @@ func (s *Server) connectQuotes() error {
 	if s.svc == nil && !s.roles.Web {
 		return nil
 	}
-	nc, err := nats.Connect(url, nats.Name("tradebench quotes"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench quotes", Token: token})
 	if err != nil {
 		return fmt.Errorf("live quotes: connect to NATS %s: %w", url, err)
 	}
 	s.nc = nc
 	if s.roles.Web {
-		if _, err := stream.Bridge(nc, s.quotes, s.log); err != nil {
+		if _, err := stream.Bridge(nc, s.quotes, s.log, &s.badQuotes); err != nil {
 			return err
 		}
 	}
@@ -474,6 +487,8 @@ func (s *Server) startWeb(ctx context.Context) error {
 		Logger:               log,
 		Quotes:               s.quotes,
 		StreamLimit:          cfg.StreamLimit,
+		StreamPerClient:      cfg.StreamPerClient,
+		SecureCookies:        cfg.BehindTLS,
 	})
 	if err != nil {
 		return err

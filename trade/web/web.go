@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -64,8 +65,11 @@ type Options struct {
 	// StreamLimit caps the streams this web tier holds open at once; beyond it a stream
 	// request gets 503 (0 = DefaultStreamLimit).
 	StreamLimit int
+	// StreamPerClient caps the streams one client address holds open, under StreamLimit;
+	// beyond it a stream request gets 429 (0 = DefaultStreamPerClient).
+	StreamPerClient int
 	// AnonStreamMaxAge and StreamMaxAge bound a stream's life without and with a session
-	// (0 = DefaultAnonStreamMaxAge, DefaultStreamMaxAge).
+	// (0 = DefaultAnonStreamMaxAge, and for StreamMaxAge the anonymous bound).
 	AnonStreamMaxAge, StreamMaxAge time.Duration
 }
 
@@ -88,18 +92,20 @@ const DefaultSessionTTL = 30 * time.Minute
 
 // app is the web application.
 type app struct {
-	svc      trade.Service
-	sess     sessions
-	opts     Options
-	log      *slog.Logger
-	pages    *pageSet
-	csrf     *http.CrossOriginProtection
-	routes   map[string]route
-	dtAction map[string]dtRoute
-	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
-	streams  atomic.Int64       // open streams (stream.go)
-	summary  *stream.SummaryFeed
-	faults   *logsafe.Limiter // error lines per client
+	svc       trade.Service
+	sess      sessions
+	opts      Options
+	log       *slog.Logger
+	pages     *pageSet
+	csrf      *http.CrossOriginProtection
+	routes    map[string]route
+	dtAction  map[string]dtRoute
+	jsf       map[string]jsfPage // the JSF contract's pages by path (jsf.go)
+	streams   atomic.Int64       // open streams (stream.go)
+	streamMu  sync.Mutex
+	perClient map[string]int // open streams by client address
+	summary   *stream.SummaryFeed
+	faults    *logsafe.Limiter // error lines per client
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -134,11 +140,14 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.StreamLimit <= 0 {
 		opts.StreamLimit = DefaultStreamLimit
 	}
+	if opts.StreamPerClient <= 0 {
+		opts.StreamPerClient = DefaultStreamPerClient
+	}
 	if opts.AnonStreamMaxAge <= 0 {
 		opts.AnonStreamMaxAge = DefaultAnonStreamMaxAge
 	}
 	if opts.StreamMaxAge <= 0 {
-		opts.StreamMaxAge = DefaultStreamMaxAge
+		opts.StreamMaxAge = opts.AnonStreamMaxAge // registration is public: a session is no credential
 	}
 	secret := opts.SessionSecret
 	if len(secret) == 0 {
@@ -160,7 +169,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		csrf:  http.NewCrossOriginProtection(),
 		// values cut and escaped, whatever handler the caller gave
 		log:    slog.New(logsafe.Handler(opts.Logger.Handler())),
-		faults: logsafe.DefaultLimiter(),
+		faults: logsafe.DefaultLimiter(), perClient: map[string]int{},
 	}
 	a.summary = stream.NewSummaryFeed(svc.GetMarketSummary, opts.SummaryEvery, opts.Logger)
 	a.routes = a.tradeRoutes()
