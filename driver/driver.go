@@ -354,6 +354,17 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	// the live views first: a setting they refuse (a busy address) sends nothing to the target
+	sess, err := p.startLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*report.Results, error) {
+		if sess != nil {
+			sess.Close(ctx)
+		}
+		return nil, err
+	}
 	var tc *targetConfig
 	if !p.quick && !cfg.NoPreflight {
 		tc = fetchTargetConfig(ctx, p.target, p.http)
@@ -361,23 +372,21 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	// a tradebench target says what data set it holds: size the scenario to it
 	params, changed, err := sizeFromTarget(cfg.Params, func(name string) bool { _, ok := p.sc.Param(name); return ok }, tc)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if changed {
 		cfg.Params = params
+		watch := p.lc.Watch
 		if p, err = Prepare(cfg); err != nil {
-			return nil, err
+			return fail(err)
 		}
+		p.lc.Watch = watch
 		p.notes = append(p.notes, fmt.Sprintf("scenario sized to the target's data set (/trade/config.json): users=%s, quotes=%s", params["users"], params["quotes"]))
 	}
 	if !cfg.NoPreflight {
 		if err := p.Preflight(ctx); err != nil {
-			return nil, err
+			return fail(err)
 		}
-	}
-	sess, err := p.startLive(ctx)
-	if err != nil {
-		return nil, err
 	}
 	res, err := p.drive(ctx, sess, tc, rules)
 	if sess != nil {
