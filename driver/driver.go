@@ -13,6 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -25,6 +28,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/live"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -37,85 +41,205 @@ import (
 	"github.com/tradebench/tradebench/report"
 )
 
-// Config is one drive.
+// Config is one drive. It is also what a distributed run's controller sends each agent as its
+// share (package fleet's Share): the fields with a JSON name travel, so a setting added here
+// reaches the agents with no copy to update; the fields marked json:"-" stay with the
+// controller (where progress goes, the thresholds it checks on the merged results, the
+// resources it samples).
+//
+// A zero field takes its default (SetDefaults, the one place defaults are filled) and Validate
+// checks the rest, naming the field in a *setting.Error; Prepare does both.
 type Config struct {
 	// Target is the system under test's base URL (scheme://host:port) for scenario paths.
-	Target string
-	// Scenario is a built-in scenario's name or a scenario file's path.
-	Scenario string
+	Target string `json:"target,omitempty"`
+	// Scenario is a built-in scenario's name or a scenario file's path ("" = DefaultScenario,
+	// except in quick mode).
+	Scenario string `json:"scenario,omitempty"`
+	// ScenarioData, if not nil, is the scenario file's content (Scenario then only names it): an
+	// agent runs the file its controller sent.
+	ScenarioData []byte `json:"scenario_data,omitempty"`
 	// URL selects quick mode: every iteration is one GET of this URL (templates allowed, e.g.
 	// s:{0..1000}). Target and Scenario must then be empty.
-	URL string
-	// Params override scenario parameters (--set k=v).
-	Params map[string]string
+	URL string `json:"url,omitempty"`
+	// Params override scenario parameters.
+	Params map[string]string `json:"params,omitempty"`
 	// Think replaces the scenario's think time (nil: the scenario's; quick mode: none).
-	Think *scenario.Think
+	Think *scenario.Think `json:"think,omitempty"`
 
-	Users       int
-	Rate        float64 // > 0: the open model
-	MaxInFlight int
-	Iterations  int // per user, closed model (0 = until the duration ends)
-	RampUp      time.Duration
-	Duration    time.Duration // the measured steady state
-	RampDown    time.Duration
+	// Users is the closed model's virtual users (at least 1; unused in the open model).
+	Users int `json:"users,omitempty"`
+	// Rate > 0 selects the open model: iterations started per second.
+	Rate float64 `json:"rate,omitempty"`
+	// MaxInFlight caps the open model's concurrent iterations (0 = load.DefaultMaxInFlight,
+	// lowered to fit the scenario's unique ranges).
+	MaxInFlight int `json:"max_in_flight,omitempty"`
+	// Iterations, if > 0, stops each closed-model user after that many (0 = until the end).
+	Iterations int           `json:"iterations,omitempty"`
+	RampUp     time.Duration `json:"ramp_up"`
+	// Duration is the measured steady state (positive; the command line's default is
+	// DefaultDuration).
+	Duration time.Duration `json:"duration"`
+	RampDown time.Duration `json:"ramp_down"`
 
 	// KeepConnections keeps connections and cookies across iterations (nil: the default — fresh
 	// per iteration for scenarios, as the original papers' runs did; kept in quick mode, as wrk does).
-	KeepConnections *bool
-	Timeout         time.Duration // per request (0 = 60s)
-	Insecure        bool          // skip TLS certificate verification
+	KeepConnections *bool `json:"keep_connections,omitempty"`
+	// Timeout bounds each request (0 = DefaultTimeout).
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// ConnectTimeout bounds connecting, TLS handshake included (0 = Timeout): a short one tells
+	// a target that stopped accepting from one that answers slowly.
+	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
+	Insecure       bool          `json:"insecure,omitempty"` // skip TLS certificate verification
 
-	Progress    io.Writer
-	ProgressTTY bool
-
-	Thresholds []report.Threshold
-	// Peak, if set, runs a peak search instead of one run (closed model only).
-	Peak *peak.Config
 	// RunID makes registered user ids unique across runs ("" = generated).
-	RunID string
+	RunID string `json:"run_id"`
 	// Seed seeds the virtual users' random draws: the same seed gives each user the same
 	// sequence of values, choices and think times (0 = a random seed; the results record it).
-	Seed uint64
-	// Resources are the system under test's processes whose CPU and memory are sampled each
-	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
-	// for a server's Prometheus endpoint).
-	Resources []sut.Source
-
-	// ScenarioData, if not nil, is the scenario file's content (Scenario then only names it): an
-	// agent runs the file its controller sent.
-	ScenarioData []byte
-	// Distributor, if set, runs the drive on load agents and merges their results.
-	Distributor Distributor
+	Seed uint64 `json:"seed"`
 	// Slice gives this driver its own part of every unique range ({unique A..B}) when several
 	// drivers run the same scenario against one system: agent k of K runs with Slice{k, K} and
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
-	Slice scenario.Slice
+	Slice scenario.Slice `json:"slice"`
 
+	Progress    io.Writer `json:"-"`
+	ProgressTTY bool      `json:"-"`
+	// OnSecond, if set, receives each closed second of the run as load.Config.OnSecond does
+	// (same contract: one goroutine, in order, return quickly, the histogram valid only during
+	// the call) — a local run's seconds, or a distributed run's merged over its agents — so a
+	// live reporter (a metrics exporter) reads a drive the same way wherever it runs.
+	OnSecond func(p report.SeriesPoint, h *hdr.Histogram) `json:"-"`
+
+	Thresholds []report.Threshold `json:"-"`
+	// Peak, if set, runs a peak search instead of one run (closed model only).
+	Peak *peak.Config `json:"-"`
+	// Resources are the system under test's processes whose CPU and memory are sampled each
+	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
+	// for a server's Prometheus endpoint).
+	Resources []sut.Source `json:"-"`
+	// Distributor, if set, runs the drive on load agents and merges their results.
+	Distributor Distributor `json:"-"`
 	// Stream, if set, holds stream subscribers open during the run and records event delivery
 	// latency in the results (extra.stream); not with a peak search.
-	Stream *streamload.Config
+	Stream *streamload.Config `json:"-"`
 
 	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
 	// that a comparison can tell a change from run-to-run noise: the results keep every run's
-	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak.
-	Repeat int
+	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
+	// controller repeats a distributed drive; each agent's share is one run.
+	Repeat int `json:"-"`
 	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
 	// that each run starts from the same state.
-	BetweenRepeats func(ctx context.Context, run int) error
+	BetweenRepeats func(ctx context.Context, run int) error `json:"-"`
 	// Label names the run in the summary, the report and comparisons ("" = the workload and its
 	// key settings; see report.Results.Name).
-	Label string
+	Label string `json:"-"`
+
+	// MetricsListen, if set (host:port), serves the run's live metrics for Prometheus at
+	// http://MetricsListen/metrics while it runs (package live): transactions, latency, users,
+	// arrivals, bytes, the phase and the verdict so far. The address is the access control, as
+	// for the servers' endpoints: 127.0.0.1 keeps it on the machine. A distributed run's
+	// controller serves the fleet's merged seconds.
+	MetricsListen string `json:"-"`
+	// Dashboard, if set (host:port), serves the live dashboard at http://Dashboard/: the HTML
+	// report drawing itself each second, then the final report. The address is its access
+	// control too.
+	Dashboard string `json:"-"`
+	// LiveLinger keeps the live metrics and dashboard serving this long after the run, so a
+	// scraper takes the final numbers and an open dashboard its final report (0: they close with
+	// the run; at most MaxLiveLinger).
+	LiveLinger time.Duration `json:"-"`
+	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
+	LiveLog *slog.Logger `json:"-"`
+	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).
+	OnLive func(metricsURL, dashboardURL string) `json:"-"`
+}
+
+// SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
+// does: the one place a drive's defaults are applied (the command line starts from the same
+// constants).
+func (c *Config) SetDefaults() {
+	if c.Scenario == "" && c.URL == "" {
+		c.Scenario = DefaultScenario
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = c.Timeout
+	}
+}
+
+// Load is the load engine's configuration of the drive: its load model, phases, progress and
+// resources, with label naming it on the progress line. The one mapping from a drive to the
+// engine, for the drive itself and for commands that run another workload under the same
+// settings (the smart client).
+func (c Config) Load(label string) load.Config {
+	return load.Config{Users: c.Users, Rate: c.Rate, MaxInFlight: c.MaxInFlight, Iterations: c.Iterations,
+		RampUp: c.RampUp, Steady: c.Duration, RampDown: c.RampDown, Progress: c.Progress, ProgressTTY: c.ProgressTTY,
+		Label: label, Resources: c.Resources, OnSecond: c.OnSecond}
+}
+
+// Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
+// it checks c with its defaults filled.
+func (c Config) Validate() error {
+	c.SetDefaults()
+	switch {
+	case math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < 0:
+		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", c.Rate)
+	case c.Rate == 0 && c.Users < 1:
+		return setting.Errorf("Users", "must be at least 1, got %d", c.Users)
+	case c.Duration <= 0:
+		return setting.Errorf("Duration", "must be positive, got %v", c.Duration)
+	case c.RampUp < 0:
+		return setting.Errorf("RampUp", "must not be negative, got %v", c.RampUp)
+	case c.RampDown < 0:
+		return setting.Errorf("RampDown", "must not be negative, got %v", c.RampDown)
+	case c.Timeout < 0:
+		return setting.Errorf("Timeout", "must be positive, got %v", c.Timeout)
+	case c.ConnectTimeout < 0:
+		return setting.Errorf("ConnectTimeout", "must be positive, got %v", c.ConnectTimeout)
+	case c.MaxInFlight < 0:
+		return setting.Errorf("MaxInFlight", "must not be negative, got %d", c.MaxInFlight)
+	case c.Iterations < 0:
+		return setting.Errorf("Iterations", "must not be negative, got %d", c.Iterations)
+	case c.Peak != nil && c.Rate > 0:
+		return setting.Errorf("Peak", "a peak search steps virtual users; it cannot run the open model (Rate)")
+	}
+	if err := checkRepeat(c); err != nil {
+		return err
+	}
+	return c.checkLive()
+}
+
+// MaxLiveLinger bounds Config.LiveLinger: a run that ended should not hold its process long.
+const MaxLiveLinger = 10 * time.Minute
+
+// checkLive checks the live views' settings.
+func (c Config) checkLive() error {
+	for _, f := range []struct{ field, addr string }{{"MetricsListen", c.MetricsListen}, {"Dashboard", c.Dashboard}} {
+		if f.addr == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(f.addr); err != nil {
+			return setting.Errorf(f.field, "%q is not host:port (e.g. 127.0.0.1:9465): %v", f.addr, err)
+		}
+	}
+	if c.MetricsListen != "" && c.MetricsListen == c.Dashboard {
+		return setting.Errorf("Dashboard", "the dashboard and the metrics endpoint need addresses of their own; both are %s", c.Dashboard)
+	}
+	if c.LiveLinger < 0 || c.LiveLinger > MaxLiveLinger {
+		return setting.Errorf("LiveLinger", "%v is out of range: 0 to %v", c.LiveLinger, MaxLiveLinger)
+	}
+	return nil
 }
 
 // UsageError is a drive that cannot run as configured, e.g. more virtual users at once than a
-// unique range has values; like a bad flag, its exit status is 2.
+// unique range has values: a mistake in the configuration, not a failure of the run (the
+// command line treats it as a bad flag).
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
-
-// ExitCode is 2, a usage error's exit status.
-func (e *UsageError) ExitCode() int { return 2 }
 
 // Workload is the results' workload name for driven HTTP scenarios.
 const Workload = "http"
@@ -198,10 +322,10 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 }
 
 // Drive runs cfg and returns its results. A run that completes but misses a threshold returns
-// the results and a *report.ThresholdsFailed (exit status 3); a distributed run that lost an
-// agent returns the merged results of the rest and an *AgentsLostError (exit status 5, unless
-// the distributor was told to allow it); an interrupted run returns what was measured and the
-// context's error.
+// the results and a *report.ThresholdsFailed; a distributed run that lost an agent returns the
+// merged results of the rest and an *AgentsLostError (unless the distributor was told to allow
+// it); an interrupted run returns what was measured and the context's error. The types let a
+// caller tell these apart (the command line maps them to its exit statuses).
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := checkRepeat(cfg); err != nil {
 		return nil, err
@@ -213,7 +337,45 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	sess, err := p.startLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.drive(ctx, sess)
+	if sess != nil {
+		if ferr := sess.Finish(res); ferr != nil && res != nil {
+			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())
+		}
+		sess.Close(ctx)
+	}
+	return res, err
+}
+
+// startLive opens the plan's live views, if any, and makes the run feed them.
+func (p *Plan) startLive(ctx context.Context) (*live.Session, error) {
+	opt := live.Options{MetricsListen: p.cfg.MetricsListen, Dashboard: p.cfg.Dashboard, Linger: p.cfg.LiveLinger,
+		Thresholds: p.cfg.Thresholds, Log: p.cfg.LiveLog}
+	if !opt.Enabled() {
+		return nil, nil
+	}
+	base := report.New("")
+	p.describe(base)
+	p.lc.Describe(base)
+	base.StartedAt = time.Now().UTC()
+	sess, err := live.Start(ctx, opt, base)
+	if err != nil {
+		return nil, err
+	}
+	p.lc.Watch = sess
+	if p.cfg.OnLive != nil {
+		p.cfg.OnLive(sess.MetricsURL(), sess.DashboardURL())
+	}
+	return sess, nil
+}
+
+func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, error) {
 	var res *report.Results
+	var err error
 	switch {
 	case p.cfg.Distributor != nil:
 		if p.cfg.Peak != nil {
@@ -223,6 +385,9 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 		var mon *sut.Monitor
 		if len(p.cfg.Resources) > 0 {
 			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
+		}
+		if sess != nil {
+			sess.Resources = mon // the controller's seconds carry no resources: the dashboard reads them here
 		}
 		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return p.cfg.Distributor.Distribute(ctx, p) })
 		if mon != nil {
@@ -245,11 +410,13 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if res == nil {
 		return nil, err
 	}
+	disclose.Fill(res)
 	p.describe(res)
-	res.Label = cfg.Label
+	orderTransactions(res, p.sc.TransactionNames())
+	res.Label = p.cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
 	if !p.quick {
-		recordServer(ctx, res, p.target)
+		recordServer(ctx, res, p.target, p.http)
 	}
 	var lost *AgentsLostError
 	if errors.As(err, &lost) {
@@ -279,12 +446,17 @@ type Plan struct {
 	quick  bool
 	keep   bool
 	w      *vuser.Workload
+	http   httpc.Options // the run's HTTP client settings
 	lc     load.Config
 	notes  []string
 }
 
 // Prepare checks cfg and compiles its scenario without sending a request.
 func Prepare(cfg Config) (*Plan, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.SetDefaults()
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()
 	}
@@ -303,15 +475,17 @@ func Prepare(cfg Config) (*Plan, error) {
 		if cfg.Target == "" {
 			return nil, setting.Errorf("Target", "the target is required (the base URL of the system under test, e.g. http://localhost:8080), or a URL for quick mode")
 		}
-		if cfg.Scenario == "" {
-			cfg.Scenario = DefaultScenario
-		}
 		data := cfg.ScenarioData
 		if data == nil {
 			data, err = ReadScenario(cfg.Scenario)
 		}
 		if err == nil {
 			p.sc, err = parseScenario(cfg.Scenario, data, opt)
+		}
+		if err != nil {
+			// a scenario that cannot be read or compiled is a mistake in the configuration, not
+			// a failed run: the error names the field so the caller can say which setting it was
+			err = &setting.Error{Field: "Scenario", Err: err}
 		}
 	}
 	if err != nil {
@@ -321,21 +495,19 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg.KeepConnections != nil {
 		p.keep = *cfg.KeepConnections
 	}
-	hopt := httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench/" + report.Version}
+	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version}
 	if cfg.Insecure {
-		hopt.TLS = &tls.Config{InsecureSkipVerify: true}
+		p.http.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
 	if cfg, p.notes, err = fitUnique(cfg, p.sc); err != nil {
 		return nil, err
 	}
-	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: hopt, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
+	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: p.http, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err
 	}
 	cfg.Seed = p.w.Seed()
-	p.lc = load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: p.sc.Name,
-		Resources: cfg.Resources}
+	p.lc = cfg.Load(p.sc.Name)
 	p.cfg = cfg
 	return p, nil
 }
@@ -367,6 +539,9 @@ func (p *Plan) Run(ctx context.Context, start time.Time, onSecond func(report.Se
 	return load.Run(ctx, lc, p.w)
 }
 
+// Watch makes Run give each closed second to w too (an agent's live metrics).
+func (p *Plan) Watch(w load.Watcher) { p.lc.Watch = w }
+
 // Distributor runs a prepared drive somewhere else than in this process — on load agents — and
 // returns the merged results. Package fleet's controller is one.
 type Distributor interface {
@@ -374,26 +549,22 @@ type Distributor interface {
 }
 
 // AgentsLostError is a distributed run that lost agents (they stopped reporting): the results
-// merge the others'. Its exit status is 5.
+// merge the others', so a caller must be able to tell it from a failed run; a distributor told
+// to allow the loss (package fleet's ControllerConfig.AllowLoss) does not return it.
 type AgentsLostError struct{ Lost []string }
 
 func (e *AgentsLostError) Error() string {
-	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only (--allow-agent-loss accepts this)", len(e.Lost), strings.Join(e.Lost, ", "))
+	return fmt.Sprintf("%d agent(s) lost during the run (%s): the results merge the other agents only", len(e.Lost), strings.Join(e.Lost, ", "))
 }
 
-// AgentsLostExit is the exit status of a distributed run that lost an agent.
-const AgentsLostExit = 5
-
-// ExitCode is 5.
-func (e *AgentsLostError) ExitCode() int { return AgentsLostExit }
-
 // fitUnique refuses a drive with more virtual users at once than the scenario's unique ranges
-// have values for. Bounds the user did not choose — the open model's default --max-in-flight, a
-// peak search's --peak-max-users — are lowered to fit instead, with a note.
+// have values for, naming the field (Users, MaxInFlight, Peak.Start). Bounds the user did not
+// choose — the open model's default MaxInFlight, a peak search's default MaxUsers — are lowered
+// to fit instead, with a note.
 func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 	max := sc.MaxUsers()
-	refuse := func(flag string, n int) error {
-		return &UsageError{fmt.Errorf("%s %d: %w; lower %s to at most %d or widen the range", flag, n, sc.CheckUsers(n), flag, max)}
+	refuse := func(field string, n int) error {
+		return &UsageError{setting.Errorf(field, "%d at once: %w; lower it to at most %d or widen the range", n, sc.CheckUsers(n), max)}
 	}
 	var notes []string
 	switch {
@@ -404,13 +575,13 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		}
 	case cfg.Rate > 0:
 		if cfg.MaxInFlight > max {
-			return cfg, nil, refuse("--max-in-flight", cfg.MaxInFlight)
+			return cfg, nil, refuse("MaxInFlight", cfg.MaxInFlight)
 		}
 	case cfg.Peak != nil:
 		pc := *cfg.Peak
 		pc.Defaults()
 		if pc.Start > max {
-			return cfg, nil, refuse("--peak-start", pc.Start)
+			return cfg, nil, refuse("Peak.Start", pc.Start)
 		}
 		if pc.MaxUsers > max {
 			pc.MaxUsers = max
@@ -419,7 +590,7 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		cfg.Peak = &pc
 	default:
 		if cfg.Users > max {
-			return cfg, nil, refuse("--users", cfg.Users)
+			return cfg, nil, refuse("Users", cfg.Users)
 		}
 	}
 	return cfg, notes, nil
@@ -493,28 +664,36 @@ func (p *Plan) describe(res *report.Results) {
 // configuration, so a results file says what was measured. The instrument keeps the document
 // as the server wrote it (its schema is the server's), checking only that it is a JSON object.
 // Other targets (DayTrader) have no such page: nothing is recorded and nothing fails.
-func recordServer(ctx context.Context, res *report.Results, target string) {
+//
+// It asks through the run's own HTTP client (its TLS settings: --insecure reaches a self-signed
+// target here as in the run), not a default client of its own.
+func recordServer(ctx context.Context, res *report.Results, target string, hopt httpc.Options) {
 	if res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
+		return
+	}
+	u, err := url.Parse(strings.TrimSuffix(target, "/"))
+	if err != nil {
+		return
+	}
+	ep, err := httpc.ParseEndpoint(u)
+	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(target, "/")+"/trade/config.json", nil)
+	c := httpc.NewClient(&hopt)
+	defer c.CloseConn()
+	resp, err := c.Do(ctx, &ep, &httpc.Request{Method: http.MethodGet, Target: []byte(u.Path + "/trade/config.json"), KeepBody: true})
 	if err != nil {
 		return
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
-	var doc json.RawMessage
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc) != nil ||
-		!bytes.HasPrefix(doc, []byte("{")) {
+	defer c.ReleaseBody()
+	doc := bytes.TrimSpace(resp.Body)
+	if resp.Status != http.StatusOK || len(doc) > 1<<20 || !bytes.HasPrefix(doc, []byte("{")) || !json.Valid(doc) {
 		return
 	}
 	if res.Disclosure == nil {
 		res.Disclosure = &report.Disclosure{}
 	}
-	res.Disclosure.Configuration = doc
+	res.Disclosure.Configuration = json.RawMessage(bytes.Clone(doc))
 }

@@ -2,12 +2,14 @@ package driver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,6 +17,11 @@ import (
 	"testing"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tradebench/tradebench/driver/peak"
+	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -90,7 +97,7 @@ func TestOpenModeAndThresholds(t *testing.T) {
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/missing", Rate: 200, Duration: time.Second,
 		Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}})
 	var tf *report.ThresholdsFailed
-	if !errors.As(err, &tf) || tf.ExitCode() != 3 || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
+	if !errors.As(err, &tf) || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
 		t.Fatalf("404s against a 1%% error threshold: %v", err)
 	}
 	if res.Settings.Model != report.ModelOpen || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["404"] != res.Total.Errors {
@@ -142,7 +149,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{URL: "localhost:8080/x", Users: 1, Duration: time.Second}, "absolute http"},
 		{Config{Target: srv.URL + "/app", Users: 1, Duration: time.Second}, "give only scheme://host"},
 		{Config{Target: srv.URL, Params: map[string]string{"userz": "1"}, Users: 1, Duration: time.Second}, `unknown parameter "userz"`},
-		{Config{URL: srv.URL, Users: 0, Duration: time.Second}, "users must be at least 1"},
+		{Config{URL: srv.URL, Users: 0, Duration: time.Second}, "Users: must be at least 1"},
 	}
 	for _, tc := range cases {
 		_, err := Drive(context.Background(), tc.cfg)
@@ -172,7 +179,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 			}
 		}))
 		res := report.New("x")
-		recordServer(context.Background(), res, srv.URL)
+		recordServer(context.Background(), res, srv.URL, httpc.Options{})
 		srv.Close()
 		got := res.Disclosure != nil && len(res.Disclosure.Configuration) > 0
 		if got != c.want {
@@ -183,6 +190,92 @@ func TestRecordServerConfiguration(t *testing.T) {
 		}
 		if c.want && (report.DecodeSection(res.Disclosure.Configuration, &conf) != nil || conf.Orders.Mode != "async-durable") {
 			t.Errorf("configuration %s", res.Disclosure.Configuration)
+		}
+	}
+}
+
+// TestRecordServerUsesTheRunsClient: the configuration is fetched with the run's own client
+// settings, so a self-signed https target is recorded with Insecure and not without it.
+// Mutant: fetching with http.DefaultClient (as the driver once did) ignores Insecure and
+// records nothing from the self-signed target.
+func TestRecordServerUsesTheRunsClient(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/trade/config.json" {
+			w.Write([]byte(`{"access": "rest"}`))
+		}
+	}))
+	defer srv.Close()
+	for _, insecure := range []bool{false, true} {
+		var opt httpc.Options
+		if insecure {
+			opt.TLS = &tls.Config{InsecureSkipVerify: true}
+		}
+		res := report.New("x")
+		recordServer(context.Background(), res, srv.URL, opt)
+		got := res.Disclosure != nil && string(res.Disclosure.Configuration) == `{"access": "rest"}`
+		if got != insecure {
+			t.Errorf("insecure %v: recorded %v (%v)", insecure, got, res.Disclosure)
+		}
+	}
+}
+
+// TestValidateNamesTheField: a drive's bad values are refused by the library, once, as a
+// *setting.Error naming the Config field (the command line maps it to the flag); the zero
+// Timeout and Scenario take their defaults. Mutants: skipping the Duration check lets a zero
+// steady state through; checking Users in the open model refuses a valid rate run.
+func TestValidateNamesTheField(t *testing.T) {
+	ok := Config{Target: "http://127.0.0.1:1", Users: 1, Duration: time.Second}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a valid drive: %v", err)
+	}
+	if err := (Config{URL: "http://127.0.0.1:1/", Rate: 5, Duration: time.Second}).Validate(); err != nil {
+		t.Fatalf("an open-model drive without users: %v", err)
+	}
+	for field, c := range map[string]Config{
+		"Users":          {Users: 0, Duration: time.Second},
+		"Rate":           {Rate: -1, Duration: time.Second},
+		"Duration":       {Users: 1},
+		"RampUp":         {Users: 1, Duration: time.Second, RampUp: -time.Second},
+		"RampDown":       {Users: 1, Duration: time.Second, RampDown: -time.Second},
+		"Timeout":        {Users: 1, Duration: time.Second, Timeout: -time.Second},
+		"MaxInFlight":    {Rate: 1, Duration: time.Second, MaxInFlight: -1},
+		"ConnectTimeout": {Users: 1, Duration: time.Second, ConnectTimeout: -time.Second},
+		"Peak":           {Rate: 1, Duration: time.Second, Peak: &peak.Config{}},
+	} {
+		var se *setting.Error
+		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
+			t.Errorf("%s: %v, want a setting error naming it", field, err)
+		}
+	}
+	c := Config{URL: "http://127.0.0.1:1/"}
+	c.SetDefaults()
+	if c.Timeout != DefaultTimeout || c.ConnectTimeout != DefaultTimeout || c.Scenario != "" {
+		t.Errorf("quick mode's defaults: timeout %v, scenario %q", c.Timeout, c.Scenario)
+	}
+	c = Config{Target: "http://127.0.0.1:1"}
+	if c.SetDefaults(); c.Scenario != DefaultScenario {
+		t.Errorf("a target's default scenario: %q", c.Scenario)
+	}
+}
+
+// TestDriveOnSecond: a local drive's OnSecond hears every second the results' series holds, in
+// order — the hook a live reporter reads. Mutant: Config.Load not passing OnSecond to the engine
+// leaves it silent.
+func TestDriveOnSecond(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	var heard []report.SeriesPoint
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 1, Duration: 2 * time.Second,
+		OnSecond: func(p report.SeriesPoint, _ *hdr.Histogram) { heard = append(heard, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(heard) == 0 || len(heard) != len(res.Series) {
+		t.Fatalf("OnSecond heard %d seconds, the series holds %d", len(heard), len(res.Series))
+	}
+	for i, p := range heard {
+		if !reflect.DeepEqual(p, res.Series[i]) { // a point holds a slice (its transactions)
+			t.Errorf("second %d: heard %+v, series %+v", i, p, res.Series[i])
 		}
 	}
 }

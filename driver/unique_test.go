@@ -12,18 +12,24 @@ import (
 
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/setting"
 )
 
 // TestMoreUsersThanAccountsRefused: 11 users on a scenario logging in 10 unique accounts is
-// refused before any request, as a usage error naming the flag, the variable and the numbers.
+// refused before any request, as a usage error naming the Config field (the command line maps
+// it to the flag), the variable and the numbers.
 func TestMoreUsersThanAccountsRefused(t *testing.T) {
 	srv, conns := trivial(t)
 	_, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Users: 11, Duration: time.Second})
 	var ue *UsageError
-	if !errors.As(err, &ue) || ue.ExitCode() != 2 {
+	if !errors.As(err, &ue) {
 		t.Fatalf("error %v (%T), want a *UsageError", err, err)
 	}
-	want := "--users 11: variable uid (line 14) draws from {unique 0..users}, whose values no two virtual users hold at once, but the range has 10 values (0…9): enough for 10 users at once, not 11; lower --users to at most 10 or widen the range"
+	var se *setting.Error
+	if !errors.As(err, &se) || se.Field != "Users" {
+		t.Fatalf("error %v does not name the field Users", err)
+	}
+	want := "Users: 11 at once: variable uid (line 14) draws from {unique 0..users}, whose values no two virtual users hold at once, but the range has 10 values (0…9): enough for 10 users at once, not 11; lower it to at most 10 or widen the range"
 	if err.Error() != want {
 		t.Errorf("error:\n got %v\nwant %s", err, want)
 	}
@@ -48,14 +54,14 @@ func TestFitUnique(t *testing.T) {
 	if err != nil || cfg.MaxInFlight != 40 || len(notes) != 1 {
 		t.Errorf("open model, default in-flight limit: %d, %v, %v", cfg.MaxInFlight, notes, err)
 	}
-	if _, _, err := fitUnique(Config{Rate: 10, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "--max-in-flight 41: variable uid") {
+	if _, _, err := fitUnique(Config{Rate: 10, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "MaxInFlight: 41 at once: variable uid") {
 		t.Errorf("open model, 41 in flight: %v", err)
 	}
 	cfg, notes, err = fitUnique(Config{Users: 5, Peak: &peak.Config{Start: 10, Step: 10}}, sc)
 	if err != nil || cfg.Peak.MaxUsers != 40 || len(notes) != 1 {
 		t.Errorf("peak search: max users %d, %v, %v", cfg.Peak.MaxUsers, notes, err)
 	}
-	if _, _, err := fitUnique(Config{Peak: &peak.Config{Start: 50}}, sc); err == nil || !strings.HasPrefix(err.Error(), "--peak-start 50:") {
+	if _, _, err := fitUnique(Config{Peak: &peak.Config{Start: 50}}, sc); err == nil || !strings.HasPrefix(err.Error(), "Peak.Start: 50 at once:") {
 		t.Errorf("peak search starting above the range: %v", err)
 	}
 	quick, _, err := quickScenario("http://h/x?{0..3}", scenario.Options{})

@@ -38,7 +38,11 @@ func TestMain(m *testing.M) {
 		c, _ := strconv.Atoi(os.Getenv("TB_C"))
 		d, _ := time.ParseDuration(os.Getenv("TB_D"))
 		stop := profile(os.Getenv("TB_DRV_PROFILE"))
-		res, err := Drive(context.Background(), Config{URL: os.Getenv("TB_URL"), Users: c, Duration: d})
+		cfg := Config{URL: os.Getenv("TB_URL"), Users: c, Duration: d}
+		if os.Getenv("TB_LIVE") == "1" {
+			liveScraped(&cfg) // BenchmarkLiveMetricsCost
+		}
+		res, err := Drive(context.Background(), cfg)
 		stop()
 		if err != nil {
 			fmt.Println("ERR", err)
@@ -114,20 +118,8 @@ func BenchmarkQuickVsWrk(b *testing.B) {
 	if err != nil {
 		b.Skip("wrk is not installed (apt-get install wrk)")
 	}
-	env := func(k string, def int) int {
-		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
-			return v
-		}
-		return def
-	}
-	conns, secs, rounds, threads := env("TB_WRK_C", 50), env("TB_WRK_D", 5), env("TB_WRK_ROUNDS", 3), env("TB_WRK_THREADS", 2)
-	srv, out := child(b, "TB_CHILD=server")
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	line, err := out.ReadString('\n')
-	if err != nil || strings.HasPrefix(line, "ERR") {
-		b.Fatalf("server: %q %v", line, err)
-	}
-	url := "http://" + strings.TrimSpace(line) + "/"
+	conns, secs, rounds, threads := envInt("TB_WRK_C", 50), envInt("TB_WRK_D", 5), envInt("TB_WRK_ROUNDS", 3), envInt("TB_WRK_THREADS", 2)
+	url := serverChild(b)
 
 	var wrkRates, drvRates, wrkRPS, drvRPS, paired []float64
 	b.ResetTimer()
@@ -166,6 +158,26 @@ func BenchmarkQuickVsWrk(b *testing.B) {
 	b.ReportMetric(100*median(paired), "%-of-wrk-paired")
 	b.ReportMetric(median(wrkRPS), "wrk-req/s")
 	b.ReportMetric(median(drvRPS), "driver-req/s")
+}
+
+// envInt is a benchmark's setting from the environment: a positive integer, else def.
+func envInt(k string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// serverChild starts the trivial keep-alive server in a process of its own (stopped at the
+// benchmark's end) and returns its URL.
+func serverChild(b *testing.B) string {
+	srv, out := child(b, "TB_CHILD=server")
+	b.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	line, err := out.ReadString('\n')
+	if err != nil || strings.HasPrefix(line, "ERR") {
+		b.Fatalf("server: %q %v", line, err)
+	}
+	return "http://" + strings.TrimSpace(line) + "/"
 }
 
 func median(v []float64) float64 {

@@ -57,11 +57,9 @@ func (r *Results) CheckThresholds(ts []Threshold) error {
 	return nil
 }
 
-// ThresholdsFailedExit is the exit status of a run whose thresholds failed.
-const ThresholdsFailedExit = 3
-
-// ThresholdsFailed is the error of a run that completed but missed a threshold. Its ExitCode
-// is 3, so scripts can tell "the system was too slow" from "the run could not be done" (1).
+// ThresholdsFailed is the error of a run that completed but missed a threshold: a type of its
+// own, so callers (the command line's exit status) can tell "the system was too slow" from "the
+// run could not be done".
 type ThresholdsFailed struct{ Failed []ThresholdResult }
 
 func (e *ThresholdsFailed) Error() string {
@@ -75,9 +73,6 @@ func (e *ThresholdsFailed) Error() string {
 	}
 	return "thresholds failed: " + strings.Join(parts, "; ")
 }
-
-// ExitCode implements the command line's exit-status convention.
-func (e *ThresholdsFailed) ExitCode() int { return ThresholdsFailedExit }
 
 // String is the criterion as a reader states it, e.g. "max_error_rate ≤ 0.0001".
 func (t Threshold) String() string {

@@ -16,7 +16,8 @@ const (
 	CodeUnauthorized Code = "unauthenticated"   // wrong user id or password
 	CodeForbidden    Code = "permission_denied" // another user's holding
 	CodeConflict     Code = "already_exists"    // duplicate user id on register
-	// CodeInsufficientFunds refuses a buy that costs more than the balance.
+	// CodeInsufficientFunds refuses a trade that would leave the balance negative: a buy that
+	// costs more than the balance, a sell whose proceeds are below the fee by more than it.
 	CodeInsufficientFunds Code = "insufficient_funds"
 	// CodeTooManyRequests refuses a login after too many wrong passwords for the account
 	// (Error.RetryAfter says for how long).

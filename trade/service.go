@@ -33,7 +33,8 @@ type Service interface {
 	UpdateAccountProfile(ctx context.Context, p AccountProfile) (AccountProfile, error)
 
 	GetHoldings(ctx context.Context, userID string) ([]Holding, error)
-	// GetHolding returns a holding of userID; another user's holding is ErrForbidden.
+	// GetHolding returns a holding of userID; another user's holding is ErrNotFound, as a
+	// holding that does not exist (telling them apart would reveal other users' holding ids).
 	GetHolding(ctx context.Context, userID string, holdingID int64) (Holding, error)
 	// GetOrders returns the most recent orders first, at most limit (DefaultOrdersLimit if <= 0).
 	GetOrders(ctx context.Context, userID string, limit int) ([]Order, error)

@@ -41,14 +41,15 @@ func (u *user) request(ctx context.Context, it *load.Iteration, name, url, marke
 	if cap(body) > cap(u.buf) {
 		u.buf = body[:0]
 	}
-	it.Hit(start, status, int64(len(body)))
+	cut := err != nil && ctx.Err() != nil
+	if !cut {
+		it.Hit(start, status, int64(len(body)))
+	}
 	switch {
+	case cut:
+		err = context.Canceled // the run ended mid-request: a stop, not a failure, and no hit
 	case err != nil:
-		if ctx.Err() != nil {
-			err = context.Canceled // the run ended mid-request: a stop, not a failure
-		} else {
-			err = recorder.Failf("transport", "%v", err)
-		}
+		err = recorder.Failf("transport", "%v", err)
 	case status != http.StatusOK:
 		err = recorder.Failf("http "+strconv.Itoa(status), "GET %s: %.200s", url, body)
 	case !bytes.Contains(body, []byte(marker)):

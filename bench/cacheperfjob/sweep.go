@@ -27,7 +27,9 @@ import (
 	"github.com/tradebench/tradebench/cacheperf"
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
@@ -246,7 +248,9 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 			add(p, r)
 		}
 	}
-	combine(out, parts)
+	if err := combine(out, parts); err != nil {
+		return nil, err
+	}
 	out.EndedAt = time.Now().UTC()
 	out.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
 	out.Settings = report.Settings{Model: report.ModelClosed, Users: cfg.Threads, Think: "0s",
@@ -281,7 +285,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 
 // CeilingExceeded is the error of a sweep that ran to the end but whose process passed the
 // stated memory ceiling (cache budget + overhead) at some points: the benchmark's promise is
-// broken, so the run fails like a missed threshold (exit status 3), results kept.
+// broken, so the run fails like a missed threshold, results kept.
 type CeilingExceeded struct{ Points []Point }
 
 func (e *CeilingExceeded) Error() string {
@@ -291,9 +295,6 @@ func (e *CeilingExceeded) Error() string {
 	}
 	return fmt.Sprintf("memory over the stated ceiling at %d of the points: %s", len(e.Points), strings.Join(parts, "; "))
 }
-
-// ExitCode implements the command line's exit-status convention.
-func (e *CeilingExceeded) ExitCode() int { return report.ThresholdsFailedExit }
 
 // checkCeilings records each point's peak RSS against its ceiling as a threshold of out, and
 // returns a *CeilingExceeded naming the points over it (nil when none is).
@@ -427,6 +428,7 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	if err != nil {
 		return Point{}, nil, err
 	}
+	disclose.Fill(res)
 	mu.Lock()
 	if !gotAfter {
 		after = c.Stats() // the run ended a hair before the timer
@@ -524,8 +526,9 @@ func (s *sweeper) warm(ctx context.Context, base string, keys int) error {
 	return ctx.Err()
 }
 
-// combine folds the points' results into out: transactions side by side, totals merged.
-func combine(out *report.Results, parts []*report.Results) {
+// combine folds the points' results into out: transactions side by side, totals merged. A
+// point's histogram that cannot be merged is an error, as in a distributed run's merge.
+func combine(out *report.Results, parts []*report.Results) error {
 	var steady float64
 	var tp, tf, ts int64
 	total := newHist()
@@ -533,7 +536,9 @@ func combine(out *report.Results, parts []*report.Results) {
 	for _, r := range parts {
 		out.Transactions = append(out.Transactions, r.Transactions...)
 		for _, t := range r.Transactions {
-			mergeEncoded(total, t.Histogram)
+			if err := recorder.MergeTransaction(total, t); err != nil {
+				return fmt.Errorf("sweep point results: %w", err)
+			}
 			tp += t.Pass
 			tf += t.Errors
 			ts += t.Stop
@@ -562,6 +567,7 @@ func combine(out *report.Results, parts []*report.Results) {
 		out.BytesPerSec = float64(out.Bytes) / steady
 	}
 	out.Notes = append(out.Notes, "each point ran against a freshly started application and cache; the total row merges all points")
+	return nil
 }
 
 // workload is the sweep's virtual users: each requests the item page for a uniformly random key

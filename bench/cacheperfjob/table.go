@@ -22,16 +22,6 @@ var (
 
 func newHist() *hdr.Histogram { return recorder.NewHistogram() }
 
-// mergeEncoded adds an encoded transaction histogram (report.Transaction.Histogram) into h.
-func mergeEncoded(h *hdr.Histogram, enc string) {
-	if enc == "" {
-		return
-	}
-	if d, err := hdr.Decode([]byte(enc)); err == nil {
-		h.Merge(d)
-	}
-}
-
 func summarize(h *hdr.Histogram, pass, fail, stop int64, steady float64) report.Transaction {
 	t := recorder.Summarize("total", h, pass, fail, stop, steady)
 	t.Histogram = ""

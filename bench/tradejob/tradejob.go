@@ -20,11 +20,14 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
@@ -32,9 +35,9 @@ import (
 
 // Defaults: a data set and load that take about three minutes on a laptop, end to end.
 const (
-	DefaultWorkdir  = "tradebench-work"
-	DefaultAccounts = 5000
-	DefaultQuotes   = 1000
+	DefaultWorkdir  = dataset.DefaultDir // the one default data set (see package dataset)
+	DefaultAccounts = dataset.DefaultAccounts
+	DefaultQuotes   = dataset.DefaultQuotes
 	DefaultUsers    = 50
 	DefaultRampUp   = 30 * time.Second
 	DefaultDuration = 2 * time.Minute
@@ -114,6 +117,13 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
+	if dc.URL == "" {
+		// a scenario that cannot be read or compiled fails the run before anything is made: no
+		// working directory, no data set loaded for a drive that cannot start
+		if _, err := driver.LoadScenario(dc.Scenario, scenario.Options{Params: dc.Params}); err != nil {
+			return nil, &setting.Error{Field: "Scenario", Err: err}
+		}
+	}
 	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
@@ -123,6 +133,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 
 	var srv *server.Server
+	queued := false // orders complete after their request (an async mode): their latency means something
 	if dc.Target == "" && dc.URL == "" {
 		db := cfg.DB
 		if db == "" {
@@ -138,6 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		if cfg.Serve != nil {
 			cfg.Serve(&sc)
 		}
+		queued = sc.Orders.Mode != orders.Sync
 		var err error
 		srv, err = server.Start(ctx, sc)
 		if err != nil {
@@ -192,7 +204,10 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		if ctx.Err() == nil {
 			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
-			if ol, err := completionLatency(ctx, srv.Store()); err != nil {
+			if !queued {
+				// sync mode: an order completes inside its request, so "open → closed" is 0 ms
+				// for every order; no line and no detail.orders rather than a meaningless one
+			} else if ol, err := completionLatency(ctx, srv.Store()); err != nil {
 				say("order completion latency not measured: %v", err)
 			} else if ol != nil {
 				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
@@ -246,7 +261,7 @@ func discloseServer(ctx context.Context, res *report.Results, srv *server.Server
 		}
 	}
 	if o := srv.Orders(); o != nil && o.NATSURL != "" {
-		if nc, err := nats.Connect(o.NATSURL, nats.Name("tradebench run: disclosure"), nats.Timeout(2*time.Second)); err == nil {
+		if nc, err := nats.Connect(o.NATSURL, nats.Name("tradebench run: disclosure"), nats.Timeout(2*time.Second), nats.Token(o.NATSToken)); err == nil {
 			d.Software.NATS = "NATS server " + nc.ConnectedServerVersion()
 			nc.Close()
 		}

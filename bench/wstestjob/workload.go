@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/httpc"
@@ -219,6 +220,7 @@ func Run(ctx context.Context, cfg *Config, progress io.Writer, progressTTY bool)
 	if res == nil {
 		return nil, err
 	}
+	disclose.Fill(res)
 	res.Workload = "wstest"
 	res.Scenario = cfg.Name
 	if res.Scenario == "" {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
@@ -160,6 +161,7 @@ func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Result
 	if res == nil {
 		return nil, err
 	}
+	disclose.Fill(res)
 	res.Workload = "xmlmark"
 	res.Scenario = c.Name
 	res.Target = fmt.Sprintf("in-process, %s: dom = github.com/beevik/etree v1.8.1, sax = github.com/orisano/gosax v1.1.1, pull = encoding/xml", runtime.Version())

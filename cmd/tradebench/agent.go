@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/fleet"
+	"github.com/tradebench/tradebench/internal/natsx"
 )
 
 func init() {
@@ -25,6 +27,10 @@ runs, one at a time, the shares of runs that a controller — 'tradebench drive 
 'tradebench run --target URL --agents N' — assigns it: the controller sends the scenario file, the
 agent's part of the users or the rate and the start instant, and the agent streams its metrics
 every second and its final results at the end. It refuses a controller of another version.
+The broker and every message are authenticated with the fleet's NATS token: give the agent the
+controller's token ($TRADEBENCH_NATS_TOKEN or --nats-token-file; 'drive --nats-listen' writes
+one to ./tradebench-nats-token, mode 0600). An agent stops a run whose controller it stopped
+hearing for 5 s and waits for a new assignment.
 Stop it with Ctrl-C or SIGTERM. See docs/distributed.md.
 
 examples:
@@ -38,6 +44,8 @@ func runAgent(ctx context.Context, args []string) error {
 	fs := newFlagSet("agent", "--nats URL [--name NAME]")
 	url := fs.String("nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
 	name := fs.String("name", "", "the agent's name in results (default: host-pid)")
+	tokenFile := fs.String("nats-token-file", "", "file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+")")
+	metricsListen := fs.String("metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
 	setHelp(fs, agentHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -45,13 +53,18 @@ func runAgent(ctx context.Context, args []string) error {
 	if *url == "" {
 		return usageErrorf("--nats is required: the URL of the NATS server the controller uses")
 	}
-	nc, err := fleet.Connect(*url, "tradebench agent", true)
+	token, _, err := natsx.ResolveToken(*tokenFile, false)
+	if err != nil {
+		return usageErrorf("--nats-token-file: %v", err)
+	}
+	nc, err := natsx.Connect(*url, natsx.ConnectConfig{Name: "tradebench agent", Token: token, Retry: true})
 	if err != nil {
 		return usageErrorf("--nats: %v", err)
 	}
 	defer nc.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	return fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log}).Serve(ctx)
+	err = fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log, MetricsListen: *metricsListen, Secret: token}).Serve(ctx)
+	return driverFlags.orUsage(err)
 }
 
 // fleetFlags are the controller's flags of drive and run: with --agents N the load runs on N
@@ -62,6 +75,7 @@ type fleetFlags struct {
 	natsURL   string
 	listen    string
 	allowLoss bool
+	tokenFile string
 }
 
 func (f *fleetFlags) register(fs *flag.FlagSet) {
@@ -69,6 +83,7 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.wait, "agents-wait", fleet.DefaultWait, "distributed run: how long to wait for the agents to join")
 	fs.StringVar(&f.natsURL, "nats", "", "distributed run: the NATS server or cluster the agents joined, e.g. nats://nats:4222")
 	fs.StringVar(&f.listen, "nats-listen", "", "distributed run: start an embedded NATS server on this host:port for the agents to join, e.g. 0.0.0.0:4222")
+	fs.StringVar(&f.tokenFile, "nats-token-file", "", "distributed run: file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+", which --nats-listen creates)")
 	fs.BoolVar(&f.allowLoss, "allow-agent-loss", false, "distributed run: exit 0 even if an agent was lost (stopped reporting for 5 s); the summary still says so")
 }
 
@@ -81,14 +96,12 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 	case f.agents < 0:
 		return nil, close, usageErrorf("--agents must not be negative, got %d", f.agents)
 	case f.agents == 0:
-		for _, n := range []string{"agents-wait", "nats", "nats-listen", "allow-agent-loss"} {
+		for _, n := range []string{"agents-wait", "nats", "nats-listen", "allow-agent-loss", "nats-token-file"} {
 			if given[n] {
 				return nil, close, usageErrorf("--%s applies to distributed runs: give --agents N too", n)
 			}
 		}
 		return nil, close, nil
-	case f.wait <= 0:
-		return nil, close, usageErrorf("--agents-wait must be positive, got %v", f.wait)
 	case f.natsURL == "" && f.listen == "":
 		return nil, close, usageErrorf("--agents needs --nats URL (a NATS server the agents joined) or --nats-listen ADDR (start one here)")
 	case f.natsURL != "" && f.listen != "":
@@ -96,16 +109,29 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 	case cfg.Peak != nil:
 		return nil, close, usageErrorf("--peak runs in one process; it cannot be combined with --agents")
 	}
+	cc := fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss}
+	if err := cc.Validate(); err != nil {
+		return nil, close, driverFlags.usageError(err)
+	}
+	token, tokenPath, err := natsx.ResolveToken(f.tokenFile, f.listen != "")
+	if err != nil {
+		return nil, close, usageErrorf("--nats-token-file: %v", err)
+	}
+	cc.Secret = token
 	url := f.natsURL
-	var broker *fleet.Broker
+	var broker *natsx.Server
 	if f.listen != "" {
-		if broker, err = fleet.Listen(f.listen); err != nil {
+		if broker, err = natsx.Start(natsx.ServerConfig{Name: "tradebench-fleet", Addr: f.listen, Token: token, MaxPayload: fleet.MaxPayload}); err != nil {
 			return nil, close, usageErrorf("--nats-listen: %v", err)
 		}
 		url = broker.URL()
-		fmt.Fprintf(os.Stderr, "NATS listening on %s: start agents with 'tradebench agent --nats nats://THIS-HOST:%s'\n", broker.Addr(), portOf(broker.Addr()))
+		where := "$" + natsx.EnvToken
+		if tokenPath != "" {
+			where = tokenPath
+		}
+		fmt.Fprintf(os.Stderr, "NATS listening on %s (token in %s): start agents with 'tradebench agent --nats nats://THIS-HOST:%s' and that token\n", broker.Addr(), where, portOf(broker.Addr()))
 	}
-	nc, err := fleet.Connect(url, "tradebench controller", false)
+	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench controller", Token: token})
 	if err != nil {
 		if broker != nil {
 			broker.Shutdown()
@@ -118,7 +144,17 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 			broker.Shutdown()
 		}
 	}
-	return fleet.NewController(nc, fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss}), close, nil
+	return fleet.NewController(nc, cc), close, nil
+}
+
+// agentLossHint adds to a lost agent's error the flag that accepts the loss; the exit status
+// stays the error's.
+func agentLossHint(err error) error {
+	var lost *driver.AgentsLostError
+	if errors.As(err, &lost) {
+		return fmt.Errorf("%w (--allow-agent-loss accepts this)", err)
+	}
+	return err
 }
 
 func portOf(a net.Addr) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -22,14 +23,16 @@ func TestAgentFlags(t *testing.T) {
 	}{
 		{[]string{"agent"}, "--nats is required"},
 		{[]string{"agent", "--nats", "nats://127.0.0.1:1", "extra"}, "unexpected argument"},
+		{[]string{"agent", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"}, // none in its directory
+		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"},
 		{[]string{"drive", "--url", srv.URL, "--nats-listen", "127.0.0.1:0"}, "--nats-listen applies to distributed runs"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2"}, "--agents needs --nats URL"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://x:1", "--nats-listen", "127.0.0.1:0"}, "not both"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "-1"}, "--agents must not be negative"},
-		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--agents-wait", "0s", "--nats", "nats://x:1"}, "--agents-wait must be positive"},
+		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--agents-wait", "-1s", "--nats", "nats://x:1"}, "--agents-wait: must be positive"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats-listen", "nowhere"}, "--nats-listen"},
 		{[]string{"drive", "--target", srv.URL, "--peak", "--agents", "2", "--nats-listen", "127.0.0.1:0"}, "--peak"},
-		{[]string{"drive", "--url", srv.URL, "-c", "2", "--agents", "3", "--nats-listen", "127.0.0.1:0", "--agents-wait", "1s", "--progress", "off"}, "--users 2 is fewer than --agents 3"},
+		{[]string{"drive", "--url", srv.URL, "-c", "2", "--agents", "3", "--nats-listen", "127.0.0.1:0", "--agents-wait", "1s", "--progress", "off"}, "--users: 2 is fewer than the 3 agents"},
 		{[]string{"drive", "--url", srv.URL, "-c", "2", "--agents", "2", "--nats-listen", "127.0.0.1:0", "--agents-wait", "1s", "--progress", "off"}, "only 0 of 2 agents joined within 1s"},
 		{[]string{"run", "--agents", "2", "--nats-listen", "127.0.0.1:0"}, "--agents drives an external deployment"},
 	} {
@@ -51,6 +54,7 @@ func TestDriveOnAgents(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
+	t.Setenv(natsx.EnvToken, "drive-on-agents-token-0123456789") // the controller's and the agents'
 	out := filepath.Join(t.TempDir(), "r.json")
 	ready := regexp.MustCompile(`agent ready`)
 	done := make(chan result, 1)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/tradebench/tradebench/internal/dsn"
+
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all"
@@ -25,7 +27,8 @@ Checks a loaded StockTrader database (after a run, once order queues have draine
   - no order was applied twice (a holding credited twice, or sold more than bought).
 The checks run in the database as set-based queries in one snapshot, and list the first
 violations of each kind with exact amounts. Exit status: 0 clean, 4 violations found,
-1 the audit could not run (e.g. the database was never loaded), 2 a bad command line.
+1 the audit could not run (e.g. the database was never loaded), 2 a bad command line or a
+database that does not exist.
 
 examples:
   tradebench audit --db sqlite:tradebench-work/stocktrader.db
@@ -48,6 +51,9 @@ func runAuditCmd(ctx context.Context, args []string) error {
 		return usageErrorf("--limit must be at least 1, got %d", *limit)
 	}
 	if err := checkDSN(*db); err != nil {
+		return err
+	}
+	if err := needDB(*db, false, "load it first: tradebench load --db "+dsn.Redact(*db)); err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, *db)

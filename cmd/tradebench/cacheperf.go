@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,10 +106,11 @@ func (c *cacheFlags) config() (objcache.Config, error) {
 
 func cacheperfLoad(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
-	setHelp(fs, `usage: tradebench cacheperf load --db DSN [--items N] [--size 500KB] [--seed N]
+	setHelp(fs, `usage: tradebench cacheperf load --db DSN [--items N] [--size 500KB] [--seed N] [--yes]
 
 Replaces the database's cacheperf_items table with N generated items (ids 1..N), each a record
-with a binary object of --size bytes, for 'tradebench cacheperf serve'.
+with a binary object of --size bytes, for 'tradebench cacheperf serve'. The paper's 40,000 items
+of 500KB are about 20GB: a load of more than 4GB is refused unless --yes confirms the size.
 
 examples:
   tradebench cacheperf load --db sqlite:cacheperf.db --items 2000 --size 50KB
@@ -120,6 +122,7 @@ flags:
 	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the CachePerf paper loaded 40,000)")
 	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same seed gives the same blobs")
+	yes := addYes(fs)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -131,6 +134,12 @@ flags:
 	}
 	if size.n < 16 || size.n > 1<<30 {
 		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
+	}
+	if err := confirmSize(*yes, int64(*items), size.n, "the database"); err != nil {
+		return err
+	}
+	if err := needDB(*db, true, ""); err != nil {
+		return err
 	}
 	st, err := blobstore.Open(ctx, *db)
 	if err != nil {
@@ -178,17 +187,22 @@ flags:
 	if err != nil {
 		return err
 	}
+	if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
+		return err
+	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: ml})
 	if err != nil {
 		return err
 	}
 	lim := srv.App.Cache().Limits()
+	// servers log in one style, slog's text lines, their start-up line included
+	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", cacheperf.FormatSize(lim.Budget),
+		"window", cacheperf.FormatSize(lim.Window), "ceiling", cacheperf.FormatSize(lim.Ceiling)}
 	if srv.MetricsURL != "" {
-		fmt.Fprintf(os.Stderr, "cacheperf: metrics at %s\n", srv.MetricsURL)
+		attrs = append(attrs, "metrics", srv.MetricsURL)
 	}
-	fmt.Fprintf(os.Stderr, "cacheperf: serving %s/cacheperf/ (cache %s, budget %s, window %s, memory ceiling %s)\n",
-		srv.URL, srv.App.Cache().Mode(), cacheperf.FormatSize(lim.Budget), cacheperf.FormatSize(lim.Window), cacheperf.FormatSize(lim.Ceiling))
+	log.Info("cacheperf serving", attrs...)
 	return srv.Wait()
 }
 
@@ -201,6 +215,9 @@ serves requests for random keys in that range from --users client threads (close
 think time) and records TPS, hit ratio, latency and peak RSS; then the other-work mix. Each
 point runs --ramp-up (not measured), --duration (measured) and --ramp-down (not measured).
 Exit status 3 when a point's peak RSS passed its stated ceiling (results still written).
+The results (--out, the points in detail.points) get their HTML report beside them. Without
+--db the sweep loads a temporary database of --items × --size (the paper's sweep: 40,000 ×
+500KB, about 20GB): more than 4GB is refused unless --yes confirms the size.
 
 examples:
   tradebench cacheperf sweep --quick
@@ -222,14 +239,17 @@ flags:
 	warmup := fs.Duration("ramp-up", cacheperfjob.DefaultWarmup, "unmeasured load before each point's measurement (after a pass that requests every key once)")
 	steady := fs.Duration("duration", cacheperfjob.DefaultSteady, "measured window of each point")
 	rampDown := fs.Duration("ramp-down", 0, "unmeasured load after each point's measurement while the users stop (0 = they stop at once)")
-	out := fs.String("out", cacheperfjob.DefaultOut, "results file (report JSON; points in extra.points)")
+	out := fs.String("out", cacheperfjob.DefaultOut, "results file (report JSON; the points in detail.points), and its HTML report beside it (X.json → X.html)")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
 	progress := addProgress(fs)
+	var pub publishFlags
+	pub.register(fs)
+	yes := addYes(fs)
 	var label string
 	addLabel(fs, &label)
-	alias(fs, "users", "threads")
+	alias(fs, "users", "threads", "c")
 	alias(fs, "ramp-up", "warmup")
-	alias(fs, "duration", "steady")
+	alias(fs, "duration", "steady", "d")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -247,6 +267,9 @@ flags:
 	}
 	if *db != "" {
 		if err := checkDSN(*db); err != nil {
+			return err
+		}
+		if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
 			return err
 		}
 	}
@@ -283,6 +306,24 @@ flags:
 	if *out == "" {
 		return usageErrorf("--out must name a file")
 	}
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
+	if err := pub.load(); err != nil {
+		return err
+	}
+	if *db == "" {
+		n, most := *items, slices.Max(append(slices.Clone(ks), mks...))
+		if n == 0 {
+			n = most
+		}
+		if n < most {
+			return usageErrorf("--items %d is fewer than the largest key range (%d, of --keys or --mix-keys): load at least that many", n, most)
+		}
+		if err := confirmSize(*yes, int64(n), size.n, "the temporary database"); err != nil {
+			return err
+		}
+	}
 	pw, tty := progress.writer()
 	res, err := cacheperfjob.Run(ctx, cacheperfjob.Config{
 		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
@@ -296,16 +337,13 @@ flags:
 		return err
 	}
 	res.Label = label
-	if err := res.WriteFile(*out); err != nil {
-		return err
-	}
 	points, perr := cacheperfjob.PointsOf(res)
 	if perr != nil {
 		return perr
 	}
+	pub.price(res)
 	cacheperfjob.WriteTable(os.Stdout, points)
-	fmt.Printf("\nresults: %s\n", *out)
-	return err
+	return errors.Join(err, writeResults(res, *out, &pub))
 }
 
 func joinInts(v []int) string {
@@ -329,4 +367,22 @@ func parseInts(flagName, s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// confirmBytes is the largest database a cacheperf command writes without --yes: the paper's
+// defaults (40,000 items of 500KB) are about 20GB, more than a laptop's disk may spare.
+const confirmBytes = 4 << 30
+
+func addYes(fs *flag.FlagSet) *bool {
+	return fs.Bool("yes", false, fmt.Sprintf("confirm writing a database of more than %s (items × size)", cacheperf.FormatSize(confirmBytes)))
+}
+
+// confirmSize refuses, before anything is written, a database bigger than confirmBytes unless
+// --yes: the size is said, and how to make it smaller.
+func confirmSize(yes bool, items, size int64, what string) error {
+	if total := items * size; total > confirmBytes && !yes {
+		return usageErrorf("%s would hold %d items × %s = %s: give --yes to write that much, or fewer --items or a smaller --size (--quick: a laptop-sized sweep)",
+			what, items, cacheperf.FormatSize(size), cacheperf.FormatSize(total))
+	}
+	return nil
 }

@@ -72,28 +72,29 @@ func (m kvFlag) Set(s string) error {
 	return nil
 }
 
-// driverFlags names the flags that set driver.Config's fields.
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers", "Repeat": "repeat"}
+// driverFlags names the flags that set driver.Config's fields, and fleet.ControllerConfig's (a
+// distributed drive's errors name either).
+var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
+	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
+	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
+	"Agents": "agents", "Wait": "agents-wait",
+	"MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 
-// driveFlags are the flags drive and run share.
+// driveFlags are the flags drive and run share. A flag that sets a driver.Config field as it is
+// is bound to the field itself (the library fills its defaults and checks it); the fields here
+// are the flags that need parsing or stand for something else.
 type driveFlags struct {
-	target, scenario, out, think   string
-	users, iterations, maxInFlight int
-	rate                           float64
-	duration, rampUp, rampDown     time.Duration
-	timeout                        time.Duration
-	keep                           optBool
-	insecure                       bool
-	set                            kvFlag
-	maxErrorRate                   string
-	maxP90, maxP99                 time.Duration
-	minTPS                         float64
-	progress                       *progressFlag
-	seed                           uint64
-	sutMetrics                     string
-	publish                        publishFlags
-	repeat                         int
-	label                          string
+	cfg            driver.Config
+	out            string
+	think          string
+	keep           optBool
+	set            kvFlag
+	maxErrorRate   string
+	maxP90, maxP99 time.Duration
+	minTPS         float64
+	progress       *progressFlag
+	sutMetrics     string
+	publish        publishFlags
 
 	peak                     bool
 	peakStart, peakStep      int
@@ -104,21 +105,22 @@ type driveFlags struct {
 
 func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp, defRampDown time.Duration) {
 	f.set = kvFlag{}
-	fs.StringVar(&f.target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
-	fs.StringVar(&f.scenario, "scenario", driver.DefaultScenario, "built-in scenario name or a scenario YAML file")
-	fs.IntVar(&f.users, "users", defUsers, "virtual users (closed model)")
-	fs.IntVar(&f.users, "c", defUsers, "same as --users")
-	fs.DurationVar(&f.duration, "duration", defDur, "the measured steady state")
-	fs.DurationVar(&f.duration, "d", defDur, "same as --duration")
-	fs.DurationVar(&f.rampUp, "ramp-up", defRampUp, "users start evenly over this time before the steady state (not measured)")
-	fs.DurationVar(&f.rampDown, "ramp-down", defRampDown, "users stop over this time after the steady state (not measured)")
+	fs.StringVar(&f.cfg.Target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
+	fs.StringVar(&f.cfg.Scenario, "scenario", driver.DefaultScenario, "built-in scenario name or a scenario YAML file")
+	fs.IntVar(&f.cfg.Users, "users", defUsers, "virtual users (closed model)")
+	fs.IntVar(&f.cfg.Users, "c", defUsers, "same as --users")
+	fs.DurationVar(&f.cfg.Duration, "duration", defDur, "the measured steady state")
+	fs.DurationVar(&f.cfg.Duration, "d", defDur, "same as --duration")
+	fs.DurationVar(&f.cfg.RampUp, "ramp-up", defRampUp, "users start evenly over this time before the steady state (not measured)")
+	fs.DurationVar(&f.cfg.RampDown, "ramp-down", defRampDown, "users stop over this time after the steady state (not measured)")
 	fs.StringVar(&f.think, "think", "", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the scenario's; none in quick mode)")
-	fs.Float64Var(&f.rate, "rate", 0, "open model: iterations started per second (instead of --users)")
-	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = "+strconv.Itoa(load.DefaultMaxInFlight)+")")
-	fs.IntVar(&f.iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
+	fs.Float64Var(&f.cfg.Rate, "rate", 0, "open model: iterations started per second (instead of --users)")
+	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = "+strconv.Itoa(load.DefaultMaxInFlight)+")")
+	fs.IntVar(&f.cfg.Iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
 	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the original papers ran)")
-	fs.DurationVar(&f.timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
-	fs.BoolVar(&f.insecure, "insecure", false, "do not verify https certificates")
+	fs.DurationVar(&f.cfg.Timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
+	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
+	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.out, "out", "", "write the results JSON to this file")
 	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
@@ -126,11 +128,14 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
+	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
+	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
-	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
-	addLabel(fs, &f.label)
-	fs.Uint64Var(&f.seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
+	fs.IntVar(&f.cfg.Repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
+	addLabel(fs, &f.cfg.Label)
+	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
 	fs.IntVar(&f.peakStart, "peak-start", peak.DefaultStart, "peak search: users in the first step")
 	fs.IntVar(&f.peakStep, "peak-step", peak.DefaultStart, "peak search: users added per step")
@@ -144,10 +149,9 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 // config turns the flags into a drive configuration; quickURL is quick mode's --url.
 func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
 	given := givenFlags(fs)
-	cfg := driver.Config{Target: f.target, Scenario: f.scenario, URL: quickURL, Params: f.set,
-		Users: f.users, Rate: f.rate, MaxInFlight: f.maxInFlight, Iterations: f.iterations,
-		RampUp: f.rampUp, Duration: f.duration, RampDown: f.rampDown, Timeout: f.timeout, Insecure: f.insecure, Seed: f.seed,
-		Repeat: f.repeat, Label: f.label}
+	cfg := f.cfg
+	cfg.URL, cfg.Params = quickURL, f.set
+	cfg.OnLive = printLive
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
@@ -163,23 +167,8 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 			cfg.RampDown = 0
 		}
 	}
-	switch {
-	case f.users < 1 && f.rate == 0:
-		return cfg, usageErrorf("--users (-c) must be at least 1, got %d", f.users)
-	case f.rate < 0:
-		return cfg, usageErrorf("--rate must be positive, got %g", f.rate)
-	case f.rate > 0 && given["users"] || f.rate > 0 && given["c"]:
+	if cfg.Rate > 0 && (given["users"] || given["c"]) {
 		return cfg, usageErrorf("give --users (closed model) or --rate (open model), not both")
-	case f.duration <= 0:
-		return cfg, usageErrorf("--duration (-d) must be positive, got %v", f.duration)
-	case f.rampUp < 0:
-		return cfg, usageErrorf("--ramp-up must not be negative")
-	case f.rampDown < 0:
-		return cfg, usageErrorf("--ramp-down must not be negative")
-	case f.timeout <= 0:
-		return cfg, usageErrorf("--timeout must be positive")
-	case f.maxInFlight < 0:
-		return cfg, usageErrorf("--max-in-flight must not be negative")
 	}
 	if f.think != "" {
 		t, err := scenario.ParseThink(f.think)
@@ -212,9 +201,6 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
 	}
 	if f.peak {
-		if f.rate > 0 {
-			return cfg, usageErrorf("--peak steps virtual users; it cannot be combined with --rate")
-		}
 		if f.peakStart < 1 || f.peakStep < 1 || f.peakMax < f.peakStart {
 			return cfg, usageErrorf("--peak-start and --peak-step must be at least 1 and --peak-max-users at least --peak-start")
 		}
@@ -240,7 +226,20 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		return cfg, err
 	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
+	if err := cfg.Validate(); err != nil {
+		return cfg, driverFlags.usageError(err)
+	}
 	return cfg, nil
+}
+
+// printLive tells the user where the run's live views are.
+func printLive(metricsURL, dashboardURL string) {
+	if metricsURL != "" {
+		fmt.Fprintf(os.Stderr, "live metrics at %s\n", metricsURL)
+	}
+	if dashboardURL != "" {
+		fmt.Fprintf(os.Stderr, "live dashboard at %s\n", dashboardURL)
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -270,16 +269,7 @@ func finish(res *report.Results, out string, pub *publishFlags, runErr error) er
 	}
 	pub.price(res)
 	res.WriteSummary(os.Stdout)
-	if out != "" {
-		if err := res.WriteFile(out); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
-		if err := pub.writeReport(res, out); err != nil {
-			return errors.Join(runErr, err)
-		}
-	}
-	return runErr
+	return errors.Join(runErr, writeResults(res, out, pub))
 }
 
 func runDrive(ctx context.Context, args []string) error {
@@ -313,12 +303,12 @@ func runDrive(ctx context.Context, args []string) error {
 		fmt.Printf("%-14s %s\n", smartclient.Name, "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout.")
 		return nil
 	}
-	if f.scenario == smartclient.Name {
+	if f.cfg.Scenario == smartclient.Name {
 		return runClientScenario(ctx, fs, &f, cf, sf)
 	}
 	given := givenFlags(fs)
 	if quickURL != "" && !given["users"] && !given["c"] {
-		f.users = driver.DefaultQuickUsers
+		f.cfg.Users = driver.DefaultQuickUsers
 	}
 	cfg, err := f.config(fs, quickURL)
 	if err != nil {
@@ -340,6 +330,7 @@ func runDrive(ctx context.Context, args []string) error {
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}
+	err = agentLossHint(err)
 	err = finish(res, f.out, &f.publish, err)
 	if res != nil && res.Stream != nil {
 		fmt.Println(res.Stream.Line())

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/tradebench/tradebench/bench/smartclient"
+	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/streamload"
@@ -43,6 +44,9 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	}
 	if cfg.Peak != nil {
 		return usageErrorf("--peak: the client scenario runs one load level; step --users yourself")
+	}
+	if cfg.MetricsListen != "" || cfg.Dashboard != "" {
+		return usageErrorf("--metrics-listen and --dashboard watch HTTP scenarios; the client scenario has no live views yet")
 	}
 	switch cf.access {
 	case remote.SOAP, remote.REST, remote.GRPC:
@@ -97,8 +101,7 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
 		return err
 	}
-	lc := load.Config{Users: cfg.Users, Rate: cfg.Rate, MaxInFlight: cfg.MaxInFlight, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Steady: cfg.Duration, RampDown: cfg.RampDown, Progress: cfg.Progress, ProgressTTY: cfg.ProgressTTY, Label: smartclient.Name}
+	lc := cfg.Load(smartclient.Name)
 	sc = sc.WithDefaults()
 	w := sc
 	res, err := streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, lc, w) })
@@ -108,6 +111,7 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 		}
 		return nil
 	}
+	disclose.Fill(res)
 	res.Workload = smartclient.Workload
 	res.Scenario = smartclient.Name
 	res.Target = cf.access + "://" + cf.bsl

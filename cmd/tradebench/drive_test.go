@@ -36,6 +36,9 @@ func TestDriveExitCodes(t *testing.T) {
 		{"drive", "--url", srv.URL, "--target", srv.URL},
 		{"drive", "--scenario", "buysell"},
 		{"drive", "--url", srv.URL, "--bogus"},
+		{"drive", "--url", srv.URL, "--metrics-listen", "9465"},
+		{"drive", "--url", srv.URL, "--dashboard", "127.0.0.1:9466", "--live-linger", "-1s"},
+		{"drive", "--url", srv.URL, "--metrics-listen", "127.0.0.1:9465", "--dashboard", "127.0.0.1:9465"},
 	} {
 		if code := runMain(bad); code != 2 {
 			t.Errorf("%v: exit %d, want 2", bad, code)

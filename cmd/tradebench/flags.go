@@ -152,11 +152,12 @@ func runSubcommand(ctx context.Context, args []string, usage string, subs ...sub
 		names[i] = s.name
 	}
 	want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage) // as 'tradebench' alone: the usage where errors go, exit 2
+		return usageErrorf("missing subcommand (%s)", want)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Print(usage)
-		if len(args) == 0 {
-			return usageErrorf("missing subcommand (%s)", want)
-		}
 		return nil
 	}
 	for _, s := range subs {

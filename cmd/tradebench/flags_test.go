@@ -64,15 +64,15 @@ var renamed = []struct {
 // alias registered as a plain flag, or printFlags printing everything).
 func TestRenamedFlagsHiddenFromHelp(t *testing.T) {
 	for _, r := range renamed {
-		code, _, stderr := capture(t, append(r.cmd, "--help")...)
+		code, help, _ := capture(t, append(r.cmd, "--help")...) // asked for, the help goes to stdout
 		if code != 0 {
 			t.Errorf("%v --help: exit %d", r.cmd, code)
 		}
-		if !regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(r.new) + `\b`).MatchString(stderr) {
-			t.Errorf("%v --help does not list -%s:\n%s", r.cmd, r.new, stderr)
+		if !regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(r.new) + `\b`).MatchString(help) {
+			t.Errorf("%v --help does not list -%s:\n%s", r.cmd, r.new, help)
 		}
-		if regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(r.old) + `\b`).MatchString(stderr) {
-			t.Errorf("%v --help lists the old name -%s:\n%s", r.cmd, r.old, stderr)
+		if regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(r.old) + `\b`).MatchString(help) {
+			t.Errorf("%v --help lists the old name -%s:\n%s", r.cmd, r.old, help)
 		}
 	}
 }
@@ -80,9 +80,9 @@ func TestRenamedFlagsHiddenFromHelp(t *testing.T) {
 // TestLoadPhaseFlags: every command that runs load phases takes the four phase flags.
 func TestLoadPhaseFlags(t *testing.T) {
 	for _, cmd := range [][]string{{"run"}, {"drive"}, {"wstest", "drive"}, {"xmlmark", "run"}, {"cacheperf", "sweep"}} {
-		_, _, stderr := capture(t, append(cmd, "--help")...)
+		_, help, _ := capture(t, append(cmd, "--help")...)
 		for _, f := range []string{"users", "ramp-up", "duration", "ramp-down", "progress"} {
-			if !strings.Contains(stderr, "\n  -"+f+" ") {
+			if !strings.Contains(help, "\n  -"+f+" ") {
 				t.Errorf("%v --help has no -%s", cmd, f)
 			}
 		}
@@ -102,11 +102,11 @@ func TestOldNamesStillWork(t *testing.T) {
 
 	t.Run("wstest drive", func(t *testing.T) {
 		code, _, stderr := capture(t, "wstest", "drive", "--target", "http://"+ws.HTTPAddr.String(),
-			"--users", "3", "--rampup", "0.1", "--steady", "0.3", "--rampdown", "0", "--quiet")
+			"--users", "3", "--rampup", "100ms", "--steady", "300ms", "--rampdown", "0", "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(stderr, "3 agents, think 0s, keep-alive true, list 20, bytes 1024, ramp-up 100ms, steady 300ms, ramp-down 0s") {
+		if !strings.Contains(stderr, "3 users, think 0s, keep-alive true, list 20, bytes 1024, ramp-up 100ms, steady 300ms, ramp-down 0s") {
 			t.Errorf("the old names did not set the run:\n%s", stderr)
 		}
 		if strings.Contains(stderr, "tps") {
@@ -118,7 +118,7 @@ func TestOldNamesStillWork(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(stderr, "2 agents, ramp-up 0s, steady 200ms, ramp-down 0s") {
+		if !strings.Contains(stderr, "2 users, ramp-up 0s, steady 200ms, ramp-down 0s") {
 			t.Errorf("the old names did not set the run:\n%s", stderr)
 		}
 	})
@@ -190,6 +190,11 @@ func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 		{[]string{"load", "--hash-cost", "99"}, "--hash-cost"},
 		{[]string{"serve", "--market-summary-ttl", "-1s"}, "--market-summary-ttl"},
 		{[]string{"serve", "--session-ttl", "30s"}, "--session-ttl"},
+		{[]string{"serve", "--session-ttl", "-1m"}, "--session-ttl"},
+		{[]string{"serve", "--orders-limit", "1001"}, "--orders-limit"},
+		{[]string{"serve", "--stream-limit", "-1"}, "--stream-limit"},
+		{[]string{"drive", "--url", "http://127.0.0.1:1/", "--connect-timeout", "-1s"}, "--connect-timeout"},
+		{[]string{"drive", "--url", "http://127.0.0.1:1/", "--duration", "0s"}, "--duration"},
 		{[]string{"serve", "--role", "web", "--access", "soap"}, "--bsl"},
 		{[]string{"serve", "--role", "web", "--access", "grpc"}, "--bsl-grpc"},
 		{[]string{"serve", "--orders", "durable"}, "--orders"},
@@ -198,7 +203,8 @@ func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 		{[]string{"run", "--bogus"}, "-bogus"},
 		{[]string{"serve", "--login-max-failures", "-1"}, "--login-max-failures"},
 		{[]string{"serve", "--tls-cert", "/nonexistent.pem"}, "--tls-cert"},
-		{[]string{"serve", "--service-token-file", "/nonexistent-token"}, "--service-token-file"},
+		// a web tier reads the token file it is given (the monolith writes a missing one: see TestMonolithTokenForTheClient)
+		{[]string{"serve", "--role", "web", "--access", "rest", "--bsl", "127.0.0.1:1", "--service-token-file", "/nonexistent-token"}, "--service-token-file"},
 		{[]string{"serve", "--role", "web", "--access", "rest", "--bsl", "127.0.0.1:1"}, "--service-token-file"},
 	} {
 		code, _, stderr := capture(t, tc.args...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +34,36 @@ func checkDSN(db string) error {
 	return nil
 }
 
+// needDB checks a --db before anything opens it, so that a command that fails creates nothing
+// (opening a SQLite path creates the file). Without create the SQLite file must exist: serving,
+// resetting or auditing a database that is not there is bad input, not an empty database to
+// leave behind. With create (load, serve --load-if-empty) its directory must exist — the
+// default working directory is made, as 'run' makes it. PostgreSQL DSNs pass: the server says.
+func needDB(db string, create bool, hint string) error {
+	driver, target, err := dsn.Parse(db)
+	if err != nil || driver != dsn.SQLite {
+		return nil // checkDSN reports a bad DSN
+	}
+	path := strings.SplitN(target, "?", 2)[0]
+	if path == ":memory:" || strings.HasPrefix(path, "file::memory:") {
+		return nil
+	}
+	if !create {
+		if _, err := os.Stat(path); err != nil {
+			return usageErrorf("--db %s: no such database; %s", dsn.Redact(db), hint)
+		}
+		return nil
+	}
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if filepath.Clean(dir) == dataset.DefaultDir {
+		return os.MkdirAll(dir, 0o755)
+	}
+	return usageErrorf("--db %s: the directory %s does not exist", db, dir)
+}
+
 const dbHelp = "database: sqlite:PATH or postgres://user:pass@host:port/dbname"
 
 func runLoad(ctx context.Context, args []string) error {
@@ -53,7 +84,7 @@ Drops the StockTrader tables in the database and fills them with a generated dat
 runs with 'tradebench reset'. Do not load while a server is using the database.
 
 examples:
-  tradebench load                                  # default size into sqlite:tradebench.db
+  tradebench load                                  # the paper's size into `+dataset.DefaultDB+`
   tradebench load --accounts 1000 --quotes 500     # a small data set for trying things out
   tradebench load --db postgres://postgres@127.0.0.1:5432/tradebench
 
@@ -67,6 +98,9 @@ flags:
 		return loadFlags.usageError(err)
 	}
 	if err := checkDSN(*db); err != nil {
+		return err
+	}
+	if err := needDB(*db, true, ""); err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, *db)
@@ -108,6 +142,9 @@ flags:
 	if err := checkDSN(*db); err != nil {
 		return err
 	}
+	if err := needDB(*db, false, "load it first: tradebench load --db "+dsn.Redact(*db)); err != nil {
+		return err
+	}
 	st, err := store.Open(ctx, *db)
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", dsn.Redact(*db), err)
@@ -126,9 +163,9 @@ func loadHint(err error, db string, alsoServe bool) error {
 	if !errors.Is(err, store.ErrNotLoaded) {
 		return err
 	}
-	hint := fmt.Sprintf("load it first with\n  tradebench load --db %s", dsn.Redact(db))
+	hint := fmt.Sprintf("load it first: tradebench load --db %s", dsn.Redact(db))
 	if alsoServe {
-		hint += "\n(or start with --load-if-empty)"
+		hint += " (or start with --load-if-empty)"
 	}
 	return fmt.Errorf("%w; %s", err, hint)
 }

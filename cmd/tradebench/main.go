@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +15,7 @@ import (
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's name; it returns
-// errUsage (wrapped) for a bad command line, so main can exit 2 as flag does.
+// errUsage (wrapped) for a bad command line, and exitCode maps every error to the exit status.
 type command struct {
 	name    string
 	summary string
@@ -40,33 +39,6 @@ func usageErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 }
 
-// newFlagSet makes a FlagSet for a subcommand that returns its errors instead of exiting and
-// prints usage with a one-line synopsis.
-func newFlagSet(name, synopsis string) *flag.FlagSet {
-	fs := flag.NewFlagSet("tradebench "+name, flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: tradebench %s %s\n\nflags:\n", name, synopsis)
-		printFlags(fs)
-	}
-	return fs
-}
-
-// parseFlags parses args, mapping -h to a clean exit and other errors to errUsage. It also
-// rejects stray positional arguments unless allowArgs.
-func parseFlags(fs *flag.FlagSet, args []string, allowArgs bool) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return flag.ErrHelp
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if !allowArgs && fs.NArg() > 0 {
-		return usageErrorf("unexpected argument %q (flags go before it? see --help)", fs.Arg(0))
-	}
-	return nil
-}
-
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "tradebench — a performance kit for application platforms\n\nusage: tradebench <command> [flags]\n\ncommands:\n")
 	names := make([]string, 0, len(commands))
@@ -85,42 +57,42 @@ func main() {
 }
 
 func runMain(args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		// a command is required: the usage goes where errors go, and the status says so
+		usage(os.Stderr)
+		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(os.Stdout)
-		return 0
+		return exitOK
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "tradebench: unknown command %q\n\n", args[0])
-		usage(os.Stderr)
-		return 2
+		fmt.Fprintf(os.Stderr, "tradebench: unknown command %q;%s see 'tradebench --help'\n", args[0], nearestCommand(args[0]))
+		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := c.run(ctx, args[1:])
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(os.Stderr, "tradebench %s: %s\n", c.name, strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		return 2
-	default:
-		var ec exitCoder
-		if errors.As(err, &ec) {
-			if msg := err.Error(); msg != "" {
-				fmt.Fprintf(os.Stderr, "tradebench %s: %s\n", c.name, msg)
-			}
-			return ec.ExitCode()
+	code := exitCode(err)
+	if code != exitOK {
+		if msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": "); msg != "" {
+			fmt.Fprintf(os.Stderr, "tradebench %s: %s\n", c.name, msg)
 		}
-		fmt.Fprintf(os.Stderr, "tradebench %s: %v\n", c.name, err)
-		return 1
 	}
+	return code
 }
 
-// exitCoder lets a command choose its exit status (e.g. thresholds failed = 3).
-type exitCoder interface {
-	error
-	ExitCode() int
+// nearestCommand is " did you mean X?" for the command nearest to name, or "".
+func nearestCommand(name string) string {
+	best, bd := "", 3
+	for n := range commands {
+		if d := editDistance(name, n); d < bd || d == bd && n < best {
+			best, bd = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " did you mean " + best + "?"
 }

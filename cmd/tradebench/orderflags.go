@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/orders"
 )
@@ -14,6 +16,7 @@ type orderFlags struct {
 	// httpListen and grpcListen are where `serve --role orders` serves its REST and gRPC
 	// endpoints (--order-http, --order-grpc).
 	httpListen, grpcListen string
+	natsTokenFile          string
 }
 
 // register adds the flags to fs; config turns them into an orders.Config after fs.Parse.
@@ -28,6 +31,7 @@ func (f *orderFlags) register(fs *flag.FlagSet) {
 		"  async-grpc      the order id is sent to the processor's gRPC endpoint (lost on a crash)")
 	fs.StringVar(&f.NATS, "nats", "", "NATS server URL (nats://host:port) for the async-durable and async-volatile modes, and in any mode for live quote changes between processes; empty starts an embedded NATS server with JetStream storing under --work-dir/nats")
 	fs.IntVar(&f.NATSPort, "nats-port", -1, "port of the embedded NATS server on 127.0.0.1 (-1 = any free port); give it (e.g. 4222) when other processes (serve --role orders) must reach it with --nats")
+	fs.StringVar(&f.natsTokenFile, "nats-token-file", "", "file holding the NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+" if present): the embedded server requires it, --nats connections present it; with --nats-port and none, the embedded server writes a new one there")
 	fs.StringVar(&f.WorkDir, "work-dir", orders.DefaultWorkDir, "working directory (the embedded NATS server's files)")
 	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: host:port of the order processor's REST (async-http) or gRPC (async-grpc) endpoint (serve --role orders); empty in the monolith runs one in-process")
 	fs.IntVar(&f.Concurrency, "concurrency", orders.DefaultConcurrency, "order processor: orders completed at once")
@@ -45,6 +49,13 @@ func (f *orderFlags) config() (orders.Config, error) {
 	}
 	c := f.Config
 	c.Mode = m
+	// a fixed embedded port means other processes join the broker: they need a token file
+	generate := c.NATS == "" && c.NATSPort > 0
+	if tok, _, err := natsx.ResolveToken(f.natsTokenFile, generate); err == nil {
+		c.NATSToken = tok
+	} else if f.natsTokenFile != "" || generate || !errors.Is(err, natsx.ErrNoToken) {
+		return orders.Config{}, &setting.Error{Field: "NATSToken", Err: err}
+	}
 	if c.Concurrency < 1 {
 		return orders.Config{}, setting.Errorf("Concurrency", "must be between 1 and 10000, got %d", c.Concurrency)
 	}

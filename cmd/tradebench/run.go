@@ -75,10 +75,10 @@ func runRun(ctx context.Context, args []string) error {
 	if *accounts < 1 || *quotes < 1 {
 		return usageErrorf("--accounts and --quotes must be at least 1")
 	}
-	if f.target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
+	if f.cfg.Target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
 		return usageErrorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
 	}
-	if f.target != "" && (given["access"] || given["orders"]) {
+	if f.cfg.Target != "" && (given["access"] || given["orders"]) {
 		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
 	if !slices.Contains(remote.Accesses(), *acc) {
@@ -92,7 +92,10 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if ff.agents != 0 && f.target == "" {
+	if err := runPaths(*db, f.out); err != nil {
+		return err // refused before the working directory is made: a failed run leaves nothing
+	}
+	if ff.agents != 0 && f.cfg.Target == "" {
 		return usageErrorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
@@ -105,8 +108,9 @@ func runRun(ctx context.Context, args []string) error {
 		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
 	if out == nil || out.Results == nil {
-		return err
+		return driverFlags.orUsage(err)
 	}
+	err = agentLossHint(err)
 	if f.publish.pricing != nil && out.Out != "" {
 		// the job wrote the results; priced, they are written again (atomically) with the price
 		f.publish.price(out.Results)

@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	iofs "io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
@@ -26,9 +30,10 @@ var serveFlags = flagNames{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
 	"MarketSummaryTTL": "market-summary-ttl", "OrdersLimit": "orders-limit", "HashCost": "hash-cost",
 	"SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout", "Remote.MaxConnsPerHost": "max-conns-per-host",
-	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit",
+	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit", "StreamPerClient": "stream-per-client",
 	// orders.Config's own fields
 	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
+	"NATSToken": "nats-token-file", "Orders.NATSToken": "nats-token-file",
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -51,8 +56,11 @@ func runServe(ctx context.Context, args []string) error {
 		"caller: $TRADEBENCH_SERVICE_TOKEN, or --service-token-file. A bsl or orders process with\n"+
 		"neither uses ./"+svcauth.DefaultTokenFile+", writing a new random token there (mode 0600) if\n"+
 		"it does not exist, and says so; give the web tiers that file. The monolith, whose callers\n"+
-		"are all in-process, uses a random token of its own. Across machines, add mutual TLS with\n"+
-		"--tls-cert, --tls-key and --tls-ca on every tier. See docs/security.md.")
+		"are all in-process, uses a random token of its own unless --service-token-file names a file:\n"+
+		"then it uses that token, writing the file first if it does not exist, so that 'tradebench\n"+
+		"client --access rest --bsl ADDR --service-token-file FILE' can call its services host (its\n"+
+		"addresses are in the start-up line). Across machines, add mutual TLS with --tls-cert,\n"+
+		"--tls-key and --tls-ca on every tier. See docs/security.md.")
 	role := fs.String("role", "all", "roles to run: all (the monolith), or a comma-separated list of web, bsl (business services host), orders (order processor)")
 	db := fs.String("db", def.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname (roles bsl and orders, and web with --access inprocess)")
 	listen := fs.String("listen", def.Listen, "web role: address to serve HTTP on (host:port; port 0 picks a free one)")
@@ -70,9 +78,11 @@ func runServe(ctx context.Context, args []string) error {
 	fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")
 	fs.StringVar(&tlsFiles.Key, "tls-key", "", "mutual TLS: this process's private key (PEM)")
 	fs.StringVar(&tlsFiles.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
-	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per minute before further logins are refused with 429 until the minute has passed (0 = no limit)")
+	behindTLS := fs.Bool("behind-tls", false, "web role: browsers reach this web tier through a TLS-terminating proxy (https): cookies get the Secure attribute, so the session never travels over plain HTTP")
+	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per client address per minute before that client's further logins of it are refused with 429 until the minute has passed, and ten times as many across accounts for all its logins (0 = no limit)")
 	var of orderFlags
 	of.register(fs)
+	streamPerClient := fs.Int("stream-per-client", web.DefaultStreamPerClient, "web role: most live streams one client address may hold open, under --stream-limit; one more gets 429")
 	streamLimit := fs.Int("stream-limit", web.DefaultStreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
 	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
 	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
@@ -90,6 +100,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 
 	cfg := def
+	cfg.Logger = slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	roles, err := server.ParseRoles(*role)
 	if err != nil {
 		return usageErrorf("--role: %v", err)
@@ -111,35 +122,25 @@ func runServe(ctx context.Context, args []string) error {
 	if cfg.MetricsListen, err = metricsListen(); err != nil {
 		return err
 	}
-	if *callTimeout <= 0 {
-		return usageErrorf("--call-timeout must be positive, got %v", *callTimeout)
-	}
-	if *maxConns < 1 {
-		return usageErrorf("--max-conns-per-host must be at least 1, got %d", *maxConns)
-	}
-	if *grpcConns < 1 {
-		return usageErrorf("--grpc-conns must be at least 1, got %d", *grpcConns)
-	}
 	cfg.Remote = remote.Options{Timeout: *callTimeout, MaxConnsPerHost: *maxConns, GRPCConns: *grpcConns}
 	oc, err := of.config()
 	if err != nil {
 		return serveFlags.usageError(err)
 	}
 	cfg.Orders = oc
-	if *streamLimit < 1 {
-		return usageErrorf("--stream-limit must be at least 1, got %d", *streamLimit)
-	}
 	cfg.StreamLimit = *streamLimit
+	cfg.StreamPerClient = *streamPerClient
+	cfg.BehindTLS = *behindTLS
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
-	if *ordersLimit < 1 {
-		return usageErrorf("--orders-limit must be at least 1, got %d", *ordersLimit)
-	}
-	if *sessionTTL <= 0 {
-		return usageErrorf("--session-ttl must be positive, got %v", *sessionTTL)
-	}
 	if err := cfg.Validate(); err != nil {
 		return serveFlags.usageError(err)
+	}
+	given := givenFlags(fs)
+	if given["nats-port"] && oc.NATS == "" && oc.Mode != orders.AsyncDurable && oc.Mode != orders.AsyncVolatile {
+		// the embedded broker runs for the queued order modes only: a port for it would be a
+		// promise nothing keeps, and tiers told to connect there would find no one
+		return usageErrorf("--nats-port: the embedded NATS server runs only with --orders async-durable or async-volatile; in %s mode run a NATS server and give every tier --nats URL (live quotes between processes)", oc.Mode)
 	}
 	if *loadIfEmpty {
 		spec.Accounts, spec.Quotes, spec.Holdings, spec.Seed = *accounts, *quotes, *holdings, *seed
@@ -151,15 +152,15 @@ func runServe(ctx context.Context, args []string) error {
 		cfg.LoadProgress = func(done, total int64) {
 			if pct := done * 10 / max(total, 1); pct != last {
 				last = pct
-				fmt.Fprintf(os.Stderr, "loading: %d%% (%d of %d rows)\n", pct*10, done, total)
+				cfg.Logger.Info("loading", "percent", pct*10, "rows", done, "of", total) // a server's one log style
 			}
 		}
 	}
 	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
 		cfg.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
-	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
-	cfg.Logger = log
+	log := cfg.Logger
+	httpserve.RouteGRPCLog(log.Handler())
 	if *loginMax < 0 {
 		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)
 	}
@@ -170,13 +171,34 @@ func runServe(ctx context.Context, args []string) error {
 			return usageErrorf("--tls-cert: %v", err)
 		}
 	}
+	// the store is opened by the roles that serve data: it must exist unless it is to be loaded
+	// (checked after the flags, before anything is written)
+	if roles.BSL || roles.Orders || cfg.Access == remote.InProcess {
+		if err := needDB(cfg.DB, *loadIfEmpty, "load it first: tradebench load --db "+dsn.Redact(cfg.DB)+" (or start with --load-if-empty)"); err != nil {
+			return err
+		}
+	}
 	monolith := roles.Web && roles.BSL && roles.Orders && oc.Processor == ""
+	var wroteToken string // a token file this process created, removed again if it fails to start
+	if monolith && *tokenFile != "" && os.Getenv(svcauth.EnvToken) == "" {
+		// the monolith's own calls need no shared token, but a smart client (tradebench client
+		// --access rest --bsl ADDR) calling its services host does: --service-token-file gives it
+		// one, written (mode 0600) when the file does not exist yet
+		if _, err := os.Stat(*tokenFile); errors.Is(err, iofs.ErrNotExist) {
+			if _, err := svcauth.WriteTokenFile(*tokenFile); err != nil {
+				return usageErrorf("--service-token-file: %v", err)
+			}
+			wroteToken = *tokenFile
+		}
+	}
 	token, src, path, err := svcauth.Resolve(*tokenFile, !monolith && (roles.BSL || roles.Orders))
 	switch {
 	case err != nil:
 		return usageErrorf("--service-token-file: %v", err)
 	case src == svcauth.NotConfigured && !monolith:
 		return usageErrorf("--service-token-file: this process calls a services host or an order processor in another process and needs its service token: give --service-token-file PATH (the host writes ./%s when it has none) or $%s", svcauth.DefaultTokenFile, svcauth.EnvToken)
+	case wroteToken != "":
+		log.Info("service token written: give clients of this process's services host --service-token-file "+wroteToken, "file", wroteToken)
 	case src == svcauth.Generated:
 		abs, _ := filepath.Abs(path)
 		log.Info("service token generated: give the web tiers and order processors --service-token-file "+abs+" (or its content in $"+svcauth.EnvToken+")", "file", abs)
@@ -185,8 +207,14 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	cfg.ServiceToken = token
 
+	if roles.Web && !roles.BSL && cfg.Access != remote.InProcess && oc.NATS == "" {
+		log.Warn("quote changes from a remote services host need --nats: the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
+	}
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {
+		if wroteToken != "" {
+			os.Remove(wroteToken)
+		}
 		return loadHint(serveFlags.orUsage(err), cfg.DB, true)
 	}
 	attrs := []any{"roles", roles.String()}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -49,22 +48,7 @@ func smokeCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
 // tb runs tradebench with args in a temporary directory and returns how it ended.
 func tb(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), smokeTimeout)
-	defer cancel()
-	cmd := smokeCmd(ctx, t.TempDir(), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("tradebench %v: %v", args, err)
-	}
-	return r
+	return runIn(t, t.TempDir(), args...)
 }
 
 // mustRun runs tradebench and fails unless it exits 0.
@@ -216,12 +200,12 @@ func TestSmokeWSTest(t *testing.T) {
 	if r := mustRun(t, "wstest", "configs", "sun-echolist20"); !strings.Contains(r.stdout, "Agents") {
 		t.Errorf("wstest configs sun-echolist20 printed:\n%s", r.stdout)
 	}
-	s, m := serveCmd(t, regexp.MustCompile(`SOAP (http://[^/\s]+)/wstest/soap.* gRPC (\S+);`), "wstest", "serve", "--listen", "127.0.0.1:0", "--grpc-listen", "127.0.0.1:0")
+	s, m := serveCmd(t, regexp.MustCompile(`soap=(http://[^/\s]+)/wstest/soap .*grpc=(\S+)`), "wstest", "serve", "--listen", "127.0.0.1:0", "--grpc-listen", "127.0.0.1:0")
 	out := filepath.Join(t.TempDir(), "wstest.json")
-	mustRun(t, "wstest", "drive", "--target", m[1], "--grpc", m[2], "--config", "sun-echolist20",
-		"--users", "1", "--rampup", "0", "--steady", "1", "--rampdown", "0", "--quiet", "--out", out)
-	if _, err := os.Stat(out); err != nil {
-		t.Errorf("wstest drive wrote no results: %v", err)
+	r := mustRun(t, "wstest", "drive", "--target", m[1], "--grpc", m[2], "--config", "sun-echolist20",
+		"-c", "1", "--rampup", "0", "-d", "1s", "--rampdown", "0", "--quiet", "--out", out)
+	if wroteResults(t, r, out); !strings.Contains(r.stderr, "1 users") {
+		t.Errorf("wstest drive's header counts users:\n%s", r.stderr)
 	}
 	s.stop(t)
 }
@@ -231,17 +215,20 @@ func TestSmokeCachePerf(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "cache.db")
 	mustRun(t, "cacheperf", "load", "--db", db, "--items", "10", "--size", "4KB")
-	s, m := serveCmd(t, regexp.MustCompile(`serving (http://\S+/cacheperf/)`), "cacheperf", "serve", "--db", db, "--cache-size", "1MB", "--listen", "127.0.0.1:0")
+	s, m := serveCmd(t, regexp.MustCompile(`url=(http://\S+/cacheperf/)`), "cacheperf", "serve", "--db", db, "--cache-size", "1MB", "--listen", "127.0.0.1:0")
 	if code, body := httpGet(t, m[1]+"hello"); code != 200 || !strings.Contains(body, "Hello, World!") {
 		t.Errorf("cacheperf hello page: %d %.200s", code, body)
 	}
 	s.stop(t)
 	out := filepath.Join(dir, "sweep.json")
-	mustRun(t, "cacheperf", "sweep", "--items", "20", "--size", "4KB", "--cache-size", "1MB", "--keys", "10", "--mix-keys", "10",
-		"--threads", "2", "--warmup", "100ms", "--steady", "300ms", "--baseline=false", "--out", out)
-	if _, err := os.Stat(out); err != nil {
-		t.Errorf("cacheperf sweep wrote no results: %v", err)
+	r := tb(t, "cacheperf", "sweep", "--items", "20", "--size", "4KB", "--cache-size", "1MB", "--keys", "10", "--mix-keys", "10",
+		"-c", "2", "--warmup", "100ms", "-d", "300ms", "--baseline=false", "--out", out)
+	// 3: the process's peak RSS passed the small cache's ceiling (as under -race); the results
+	// are written all the same
+	if r.code != 0 && r.code != exitThresholds {
+		t.Fatalf("cacheperf sweep: exit %d\n%s", r.code, r.stderr)
 	}
+	wroteResults(t, r, out)
 }
 
 // XML Mark: the built-in configurations, a generated document, and a short run.
@@ -256,8 +243,24 @@ func TestSmokeXMLMark(t *testing.T) {
 		t.Errorf("xmlmark gen wrote %d bytes: %v", len(b), err)
 	}
 	out := filepath.Join(dir, "xmlmark.json")
-	mustRun(t, "xmlmark", "run", "DOM1", "--users", "1", "--rampup", "0s", "--steady", "1s", "--rampdown", "0s", "--quiet", "--out", out)
+	r := mustRun(t, "xmlmark", "run", "DOM1", "-c", "1", "--rampup", "0s", "-d", "1s", "--rampdown", "0s", "--quiet", "--out", out)
+	if wroteResults(t, r, out); !strings.Contains(r.stderr, "1 users") {
+		t.Errorf("xmlmark run's header counts users:\n%s", r.stderr)
+	}
+}
+
+// wroteResults checks every workload's --out: the results file, the HTML report beside it and
+// the one "results written to" line. (Mutant: xmlmark run writing the JSON only, as before —
+// the report check fails.)
+func wroteResults(t *testing.T, r result, out string) {
+	t.Helper()
 	if _, err := os.Stat(out); err != nil {
-		t.Errorf("xmlmark run wrote no results: %v", err)
+		t.Errorf("no results file: %v", err)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(out, ".json") + ".html"); err != nil {
+		t.Errorf("no HTML report beside the results: %v", err)
+	}
+	if !strings.Contains(r.stderr, "results written to "+out+"\n") {
+		t.Errorf("stderr does not say 'results written to %s':\n%s", out, r.stderr)
 	}
 }

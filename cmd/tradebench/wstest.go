@@ -78,14 +78,15 @@ flags:
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "wstest: SOAP http://%s/wstest/soap (WSDL ?wsdl), JSON http://%s/wstest/json/{op}", r.HTTPAddr, r.HTTPAddr)
+	// servers log in one style, slog's text lines, their start-up line included
+	attrs := []any{"soap", fmt.Sprintf("http://%s/wstest/soap", r.HTTPAddr), "json", fmt.Sprintf("http://%s/wstest/json/{op}", r.HTTPAddr)}
 	if r.GRPCAddr != nil {
-		fmt.Fprintf(os.Stderr, ", gRPC %s", r.GRPCAddr)
+		attrs = append(attrs, "grpc", r.GRPCAddr.String())
 	}
 	if r.MetricsURL != "" {
-		fmt.Fprintf(os.Stderr, ", metrics %s", r.MetricsURL)
+		attrs = append(attrs, "metrics", r.MetricsURL)
 	}
-	fmt.Fprintln(os.Stderr, "; Ctrl-C stops")
+	log.Info("wstest serving (WSDL at soap?wsdl; Ctrl-C stops)", attrs...)
 	return r.Wait()
 }
 
@@ -127,8 +128,10 @@ const wstestDriveHelp = `usage: tradebench wstest drive --target URL [--grpc HOS
 
 Loads a WSTest service and checks that every response is the right echo. The run is set by the
 old kit's INI keys (--config: a file or a built-in, see 'tradebench wstest configs'), by flags,
-or both; flags win. The old kit's Agents, RampUp, SteadyState and RampDown are --users,
---ramp-up, --duration and --ramp-down here.
+or both; flags win. The old kit's Agents, RampUp, SteadyState and RampDown are --users (-c),
+--ramp-up, --duration (-d) and --ramp-down here; in the INI file they are whole seconds, on the
+command line durations with a unit (10s, 2m), as on every command. With --out X.json the HTML
+report goes beside it, X.html (--no-report: none).
 
 examples:
   tradebench wstest drive --target http://127.0.0.1:8080 --config sun-echolist20
@@ -145,26 +148,44 @@ func wstestDrive(ctx context.Context, args []string) error {
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
 	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(wstestjob.Builtins(), ", ")+"; flags override it")
 	fs.String("encoding", wstestjob.SOAP, "soap | json | grpc")
-	fs.String("methodology", wstestjob.Sun, "sun: agents with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
-	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (default %d for sun, %d for users)", wstestjob.DefaultSunAgents, wstestjob.DefaultUsersAgents))
-	fs.String("ramp-up", wstestjob.DefaultRampUp.String(), "ramp-up: seconds or a duration (not measured)")
-	fs.String("duration", wstestjob.DefaultSteady.String(), "the measured steady state: seconds or a duration")
-	fs.String("ramp-down", wstestjob.DefaultRampDown.String(), "ramp-down: seconds or a duration (not measured)")
+	fs.String("methodology", wstestjob.Sun, "sun: a few users with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
+	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (-c; default %d for sun, %d for users)", wstestjob.DefaultSunAgents, wstestjob.DefaultUsersAgents))
+	fs.String("ramp-up", wstestjob.DefaultRampUp.String(), "ramp-up, a duration such as 10s (not measured)")
+	fs.String("duration", wstestjob.DefaultSteady.String(), "the measured steady state, a duration such as 2m (-d)")
+	fs.String("ramp-down", wstestjob.DefaultRampDown.String(), "ramp-down, a duration such as 5s (not measured)")
 	fs.String("think", "", fmt.Sprintf("think time before each request (default 0 for sun, %v for users)", wstestjob.DefaultUsersThink))
 	mix := fs.String("mix", "EchoList=100", "operation weights, e.g. EchoList=80,EchoStruct=20 (replaces the config's mix)")
 	fs.String("list-size", strconv.Itoa(wstestjob.DefaultListSize), "EchoStruct array and EchoList length (ListSize)")
 	fs.String("num-bytes", strconv.Itoa(wstestjob.DefaultNumBytes), "EchoSynthetic byte array length (NumBytes)")
 	fs.String("message-size", strconv.Itoa(wstestjob.DefaultMessageSize), "GetOrder line items")
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
-	out := fs.String("out", "", "write the results JSON to this file")
+	out := fs.String("out", "", "write the results JSON to this file, and its HTML report beside it (X.json → X.html)")
 	progress := addProgress(fs)
+	var pub publishFlags
+	pub.register(fs)
 	var label string
 	addLabel(fs, &label)
+	alias(fs, "users", "c")
 	alias(fs, "ramp-up", "rampup")
-	alias(fs, "duration", "steady")
+	alias(fs, "duration", "steady", "d")
 	alias(fs, "ramp-down", "rampdown")
 	setHelp(fs, wstestDriveHelp)
 	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	// the INI file's phases are whole seconds, as in the old kit; a flag is a duration with its
+	// unit, as on every other command
+	for _, name := range []string{"ramp-up", "duration", "ramp-down", "think"} {
+		if err := checkDurationArg(fs, name); err != nil {
+			return err
+		}
+	}
+	if *out != "" {
+		if err := checkOutDir(*out); err != nil {
+			return err
+		}
+	}
+	if err := pub.load(); err != nil {
 		return err
 	}
 	var s wstestjob.Settings
@@ -195,12 +216,12 @@ func wstestDrive(ctx context.Context, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return wstestDriveFlags.usageError(err)
 	}
-	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d agents, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
+	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d users, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
 		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
 	w, tty := progress.writer()
 	res, err := wstestjob.Run(ctx, cfg, w, tty)
 	if res != nil {
 		res.Label = label
 	}
-	return finish(res, *out, nil, err)
+	return finish(res, *out, &pub, err)
 }

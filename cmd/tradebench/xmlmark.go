@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -57,6 +58,13 @@ flags:
 	if *lines < 1 {
 		return usageErrorf("--lines must be at least 1, got %d", *lines)
 	}
+	for _, f := range []string{*out, *xsd} {
+		if f != "" && f != "-" {
+			if err := checkOutDir(f); err != nil {
+				return err
+			}
+		}
+	}
 	data, err := xmlmark.Generate(*lines)
 	if err != nil {
 		return usageErrorf("--lines: %v", err)
@@ -87,7 +95,7 @@ func xmlmarkConfigs(args []string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%-5s agents %d  dom %3d sax %3d pull %3d  selection %3d%%  content-mod %3d%%  structure-mod %3d%%  serialize %3d%%  docs %s\n",
+			fmt.Printf("%-5s users %d  dom %3d sax %3d pull %3d  selection %3d%%  content-mod %3d%%  structure-mod %3d%%  serialize %3d%%  docs %s\n",
 				n, c.Agents, c.DOMUsage, c.SAXUsage, c.PullParserUsage, c.Selection, c.ContentModification,
 				c.StructureModification, c.Serialization, strings.Join(c.XMLFiles, " "))
 		}
@@ -123,8 +131,9 @@ own parser, so validation adds a second pass. A document the schema rejects fail
 transactions with the validator's rule and element path (e.g. validation.facet at
 /Invoice/LineItem/Price).
 
-The configuration's Agents, RampUp, SteadyState and RampDown can be overridden with --users,
---ramp-up, --duration and --ramp-down.
+The configuration's Agents, RampUp, SteadyState and RampDown can be overridden with --users (-c),
+--ramp-up, --duration (-d) and --ramp-down. With --out X.json the HTML report goes beside it,
+X.html (--no-report: none).
 
 examples:
   tradebench xmlmark run DOM4
@@ -139,27 +148,37 @@ flags:
 	rampDown := fs.Duration("ramp-down", 0, "override the configuration's RampDown (e.g. 0s)")
 	agents := fs.Int("users", 0, "override the configuration's Agents (worker goroutines: closed-model users with no think time)")
 	only := fs.String("only", "", "run only one kind of the configuration's mix: dom, sax or pull")
-	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE")
+	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE, and its HTML report beside it (X.json → X.html)")
 	validation := fs.Int("validation", 0, "override the configuration's Validation: the percentage (0-100) of each kind's transactions that validate their document against the invoice schema (XSD)")
 	progress := addProgress(fs)
+	var pub publishFlags
+	pub.register(fs)
 	var label string
 	addLabel(fs, &label)
+	alias(fs, "users", "c")
 	alias(fs, "ramp-up", "rampup")
-	alias(fs, "duration", "steady")
+	alias(fs, "duration", "steady", "d")
 	alias(fs, "ramp-down", "rampdown")
 	// the configuration may come before or after the flags
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return usageErrorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file")
+		return usageErrorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file; see 'tradebench xmlmark run --help'")
 	}
 	name := fs.Arg(0)
 	if err := parseFlags(fs, fs.Args()[1:], false); err != nil {
 		return err
 	}
 	set := givenFlags(fs)
+	if *out != "" {
+		if err := checkOutDir(*out); err != nil {
+			return err
+		}
+	}
+	if err := pub.load(); err != nil {
+		return err
+	}
 
 	cfg, err := xmlmark.LoadConfig(name)
 	if err != nil {
@@ -201,12 +220,13 @@ flags:
 	}
 	opt := xmlmarkjob.RunOptions{Only: kind, Warn: os.Stderr}
 	opt.Progress, opt.ProgressTTY = progress.writer()
-	fmt.Fprintf(os.Stderr, "xmlmark %s: %d agents, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
+	fmt.Fprintf(os.Stderr, "xmlmark %s: %d users, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
 	res, err := xmlmarkjob.Run(ctx, cfg, opt)
 	if res == nil {
 		return err
 	}
 	res.Label = label
+	pub.price(res)
 	res.WriteSummary(os.Stdout)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {
 		mbps := d.ParsedMBPerSec
@@ -222,11 +242,8 @@ flags:
 	for _, n := range res.Notes {
 		fmt.Printf("note: %s\n", n)
 	}
-	if *out != "" {
-		if werr := res.WriteFile(*out); werr != nil {
-			return werr
-		}
-		fmt.Fprintf(os.Stderr, "results written to %s\n", *out)
+	if werr := writeResults(res, *out, &pub); werr != nil {
+		return errors.Join(err, werr)
 	}
 	if err != nil {
 		return err

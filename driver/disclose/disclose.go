@@ -33,6 +33,30 @@ func New() *report.Disclosure {
 	}
 }
 
+// Fill gives res, when it has no disclosure yet, the one a run's results imply: this machine
+// and command (New), the offered load and phases its settings record (load.Config.Describe
+// writes them), and the measured window. The command that ran the load adds the rest (the
+// scenario, the server's configuration). It is the reporting step after a run, not part of the
+// load loop, so every job's results carry the same disclosure however they were driven.
+func Fill(res *report.Results) {
+	if res == nil || res.Disclosure != nil {
+		return
+	}
+	d := New()
+	ph := res.Phases
+	d.Workload = report.WorkloadInfo{Phases: ph}
+	if res.Settings.Model == report.ModelOpen {
+		d.Workload.Rate = res.Settings.Rate
+	} else {
+		d.Workload.Users = res.Settings.Users
+	}
+	d.RunRules = report.RunRules{
+		MeasuredWindow: MeasuredWindow(ph.RampUpSeconds, ph.SteadySeconds, ph.RampDownSeconds),
+		ErrorsAre:      "a transaction that failed: a transport error, a timeout, or a failed check of the workload's response",
+	}
+	res.Disclosure = d
+}
+
 // Hardware reads the CPU model (/proc/cpuinfo), the logical CPUs Go sees and the memory
 // (/proc/meminfo MemTotal).
 func Hardware() report.Hardware {

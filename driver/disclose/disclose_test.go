@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tradebench/tradebench/report"
 )
 
 // TestFromThisMachine: the disclosure is read from the real machine, not left blank.
@@ -59,4 +61,32 @@ func TestParsers(t *testing.T) {
 	if got := meminfoKB([]byte("MemTotal:       24683624 kB\nMemFree: 1 kB\n"), "MemTotal"); got != 24683624 {
 		t.Errorf("meminfo: %d", got)
 	}
+}
+
+// TestFill: the disclosure a run's results imply comes from their settings and phases (the
+// offered load of the model they ran, the measured window), after the run, and a disclosure the
+// command already wrote is kept. Mutants: reading Users in the open model discloses 0 users and
+// no rate; filling over an existing disclosure loses the command's configuration.
+func TestFill(t *testing.T) {
+	res := report.New("x")
+	res.Phases = report.Phases{RampUpSeconds: 5, SteadySeconds: 60, RampDownSeconds: 2}
+	res.Settings.Model, res.Settings.Rate = report.ModelOpen, 250
+	Fill(res)
+	d := res.Disclosure
+	if d == nil || d.Workload.Rate != 250 || d.Workload.Users != 0 || d.Workload.Phases != res.Phases ||
+		!strings.Contains(d.RunRules.MeasuredWindow, "60") || len(d.Command) == 0 {
+		t.Fatalf("open model's disclosure: %+v", d)
+	}
+	closed := report.New("x")
+	closed.Settings.Model, closed.Settings.Users = report.ModelClosed, 12
+	closed.Disclosure = &report.Disclosure{Configuration: []byte(`{"a":1}`)}
+	Fill(closed)
+	if string(closed.Disclosure.Configuration) != `{"a":1}` {
+		t.Fatalf("an existing disclosure was replaced: %+v", closed.Disclosure)
+	}
+	closed.Disclosure = nil
+	if Fill(closed); closed.Disclosure.Workload.Users != 12 || closed.Disclosure.Workload.Rate != 0 {
+		t.Fatalf("closed model's disclosure: %+v", closed.Disclosure.Workload)
+	}
+	Fill(nil) // nothing to describe, nothing to fail
 }

@@ -2,13 +2,13 @@ package fleet
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -18,6 +18,9 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/live"
+	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -27,6 +30,13 @@ type AgentConfig struct {
 	Name string
 	// Log receives the agent's events (nil = nowhere).
 	Log *slog.Logger
+	// Secret is the fleet secret (the NATS token: natsx.ResolveToken): the agent obeys and
+	// answers only messages sealed with it, and seals its own. Required.
+	Secret string
+	// MetricsListen, if set (host:port), serves this agent's own live metrics at
+	// http://MetricsListen/metrics for as long as it serves: each run's seconds, as its share
+	// measures them (package live). The address is the access control.
+	MetricsListen string
 }
 
 // Agent is a long-running load agent: it announces itself on NATS, prepares the shares
@@ -37,13 +47,22 @@ type Agent struct {
 	log   *slog.Logger
 
 	mu      sync.Mutex
+	sub     *nats.Subscription // the agent's subjects, from Listen
 	run     string             // assigned or running ("" = idle)
 	plan    *driver.Plan       // the assigned share, prepared
 	cancel  context.CancelFunc // stops the running share
 	started bool
 	expire  *time.Timer    // drops an assignment no start follows
 	running sync.WaitGroup // the share being run, until its results are delivered
+	seen    []string       // the runs it was assigned, latest last (maxSeen): never assigned again
+	sealer
+
+	metricsListen string
+	live          *live.Metrics // nil without MetricsListen
 }
+
+// maxSeen bounds the run ids an agent remembers to refuse a replayed Assign.
+const maxSeen = 1000
 
 // NewAgent makes an agent on a NATS connection (see Connect).
 func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
@@ -54,20 +73,60 @@ func NewAgent(nc *nats.Conn, cfg AgentConfig) *Agent {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Agent{nc: nc, log: cfg.Log,
+	return &Agent{nc: nc, log: cfg.Log, metricsListen: cfg.MetricsListen, sealer: sealer{key: []byte(cfg.Secret)},
 		hello: Hello{Header: header(), ID: nuid.Next(), Name: cfg.Name, Host: host, Cores: runtime.NumCPU()}}
 }
 
 // ID is the agent's unique id.
 func (a *Agent) ID() string { return a.hello.ID }
 
-// Serve announces the agent and answers controllers until ctx ends.
-func (a *Agent) Serve(ctx context.Context) error {
+// Listen subscribes the agent to its subjects and waits until the broker has the subscription,
+// so a controller's request sent after Listen returns finds the agent (not "no responders"), as
+// net.Listen before http.Serve lets a client connect before the server's loop runs. Serve
+// calls it when it has not been called.
+func (a *Agent) Listen() error {
+	if len(a.key) == 0 {
+		return errors.New("agent: AgentConfig.Secret is empty: the fleet's messages must be sealed")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sub != nil {
+		return nil
+	}
 	sub, err := a.nc.Subscribe(agentSubject(a.hello.ID, "*"), a.handle)
+	if err == nil {
+		err = a.nc.Flush()
+	}
 	if err != nil {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
 		return fmt.Errorf("agent: subscribing: %w", err)
 	}
-	defer sub.Unsubscribe()
+	a.sub = sub
+	return nil
+}
+
+// Serve announces the agent and answers controllers until ctx ends.
+func (a *Agent) Serve(ctx context.Context) error {
+	if a.metricsListen != "" {
+		a.live = live.New(nil)
+		ep, err := metrics.Listen(ctx, a.metricsListen, a.live.Registry(), a.log)
+		if err != nil {
+			return setting.Errorf("MetricsListen", "%v", err)
+		}
+		defer ep.Close()
+		a.log.Info("live metrics", "url", ep.URL())
+	}
+	if err := a.Listen(); err != nil {
+		return err
+	}
+	defer func() {
+		a.mu.Lock()
+		_ = a.sub.Unsubscribe()
+		a.sub = nil
+		a.mu.Unlock()
+	}()
 	a.log.Info("agent ready", "name", a.hello.Name, "id", a.hello.ID, "nats", a.nc.ConnectedUrlRedacted())
 	t := time.NewTicker(HelloEvery)
 	defer t.Stop()
@@ -89,7 +148,7 @@ func (a *Agent) announce() {
 	h := a.hello
 	h.Run = a.run
 	a.mu.Unlock()
-	_ = a.nc.Publish(SubjectHello, encode(h)) // buffered across reconnects
+	_ = a.nc.Publish(SubjectHello, a.seal(SubjectHello, h)) // buffered across reconnects
 }
 
 // handle answers one message on the agent's subjects.
@@ -99,22 +158,25 @@ func (a *Agent) handle(m *nats.Msg) {
 	switch verb {
 	case "assign":
 		var as Assign
-		if err = decode(m.Data, &as.Header, &as); err == nil {
+		if err = a.decode(m, &as.Header, &as); err == nil {
 			err = a.assign(as)
 		}
 	case "start":
 		var st Start
-		if err = decode(m.Data, &st.Header, &st); err == nil {
+		if err = a.decode(m, &st.Header, &st); err == nil {
 			err = a.start(st)
 		}
 	case "abort":
 		var ab Abort
-		if decode(m.Data, &ab.Header, &ab) == nil {
+		if a.decode(m, &ab.Header, &ab) == nil {
 			a.abortRun(ab.Run, ab.Reason)
 		}
 		return
 	default:
 		return
+	}
+	if errors.Is(err, errUnsealed) {
+		return // not from a controller of the fleet: no answer, nothing done
 	}
 	r := Reply{Header: header(), OK: err == nil}
 	if err != nil {
@@ -122,14 +184,14 @@ func (a *Agent) handle(m *nats.Msg) {
 		a.log.Warn("refused", "verb", verb, "err", clip(err.Error(), 500))
 	}
 	if m.Reply != "" {
-		_ = m.Respond(encode(r))
+		_ = m.Respond(a.seal(replySubject(m.Subject), r))
 	}
 }
 
-// decode reads a message and refuses one of another version.
-func decode(data []byte, h *Header, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("malformed message: %v", err)
+// decode opens a sealed message and refuses one of another version.
+func (a *Agent) decode(m *nats.Msg, h *Header, v any) error {
+	if err := a.open(m.Subject, m.Data, v); err != nil {
+		return err
 	}
 	return h.compatible()
 }
@@ -145,11 +207,11 @@ func (a *Agent) assign(as Assign) error {
 	if a.started {
 		return fmt.Errorf("agent %s is already running run %s", a.hello.Name, a.run)
 	}
+	if a.run == "" && slices.Contains(a.seen, as.Run) {
+		return fmt.Errorf("agent %s was assigned run %s before: a run is assigned once", a.hello.Name, clip(as.Run, 64))
+	}
 	s := as.Share
-	cfg := driver.Config{Target: s.Target, URL: s.URL, Scenario: s.Scenario, ScenarioData: s.ScenarioData,
-		Params: s.Params, Think: s.Think, Users: s.Users, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Iterations: s.Iterations,
-		RampUp: s.RampUp, Duration: s.Duration, RampDown: s.RampDown, KeepConnections: s.KeepConnections,
-		Timeout: s.Timeout, Insecure: s.Insecure, RunID: s.RunID, Seed: s.Seed, Slice: s.Slice}
+	cfg := s // the fields that travelled; the local ones are zero (json:"-")
 	if cfg.URL != "" {
 		cfg.Scenario, cfg.ScenarioData = "", nil
 	}
@@ -161,6 +223,12 @@ func (a *Agent) assign(as Assign) error {
 		a.expire.Stop()
 	}
 	a.run, a.plan = as.Run, plan
+	if !slices.Contains(a.seen, as.Run) {
+		if len(a.seen) == maxSeen {
+			a.seen = a.seen[1:]
+		}
+		a.seen = append(a.seen, as.Run)
+	}
 	run := as.Run
 	a.expire = time.AfterFunc(assignTTL, func() { a.abortRun(run, "no start within "+assignTTL.String()) })
 	a.log.Info("assigned", "run", as.Run, "index", as.Index, "of", as.Count, "users", s.Users, "rate", s.Rate)
@@ -178,10 +246,63 @@ func (a *Agent) start(st Start) error {
 		return nil // a repeated start (the reply was lost): already running
 	}
 	a.expire.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancel := func() { cancelCause(nil) }
+	if err := a.watchController(ctx, st.Run, func() { cancelCause(errControllerGone) }); err != nil {
+		cancel()
+		return err
+	}
 	a.started, a.cancel = true, cancel
 	a.running.Add(1)
 	go func() { defer a.running.Done(); a.execute(ctx, st.Run, a.plan, st.At) }()
+	return nil
+}
+
+// errControllerGone ends a run whose controller stopped sending its heartbeat.
+var errControllerGone = errors.New("the controller is gone")
+
+// watchController follows the controller's heartbeat (Alive) for run until ctx ends, and
+// calls stop when none came for LostAfter: a controller that exited or was cut off cannot
+// collect the results, and an agent sending load for nobody would be anyone's to take over.
+// The agent then goes idle and waits for a new, sealed assignment.
+func (a *Agent) watchController(ctx context.Context, run string, stop func()) error {
+	var mu sync.Mutex
+	last := time.Now()
+	subj := runSubject(run, "alive")
+	sub, err := a.nc.Subscribe(subj, func(m *nats.Msg) {
+		var al Alive
+		if a.open(subj, m.Data, &al) == nil && al.Run == run {
+			mu.Lock()
+			last = time.Now()
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("agent: subscribing to %s: %w", subj, err)
+	}
+	go func() {
+		defer sub.Unsubscribe()
+		t := time.NewTicker(LostAfter / 10)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			mu.Lock()
+			if !a.nc.IsConnected() {
+				last = time.Now() // cut off itself: the controller gets LostAfter once it is back
+			}
+			silent := time.Since(last)
+			mu.Unlock()
+			if silent > LostAfter {
+				a.log.Warn("controller gone: stopping the run", "run", run, "silent", silent.Round(time.Millisecond))
+				stop()
+				return
+			}
+		}
+	}()
 	return nil
 }
 
@@ -189,6 +310,9 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
 	sent := a.nc.Stats().OutBytes
 	tick := runSubject(run, "tick")
+	if a.live != nil {
+		plan.Watch(a.live)
+	}
 	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
 		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
 			Pass: int64(p.TPS), Errors: p.Errors, Hits: p.Hits, Users: p.Users}
@@ -197,7 +321,7 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 				t.Hist = string(enc)
 			}
 		}
-		_ = a.nc.Publish(tick, encode(t))
+		_ = a.nc.Publish(tick, a.seal(tick, t))
 	})
 	// what the metric stream cost: every byte this connection published during the run (the
 	// ticks, and the heartbeats, which an idle agent sends too), per second of the run
@@ -209,7 +333,14 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	if err != nil {
 		out.Error = err.Error()
 	}
-	a.deliver(out)
+	if a.live != nil {
+		a.live.Done(res)
+	}
+	if errors.Is(context.Cause(ctx), errControllerGone) {
+		a.log.Warn("results not delivered: the controller is gone", "run", run)
+	} else {
+		a.deliver(out)
+	}
 	a.mu.Lock()
 	if a.run == run {
 		a.cancel()
@@ -222,13 +353,14 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 // deliver sends the final results until the controller acknowledges them or the grace ends: a
 // NATS restart at the end of a run must not lose them.
 func (a *Agent) deliver(r Result) {
-	data := encode(r)
+	subj := runSubject(r.Run, "result")
+	data := a.seal(subj, r)
 	deadline := time.Now().Add(resultGrace)
 	for {
-		m, err := a.nc.Request(runSubject(r.Run, "result"), data, requestTimeout)
+		m, err := a.nc.Request(subj, data, requestTimeout)
 		if err == nil {
 			var rep Reply
-			if decode(m.Data, &rep.Header, &rep) == nil && rep.OK {
+			if a.open(replySubject(subj), m.Data, &rep) == nil && rep.compatible() == nil && rep.OK {
 				a.log.Info("results delivered", "run", r.Run, "bytes", len(data))
 				return
 			}

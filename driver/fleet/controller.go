@@ -3,7 +3,6 @@ package fleet
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +16,12 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/natsx"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -29,23 +33,45 @@ type ControllerConfig struct {
 	Wait time.Duration
 	// AllowLoss makes a run that lost agents succeed (the summary still says so).
 	AllowLoss bool
+	// Secret is the fleet secret (the NATS token: natsx.ResolveToken) every message is sealed
+	// with; the agents must have the same. Required.
+	Secret string
 }
 
 // DefaultWait is how long a controller waits for its agents by default.
 const DefaultWait = time.Minute
 
+// SetDefaults fills the zero fields that have a default.
+func (c *ControllerConfig) SetDefaults() {
+	if c.Wait == 0 {
+		c.Wait = DefaultWait
+	}
+}
+
+// Validate reports a controller that cannot run, as a *setting.Error naming the field; it
+// checks c with its defaults filled.
+func (c ControllerConfig) Validate() error {
+	c.SetDefaults()
+	switch {
+	case c.Agents < 1:
+		return setting.Errorf("Agents", "must be at least 1, got %d", c.Agents)
+	case c.Wait < 0:
+		return setting.Errorf("Wait", "must be positive, got %v", c.Wait)
+	}
+	return nil
+}
+
 // Controller runs drives on agents: a driver.Distributor.
 type Controller struct {
 	nc  *nats.Conn
 	cfg ControllerConfig
+	sealer
 }
 
 // NewController makes a controller on a NATS connection (see Connect).
 func NewController(nc *nats.Conn, cfg ControllerConfig) *Controller {
-	if cfg.Wait <= 0 {
-		cfg.Wait = DefaultWait
-	}
-	return &Controller{nc: nc, cfg: cfg}
+	cfg.SetDefaults()
+	return &Controller{nc: nc, cfg: cfg, sealer: sealer{key: []byte(cfg.Secret)}}
 }
 
 // member is one agent of a run, as the controller follows it.
@@ -59,6 +85,7 @@ type member struct {
 	// what its ticks said about the steady state, for an agent lost before its final results
 	pass, errors int64
 	hist         *hdr.Histogram
+	ticked       map[int]bool // the seconds it reported: one tick per second counts
 }
 
 // second is the fleet's merge of one second of the series.
@@ -79,6 +106,8 @@ type run struct {
 	agents map[string]*member // by agent id
 	order  []*member
 	series map[int]*second
+	// seconds is the run's length in seconds, with a margin: a tick numbered beyond it is dropped
+	seconds int
 	// ignored counts messages dropped as not of this run or not from its agents
 	ignored int
 }
@@ -87,14 +116,17 @@ type run struct {
 func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Results, error) {
 	cfg := p.Config()
 	k := c.cfg.Agents
-	if k < 1 {
-		return nil, &driver.UsageError{Err: fmt.Errorf("--agents must be at least 1, got %d", k)}
+	if err := c.cfg.Validate(); err != nil {
+		return nil, &driver.UsageError{Err: err}
+	}
+	if len(c.cfg.Secret) < natsx.MinTokenLen { // checked here, not in Validate: cmd resolves it last
+		return nil, setting.Errorf("Secret", "the fleet secret (the NATS token) must be at least %d characters: every message is sealed with it", natsx.MinTokenLen)
 	}
 	if cfg.Rate == 0 && cfg.Users < k {
-		return nil, &driver.UsageError{Err: fmt.Errorf("--users %d is fewer than --agents %d: every agent needs at least one user", cfg.Users, k)}
+		return nil, &driver.UsageError{Err: setting.Errorf("Users", "%d is fewer than the %d agents: every agent needs at least one user", cfg.Users, k)}
 	}
 	if cfg.MaxInFlight > 0 && cfg.MaxInFlight < k {
-		return nil, &driver.UsageError{Err: fmt.Errorf("--max-in-flight %d is fewer than --agents %d: every agent needs at least one", cfg.MaxInFlight, k)}
+		return nil, &driver.UsageError{Err: setting.Errorf("MaxInFlight", "%d is fewer than the %d agents: every agent needs at least one", cfg.MaxInFlight, k)}
 	}
 	progress := cfg.Progress
 	if progress == nil {
@@ -104,9 +136,11 @@ func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Re
 	if err != nil {
 		return nil, err
 	}
-	r := &run{c: c, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{}}
+	lc := p.Load()
+	r := &run{c: c, id: cfg.RunID, plan: p, agents: map[string]*member{}, series: map[int]*second{},
+		seconds: int((lc.RampUp+lc.Steady+lc.RampDown+resultGrace)/time.Second) + 1}
 	for i, h := range hellos {
-		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram()}
+		m := &member{Hello: h, index: i, lastSeen: time.Now(), hist: recorder.NewHistogram(), ticked: map[int]bool{}}
 		r.agents[h.ID] = m
 		r.order = append(r.order, m)
 	}
@@ -158,7 +192,7 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 	enough := make(chan struct{}, 1)
 	sub, err := c.nc.Subscribe(SubjectHello, func(m *nats.Msg) {
 		var h Hello
-		if json.Unmarshal(m.Data, &h) != nil || h.ID == "" || len(h.ID) > 64 {
+		if c.open(SubjectHello, m.Data, &h) != nil || h.ID == "" || len(h.ID) > 64 {
 			return
 		}
 		h.Name, h.Host, h.Version = clip(h.Name, 64), clip(h.Host, 64), clip(h.Version, 32)
@@ -204,7 +238,7 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 		hs = append(hs, h)
 	}
 	if len(hs) < c.cfg.Agents {
-		msg := fmt.Sprintf("only %d of %d agents joined within %v (--agents-wait)", len(hs), c.cfg.Agents, c.cfg.Wait)
+		msg := fmt.Sprintf("only %d of %d agents joined within %v", len(hs), c.cfg.Agents, c.cfg.Wait)
 		if len(other) > 0 {
 			var vs []string
 			for _, h := range other {
@@ -216,7 +250,8 @@ func (c *Controller) discover(ctx context.Context, progress io.Writer) ([]Hello,
 			}
 			msg += fmt.Sprintf("; %d more of another version were not used: %s", len(other), strings.Join(vs, ", "))
 		}
-		return nil, &driver.UsageError{Err: errors.New(msg)}
+		// the wait was too short or the agents too few: the error names the wait
+		return nil, &driver.UsageError{Err: &setting.Error{Field: "Wait", Err: errors.New(msg)}}
 	}
 	slices.SortFunc(hs, func(a, b Hello) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	return hs[:c.cfg.Agents], nil
@@ -263,17 +298,18 @@ func agentSeed(seed uint64, i int) uint64 {
 	return z
 }
 
-// share is agent i's part of the drive.
+// share is agent i's part of the drive: the drive's configuration with this agent's part of the
+// load and its own run id, seed and slice.
 func (r *run) share(i int) Share {
 	cfg, n := r.plan.Config(), len(r.order)
-	s := Share{Target: cfg.Target, URL: cfg.URL, Scenario: cfg.Scenario, ScenarioData: r.plan.ScenarioData(),
-		Params: cfg.Params, Think: cfg.Think, Iterations: cfg.Iterations,
-		RampUp: cfg.RampUp, Duration: cfg.Duration, RampDown: cfg.RampDown, KeepConnections: cfg.KeepConnections,
-		Timeout: cfg.Timeout, Insecure: cfg.Insecure,
-		RunID: cfg.RunID + "-" + strconv.Itoa(i), Seed: agentSeed(cfg.Seed, i)}
+	s := cfg
+	s.ScenarioData = r.plan.ScenarioData()
+	s.RunID, s.Seed = cfg.RunID+"-"+strconv.Itoa(i), agentSeed(cfg.Seed, i)
+	s.Slice = scenario.Slice{}
 	if n > 1 {
 		s.Slice.Index, s.Slice.Count = i, n
 	}
+	s.Users, s.Rate, s.MaxInFlight = 0, 0, 0
 	if cfg.Rate > 0 {
 		s.Rate = cfg.Rate / float64(n)
 	} else {
@@ -291,7 +327,8 @@ func (r *run) request(ctx context.Context, verb string, msg func(m *member) any)
 	var wg sync.WaitGroup
 	for i, m := range r.order {
 		wg.Go(func() {
-			errs[i] = r.ask(ctx, m, agentSubject(m.ID, verb), encode(msg(m)))
+			subj := agentSubject(m.ID, verb)
+			errs[i] = r.ask(ctx, m, subj, r.c.seal(subj, msg(m)))
 		})
 	}
 	wg.Wait()
@@ -309,7 +346,7 @@ func (r *run) ask(ctx context.Context, m *member, subj string, data []byte) erro
 		cancel()
 		if err == nil {
 			var rep Reply
-			if err := json.Unmarshal(msg.Data, &rep); err != nil {
+			if err := r.c.open(replySubject(subj), msg.Data, &rep); err != nil {
 				return fmt.Errorf("agent %s: malformed reply: %v", m.Name, err)
 			}
 			if !rep.OK {
@@ -353,7 +390,8 @@ func (r *run) start(ctx context.Context, at time.Time) error {
 
 func (r *run) abortAll(reason string) {
 	for _, m := range r.order {
-		_ = r.c.nc.Publish(agentSubject(m.ID, "abort"), encode(Abort{Header: header(), Run: r.id, Reason: reason}))
+		subj := agentSubject(m.ID, "abort")
+		_ = r.c.nc.Publish(subj, r.c.seal(subj, Abort{Header: header(), Run: r.id, Reason: reason}))
 	}
 	_ = r.c.nc.FlushTimeout(time.Second)
 }
@@ -370,7 +408,7 @@ func (r *run) member(run, agent string) *member {
 
 func (r *run) onHello(msg *nats.Msg) {
 	var h Hello
-	if json.Unmarshal(msg.Data, &h) != nil {
+	if r.c.open(SubjectHello, msg.Data, &h) != nil {
 		return
 	}
 	r.mu.Lock()
@@ -382,7 +420,7 @@ func (r *run) onHello(msg *nats.Msg) {
 
 func (r *run) onTick(msg *nats.Msg) {
 	var t Tick
-	if json.Unmarshal(msg.Data, &t) != nil || t.compatible() != nil {
+	if r.c.open(msg.Subject, msg.Data, &t) != nil || t.compatible() != nil || t.Second < 0 || t.Second > r.seconds {
 		return
 	}
 	var h *hdr.Histogram
@@ -395,9 +433,10 @@ func (r *run) onTick(msg *nats.Msg) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m := r.member(t.Run, t.Agent)
-	if m == nil || m.state == report.AgentLost {
-		return
+	if m == nil || m.state == report.AgentLost || m.ticked[t.Second] {
+		return // a second counts once: an agent sends one tick a second
 	}
+	m.ticked[t.Second] = true
 	m.lastSeen = time.Now()
 	s := r.series[t.Second]
 	if s == nil {
@@ -423,11 +462,11 @@ func (r *run) onTick(msg *nats.Msg) {
 
 func (r *run) onResult(msg *nats.Msg) {
 	var res Result
-	if err := json.Unmarshal(msg.Data, &res); err != nil {
-		return
+	if err := r.c.open(msg.Subject, msg.Data, &res); err != nil {
+		return // not from an agent of the fleet: no answer either
 	}
 	rep := Reply{Header: header(), OK: true}
-	defer func() { _ = msg.Respond(encode(rep)) }()
+	defer func() { _ = msg.Respond(r.c.seal(replySubject(msg.Subject), rep)) }()
 	if err := res.compatible(); err != nil {
 		rep.OK, rep.Error = false, err.Error()
 		return
@@ -451,16 +490,20 @@ func (r *run) onResult(msg *nats.Msg) {
 
 // follow watches the run until every agent is done or lost, printing the fleet's progress, and
 // returns when the run ended.
-func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time.Time {
+func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	lc := r.plan.Load()
 	end := at.Add(lc.RampUp + lc.Steady + lc.RampDown)
 	deadline := end.Add(resultGrace)
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
-	printed := -1
+	printed, watched := -1, 0
 	connected := true
 	aborted := false
-	p := newProgress(lc, progress, len(r.order))
+	onSecond := r.plan.Config().OnSecond
+	p := &progress.Line{W: lc.Progress, TTY: lc.ProgressTTY, Label: lc.Label, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}
+	running := len(r.order)
+	p.Status = func() string { return fmt.Sprintf("agents %d/%d", running, len(r.order)) }
+	var alive time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -472,6 +515,10 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 		case <-t.C:
 		}
 		now := time.Now()
+		if now.Sub(alive) >= HelloEvery {
+			r.alive()
+			alive = now
+		}
 		r.mu.Lock()
 		if !r.c.nc.IsConnected() {
 			connected = false
@@ -482,7 +529,7 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				m.lastSeen = now
 			}
 		}
-		running := 0
+		running = 0
 		for _, m := range r.order {
 			if m.state != "" {
 				continue
@@ -496,7 +543,7 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 				running++
 			}
 			if m.state == report.AgentLost {
-				fmt.Fprintf(progress, "\nagent %s lost: %s\n", m.Name, m.why)
+				fmt.Fprintf(w, "\nagent %s lost: %s\n", m.Name, m.why)
 			}
 		}
 		// second n (the one that closes n seconds after the start, as the agents number them)
@@ -504,18 +551,66 @@ func (r *run) follow(ctx context.Context, at time.Time, progress io.Writer) time
 		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
 			printed = sec
 			if s := r.series[sec]; s != nil {
-				p.line(now, at, sec, s, running)
+				pt := s.point(sec)
+				if onSecond != nil {
+					onSecond(pt, s.hist)
+				}
+				p.Second(pt, s.hist)
 			}
+		}
+		if lc.Watch != nil {
+			watched = r.watch(lc.Watch, watched, now, at, running == 0)
 		}
 		r.mu.Unlock()
 		if running == 0 {
-			p.done()
+			p.Done()
 			if now.After(end) {
 				return end
 			}
 			return now
 		}
 	}
+}
+
+// alive tells the run's agents the controller is still there: an agent that stops hearing it
+// for LostAfter stops its share (controllerGone).
+func (r *run) alive() {
+	subj := runSubject(r.id, "alive")
+	_ = r.c.nc.Publish(subj, r.c.seal(subj, Alive{Header: header(), Run: r.id}))
+}
+
+// watch gives the live watcher (the controller's live metrics and dashboard) every second after
+// watched, in order, once it is whole — every agent still in the run has reported it, or it
+// closed two seconds ago (a lost agent's never comes) — and, at the end, every second left. It
+// returns the last second given. Each second is given once: a tick later than that is in the
+// results' series, not in the live view. The fleet's seconds carry totals, not transactions.
+// Called under r.mu.
+func (r *run) watch(w load.Watcher, watched int, now, at time.Time, final bool) int {
+	last := 0
+	for sec := range r.series {
+		last = max(last, sec)
+	}
+	alive := 0
+	for _, m := range r.order {
+		if m.state != report.AgentLost {
+			alive++
+		}
+	}
+	for n := watched + 1; n <= last; n++ {
+		s := r.series[n]
+		if s == nil {
+			if !final && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
+				return n - 1
+			}
+			continue
+		}
+		if !final && s.agents < alive && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
+			return n - 1
+		}
+		w.Second(&load.Second{Point: s.point(n), Hist: s.hist})
+		watched = n
+	}
+	return max(watched, last)
 }
 
 // merge turns the agents' final results and the streamed seconds into the run's results.
@@ -574,11 +669,5 @@ func (r *run) seriesPoints() []report.SeriesPoint {
 }
 
 func (s *second) point(sec int) report.SeriesPoint {
-	p := report.SeriesPoint{Second: sec, Phase: s.phase, TPS: float64(s.pass), Errors: s.errors, Hits: s.hits, Users: s.users}
-	if s.hist.TotalCount() > 0 {
-		p.P50Ms = float64(s.hist.ValueAtQuantile(50)) / 1000
-		p.P90Ms = float64(s.hist.ValueAtQuantile(90)) / 1000
-		p.P99Ms = float64(s.hist.ValueAtQuantile(99)) / 1000
-	}
-	return p
+	return recorder.Point(sec, s.phase, s.pass, s.errors, s.hits, s.users, s.hist)
 }

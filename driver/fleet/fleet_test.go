@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -39,13 +39,13 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv(agentEnv); url != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 		defer stop()
-		nc, err := Connect(url, "test agent", true)
+		nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "test agent", Token: os.Getenv(natsx.EnvToken), Retry: true})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		log := slog.New(slog.NewTextHandler(os.Stderr, nil)) // shown with go test -v
-		if err := NewAgent(nc, AgentConfig{Name: os.Getenv(agentEnv + "_NAME"), Log: log}).Serve(ctx); err != nil {
+		if err := NewAgent(nc, AgentConfig{Name: os.Getenv(agentEnv + "_NAME"), Log: log, Secret: os.Getenv(natsx.EnvToken)}).Serve(ctx); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -63,7 +63,7 @@ func startAgents(t *testing.T, url string, n int) []*exec.Cmd {
 	for i := 1; i <= n; i++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), agentEnv+"="+url, agentEnv+"_NAME=a"+strconv.Itoa(i))
+		cmd.Env = append(os.Environ(), agentEnv+"="+url, agentEnv+"_NAME=a"+strconv.Itoa(i), natsx.EnvToken+"="+testSecret)
 		if testing.Verbose() {
 			cmd.Stderr = os.Stderr
 		}
@@ -131,8 +131,18 @@ func writeScenario(t *testing.T, body string) string {
 	return p
 }
 
-func broker(t *testing.T) *Broker {
-	b, err := Listen("127.0.0.1:0")
+// testSecret is the fleet secret of the tests' brokers, agents and controllers.
+const testSecret = "fleet-test-secret-0123456789abcdef"
+
+// testSeal seals and opens as the fleet's members do.
+var testSeal = sealer{key: []byte(testSecret)}
+
+func listen(addr string) (*natsx.Server, error) {
+	return natsx.Start(natsx.ServerConfig{Name: "fleet-test", Addr: addr, Token: testSecret, MaxPayload: MaxPayload})
+}
+
+func broker(t *testing.T) *natsx.Server {
+	b, err := listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +151,7 @@ func broker(t *testing.T) *Broker {
 }
 
 func connect(t *testing.T, url string) *nats.Conn {
-	nc, err := Connect(url, "test", false)
+	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "test", Token: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +165,7 @@ func spyResults(t *testing.T, nc *nats.Conn, run string) func() []*report.Result
 	seen := map[string]*report.Results{}
 	_, err := nc.Subscribe(runSubject(run, "result"), func(m *nats.Msg) {
 		var r Result
-		if json.Unmarshal(m.Data, &r) == nil && r.Results != nil {
+		if testSeal.open(m.Subject, m.Data, &r) == nil && r.Results != nil {
 			mu.Lock()
 			seen[r.Agent] = r.Results
 			mu.Unlock()
@@ -203,10 +213,23 @@ func TestFleetMergesExactly(t *testing.T) {
 	defer close(stopForge)
 
 	sc := writeScenario(t, twoTxScenario)
+	// the drive's OnSecond hears the fleet's merged seconds, as a local drive's hears its own
+	// (mutant: the controller not calling it leaves seconds empty)
+	var seconds []report.SeriesPoint
 	res, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: sc, Users: 6, Duration: 3 * time.Second,
-		RunID: "fleettest", Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second})})
+		RunID: "fleettest", Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret}),
+		OnSecond: func(p report.SeriesPoint, _ *hdr.Histogram) { seconds = append(seconds, p) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(seconds) == 0 {
+		t.Error("OnSecond heard no second of the distributed run")
+	}
+	for _, p := range seconds {
+		// the series may have gained a late tick since; the second and its phase are the same
+		if i := slices.IndexFunc(res.Series, func(q report.SeriesPoint) bool { return q.Second == p.Second }); i < 0 || res.Series[i].Phase != p.Phase {
+			t.Errorf("OnSecond heard %+v, which the merged series does not hold", p)
+		}
 	}
 	if len(res.Agents) != 3 {
 		t.Fatalf("agents: %+v", res.Agents)
@@ -309,11 +332,11 @@ func TestFleetAgentKilled(t *testing.T) {
 	const dur = 8 * time.Second
 	began := time.Now()
 	res, err := driver.Drive(context.Background(), driver.Config{URL: tg.URL + "/q", Users: 3, Duration: dur,
-		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second})})
+		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret})})
 	took := time.Since(began)
 	var lost *driver.AgentsLostError
-	if !errors.As(err, &lost) || lost.ExitCode() != 5 || !slices.Equal(lost.Lost, []string{"a1"}) {
-		t.Fatalf("want a1 lost (exit 5), got %v", err)
+	if !errors.As(err, &lost) || !slices.Equal(lost.Lost, []string{"a1"}) {
+		t.Fatalf("want a1 lost, got %v", err)
 	}
 	if res == nil || len(res.Agents) != 3 {
 		t.Fatalf("results: %+v", res)
@@ -347,7 +370,7 @@ func TestFleetNATSRestart(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	b, err := Listen(addr)
+	b, err := listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,14 +389,14 @@ func TestFleetNATSRestart(t *testing.T) {
 		defer bmu.Unlock()
 		b.Shutdown()
 		time.Sleep(time.Second)
-		nb, err := Listen(addr)
+		nb, err := listen(addr)
 		if err == nil {
 			b = nb
 		}
 		restarted <- err
 	}()
 	res, err := driver.Drive(context.Background(), driver.Config{URL: tg.URL + "/q", Users: 3, Duration: 6 * time.Second,
-		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second})})
+		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret})})
 	if rerr := <-restarted; rerr != nil {
 		t.Fatalf("restarting the broker: %v", rerr)
 	}
@@ -409,7 +432,7 @@ func TestFleetAgentStopped(t *testing.T) {
 		exited <- agents[0].Wait()
 	}()
 	res, err := driver.Drive(context.Background(), driver.Config{URL: tg.URL + "/q", Users: 2, Duration: 5 * time.Second,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second})})
+		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,17 +43,8 @@ func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, err
 				txs[t.Name] = m
 				names = append(names, t.Name)
 			}
-			if t.Histogram != "" {
-				h, err := hdr.Decode([]byte(t.Histogram))
-				if err != nil {
-					return nil, fmt.Errorf("agent results: transaction %q: histogram: %w", t.Name, err)
-				}
-				if dropped := m.h.Merge(h); dropped > 0 {
-					return nil, fmt.Errorf("agent results: transaction %q: %d samples outside the histogram's range", t.Name, dropped)
-				}
-			}
-			if got := m.h.TotalCount(); t.Histogram == "" && t.Pass > 0 || got < t.Pass {
-				return nil, fmt.Errorf("agent results: transaction %q: %d passed but its histogram holds fewer samples", t.Name, t.Pass)
+			if err := recorder.MergeTransaction(m.h, t); err != nil {
+				return nil, fmt.Errorf("agent results: %w", err)
 			}
 			m.pass += t.Pass
 			m.fail += t.Errors

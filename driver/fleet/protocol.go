@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -91,30 +91,12 @@ type Assign struct {
 	Share Share  `json:"share"`
 }
 
-// Share is the part of a drive one agent runs: driver.Config's fields that travel.
-type Share struct {
-	Target       string            `json:"target,omitempty"`
-	URL          string            `json:"url,omitempty"` // quick mode
-	Scenario     string            `json:"scenario,omitempty"`
-	ScenarioData []byte            `json:"scenario_data,omitempty"` // the file itself
-	Params       map[string]string `json:"params,omitempty"`
-	Think        *scenario.Think   `json:"think,omitempty"`
-
-	Users       int           `json:"users,omitempty"`
-	Rate        float64       `json:"rate,omitempty"`
-	MaxInFlight int           `json:"max_in_flight,omitempty"`
-	Iterations  int           `json:"iterations,omitempty"`
-	RampUp      time.Duration `json:"ramp_up"`
-	Duration    time.Duration `json:"duration"`
-	RampDown    time.Duration `json:"ramp_down"`
-
-	KeepConnections *bool          `json:"keep_connections,omitempty"`
-	Timeout         time.Duration  `json:"timeout,omitempty"`
-	Insecure        bool           `json:"insecure,omitempty"`
-	RunID           string         `json:"run_id"` // the scenario's {{run}}: distinct per agent
-	Seed            uint64         `json:"seed"`
-	Slice           scenario.Slice `json:"slice"`
-}
+// Share is the part of a drive one agent runs: the drive's own driver.Config, whose fields with
+// a JSON name travel (the scenario file itself among them) and whose local ones (progress,
+// thresholds, resources) do not. The controller changes only what is the agent's own — its
+// part of the users, the rate and the in-flight cap, its run id, seed and slice of the unique
+// ranges — so a drive setting added to driver.Config reaches the agents with nothing to copy.
+type Share = driver.Config
 
 // Start starts an assigned run at an instant (UTC, the controller's clock).
 type Start struct {
@@ -128,6 +110,12 @@ type Abort struct {
 	Header
 	Run    string `json:"run"`
 	Reason string `json:"reason"`
+}
+
+// Alive is the controller's heartbeat to a running run's agents, each HelloEvery.
+type Alive struct {
+	Header
+	Run string `json:"run"`
 }
 
 // Reply answers Assign, Start and Result: OK, or the error that refused it.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -99,9 +101,13 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// inProcessAgent serves an agent in this process for the protocol's refusals.
+// inProcessAgent serves an agent in this process for the protocol's refusals. It listens before
+// it serves, so the test's first request cannot beat the agent's subscription.
 func inProcessAgent(t *testing.T, url, name string) *Agent {
-	a := NewAgent(connect(t, url), AgentConfig{Name: name})
+	a := NewAgent(connect(t, url), AgentConfig{Name: name, Secret: testSecret})
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { a.Serve(ctx); close(done) }()
@@ -111,12 +117,12 @@ func inProcessAgent(t *testing.T, url, name string) *Agent {
 
 func ask(t *testing.T, url, subj string, msg any) Reply {
 	t.Helper()
-	m, err := connect(t, url).Request(subj, encode(msg), 5*time.Second)
+	m, err := connect(t, url).Request(subj, testSeal.seal(subj, msg), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var r Reply
-	if err := json.Unmarshal(m.Data, &r); err != nil {
+	if err := testSeal.open(replySubject(subj), m.Data, &r); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -138,7 +144,7 @@ func TestAgentRefusesAnotherVersion(t *testing.T) {
 		t.Errorf("start of an unknown run: %+v", rep)
 	}
 	nc := connect(t, b.URL())
-	nc.Publish(agentSubject(a.ID(), "abort"), encode(Abort{Header: header(), Run: "never-assigned"}))
+	nc.Publish(agentSubject(a.ID(), "abort"), testSeal.seal(agentSubject(a.ID(), "abort"), Abort{Header: header(), Run: "never-assigned"}))
 	nc.Flush()
 	// the agent is still free: a proper assignment of this version is accepted
 	ok := Assign{Header: header(), Run: "r", Count: 1, Share: share}
@@ -150,15 +156,32 @@ func TestAgentRefusesAnotherVersion(t *testing.T) {
 	}
 }
 
+// TestAgentListensBeforeServing: once Listen returns, the agent answers a request even though
+// its Serve loop has not started, the order net/http keeps with net.Listen before Serve (a
+// test once failed with "no responders" when Serve subscribed in a goroutine nobody waited
+// for). Mutant: Listen returning without subscribing (Serve subscribing instead) fails the
+// request with no responders.
+func TestAgentListensBeforeServing(t *testing.T) {
+	b := broker(t)
+	a := NewAgent(connect(t, b.URL()), AgentConfig{Name: "early", Secret: testSecret})
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	rep := ask(t, b.URL(), agentSubject(a.ID(), "start"), Start{Header: header(), Run: "none", At: time.Now()})
+	if rep.OK || !strings.Contains(rep.Error, "no assignment") {
+		t.Fatalf("start before Serve: %+v", rep)
+	}
+}
+
 // TestTooFewAgents: fewer agents than asked within the wait is a usage error naming how many
 // joined.
 func TestTooFewAgents(t *testing.T) {
 	b := broker(t)
 	inProcessAgent(t, b.URL(), "a1")
 	_, err := driver.Drive(context.Background(), driver.Config{URL: "http://127.0.0.1:1/", Users: 2, Duration: time.Second,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 2 * time.Second})})
+		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 2 * time.Second, Secret: testSecret})})
 	var ue *driver.UsageError
-	if !errors.As(err, &ue) || ue.ExitCode() != 2 || !strings.Contains(err.Error(), "only 1 of 2 agents joined within 2s") {
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "only 1 of 2 agents joined within 2s") {
 		t.Fatalf("want a usage error naming 1 of 2, got %v", err)
 	}
 }
@@ -176,7 +199,7 @@ func TestBadShareAbortsBeforeLoad(t *testing.T) {
 	// values and it gets 2 users
 	sc := writeScenario(t, "name: two-draws\nflow:\n  - set: {a: \"{unique 0..10}\", b: \"{unique 0..10}\"}\n  - request: {url: \"/x?a={{a}}&b={{b}}\"}\n")
 	_, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: sc, Users: 5, Duration: time.Second,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 3, Wait: 10 * time.Second})})
+		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 3, Wait: 10 * time.Second, Secret: testSecret})})
 	var ue *driver.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "agent a2") || !strings.Contains(err.Error(), "slice") {
 		t.Fatalf("want agent a2's refusal as a usage error, got %v", err)
@@ -202,11 +225,14 @@ func tickOf(n int) string {
 // (1,000 transactions) and add it to the fleet's second.
 func BenchmarkTickMerge(b *testing.B) {
 	t := Tick{Header: header(), Run: "r", Agent: "a", Second: 1, Phase: "steady", Pass: 1000, Hits: 1000, Users: 50, Hist: tickOf(1000)}
-	data := encode(t)
-	r := &run{id: "r", agents: map[string]*member{"a": {hist: recorder.NewHistogram()}}, series: map[int]*second{}}
+	subj := runSubject("r", "tick")
+	data := testSeal.seal(subj, t)
+	m := &member{hist: recorder.NewHistogram(), ticked: map[int]bool{}}
+	r := &run{c: &Controller{sealer: testSeal}, id: "r", agents: map[string]*member{"a": m}, series: map[int]*second{}, seconds: 10}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r.onTick(&nats.Msg{Data: data})
+		delete(m.ticked, 1) // as if it were the next second
+		r.onTick(&nats.Msg{Subject: subj, Data: data})
 	}
 	b.ReportMetric(float64(len(data)), "bytes/tick")
 }
@@ -235,3 +261,41 @@ func BenchmarkFinalMerge(b *testing.B) {
 }
 
 const hdrV2 = hdr.V2CompressedEncodingCookieBase
+
+// TestShareIsTheDrive: an agent's share is the drive's own configuration as it arrives over the
+// wire — every setting the drive was given, with only the agent's part of the load, run id,
+// seed and slice changed — and the controller's local fields (thresholds, progress) stay
+// behind. Mutants: a share built field by field that forgets Timeout (as a parallel Share
+// struct could) arrives with the agent's default timeout; dropping json:"-" from Thresholds
+// sends them.
+func TestShareIsTheDrive(t *testing.T) {
+	keep := true
+	cfg := driver.Config{Target: "http://127.0.0.1:1", Scenario: "stocktrader", Params: map[string]string{"users": "50"},
+		Think: &scenario.Think{Kind: scenario.ThinkFixed, A: time.Second}, Users: 7, Iterations: 3,
+		RampUp: time.Second, Duration: 2 * time.Second, RampDown: 3 * time.Second, KeepConnections: &keep,
+		Timeout: 9 * time.Second, Insecure: true, RunID: "run", Seed: 11,
+		Thresholds: []report.Threshold{report.MinTPS(1)}}
+	p, err := driver.Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{plan: p, order: []*member{{}, {}}}
+	data, err := json.Marshal(Assign{Header: header(), Run: "run", Index: 1, Count: 2, Share: r.share(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Assign
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := p.Config()
+	want.Thresholds, want.Progress = nil, nil
+	want.ScenarioData = p.ScenarioData()
+	want.Users, want.RunID, want.Seed, want.Slice = 3, "run-1", agentSeed(11, 1), scenario.Slice{Index: 1, Count: 2}
+	if !reflect.DeepEqual(got.Share, want) {
+		t.Fatalf("share arrived as\n%+v\nwant\n%+v", got.Share, want)
+	}
+	if strings.Contains(string(data), "min_tps") || strings.Contains(string(data), "Thresholds") {
+		t.Fatalf("the controller's thresholds travelled: %s", data)
+	}
+}

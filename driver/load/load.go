@@ -17,7 +17,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/clock"
@@ -39,6 +39,9 @@ type Config struct {
 	// Rate > 0 selects the open model: iterations started per second (reached linearly over
 	// RampUp, held through Steady; no new arrivals in RampDown, which only lets work finish).
 	Rate float64
+	// Pacer, if set, schedules the open model's arrivals instead of Rate's ramp (Rate then only
+	// describes the load in the results and may be 0): a capacity search climbs Steps this way.
+	Pacer Pacer
 	// MaxInFlight caps the open model's concurrent iterations; an arrival when the cap is reached
 	// is dropped and counted (0 = DefaultMaxInFlight).
 	MaxInFlight int
@@ -47,8 +50,9 @@ type Config struct {
 
 	RampUp, Steady, RampDown time.Duration
 
-	// Progress receives a live progress line each second (nil = none). Terminal writers get the
-	// line rewritten in place (\r); others get one line every ProgressEvery.
+	// Progress receives a live progress line each second (nil = none), drawn by a progress.Line
+	// fed from the seconds OnSecond gets: terminal writers get the line rewritten in place (\r);
+	// others get one line every ProgressEvery (0 = progress.DefaultEvery).
 	Progress      io.Writer
 	ProgressTTY   bool
 	ProgressEvery time.Duration
@@ -62,13 +66,53 @@ type Config struct {
 	// line up. Zero starts now.
 	StartAt time.Time
 	// OnSecond, if set, receives each closed second of the series with the latency histogram of
-	// the transactions that passed in it (all phases; the histogram is valid only during the
-	// call). Agents stream it to their controller.
+	// the transactions that passed in it (all phases), as the engine's one stream of what it
+	// measures: agents send it to their controller, and the progress line (Progress) and any
+	// other live reporter (say, a metrics exporter) read it rather than the engine. It is called
+	// from one goroutine, once a second in order, and the run's next second waits for it, so it
+	// must return quickly; the histogram is valid only during the call (copy it to keep it).
 	OnSecond func(p report.SeriesPoint, h *hdr.Histogram)
+	// Watch, if set, is given each closed second in full — per transaction, bytes, arrivals,
+	// the system under test's resources so far — for the live metrics and dashboard. Setting
+	// it makes the recorder keep each second per transaction (see recorder.KeepTxSeconds).
+	Watch Watcher
 }
 
+// Watcher watches a run second by second. Second is called on the run's ticker goroutine:
+// it must return quickly (the next second waits for it) and keep nothing of s past the call.
+type Watcher interface {
+	Second(s *Second)
+}
+
+// Second is one closed second of a run in full, as a Watcher sees it.
+type Second struct {
+	Point report.SeriesPoint
+	// Hist is the second's passed transactions' latency (2 significant figures).
+	Hist *hdr.Histogram
+	// Tx is the second per transaction; nil when only the totals are known (a fleet controller
+	// merges the agents' totals).
+	Tx []*recorder.TxSecond
+	// Bytes, Dropped and Late are totals so far: the response bytes of every phase, and the
+	// open model's arrivals dropped and late in the measured window (as the results count them).
+	Bytes, Dropped, Late int64
+	// Monitor samples the system under test's resources (nil: not watched); read it with SUT.
+	Monitor *sut.Monitor
+}
+
+// SUT is the system under test's resources so far, nil when they are not watched. It copies
+// every sample so far, so only a watcher that shows them calls it.
+func (s *Second) SUT() *report.SUT { return s.Monitor.Snapshot() }
+
 // Open reports whether c is the open model.
-func (c Config) Open() bool { return c.Rate > 0 }
+func (c Config) Open() bool { return c.Rate > 0 || c.Pacer != nil }
+
+// pacer is the open model's schedule: Config.Pacer, or Rate reached linearly over RampUp.
+func (c Config) pacer() Pacer {
+	if c.Pacer != nil {
+		return c.Pacer
+	}
+	return Ramp{To: c.Rate, Over: c.RampUp}
+}
 
 func (c Config) validate() error {
 	switch {
@@ -182,6 +226,7 @@ type run struct {
 	active      atomic.Int64
 	dropped     atomic.Int64
 	late        atomic.Int64
+	mon         *sut.Monitor // nil: no resources watched
 }
 
 // Run executes the workload under cfg and returns its results. It returns early, with what was
@@ -193,14 +238,14 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	if cfg.MaxInFlight == 0 {
 		cfg.MaxInFlight = DefaultMaxInFlight
 	}
-	if cfg.ProgressEvery <= 0 {
-		cfg.ProgressEvery = 10 * time.Second
-	}
 	shards := runtime.GOMAXPROCS(0) * 2
 	if shards > 16 {
 		shards = 16
 	}
 	r := &run{cfg: cfg, w: w, rec: recorder.NewRecorder(shards)}
+	if cfg.Watch != nil {
+		r.rec.KeepTxSeconds()
+	}
 	if !cfg.StartAt.IsZero() {
 		if err := sleepUntil(ctx, cfg.StartAt); err != nil {
 			return nil, err
@@ -218,14 +263,16 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	defer cancel()
 	stopAfter := context.AfterFunc(ctx, cancel)
 	defer stopAfter()
-	var tickWG sync.WaitGroup
-	tickDone := make(chan struct{})
-	tickWG.Add(1)
-	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
 	var mon *sut.Monitor
 	if len(cfg.Resources) > 0 {
 		mon = sut.Start(runCtx, r.start, cfg.Resources...)
 	}
+	r.mon = mon // before the ticker: a watcher's second carries it
+	onSecond, reported := r.reporters()
+	var tickWG sync.WaitGroup
+	tickDone := make(chan struct{})
+	tickWG.Add(1)
+	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone, onSecond) }()
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -234,6 +281,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	}
 	close(tickDone)
 	tickWG.Wait()
+	reported()
 	ended := time.Now()
 
 	res := report.New("")
@@ -261,9 +309,9 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	return res, nil
 }
 
-// Describe records the load model and phases in res's settings and phases, and the run's
-// disclosure when it has none; a distributed run's controller describes its merged results the
-// same way.
+// Describe records the load model and phases in res's settings and phases; a distributed run's
+// controller describes its merged results the same way. The engine measures and describes what
+// it ran; the full disclosure is the caller's to add (disclose.Fill), from these settings.
 func (c Config) Describe(res *report.Results) {
 	res.Phases = report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
 	res.Settings.Model = report.ModelClosed
@@ -278,27 +326,6 @@ func (c Config) Describe(res *report.Results) {
 	res.Settings.RampUp = c.RampUp.String()
 	res.Settings.Steady = c.Steady.String()
 	res.Settings.RampDown = c.RampDown.String()
-	if res.Disclosure == nil {
-		res.Disclosure = c.disclosure()
-	}
-}
-
-// disclosure is the run's full disclosure as far as the engine knows it: the machine, the
-// command, the offered load and the measured window. The workload's command adds the rest.
-func (c Config) disclosure() *report.Disclosure {
-	d := disclose.New()
-	ph := report.Phases{RampUpSeconds: c.RampUp.Seconds(), SteadySeconds: c.Steady.Seconds(), RampDownSeconds: c.RampDown.Seconds()}
-	d.Workload = report.WorkloadInfo{Phases: ph}
-	if c.Open() {
-		d.Workload.Rate = c.Rate
-	} else {
-		d.Workload.Users = c.Users
-	}
-	d.RunRules = report.RunRules{
-		MeasuredWindow: disclose.MeasuredWindow(ph.RampUpSeconds, ph.SteadySeconds, ph.RampDownSeconds),
-		ErrorsAre:      "a transaction that failed: a transport error, a timeout, or a failed check of the workload's response",
-	}
-	return d
 }
 
 // System describes the measuring machine.
@@ -367,19 +394,16 @@ func (r *run) iterate(ctx context.Context, u User, it *Iteration) {
 	}
 }
 
-// runOpen schedules arrivals at the target rate. Arrival k's intended time solves
-// N(t) = k for N(t) = rate·t²/(2·rampUp) during ramp-up and rate·(rampUp/2 + t − rampUp) after.
+// runOpen launches arrivals on the pacer's schedule until the steady state ends.
 func (r *run) runOpen(ctx context.Context) {
-	rate := r.cfg.Rate
-	ru := r.cfg.RampUp.Seconds()
-	arrival := func(k float64) time.Time {
-		var s float64
-		if ru > 0 && k < rate*ru/2 {
-			s = math.Sqrt(2 * ru * k / rate)
-		} else {
-			s = ru/2 + k/rate
+	pacer := r.cfg.pacer()
+	// arrival is when arrival k is due; the end of the steady state (no more) when the schedule has ended
+	arrival := func(k int64) time.Time {
+		at, ok := pacer.Arrival(k)
+		if !ok {
+			return r.steadyEnd
 		}
-		return r.start.Add(time.Duration(s * float64(time.Second)))
+		return r.start.Add(at)
 	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, r.cfg.MaxInFlight)
@@ -406,7 +430,7 @@ func (r *run) runOpen(ctx context.Context) {
 	defer cancelIters()
 	var k int64
 	for ctx.Err() == nil {
-		at := arrival(float64(k))
+		at := arrival(k)
 		if !at.Before(r.steadyEnd) {
 			break
 		}
@@ -416,7 +440,7 @@ func (r *run) runOpen(ctx context.Context) {
 		// launch every arrival that is due, so a slow scheduler catches up instead of drifting
 		now := time.Now()
 		for ; ; k++ {
-			at = arrival(float64(k))
+			at = arrival(k)
 			if at.After(now) || !at.Before(r.steadyEnd) {
 				break
 			}
@@ -487,60 +511,45 @@ func (r *run) phase(now time.Time) string {
 	}
 }
 
-// ticker closes each second of the series and draws the progress line.
-func (r *run) ticker(ctx context.Context, done <-chan struct{}) {
+// ticker closes each second of the series and hands it to the second's reporters.
+func (r *run) ticker(ctx context.Context, done <-chan struct{}, onSecond func(report.SeriesPoint, *hdr.Histogram)) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	lastPrint := time.Now()
-	var last report.SeriesPoint
 	for {
 		select {
 		case <-done:
-			if r.cfg.Progress != nil && r.cfg.ProgressTTY {
-				fmt.Fprint(r.cfg.Progress, "\r\033[K")
-			}
 			return
 		case now := <-t.C:
 			// the second that just ended belongs to the phase it was in
 			ph := r.phase(now.Add(-500 * time.Millisecond))
-			last = r.rec.Tick(now, ph, int(r.active.Load()))
-			if r.cfg.OnSecond != nil {
-				r.cfg.OnSecond(last, r.rec.SecondHistogram())
+			p := r.rec.Tick(now, ph, int(r.active.Load()))
+			if onSecond != nil {
+				onSecond(p, r.rec.SecondHistogram())
 			}
-			if r.cfg.Progress == nil {
-				continue
-			}
-			line := r.progressLine(now, last)
-			if r.cfg.ProgressTTY {
-				fmt.Fprintf(r.cfg.Progress, "\r\033[K%s", line)
-			} else if now.Sub(lastPrint) >= r.cfg.ProgressEvery {
-				fmt.Fprintln(r.cfg.Progress, line)
-				lastPrint = now
+			if r.cfg.Watch != nil {
+				r.cfg.Watch.Second(&Second{Point: p, Hist: r.rec.SecondHistogram(), Tx: r.rec.TxSeconds(),
+					Bytes: r.rec.Bytes(), Dropped: r.dropped.Load(), Late: r.late.Load(), Monitor: r.mon})
 			}
 		}
 	}
 }
 
-func (r *run) progressLine(now time.Time, p report.SeriesPoint) string {
-	total := r.end.Sub(r.start)
-	el := now.Sub(r.start)
-	if el > total {
-		el = total
+// reporters is what receives each closed second: Config.OnSecond and, when Config.Progress is
+// set, the progress line; done ends them.
+func (r *run) reporters() (onSecond func(report.SeriesPoint, *hdr.Histogram), done func()) {
+	c := r.cfg
+	if c.Progress == nil {
+		return c.OnSecond, func() {}
 	}
-	who := fmt.Sprintf("users %d", p.Users)
-	if r.cfg.Open() {
-		who = fmt.Sprintf("in-flight %d dropped %d", p.Users, r.dropped.Load())
+	line := &progress.Line{W: c.Progress, TTY: c.ProgressTTY, Every: c.ProgressEvery, Label: c.Label,
+		Total: c.RampUp + c.Steady + c.RampDown, Open: c.Open()}
+	if c.Open() {
+		line.Status = func() string { return fmt.Sprintf("dropped %d", r.dropped.Load()) }
 	}
-	label := r.cfg.Label
-	if label != "" {
-		label += " "
-	}
-	return fmt.Sprintf("%s[%-9s %s/%s] %s  tps %.0f  p50 %.1fms  p90 %.1fms  p99 %.1fms  errors %d  hits/s %d",
-		label, p.Phase, Clock(el), Clock(total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
-}
-
-// Clock shows d as minutes:seconds, as the progress line does.
-func Clock(d time.Duration) string {
-	s := int(d.Round(time.Second) / time.Second)
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
+	return func(p report.SeriesPoint, h *hdr.Histogram) {
+		if c.OnSecond != nil {
+			c.OnSecond(p, h)
+		}
+		line.Second(p, h)
+	}, line.Done
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,11 +76,56 @@ type Recorder struct {
 	steadyEnd   time.Time
 	runStart    time.Time
 
+	order atomic.Int64 // see nextOrder
+
 	tickMu  sync.Mutex
 	secHist *hdr.Histogram
 	// secTxHist is each transaction's histogram of the second being closed (reused)
 	secTxHist map[string]*hdr.Histogram
 	series    []report.SeriesPoint
+
+	// live, when set by KeepTxSeconds before recording, makes every shard count the current
+	// second's outcomes per transaction too (a map lookup more per transaction; the latencies
+	// are the series' per-transaction histograms), for the live metrics; off, a run pays
+	// nothing for them.
+	live    bool
+	txSec   map[string]*TxSecond
+	txOrder []*TxSecond
+	empty   *hdr.Histogram // a TxSecond's Hist when none of it passed
+}
+
+// TxSecond is one transaction's second (all phases): its outcomes, the failures that were a
+// failed content check, and the passed transactions' latency — the series' own per-transaction
+// histogram of the second (2 significant figures), not a second recording. The live metrics
+// count it.
+type TxSecond struct {
+	Name             string
+	Pass, Fail, Stop int64
+	CheckFailures    int64
+	Hist             *hdr.Histogram // empty when none passed
+}
+
+// KeepTxSeconds makes the recorder keep each second per transaction, read with TxSeconds after
+// each Tick. Call it before any recording.
+func (r *Recorder) KeepTxSeconds() {
+	r.live = true
+	r.txSec = map[string]*TxSecond{}
+	r.empty = NewSeriesHistogram()
+}
+
+// TxSeconds are the transactions of the second the last Tick closed, in first-seen order
+// (a transaction with nothing in it has zero counts): valid until the next Tick, and only to
+// the goroutine that calls Tick. Nil unless KeepTxSeconds was called.
+func (r *Recorder) TxSeconds() []*TxSecond { return r.txOrder }
+
+// Bytes is the response bytes received so far in every phase (live: Hit counts them only when
+// KeepTxSeconds was called; the results' bytes are the measured window's).
+func (r *Recorder) Bytes() int64 {
+	var n int64
+	for _, s := range r.shards {
+		n += s.allBytes.Load()
+	}
+	return n
 }
 
 // NewRecorder makes a recorder with n shards (at least 1).
@@ -127,6 +173,8 @@ type Shard struct {
 
 	secHits     atomic.Int64
 	hits, bytes atomic.Int64
+	allBytes    atomic.Int64         // every phase's, live only
+	secLive     map[string]*TxSecond // live only: this second's counts per transaction
 	// status counts responses by status code (0: no response); codes outside 0..999, which
 	// HTTP does not have, are counted in otherStatus under the lock
 	status      [1000]atomic.Int64
@@ -161,15 +209,10 @@ func Outcome(err error) string {
 	}
 }
 
-var orderMu sync.Mutex
-var orderSeq int
-
-func nextOrder() int {
-	orderMu.Lock()
-	defer orderMu.Unlock()
-	orderSeq++
-	return orderSeq
-}
+// nextOrder numbers the transaction names and error groups the recorder's shards meet, in the
+// order they first meet them across shards; each recorder counts its own, so two runs in one
+// process (a peak search's steps, parallel tests) do not share a counter.
+func (r *Recorder) nextOrder() int { return int(r.order.Add(1)) }
 
 // Transaction records one transaction that started at start and took d; err decides pass, fail
 // or stop. Latency histograms hold passed transactions only, as LoadRunner reports them.
@@ -190,12 +233,15 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 	case "fail":
 		s.secErrors++
 	}
+	if s.r.live {
+		s.liveTransaction(name, out, err)
+	}
 	if !s.r.measured(start) {
 		return
 	}
 	t := s.tx[name]
 	if t == nil {
-		t = &txAgg{h: NewHistogram(), order: nextOrder()}
+		t = &txAgg{h: NewHistogram(), order: s.r.nextOrder()}
 		s.tx[name] = t
 	}
 	switch out {
@@ -212,12 +258,38 @@ func (s *Shard) Transaction(name string, start time.Time, d time.Duration, err e
 		k := errKey{name, kind}
 		e := s.errs[k]
 		if e == nil {
-			e = &errAgg{example: msg, order: nextOrder()}
+			e = &errAgg{example: msg, order: s.r.nextOrder()}
 			s.errs[k] = e
 		}
 		e.count++
 	case "stop":
 		t.stop++
+	}
+}
+
+// CheckKindPrefix begins the kind of every failed content check (check contains, check regex…).
+const CheckKindPrefix = "check "
+
+func (s *Shard) liveTransaction(name, out string, err error) {
+	t := s.secLive[name]
+	if t == nil {
+		if s.secLive == nil {
+			s.secLive = map[string]*TxSecond{}
+		}
+		t = &TxSecond{Name: name}
+		s.secLive[name] = t
+	}
+	switch out {
+	case "pass":
+		t.Pass++ // its latency is in secTx, the series' per-transaction histogram
+	case "fail":
+		t.Fail++
+		var k Kinded
+		if errors.As(err, &k) && strings.HasPrefix(k.Kind(), CheckKindPrefix) {
+			t.CheckFailures++
+		}
+	case "stop":
+		t.Stop++
 	}
 }
 
@@ -241,6 +313,9 @@ func trunc(s string, n int) string {
 // response bytes. status 0 means no response (a transport error).
 func (s *Shard) Hit(start time.Time, status int, bytes int64) {
 	s.secHits.Add(1)
+	if s.r.live {
+		s.allBytes.Add(bytes)
+	}
 	if !s.r.measured(start) {
 		return
 	}
@@ -266,6 +341,9 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		h.Reset()
 	}
 	var pass, errs, hits int64
+	for _, t := range r.txOrder {
+		t.Pass, t.Fail, t.Stop, t.CheckFailures = 0, 0, 0, 0
+	}
 	for _, s := range r.shards {
 		s.mu.Lock()
 		r.secHist.Merge(s.sec)
@@ -285,22 +363,13 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		pass += s.secPass
 		errs += s.secErrors
 		s.secPass, s.secErrors = 0, 0
+		for name, st := range s.secLive {
+			r.addTxSecond(name, st)
+		}
 		s.mu.Unlock()
 		hits += s.secHits.Swap(0)
 	}
-	p := report.SeriesPoint{
-		Second: int(now.Sub(r.runStart).Round(time.Second) / time.Second),
-		Phase:  phase,
-		TPS:    float64(pass),
-		Errors: errs,
-		Hits:   hits,
-		Users:  users,
-	}
-	if pass > 0 {
-		p.P50Ms = usToMs(r.secHist.ValueAtQuantile(50))
-		p.P90Ms = usToMs(r.secHist.ValueAtQuantile(90))
-		p.P99Ms = usToMs(r.secHist.ValueAtQuantile(99))
-	}
+	p := Point(int(now.Sub(r.runStart).Round(time.Second)/time.Second), phase, pass, errs, hits, users, r.secHist)
 	for name, h := range r.secTxHist {
 		if n := h.TotalCount(); n > 0 {
 			p.Transactions = append(p.Transactions, report.TxSecond{Name: name, TPS: float64(n),
@@ -308,7 +377,43 @@ func (r *Recorder) Tick(now time.Time, phase string, users int) report.SeriesPoi
 		}
 	}
 	sort.Slice(p.Transactions, func(i, j int) bool { return p.Transactions[i].Name < p.Transactions[j].Name })
+	for _, t := range r.txOrder {
+		t.Hist = r.empty
+		if h := r.secTxHist[t.Name]; h != nil {
+			t.Hist = h // this second's, reset at the next Tick
+		}
+	}
 	r.series = append(r.series, p)
+	return p
+}
+
+// addTxSecond moves one shard's second of a transaction into the recorder's, leaving the
+// shard's at zero. Called by Tick under the shard's lock.
+func (r *Recorder) addTxSecond(name string, st *TxSecond) {
+	t := r.txSec[name]
+	if t == nil {
+		t = &TxSecond{Name: name}
+		r.txSec[name] = t
+		r.txOrder = append(r.txOrder, t)
+	}
+	t.Pass += st.Pass
+	t.Fail += st.Fail
+	t.Stop += st.Stop
+	t.CheckFailures += st.CheckFailures
+	st.Pass, st.Fail, st.Stop, st.CheckFailures = 0, 0, 0, 0
+}
+
+// Point is one second of the series: pass transactions passed, errs failed, hits requests, users
+// running (or in flight), and h the latency histogram of the passed ones, read for the
+// percentiles. A run's recorder and a fleet's controller (which merges its agents' seconds) make
+// their points here, so both read the same percentiles the same way.
+func Point(second int, phase string, pass, errs, hits int64, users int, h *hdr.Histogram) report.SeriesPoint {
+	p := report.SeriesPoint{Second: second, Phase: phase, TPS: float64(pass), Errors: errs, Hits: hits, Users: users}
+	if pass > 0 && h.TotalCount() > 0 {
+		p.P50Ms = usToMs(h.ValueAtQuantile(50))
+		p.P90Ms = usToMs(h.ValueAtQuantile(90))
+		p.P99Ms = usToMs(h.ValueAtQuantile(99))
+	}
 	return p
 }
 
@@ -324,6 +429,31 @@ func statusKey(code int) string {
 func (r *Recorder) SecondHistogram() *hdr.Histogram { return r.secHist }
 
 func usToMs(us int64) float64 { return float64(us) / 1000 }
+
+// MergeTransaction adds transaction t's encoded histogram (report.Transaction.Histogram) into
+// h. Results merged after they travelled (an agent's, a sweep point's) must carry every sample
+// they claim: a histogram that does not decode, holds samples outside h's range, or holds fewer
+// samples than t passed is an error, never silently dropped, since merging without it would
+// print percentiles of part of the run as if of all of it.
+func MergeTransaction(h *hdr.Histogram, t report.Transaction) error {
+	if t.Histogram == "" {
+		if t.Pass > 0 {
+			return fmt.Errorf("transaction %q: %d passed but its results carry no histogram", t.Name, t.Pass)
+		}
+		return nil
+	}
+	d, err := hdr.Decode([]byte(t.Histogram))
+	if err != nil {
+		return fmt.Errorf("transaction %q: histogram: %w", t.Name, err)
+	}
+	if d.TotalCount() < t.Pass {
+		return fmt.Errorf("transaction %q: %d passed but its histogram holds %d samples", t.Name, t.Pass, d.TotalCount())
+	}
+	if dropped := h.Merge(d); dropped > 0 {
+		return fmt.Errorf("transaction %q: %d samples outside the histogram's range", t.Name, dropped)
+	}
+	return nil
+}
 
 // Merged returns, per transaction name, the exact merge of every shard's histogram and counts.
 func (r *Recorder) Merged() map[string]*Merged {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/report"
 )
@@ -86,6 +89,115 @@ func TestWindowOutcomesAndErrors(t *testing.T) {
 	}
 	if p2 := rec.Tick(t0.Add(3*time.Second), "steady", 3); p2.TPS != 0 || p2.Hits != 0 {
 		t.Fatalf("tick did not reset: %+v", p2)
+	}
+}
+
+// TestTxSeconds: a watched recorder closes each second per transaction across shards — outcomes,
+// content-check failures, latency, bytes of every phase — and starts the next second at zero;
+// an unwatched one keeps none of it.
+// Mutants: not resetting the shard's second in addTxSecond fails the second Tick; counting
+// every failure as a check failure fails the check count.
+func TestTxSeconds(t *testing.T) {
+	rec := NewRecorder(3)
+	rec.KeepTxSeconds()
+	t0 := time.Now()
+	rec.SetWindow(t0, t0.Add(time.Second), t0.Add(10*time.Second))
+	rec.Shard(0).Transaction("a", t0, 2*time.Millisecond, nil) // ramp-up counts live
+	rec.Shard(1).Transaction("a", t0, 4*time.Millisecond, nil)
+	rec.Shard(2).Transaction("a", t0, time.Millisecond, Failf(CheckKindPrefix+"contains", "no"))
+	rec.Shard(2).Transaction("a", t0, time.Millisecond, errors.New("reset"))
+	rec.Shard(0).Transaction("b", t0, time.Millisecond, context.Canceled)
+	rec.Shard(1).Hit(t0, 200, 300)
+	rec.Shard(2).Hit(t0.Add(2*time.Second), 200, 40)
+	rec.Tick(t0.Add(time.Second), "ramp-up", 2)
+	got := map[string]TxSecond{}
+	for _, s := range rec.TxSeconds() {
+		got[s.Name] = *s
+	}
+	a, b := got["a"], got["b"]
+	if a.Pass != 2 || a.Fail != 2 || a.CheckFailures != 1 || a.Stop != 0 || a.Hist.TotalCount() != 2 || a.Hist.Max() < 3990 {
+		t.Errorf("a: %+v (max %d µs)", a, a.Hist.Max())
+	}
+	if b.Stop != 1 || b.Pass != 0 || b.Hist.TotalCount() != 0 {
+		t.Errorf("b: %+v", b)
+	}
+	if rec.Bytes() != 340 {
+		t.Errorf("bytes %d, want 340 (every phase)", rec.Bytes())
+	}
+	rec.Tick(t0.Add(2*time.Second), "steady", 2)
+	for _, s := range rec.TxSeconds() {
+		if s.Pass+s.Fail+s.Stop+s.CheckFailures != 0 || s.Hist.TotalCount() != 0 {
+			t.Errorf("%s after an empty second: %+v", s.Name, *s)
+		}
+	}
+
+	plain := NewRecorder(1)
+	plain.SetWindow(t0, t0, t0.Add(time.Second))
+	plain.Shard(0).Transaction("a", t0, time.Millisecond, nil)
+	plain.Shard(0).Hit(t0, 200, 10)
+	plain.Tick(t0.Add(time.Second), "steady", 1)
+	if plain.TxSeconds() != nil || plain.Bytes() != 0 {
+		t.Errorf("an unwatched recorder kept seconds per transaction: %v, %d bytes", plain.TxSeconds(), plain.Bytes())
+	}
+}
+
+// TestFirstSeenOrderPerRecorder: transactions are listed in the order the run first met them,
+// whichever shard met them, and each recorder numbers its own (no counter shared by the runs of
+// one process). Mutants: nextOrder returning a constant lists the names alphabetically (the
+// sort's tie order is not first-seen); a package-level counter makes the second recorder start
+// past 1.
+func TestFirstSeenOrderPerRecorder(t *testing.T) {
+	t0 := time.Now()
+	for run := 0; run < 2; run++ {
+		rec := NewRecorder(3)
+		rec.SetWindow(t0, t0, t0.Add(time.Hour))
+		for i, name := range []string{"zeta", "alpha", "mid"} {
+			rec.Shard(i).Transaction(name, t0.Add(time.Second), time.Millisecond, nil)
+		}
+		res := report.New("")
+		rec.Fill(res, 1)
+		var got []string
+		for _, tx := range res.Transactions {
+			got = append(got, tx.Name)
+		}
+		if len(got) != 3 || got[0] != "zeta" || got[1] != "alpha" || got[2] != "mid" {
+			t.Fatalf("run %d: transactions %v, want zeta, alpha, mid", run, got)
+		}
+		if n := rec.order.Load(); n != 3 {
+			t.Fatalf("run %d: the recorder numbered %d names, want its own 3", run, n)
+		}
+	}
+}
+
+// TestMergeTransaction: the one rule for merging a transaction's histogram that travelled: a
+// good one adds its samples; one that does not decode, or holds fewer samples than the
+// transaction passed, or is missing while it passed, is an error. Mutants: ignoring the decode
+// error (as the cache sweep once did) merges nothing and returns nil; dropping the count check
+// accepts the short histogram.
+func TestMergeTransaction(t *testing.T) {
+	h := NewHistogram()
+	for i := 1; i <= 4; i++ {
+		Record(h, time.Duration(i)*time.Millisecond)
+	}
+	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := NewHistogram()
+	if err := MergeTransaction(into, report.Transaction{Name: "tx", Pass: 4, Histogram: string(enc)}); err != nil || into.TotalCount() != 4 {
+		t.Fatalf("a good histogram: %v, %d samples", err, into.TotalCount())
+	}
+	for _, bad := range []report.Transaction{
+		{Name: "corrupt", Pass: 1, Histogram: "HISTFAAAAB" + string(enc[10:20])},
+		{Name: "short", Pass: 5, Histogram: string(enc)},
+		{Name: "missing", Pass: 1},
+	} {
+		if err := MergeTransaction(NewHistogram(), bad); err == nil || !strings.Contains(err.Error(), bad.Name) {
+			t.Errorf("%s: %v, want an error naming the transaction", bad.Name, err)
+		}
+	}
+	if err := MergeTransaction(into, report.Transaction{Name: "idle"}); err != nil {
+		t.Errorf("a transaction with no passes and no histogram: %v", err)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -138,6 +139,20 @@ func round(v float64, digits int) float64 {
 func (m *Monitor) Stop() (*report.SUT, error) {
 	m.cancel()
 	<-m.done
+	return m.collect()
+}
+
+// Snapshot is every source's resources so far, for a live view while the run goes on (the
+// sources never read yet are left out, without an error). Nil for a nil Monitor.
+func (m *Monitor) Snapshot() *report.SUT {
+	if m == nil {
+		return nil
+	}
+	s, _ := m.collect()
+	return s
+}
+
+func (m *Monitor) collect() (*report.SUT, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := &report.SUT{Processes: []report.SUTProcess{}}
@@ -152,7 +167,7 @@ func (m *Monitor) Stop() (*report.SUT, error) {
 			// the process's own high-water mark rose during the run: it saw the peak between samples
 			peak = max(peak, p.last.PeakRSS)
 		}
-		series := p.series
+		series := slices.Clone(p.series) // the sampler goes on appending to its own
 		if series == nil {
 			series = []report.ResourcePoint{}
 		}

@@ -348,11 +348,13 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 			start = clock.Now()
 		}
 		resp, err = u.c.Do(ctx, ep, &hreq)
+		if err != nil && ctx.Err() != nil {
+			// cut off by the run's end: no hit and no error (no "no response" status either);
+			// the transaction counts it apart, as stopped
+			return nil, ctx.Err()
+		}
 		it.Hit(start, resp.Status, resp.Bytes)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
 			return nil, fmt.Errorf("%s: %w", r.Name, err)
 		}
 		if !r.FollowRedirects || !isRedirect(resp.Status) || resp.Location == "" {

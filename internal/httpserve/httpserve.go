@@ -6,12 +6,18 @@
 package httpserve
 
 import (
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/grpclog"
 	"google.golang.org/grpc/keepalive"
+
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 // Defaults. They are generous for a benchmark (a request takes milliseconds) and short enough
@@ -32,7 +38,7 @@ type Options struct {
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
 	// Logger receives the server's own errors (TLS handshakes, malformed requests) at Warn
-	// level (nil = slog.Default()).
+	// level, at most logsafe.DefaultLimiter's rate per client (nil = slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -48,7 +54,7 @@ func New(h http.Handler, o Options) *http.Server {
 		WriteTimeout:      o.WriteTimeout,
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    o.MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(o.Logger.Handler(), slog.LevelWarn),
+		ErrorLog:          logsafe.ErrorLog(o.Logger.Handler(), slog.LevelWarn, logsafe.DefaultLimiter()),
 	}
 }
 
@@ -76,13 +82,95 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Limits of every gRPC server. A stream costs a goroutine and its buffers, so what one client
+// can hold is bounded: streams per connection, connections per address (LimitPerClient), and
+// how long a connection may stay idle or unresponsive.
+const (
+	DefaultGRPCMaxStreams      = 100              // concurrent streams per connection (grpc-go: unlimited)
+	DefaultMaxConnsPerClient   = 64               // open connections per client address
+	DefaultGRPCKeepaliveTime   = 60 * time.Second // ping a connection silent this long
+	DefaultGRPCKeepaliveAnswer = 20 * time.Second // close it if the ping is not answered in this
+)
+
 // GRPCServerOptions are the same limits for every gRPC server the kit starts (the services
 // host's, the order processor's, WSTest's): a connection must finish its handshake within the
-// header timeout, and a connection idle for the idle timeout is closed (clients reconnect on
-// their next call). grpc-go's defaults are 120 s and never.
+// header timeout, holds at most DefaultGRPCMaxStreams streams at once (the client waits for
+// more), sends headers of at most DefaultMaxHeaderBytes, is closed when idle for the idle
+// timeout (clients reconnect on their next call) or when it stops answering pings, and may
+// not ping more than every 10 s. grpc-go's defaults are 120 s, unlimited streams, 16 MB of
+// headers and never. Serve them on a LimitPerClient listener.
 func GRPCServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.ConnectionTimeout(DefaultReadHeaderTimeout),
-		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: DefaultIdleTimeout}),
+		grpc.MaxConcurrentStreams(DefaultGRPCMaxStreams),
+		grpc.MaxHeaderListSize(DefaultMaxHeaderBytes),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: DefaultIdleTimeout,
+			Time: DefaultGRPCKeepaliveTime, Timeout: DefaultGRPCKeepaliveAnswer}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	}
+}
+
+// LimitPerClient returns ln accepting at most n (≤ 0: DefaultMaxConnsPerClient) open
+// connections from one IP address: a connection beyond that is closed as soon as it is
+// accepted, before any byte is read, so one client cannot hold every connection a server
+// can keep. (Clients share an address behind NAT; n is generous for a benchmark's clients.)
+func LimitPerClient(ln net.Listener, n int) net.Listener {
+	if n <= 0 {
+		n = DefaultMaxConnsPerClient
+	}
+	return &perClient{Listener: ln, max: n, open: map[string]int{}}
+}
+
+type perClient struct {
+	net.Listener
+	max  int
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func (l *perClient) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		host, _, _ := net.SplitHostPort(c.RemoteAddr().String())
+		l.mu.Lock()
+		ok := l.open[host] < l.max
+		if ok {
+			l.open[host]++
+		}
+		l.mu.Unlock()
+		if !ok {
+			_ = c.Close()
+			continue
+		}
+		return &countedConn{Conn: c, release: func() {
+			l.mu.Lock()
+			if l.open[host]--; l.open[host] <= 0 {
+				delete(l.open, host)
+			}
+			l.mu.Unlock()
+		}}, nil
+	}
+}
+
+type countedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
+// RouteGRPCLog sends grpc-go's own log through h: its errors only (its info and warnings are
+// per-connection chatter), cleaned and at most logsafe.DefaultLimiter's rate per client, as
+// every server's error log. grpclog's rule: call it once, before any gRPC server or client
+// starts.
+func RouteGRPCLog(h slog.Handler) {
+	grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, logsafe.ErrorLog(h, slog.LevelError, logsafe.DefaultLimiter()).Writer()))
 }

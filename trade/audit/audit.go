@@ -104,16 +104,13 @@ type Summary struct {
 	Seconds  float64 `json:"seconds"`
 }
 
-// Failed is the error of an audit (or a run whose audit) found violations; its exit status
-// is 4, so a script can tell "the database does not add up" from "the audit could not run".
+// Failed is the error of an audit (or a run whose audit) found violations: a type of its own,
+// so a caller can tell "the database does not add up" from "the audit could not run".
 type Failed struct{ Violations int }
 
 func (e *Failed) Error() string {
 	return fmt.Sprintf("the audit found %d violations", e.Violations)
 }
-
-// ExitCode implements the command line's exit-status convention.
-func (e *Failed) ExitCode() int { return 4 }
 
 // Run audits st, which must be loaded (store.ErrNotLoaded otherwise) and implement
 // store.Auditor (both built-in stores do). The error is for an audit that could not run; what

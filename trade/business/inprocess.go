@@ -61,9 +61,11 @@ type Options struct {
 	Observe OrderObserver
 	// Seed seeds the price moves (0 = random).
 	Seed uint64
-	// LoginMaxFailures is how many wrong passwords one user id may get within trade.LoginWindow;
-	// further logins are refused (trade.CodeTooManyRequests) until the window has passed,
-	// even with the right password (0 = no limit).
+	// LoginMaxFailures is how many wrong passwords one user id may get from one client
+	// (trade.ClientOf) within trade.LoginWindow; further logins of it from that client are
+	// refused (trade.CodeTooManyRequests) until the window has passed, even with the right
+	// password, and a client with ten times as many across user ids is refused for all of
+	// them. Other clients, the account's owner among them, are not (0 = no limit).
 	LoginMaxFailures int
 	// Clock is the throttle's time (nil = time.Now); tests move it.
 	Clock func() time.Time
@@ -82,9 +84,21 @@ type QuotePublisher interface {
 	PublishQuote(q trade.Quote)
 }
 
-// DefaultOptions: market summary cached for 60 s, synchronous orders.
+// DefaultOptions: market summary cached for 60 s, synchronous orders, the rest as New fills it.
 func DefaultOptions() Options {
-	return Options{MarketSummaryTTL: 60 * time.Second, OrdersLimit: trade.DefaultOrdersLimit, HashCost: dataset.DefaultHashCost}
+	o := Options{MarketSummaryTTL: 60 * time.Second}
+	o.setDefaults()
+	return o
+}
+
+// setDefaults fills the zero options that have a default: the one place they are applied.
+func (o *Options) setDefaults() {
+	if o.OrdersLimit <= 0 {
+		o.OrdersLimit = trade.DefaultOrdersLimit
+	}
+	if o.HashCost == 0 {
+		o.HashCost = dataset.DefaultHashCost
+	}
 }
 
 // MaxOrdersLimit bounds what a caller may ask GetOrders for.
@@ -116,12 +130,7 @@ var (
 
 // New returns a service on st.
 func New(st store.Store, opts Options) *Service {
-	if opts.OrdersLimit <= 0 {
-		opts.OrdersLimit = trade.DefaultOrdersLimit
-	}
-	if opts.HashCost == 0 {
-		opts.HashCost = dataset.DefaultHashCost
-	}
+	opts.setDefaults()
 	seed := opts.Seed
 	if seed == 0 {
 		seed = rand.Uint64()
@@ -177,8 +186,9 @@ func (s *Service) account(ctx context.Context, r store.Reader, userID string) (t
 
 // Login checks the password and counts the login. An unknown user id and a wrong password
 // get the same error (trade.LoginRefused), after the same bcrypt work; after
-// Options.LoginMaxFailures of them for one user id within trade.LoginWindow, every login of that id
-// is refused until the window has passed.
+// Options.LoginMaxFailures of them for one user id from one client (trade.ClientOf ctx) within
+// trade.LoginWindow, that client's logins of that id are refused until the window has passed,
+// and after ten times as many from one client across user ids, all its logins (loginThrottle).
 func (s *Service) Login(ctx context.Context, userID, password string) (trade.Account, error) {
 	if err := checkUser(userID); err != nil {
 		return trade.Account{}, err
@@ -186,10 +196,15 @@ func (s *Service) Login(ctx context.Context, userID, password string) (trade.Acc
 	if err := trade.ValidateField("password", password, true); err != nil {
 		return trade.Account{}, err
 	}
-	if wait := s.logins.retryAfter(userID); wait > 0 {
+	client := trade.ClientOf(ctx)
+	if wait, perClient := s.logins.retryAfter(userID, client); wait > 0 {
 		wait = wait.Round(time.Second) + time.Second // whole seconds, never early
+		what := "for this user id"
+		if perClient {
+			what = "from this client"
+		}
 		return trade.Account{}, &trade.Error{Code: trade.CodeTooManyRequests, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed logins for this user id: try again in %v", wait)}
+			Message: fmt.Sprintf("too many failed logins %s: try again in %v", what, wait)}
 	}
 	hash, err := s.st.PasswordHash(ctx, userID)
 	known := err == nil
@@ -201,7 +216,7 @@ func (s *Service) Login(ctx context.Context, userID, password string) (trade.Acc
 	}
 	// Checked outside the transaction: bcrypt is deliberately slow and must not hold locks.
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil || !known {
-		s.logins.fail(userID)
+		s.logins.fail(userID, client)
 		return trade.Account{}, trade.Errorf(trade.CodeUnauthorized, trade.LoginRefused)
 	}
 	var a trade.Account
@@ -349,7 +364,8 @@ func (s *Service) GetHoldingsWithQuotes(ctx context.Context, userID string) ([]t
 	return hs, qs, nil
 }
 
-// GetHolding returns one holding of userID; another user's holding is CodeForbidden.
+// GetHolding returns one holding of userID; another user's holding is CodeNotFound, the same
+// answer as a holding that does not exist (ownHolding).
 func (s *Service) GetHolding(ctx context.Context, userID string, holdingID int64) (trade.Holding, error) {
 	a, err := s.account(ctx, s.st, userID)
 	if err != nil {
@@ -363,11 +379,12 @@ func (s *Service) ownHolding(ctx context.Context, r store.Reader, a trade.Accoun
 		return trade.Holding{}, trade.Errorf(trade.CodeInvalid, "holding id must be a positive number, got %d", holdingID)
 	}
 	h, err := r.Holding(ctx, holdingID)
-	if err != nil {
-		return h, missing(err, "no holding %d", holdingID)
+	if err == nil && h.AccountID != a.AccountID {
+		// answered as if it did not exist: "forbidden" told a stranger which ids are someone's
+		err = store.ErrNotFound
 	}
-	if h.AccountID != a.AccountID {
-		return trade.Holding{}, trade.Errorf(trade.CodeForbidden, "holding %d is not a holding of user %q", holdingID, a.UserID)
+	if err != nil {
+		return trade.Holding{}, missing(err, "no holding %d", holdingID)
 	}
 	return h, nil
 }
@@ -607,6 +624,11 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		}
 		o = trade.Order{AccountID: a.AccountID, HoldingID: h.HoldingID, Symbol: h.Symbol, Type: trade.Sell,
 			Status: trade.StatusOpen, OpenDate: now(), Quantity: qty, Price: q.Price, Fee: trade.OrderFee}
+		// As for Buy: one step with the debit under the account lock in sync mode, checked
+		// again at completion (apply) in the async modes.
+		if err := checkFunds(a, o); err != nil {
+			return err
+		}
 		return s.place(ctx, tx, &o, &a, &q)
 	})
 	if err != nil {
@@ -627,14 +649,21 @@ func (s *Service) moved(o trade.Order, q trade.Quote) {
 	}
 }
 
-// checkFunds refuses a buy whose cost plus fee exceeds the balance. (trade.MaxQuantity and
-// the price rules keep the cost far from overflowing Money.)
+// checkFunds refuses an order that would leave the balance negative: a buy whose cost plus
+// fee exceeds the balance, and a sell whose proceeds are below the fee by more than the
+// balance (1 share at $1.01 sold for $24.95 of fee took a $30 account to −$19.99).
+// (trade.MaxQuantity and the price rules keep the cost far from overflowing Money.)
 func checkFunds(a trade.Account, o trade.Order) error {
-	if o.Type != trade.Buy {
-		return nil
-	}
-	if cost := o.Total(); cost > a.Balance {
-		return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, order costs $%s", a.Balance, cost)
+	switch o.Type {
+	case trade.Buy:
+		if cost := o.Total(); cost > a.Balance {
+			return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, order costs $%s", a.Balance, cost)
+		}
+	case trade.Sell:
+		if net := o.Total(); a.Balance+net < 0 {
+			return trade.Errorf(trade.CodeInsufficientFunds, "insufficient funds: balance $%s, the sale's proceeds $%s do not cover the $%s fee",
+				a.Balance, o.Price.Times(o.Quantity), o.Fee)
+		}
 	}
 	return nil
 }
@@ -743,17 +772,17 @@ func (s *Service) CompleteOrder(ctx context.Context, orderID int64) (trade.Order
 // order meanwhile) is cancelled and moves nothing.
 func (s *Service) apply(ctx context.Context, tx store.Tx, o *trade.Order, a *trade.Account, q *trade.Quote) error {
 	t := now()
+	if err := checkFunds(*a, *o); err != nil {
+		// only an async order gets here short of money (sync Buy and Sell checked first): the
+		// balance went to other orders since it was placed
+		o.Status, o.CompletionDate = trade.StatusCancelled, t
+		if s.opts.OnCancel != nil {
+			s.opts.OnCancel(*o, err.Error())
+		}
+		return nil
+	}
 	switch o.Type {
 	case trade.Buy:
-		if err := checkFunds(*a, *o); err != nil {
-			// only an async order gets here short of money (sync Buy checked first): the
-			// balance went to other orders since it was placed
-			o.Status, o.CompletionDate = trade.StatusCancelled, t
-			if s.opts.OnCancel != nil {
-				s.opts.OnCancel(*o, err.Error())
-			}
-			return nil
-		}
 		id, err := tx.CreateHolding(ctx, trade.Holding{AccountID: a.AccountID, Symbol: o.Symbol, Quantity: o.Quantity,
 			PurchasePrice: o.Price, PurchaseDate: t})
 		if err != nil {

@@ -168,9 +168,9 @@ func TestBusinessRules(t *testing.T) {
 		// another user's holding
 		other := must[[]trade.Holding](t)(svc.GetHoldings(ctx, "uid:1"))
 		_, err = svc.GetHolding(ctx, "uid:0", other[0].HoldingID)
-		wantCode(t, "other user's holding", err, trade.CodeForbidden)
+		wantCode(t, "other user's holding", err, trade.CodeNotFound)
 		_, err = svc.Sell(ctx, "uid:0", other[0].HoldingID, 0)
-		wantCode(t, "selling another user's holding", err, trade.CodeForbidden)
+		wantCode(t, "selling another user's holding", err, trade.CodeNotFound)
 
 		// register, duplicate, profile update with a new password
 		r := trade.RegisterRequest{UserID: "newbie", Password: "pw1", FullName: "New Bie", Address: "1 Main St", Email: "n@b.com",
@@ -236,7 +236,7 @@ func TestDomainErrorsChangeNothing(t *testing.T) {
 			{"buy absurd", trade.CodeInvalid, func() error { _, err := svc.Buy(ctx, "uid:0", "s:1", trade.MaxQuantity+1); return err }},
 			{"buy empty symbol", trade.CodeInvalid, func() error { _, err := svc.Buy(ctx, "uid:0", "", 1); return err }},
 			{"buy markup symbol", trade.CodeNotFound, func() error { _, err := svc.Buy(ctx, "uid:0", "<b>s:1</b>", 1); return err }},
-			{"sell other's holding", trade.CodeForbidden, func() error { _, err := svc.Sell(ctx, "uid:0", theirs[0].HoldingID, 0); return err }},
+			{"sell other's holding", trade.CodeNotFound, func() error { _, err := svc.Sell(ctx, "uid:0", theirs[0].HoldingID, 0); return err }},
 			{"sell unknown holding", trade.CodeNotFound, func() error { _, err := svc.Sell(ctx, "uid:0", 987654, 0); return err }},
 			{"sell bad holding id", trade.CodeInvalid, func() error { _, err := svc.Sell(ctx, "uid:0", -1, 0); return err }},
 			{"sell too many", trade.CodeInvalid, func() error { _, err := svc.Sell(ctx, "uid:0", mine[0].HoldingID, mine[0].Quantity+1); return err }},

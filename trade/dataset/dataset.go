@@ -40,6 +40,18 @@ type Spec struct {
 	HashCost int   `json:"hashCost"` // bcrypt cost of the shared password hash
 }
 
+// The one default data set and place of the commands that make a data set for you ('tradebench
+// run', and 'serve --load-if-empty'), and the database every StockTrader command (serve, load,
+// reset, audit) uses when none is given: small enough to load in seconds and run in minutes on a
+// laptop, in one working directory so that 'run' followed by 'serve' or 'audit' finds its data.
+// 'load' alone still generates the paper's size (DefaultSpec) unless told otherwise.
+const (
+	DefaultDir      = "tradebench-work"
+	DefaultDB       = "sqlite:" + DefaultDir + "/stocktrader.db"
+	DefaultAccounts = 5000
+	DefaultQuotes   = 1000
+)
+
 // DefaultSpec is the 2007 paper's realistic load: 500,000 accounts, 5 holdings each, 100,000 quotes.
 func DefaultSpec() Spec {
 	return Spec{Accounts: 500_000, Quotes: 100_000, Holdings: 5, Seed: 1, HashCost: DefaultHashCost}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/testing/natstest"
 	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/audit"
@@ -40,7 +41,7 @@ func child(role string) int {
 		return 2
 	}
 	defer st.Close()
-	cfg := orders.Config{Mode: orders.Mode(os.Getenv("TB_MODE")), NATS: os.Getenv("TB_NATS"), Concurrency: 8, Batch: 32}
+	cfg := orders.Config{Mode: orders.Mode(os.Getenv("TB_MODE")), NATS: os.Getenv("TB_NATS"), NATSToken: natstest.Token, Concurrency: 8, Batch: 32}
 	switch role {
 	case "processor":
 		run, err := orders.StartProcessor(ctx, cfg, business.New(st, business.Options{}), "", "")
@@ -217,11 +218,7 @@ type outcome struct {
 func crash(t *testing.T, mode orders.Mode, loadFor, drainFor time.Duration) outcome {
 	dsn := pgtest.DSN(t)
 	st := loaded(t, dsn)
-	e, err := orders.StartEmbedded(t.TempDir(), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Shutdown)
+	e := natstest.Start(t, t.TempDir())
 	li, _ := st.Loaded(context.Background())
 	ev := &events{acked: map[int64]int{}}
 	p := procs{t: t, ev: ev, env: []string{"TB_DSN=" + dsn, "TB_NATS=" + e.URL(), "TB_MODE=" + string(mode),

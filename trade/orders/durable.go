@@ -176,7 +176,7 @@ func (p *Processor) consumeDurable(ctx context.Context, js jetstream.JetStream, 
 			m := m
 			id, err := parsePayload(m.Data())
 			if err != nil {
-				logger(p.Log).Error("dropping bad order message", "err", err)
+				p.dropMalformed(err)
 				_ = m.Term()
 				continue
 			}

@@ -15,14 +15,10 @@
 package orders
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/trade"
 )
@@ -83,49 +79,4 @@ func parsePayload(b []byte) (int64, error) {
 		return 0, fmt.Errorf("order message %q is not an order id", b)
 	}
 	return id, nil
-}
-
-// Embedded is a NATS server with JetStream running in this process.
-type Embedded struct {
-	srv *server.Server
-}
-
-// StartEmbedded starts a NATS server with JetStream storing its files under dir, listening on
-// 127.0.0.1:port (port -1 picks a free one).
-func StartEmbedded(dir string, port int) (*Embedded, error) {
-	if dir == "" {
-		return nil, errors.New("embedded NATS needs a storage directory")
-	}
-	srv, err := server.NewServer(&server.Options{
-		ServerName: "tradebench", Host: "127.0.0.1", Port: port,
-		JetStream: true, StoreDir: dir, NoSigs: true, NoLog: true,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("embedded NATS: %w", err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(30 * time.Second) {
-		srv.Shutdown()
-		return nil, errors.New("embedded NATS did not start within 30s")
-	}
-	return &Embedded{srv: srv}, nil
-}
-
-// URL is the client URL (nats://127.0.0.1:port).
-func (e *Embedded) URL() string { return e.srv.ClientURL() }
-
-// Shutdown stops the server and waits for it.
-func (e *Embedded) Shutdown() {
-	e.srv.Shutdown()
-	e.srv.WaitForShutdown()
-}
-
-// Connect connects to a NATS server, retrying for ever in the background once connected, so a
-// broker restart interrupts but does not end a long run.
-func Connect(url, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
-	if err != nil {
-		return nil, fmt.Errorf("connecting to NATS at %s: %w", url, err)
-	}
-	return nc, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradebench/tradebench/internal/testing/natstest"
 	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/audit"
@@ -32,16 +33,8 @@ func TestMain(m *testing.M) {
 // broker is a real NATS server with JetStream in this process and a connection to it.
 func broker(t testing.TB) (*nats.Conn, jetstream.JetStream) {
 	t.Helper()
-	e, err := orders.StartEmbedded(t.TempDir(), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Shutdown)
-	nc, err := orders.Connect(e.URL(), t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	e := natstest.Start(t, t.TempDir())
+	nc := natstest.Connect(t, e.URL())
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
@@ -238,10 +231,7 @@ func TestRelayPublishesUnpublishedOrders(t *testing.T) {
 			ids = append(ids, o.OrderID)
 		}
 		// NATS unreachable: the order is still accepted.
-		downNC, err := nats.Connect(brokerURL(t))
-		if err != nil {
-			t.Fatal(err)
-		}
+		downNC := natsConn(t, brokerURL(t))
 		downJS, _ := jetstream.New(downNC)
 		downNC.Close()
 		o, err := business.New(st, business.Options{Dispatch: &orders.DurableDispatcher{JS: downJS}}).Buy(ctx, "uid:2", "s:3", 2)
@@ -283,12 +273,7 @@ var urlOnce sync.Mutex
 func brokerURL(t *testing.T) string {
 	urlOnce.Lock()
 	defer urlOnce.Unlock()
-	e, err := orders.StartEmbedded(t.TempDir(), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Shutdown)
-	return e.URL()
+	return natstest.Start(t, t.TempDir()).URL()
 }
 
 func wantAudit(t *testing.T, st store.Store) {
@@ -374,10 +359,5 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func natsConn(t testing.TB, url string) *nats.Conn {
 	t.Helper()
-	nc, err := orders.Connect(url, t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
+	return natstest.Connect(t, url)
 }

@@ -9,11 +9,13 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/httpserve"
+	"github.com/tradebench/tradebench/internal/natsx"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -35,7 +37,14 @@ type Config struct {
 	NATS string
 	// NATSPort is the embedded server's port on 127.0.0.1 (0 or -1 = any free port).
 	NATSPort int
-	WorkDir  string
+	// NATSToken is the broker's token (natsx): the embedded server requires it of every
+	// client, and every connection (to it or to NATS) presents it, so a process that only
+	// knows the broker's address can neither publish orders or quotes nor read them. Empty:
+	// the embedded server gets a random token of its own (no other process can join it: give
+	// one when serve --role orders or another web tier must), and a NATS connection presents
+	// none (a server with its own credentials in the URL).
+	NATSToken string
+	WorkDir   string
 	// HTTPMiddleware, if set, wraps the order processor's REST endpoint (e.g. request metrics).
 	HTTPMiddleware func(http.Handler) http.Handler
 	// Processor is the order processor's endpoint for async-http (REST, host:port or URL) and
@@ -61,6 +70,11 @@ func (c Config) Validate() error {
 	if c.NATS != "" && !strings.HasPrefix(c.NATS, "nats://") && !strings.HasPrefix(c.NATS, "tls://") {
 		return setting.Errorf("NATS", "must be a nats://host:port URL, got %q", c.NATS)
 	}
+	if c.NATSToken != "" {
+		if err := natsx.ValidateToken(c.NATSToken); err != nil {
+			return &setting.Error{Field: "NATSToken", Err: err}
+		}
+	}
 	if c.Concurrency < 0 || c.Concurrency > 10000 {
 		return setting.Errorf("Concurrency", "must be between 1 and 10000, got %d", c.Concurrency)
 	}
@@ -76,6 +90,9 @@ type Running struct {
 	Dispatch business.OrderDispatcher
 	// NATSURL is the broker in use ("" when none).
 	NATSURL string
+	// NATSToken is the token its connections present (Config.NATSToken, or the embedded
+	// server's own): the quote stream's connection uses it too.
+	NATSToken string
 	// HTTPAddr and GRPCAddr are the processor's endpoints when this process serves them.
 	HTTPAddr, GRPCAddr string
 	// Processor is the in-process order processor, if this process runs one.
@@ -144,17 +161,17 @@ func (r *Running) Err() error {
 
 // broker connects to c.NATS or starts the embedded server.
 func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn, jetstream.JetStream, error) {
-	url := c.NATS
+	url, token := c.NATS, c.NATSToken
 	if url == "" {
 		dir := c.WorkDir
 		if dir == "" {
 			dir = DefaultWorkDir
 		}
-		port := c.NATSPort
-		if port == 0 {
-			port = -1
+		if token == "" {
+			token = natsx.NewToken()
 		}
-		e, err := StartEmbedded(filepath.Join(dir, "nats"), port)
+		e, err := natsx.Start(natsx.ServerConfig{Name: "tradebench", Addr: "127.0.0.1:" + strconv.Itoa(max(c.NATSPort, 0)),
+			Token: token, JetStreamDir: filepath.Join(dir, "nats")})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -162,10 +179,11 @@ func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn
 		url = e.URL()
 		logger(c.Log).Info("embedded NATS with JetStream started", "url", url, "dir", filepath.Join(dir, "nats"))
 	}
-	nc, err := Connect(url, name)
+	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: name, Token: token})
 	if err != nil {
 		return nil, nil, err
 	}
+	r.NATSToken = token
 	// Flush then Close, not Drain: Drain returns at once, and the embedded server's shutdown
 	// (or the process's exit) right after it could lose buffered publishes and acks.
 	r.closers = append(r.closers, func() { _ = nc.FlushTimeout(5 * time.Second); nc.Close() })
@@ -276,9 +294,17 @@ func (r *Running) endpoints(c Config, s *business.Service, httpAddr, grpcAddr st
 			return fmt.Errorf("order processor HTTP endpoint: %w", err)
 		}
 		rh := rest.NewHandler(s, rest.HandlerOptions{Processor: r.Processor, Logger: c.Log})
-		var h http.Handler = svcauth.RequireHTTP(c.Auth.Token, rh, func(w http.ResponseWriter, _ *http.Request) {
+		// /healthz answers without the token, as the services host's does (load balancers)
+		var h http.Handler = svcauth.RequireHTTP(c.Auth.Token, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if req.URL.Path == "/healthz" {
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.Write([]byte("ok\n"))
+				return
+			}
+			rh.ServeHTTP(w, req)
+		}), func(w http.ResponseWriter, _ *http.Request) {
 			rest.WriteProblem(w, http.StatusUnauthorized, rest.CodeServiceToken, svcauth.Refusal)
-		})
+		}, "/healthz")
 		if c.HTTPMiddleware != nil {
 			h = c.HTTPMiddleware(h) // outermost: refused callers count too
 		}
@@ -306,7 +332,7 @@ func (r *Running) endpoints(c Config, s *business.Service, httpAddr, grpcAddr st
 		}
 		gs := grpcapi.NewServer(s, grpcapi.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token, c.ServerTLS)})
 		r.GRPCAddr = ln.Addr().String()
-		go func() { _ = gs.Serve(ln) }()
+		go func() { _ = gs.Serve(httpserve.LimitPerClient(ln, 0)) }()
 		r.closers = append(r.closers, func() { gracefulStop(gs, 5*time.Second) })
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/testing/natstest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -16,12 +17,8 @@ func TestServicesWithoutProcessorThenProcessorRole(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		st := loaded(t, dsn)
-		e, err := orders.StartEmbedded(t.TempDir(), -1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(e.Shutdown)
-		cfg := orders.Config{Mode: orders.AsyncDurable, NATS: e.URL()}
+		e := natstest.Start(t, t.TempDir())
+		cfg := orders.Config{Mode: orders.AsyncDurable, NATS: e.URL(), NATSToken: natstest.Token}
 		web, svc, err := orders.StartServices(ctx, cfg, func(d business.OrderDispatcher) *business.Service {
 			return business.New(st, business.Options{Dispatch: d, Seed: 1})
 		}, false)
@@ -34,7 +31,7 @@ func TestServicesWithoutProcessorThenProcessorRole(t *testing.T) {
 		if err != nil || len(open) == 0 {
 			t.Fatalf("with no processor running, orders should wait open: %v %v", open, err)
 		}
-		proc, err := orders.StartProcessor(ctx, orders.Config{Mode: orders.AsyncDurable, NATS: e.URL(), Concurrency: 4, Batch: 8},
+		proc, err := orders.StartProcessor(ctx, orders.Config{Mode: orders.AsyncDurable, NATS: e.URL(), NATSToken: natstest.Token, Concurrency: 4, Batch: 8},
 			business.New(st, business.Options{Seed: 2}), "127.0.0.1:0", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +50,7 @@ func TestMonolithModes(t *testing.T) {
 	for _, mode := range orders.Modes {
 		t.Run(string(mode), func(t *testing.T) {
 			st := loaded(t, storetest.SQLiteDSN(t))
-			run, svc, err := orders.StartServices(context.Background(), orders.Config{Mode: mode, WorkDir: t.TempDir()},
+			run, svc, err := orders.StartServices(context.Background(), orders.Config{Mode: mode, WorkDir: t.TempDir(), NATSToken: natstest.Token},
 				func(d business.OrderDispatcher) *business.Service {
 					return business.New(st, business.Options{Dispatch: d, Seed: 1})
 				}, true)

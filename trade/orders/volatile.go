@@ -49,7 +49,7 @@ func (p *Processor) consumeVolatile(ctx context.Context, nc *nats.Conn, jobs cha
 		case m := <-msgs:
 			id, err := parsePayload(m.Data)
 			if err != nil {
-				logger(p.Log).Error("dropping bad order message", "err", err)
+				p.dropMalformed(err)
 				continue
 			}
 			done := func(err error) {

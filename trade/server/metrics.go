@@ -75,6 +75,22 @@ func (m *orderMetrics) Finished(o trade.Order) {
 	}
 }
 
+// malformedCounters count the messages dropped as malformed on the broker's subjects: on the
+// order subjects (the order processor, if this process runs one) and on the quote subjects
+// (this web tier's bridge). A broker reached by strangers shows here, not as a log flood.
+func (s *Server) malformedCounters() []prometheus.Collector {
+	help := "Messages dropped as malformed on the NATS subjects this process consumes, by subjects (orders, quotes)."
+	name := metrics.Namespace + "_malformed_messages_total"
+	cs := []prometheus.Collector{prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help,
+		ConstLabels: prometheus.Labels{"subjects": "quotes"}}, func() float64 { return float64(s.badQuotes.Load()) })}
+	if s.ord != nil && s.ord.Processor != nil {
+		p := s.ord.Processor
+		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help,
+			ConstLabels: prometheus.Labels{"subjects": "orders"}}, func() float64 { return float64(p.Malformed()) }))
+	}
+	return cs
+}
+
 // callsCollector exposes a services host's per-transport call counts (host.Calls) as
 // tradebench_service_calls_total{transport,op}, read at scrape time: counting stays one atomic
 // add per call.

@@ -210,6 +210,7 @@ func TestSplitRoles(t *testing.T) {
 	}
 	start(func(c *Config) {
 		c.Roles, c.Orders.Mode, c.Orders.NATS = Roles{Orders: true}, orders.AsyncDurable, bsl.Orders().NATSURL
+		c.Orders.NATSToken = bsl.Orders().NATSToken
 		c.OrderHTTPListen, c.OrderGRPCListen = "127.0.0.1:0", "127.0.0.1:0"
 	})
 	c2 := newClient()

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -23,6 +24,7 @@ import (
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/trade"
@@ -95,6 +97,13 @@ type Config struct {
 	// or Orders.NATS (--nats) in any mode, so that every web tier hears every change; without
 	// a broker they stay in the process that made them.
 	StreamLimit int
+	// StreamPerClient caps the live streams one client address holds, under StreamLimit
+	// (0 = web.DefaultStreamPerClient): one client cannot take every slot.
+	StreamPerClient int
+	// BehindTLS says the web tier is reached through a TLS-terminating proxy (--behind-tls): its
+	// cookies get the Secure attribute, so a browser never sends the session over plain HTTP.
+	// The web listener itself speaks plain HTTP to the proxy.
+	BehindTLS bool
 
 	Logger *slog.Logger // nil = slog.Default()
 
@@ -109,18 +118,39 @@ type Config struct {
 // reach it.
 const DefaultLoginMaxFailures = 20
 
-// DefaultConfig is `tradebench serve` with no flags.
+// DefaultConfig is `tradebench serve` with no flags: the settings whose zero value means
+// something else (no database, no listener, no market summary cache, no login limit) set, and
+// the rest filled by SetDefaults.
 func DefaultConfig() Config {
-	return Config{
-		DB:               "sqlite:tradebench.db",
+	c := Config{
+		DB:               dataset.DefaultDB,
 		Listen:           "127.0.0.1:8080",
 		MarketSummaryTTL: 60 * time.Second,
-		OrdersLimit:      trade.DefaultOrdersLimit,
-		HashCost:         dataset.DefaultHashCost,
-		SessionTTL:       web.DefaultSessionTTL,
 		LoginMaxFailures: DefaultLoginMaxFailures,
-		Access:           remote.InProcess,
-		Orders:           orders.Config{Mode: orders.Sync, Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
+		Orders:           orders.Config{Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
+	}
+	c.SetDefaults()
+	return c
+}
+
+// SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
+// does: the one place the server's defaults are applied. Start calls it; Validate checks a
+// configuration as SetDefaults would leave it.
+func (c *Config) SetDefaults() {
+	if c.OrdersLimit == 0 {
+		c.OrdersLimit = trade.DefaultOrdersLimit
+	}
+	if c.HashCost == 0 {
+		c.HashCost = dataset.DefaultHashCost
+	}
+	if c.SessionTTL == 0 {
+		c.SessionTTL = web.DefaultSessionTTL
+	}
+	if c.Access == "" {
+		c.Access = remote.InProcess
+	}
+	if c.Orders.Mode == "" {
+		c.Orders.Mode = orders.Sync
 	}
 }
 
@@ -147,8 +177,11 @@ func (c Config) localServices() bool {
 
 func (c Config) needsDB() bool { return c.localServices() || c.roles().Orders }
 
-// Validate reports a configuration that cannot run: a *setting.Error names the Config field.
+// Validate reports a configuration that cannot run: a *setting.Error names the Config field. It
+// checks c as SetDefaults leaves it, so a zero field (its default) is never refused.
 func (c Config) Validate() error {
+	orderMode := c.Orders.Mode // "" is checked as no order settings at all (see below)
+	c.SetDefaults()
 	r := c.roles()
 	switch {
 	case c.needsDB() && c.DB == "":
@@ -157,15 +190,15 @@ func (c Config) Validate() error {
 		return setting.Errorf("Listen", "the web tier needs an address (e.g. 127.0.0.1:8080)")
 	case c.MarketSummaryTTL < 0:
 		return setting.Errorf("MarketSummaryTTL", "must be 0 (no cache) or positive, got %v", c.MarketSummaryTTL)
-	case c.OrdersLimit < 0 || c.OrdersLimit > 100_000:
-		return setting.Errorf("OrdersLimit", "must be between 1 and 100000, got %d", c.OrdersLimit)
-	case c.HashCost != 0 && (c.HashCost < 4 || c.HashCost > 31):
+	case c.OrdersLimit < 1 || c.OrdersLimit > business.MaxOrdersLimit:
+		// the service returns at most MaxOrdersLimit orders, so a larger cap would be a page
+		// that says it shows them all when it does not
+		return setting.Errorf("OrdersLimit", "must be between 1 and %d, got %d", business.MaxOrdersLimit, c.OrdersLimit)
+	case c.HashCost < 4 || c.HashCost > 31:
 		return setting.Errorf("HashCost", "must be a bcrypt cost between 4 and 31, got %d", c.HashCost)
 	case c.LoginMaxFailures < 0:
 		return setting.Errorf("LoginMaxFailures", "must be 0 (no limit) or positive, got %d", c.LoginMaxFailures)
-	case c.SessionTTL < 0:
-		return setting.Errorf("SessionTTL", "must be positive, got %v", c.SessionTTL)
-	case c.SessionTTL > 0 && c.SessionTTL < time.Minute:
+	case c.SessionTTL < time.Minute:
 		return setting.Errorf("SessionTTL", "must be at least 1m, got %v", c.SessionTTL)
 	case c.Remote.Timeout < 0:
 		return setting.Errorf("Remote.Timeout", "must be positive, got %v", c.Remote.Timeout)
@@ -175,6 +208,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
 	case c.StreamLimit < 0 || c.StreamLimit > 1_000_000:
 		return setting.Errorf("StreamLimit", "must be between 1 and 1000000, got %d", c.StreamLimit)
+	case c.StreamPerClient < 0 || c.StreamPerClient > 1_000_000:
+		return setting.Errorf("StreamPerClient", "must be between 1 and 1000000, got %d", c.StreamPerClient)
 	case c.Orders.NATS != "" && !strings.HasPrefix(c.Orders.NATS, "nats://") && !strings.HasPrefix(c.Orders.NATS, "tls://"):
 		return setting.Errorf("Orders.NATS", "must be a nats://host:port URL, got %q", c.Orders.NATS)
 	}
@@ -192,7 +227,7 @@ func (c Config) Validate() error {
 	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
 		return setting.Errorf("Orders.NATS", "order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
 	}
-	if c.Orders.Mode != "" {
+	if orderMode != "" {
 		if err := c.Orders.Validate(); err != nil {
 			return err
 		}
@@ -208,23 +243,24 @@ func (c Config) Validate() error {
 // Server is a running StockTrader process: any of the web tier, the services host and the
 // order processor, over one database.
 type Server struct {
-	cfg     Config
-	roles   Roles
-	log     *slog.Logger
-	st      store.Store                // nil when no role here needs the database
-	svc     *business.Service          // the in-process service, when this process has one
-	sw      *access.Switch             // the web tier's service (web role)
-	host    *host.Host                 // the services host (bsl role)
-	ord     *orders.Running            // order processing (any async mode or the orders role)
-	http    *http.Server               // the web tier (web role)
-	quotes  *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
-	pub     *stream.Publisher          // where the in-process service reports moved quotes
-	nc      *nats.Conn                 // the quote stream's broker connection, if any
-	ln      net.Listener
-	started time.Time
-	info    store.LoadInfo
-	metrics *metrics.Registry
-	metEP   *metrics.Endpoint // nil without cfg.MetricsListen
+	badQuotes atomic.Int64 // malformed messages on the quote subjects (stream.Bridge)
+	cfg       Config
+	roles     Roles
+	log       *slog.Logger
+	st        store.Store                // nil when no role here needs the database
+	svc       *business.Service          // the in-process service, when this process has one
+	sw        *access.Switch             // the web tier's service (web role)
+	host      *host.Host                 // the services host (bsl role)
+	ord       *orders.Running            // order processing (any async mode or the orders role)
+	http      *http.Server               // the web tier (web role)
+	quotes    *stream.Hub[*stream.Event] // live quote changes the web tier streams (web role)
+	pub       *stream.Publisher          // where the in-process service reports moved quotes
+	nc        *nats.Conn                 // the quote stream's broker connection, if any
+	ln        net.Listener
+	started   time.Time
+	info      store.LoadInfo
+	metrics   *metrics.Registry
+	metEP     *metrics.Endpoint // nil without cfg.MetricsListen
 
 	done    chan struct{}
 	serveMu sync.Mutex
@@ -241,19 +277,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.OrdersLimit == 0 {
-		cfg.OrdersLimit = trade.DefaultOrdersLimit
-	}
-	if cfg.HashCost == 0 {
-		cfg.HashCost = dataset.DefaultHashCost
-	}
-	if cfg.SessionTTL == 0 {
-		cfg.SessionTTL = web.DefaultSessionTTL
-	}
-	cfg.Access = cfg.access()
-	if cfg.Orders.Mode == "" {
-		cfg.Orders.Mode = orders.Sync
-	}
+	cfg.SetDefaults()
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
@@ -333,11 +357,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	if o := cfg.Orders; s.ord != nil && !s.roles.Orders && o.NATS == "" && o.NATSPort <= 0 && (o.Mode == orders.AsyncDurable || o.Mode == orders.AsyncVolatile) {
 		log.Warn("orders go to an embedded NATS server on a random port, and no order processor runs in this process: "+
-			"start `serve --role orders --nats "+s.ord.NATSURL+"` (or give --nats-port for a fixed address)", "nats", s.ord.NATSURL)
+			"start an orders-role process with Orders.NATS = "+s.ord.NATSURL+" (or give Orders.NATSPort a fixed port)", "nats", s.ord.NATSURL)
 	}
 	if err := s.connectQuotes(); err != nil {
 		return fail(err)
 	}
+	s.metrics.MustRegister(s.malformedCounters()...)
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
 		if hl == "" {
@@ -372,26 +397,26 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // its own included, exactly once. Without a broker, changes reach only a web tier in the same
 // process.
 func (s *Server) connectQuotes() error {
-	url := s.cfg.Orders.NATS
+	url, token := s.cfg.Orders.NATS, s.cfg.Orders.NATSToken
 	if s.ord != nil && s.ord.NATSURL != "" {
-		url = s.ord.NATSURL
+		url, token = s.ord.NATSURL, s.ord.NATSToken
 	}
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
-			s.log.Info("live quote streams need a NATS broker shared with the services tier (--nats); without one this web tier's streams stay quiet")
+			s.log.Info("live quote streams need a NATS broker shared with the services tier (Orders.NATS); without one this web tier's streams stay quiet")
 		}
 		return nil
 	}
 	if s.svc == nil && !s.roles.Web {
 		return nil
 	}
-	nc, err := nats.Connect(url, nats.Name("tradebench quotes"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench quotes", Token: token})
 	if err != nil {
 		return fmt.Errorf("live quotes: connect to NATS %s: %w", url, err)
 	}
 	s.nc = nc
 	if s.roles.Web {
-		if _, err := stream.Bridge(nc, s.quotes, s.log); err != nil {
+		if _, err := stream.Bridge(nc, s.quotes, s.log, &s.badQuotes); err != nil {
 			return err
 		}
 	}
@@ -462,6 +487,8 @@ func (s *Server) startWeb(ctx context.Context) error {
 		Logger:               log,
 		Quotes:               s.quotes,
 		StreamLimit:          cfg.StreamLimit,
+		StreamPerClient:      cfg.StreamPerClient,
+		SecureCookies:        cfg.BehindTLS,
 	})
 	if err != nil {
 		return err

@@ -21,9 +21,13 @@ import (
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/testing/netfault"
+	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 func smallSpec(accounts, quotes int) *store.LoadSpec {
@@ -201,6 +205,8 @@ func TestConfigValidate(t *testing.T) {
 		"Listen":           func(c *Config) { c.Listen = "" },
 		"MarketSummaryTTL": func(c *Config) { c.MarketSummaryTTL = -time.Second },
 		"OrdersLimit":      func(c *Config) { c.OrdersLimit = -1 },
+		"OrdersLimit ":     func(c *Config) { c.OrdersLimit = business.MaxOrdersLimit + 1 },
+		"SessionTTL ":      func(c *Config) { c.SessionTTL = -time.Minute },
 		"HashCost":         func(c *Config) { c.HashCost = 99 },
 		"SessionTTL":       func(c *Config) { c.SessionTTL = time.Second },
 	} {
@@ -208,12 +214,39 @@ func TestConfigValidate(t *testing.T) {
 		mod(&c)
 		err := c.Validate()
 		var se *setting.Error
-		if !errors.As(err, &se) || se.Field != name {
+		if !errors.As(err, &se) || se.Field != strings.TrimSpace(name) {
 			t.Errorf("%s: Validate() = %v, want a *setting.Error naming the field (the command line maps it to its flag)", name, err)
 		}
 	}
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestConfigDefaultsOnce: a zero setting is its default, filled in one place (SetDefaults) and
+// never refused — a zero OrdersLimit is the default cap, not "must be between 1 and …" as
+// Validate once said while accepting it — and DefaultConfig is those same defaults. An orders
+// cap above what the service returns (business.MaxOrdersLimit) is refused, since the account
+// page would say it shows every order when it shows fewer. Mutants: Validate not filling the
+// defaults first refuses the zero HashCost; the old bound of 100000 accepts 1001.
+func TestConfigDefaultsOnce(t *testing.T) {
+	c := Config{DB: "sqlite:x.db", Listen: "127.0.0.1:0"}
+	if err := c.Validate(); err != nil {
+		t.Fatalf("a config of zero settings: %v", err)
+	}
+	c.SetDefaults()
+	d := DefaultConfig()
+	if c.OrdersLimit != trade.DefaultOrdersLimit || c.HashCost != dataset.DefaultHashCost || c.SessionTTL != web.DefaultSessionTTL ||
+		d.OrdersLimit != c.OrdersLimit || d.HashCost != c.HashCost || d.SessionTTL != c.SessionTTL || c.Access != remote.InProcess || c.Orders.Mode != orders.Sync {
+		t.Fatalf("defaults: %+v\nDefaultConfig: %+v", c, d)
+	}
+	c.OrdersLimit = business.MaxOrdersLimit
+	if err := c.Validate(); err != nil {
+		t.Errorf("the service's own maximum as the cap: %v", err)
+	}
+	c.OrdersLimit = business.MaxOrdersLimit + 1
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "between 1 and 1000") {
+		t.Errorf("a cap above the service's maximum: %v", err)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/sse"
-	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/internal/testing/natstest"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/stream"
@@ -117,18 +117,14 @@ func TestBuyStreamsQuoteInProcess(t *testing.T) {
 // TestBuyStreamsQuoteOverNATS: a services host and two web tiers share a NATS broker; a buy
 // placed through web tier A reaches stream subscribers of both tiers.
 func TestBuyStreamsQuoteOverNATS(t *testing.T) {
-	nsrv, err := orders.StartEmbedded(filepath.Join(t.TempDir(), "nats"), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nsrv.Shutdown)
+	nsrv := natstest.Start(t, filepath.Join(t.TempDir(), "nats"))
 	quiet := slog.New(slog.DiscardHandler)
 
 	bcfg := DefaultConfig()
 	bcfg.Roles = Roles{BSL: true}
 	bcfg.DB = "sqlite:" + filepath.Join(t.TempDir(), "bsl.db")
 	bcfg.LoadIfEmpty = smallSpec(20, 20)
-	bcfg.Orders.NATS = nsrv.URL()
+	bcfg.Orders.NATS, bcfg.Orders.NATSToken = nsrv.URL(), natstest.Token
 	bcfg.Logger = quiet
 	bcfg.ServiceToken = svcauth.NewToken()
 	bsl, err := Start(context.Background(), bcfg)
@@ -142,7 +138,7 @@ func TestBuyStreamsQuoteOverNATS(t *testing.T) {
 		c.Roles = Roles{Web: true}
 		c.Listen = "127.0.0.1:0"
 		c.Access, c.BSL, c.BSLGRPC = access, bsl.Host().HTTPAddr(), bsl.Host().GRPCAddr()
-		c.Orders.NATS = nsrv.URL()
+		c.Orders.NATS, c.Orders.NATSToken = nsrv.URL(), natstest.Token
 		c.Logger = quiet
 		c.ServiceToken = bcfg.ServiceToken
 		s, err := Start(context.Background(), c)

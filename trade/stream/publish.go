@@ -67,12 +67,15 @@ func (p *Publisher) PublishQuote(q trade.Quote) {
 
 // Bridge subscribes to every symbol's subject on nc and publishes what arrives into hub: how
 // a web tier hears quote changes made anywhere in the deployment. Unsubscribe the returned
-// subscription to stop.
-func Bridge(nc *nats.Conn, hub *Hub[*Event], log *slog.Logger) (*nats.Subscription, error) {
+// subscription to stop. A message that is not a quote of its subject's symbol is dropped and
+// counted in bad (nil: not counted), and one in 1000 is logged.
+func Bridge(nc *nats.Conn, hub *Hub[*Event], log *slog.Logger, bad *atomic.Int64) (*nats.Subscription, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	var bad atomic.Int64
+	if bad == nil {
+		bad = new(atomic.Int64)
+	}
 	sub, err := nc.Subscribe(SubjectPrefix+">", func(m *nats.Msg) {
 		var ev Quote
 		if err := json.Unmarshal(m.Data, &ev); err != nil || ev.Symbol != strings.TrimPrefix(m.Subject, SubjectPrefix) {

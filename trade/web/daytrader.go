@@ -16,8 +16,8 @@ import (
 // post bare forms and even place orders with GET links (app?action=sell&holdingID=N), so a token
 // would break every existing script. What protects a browser user instead: SameSite=Lax cookies
 // (a cross-site POST carries no session), net/http's cross-origin check on POSTs (Sec-Fetch-Site /
-// Origin), and a refusal of state-changing GETs a browser marks Sec-Fetch-Site: cross-site (a link
-// on another site). Scripts send neither header and pass.
+// Origin), and a refusal of state-changing GETs a browser marks as not from this origin
+// (sameOrigin). Scripts send neither header and pass.
 
 // dtRoute is one DayTrader action.
 type dtRoute struct {
@@ -71,7 +71,7 @@ func (a *app) serveDayTrader(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", "GET, POST")
 			return &httpError{status: http.StatusMethodNotAllowed, msg: "Action " + action + " changes state: use GET or POST, not HEAD."}
 		}
-		if rt.mutating && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		if rt.mutating && !sameOrigin(r) {
 			return &httpError{status: http.StatusForbidden, msg: "Requests from other sites may not change anything here."}
 		}
 		if !rt.public && !q.authed {
@@ -79,6 +79,18 @@ func (a *app) serveDayTrader(w http.ResponseWriter, r *http.Request) {
 		}
 		return rt.h(q)
 	})
+}
+
+// sameOrigin reports whether a browser says r came from this origin: Sec-Fetch-Site absent (not
+// a browser: DayTrader's JMeter plan, curl), "same-origin", or "none" (typed in the address
+// bar, a bookmark). "same-site" is refused with "cross-site": any other port on the same host
+// is the same site, so a page there could place orders with a GET link.
+func sameOrigin(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return true
+	}
+	return false
 }
 
 // jsonQuote is a quote in DayTrader's REST shape; amounts are exact decimal JSON numbers.

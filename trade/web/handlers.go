@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ func (a *app) doLogin(q *req) error {
 		a.renderLogin(q, http.StatusBadRequest, "", "The user id or password is too long.")
 		return nil
 	}
-	acct, err := a.svc.Login(q.r.Context(), uid, pw)
+	acct, err := a.svc.Login(trade.WithClient(q.r.Context(), q.r.RemoteAddr), uid, pw)
 	if te := trade.AsError(err); te != nil && te.Code == trade.CodeTooManyRequests {
 		setRetryAfter(q.w, te)
 		a.renderLogin(q, http.StatusTooManyRequests, uid, "Too many failed logins for this user id. Please wait a minute and try again.")
@@ -441,7 +442,7 @@ func (a *app) doRegister(q *req) error {
 		return fail(err)
 	}
 	// log in as DayTrader does after registering: the counters and last login are the service's
-	if _, err := a.svc.Login(q.r.Context(), acct.UserID, pw); err != nil {
+	if _, err := a.svc.Login(trade.WithClient(q.r.Context(), q.r.RemoteAddr), acct.UserID, pw); err != nil {
 		return err
 	}
 	a.startSession(q, acct)
@@ -509,7 +510,8 @@ func (a *app) setAccess(q *req) error {
 		return a.renderConfig(q, http.StatusOK, "The access mode is already "+mode+".")
 	}
 	if err := a.opts.Access.Set(mode); err != nil {
-		a.log.Warn("web: access mode switch refused", "mode", truncate(mode, 40), "err", err)
+		// through the per-client limiter: 3,000 refused switches with a 60 KB mode wrote 1 MB
+		a.logFault(q.r, slog.LevelWarn, "web: access mode switch refused", "mode", truncate(mode, 40), "err", truncate(err.Error(), 200))
 		return &httpError{status: http.StatusBadRequest, msg: "The access mode was not changed: " + truncate(err.Error(), 300)}
 	}
 	a.log.Info("web: access mode switched", "mode", mode)

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,12 +19,12 @@ import (
 const (
 	// DefaultStreamLimit is how many streams a web tier holds open at once; one more gets 503.
 	DefaultStreamLimit = 1000
+	// DefaultStreamPerClient is how many of them one client address may hold: 1,000 streams
+	// from one address used to take every slot, and the next visitor got 503.
+	DefaultStreamPerClient = 16
 	// DefaultAnonStreamMaxAge bounds a stream opened without a session: as long as the web
 	// server's write timeout, so a stranger holds a connection no longer than any other request.
 	DefaultAnonStreamMaxAge = 60 * time.Second
-	// DefaultStreamMaxAge bounds a logged-in visitor's stream (and the session's own expiry
-	// does too); the browser's EventSource reconnects when a stream ends.
-	DefaultStreamMaxAge = 30 * time.Minute
 	// streamWriteTimeout is how long one event may take to write: a reader that stalls longer
 	// is dropped, its goroutine and connection freed.
 	streamWriteTimeout = 10 * time.Second
@@ -54,14 +55,35 @@ func streamSymbols(r *http.Request) ([]string, error) {
 	return parseSymbols(raw)
 }
 
-// acquireStream takes one of the web tier's stream slots, or answers 503.
+// acquireStream takes one of the web tier's stream slots and one of the client address's, or
+// answers 503 (the whole tier is full) or 429 (this client holds its share).
 func (a *app) acquireStream(q *req) (release func(), err error) {
+	client := q.r.RemoteAddr
+	if h, _, err := net.SplitHostPort(client); err == nil {
+		client = h
+	}
+	a.streamMu.Lock()
+	if a.perClient[client] >= a.opts.StreamPerClient {
+		a.streamMu.Unlock()
+		q.w.Header().Set("Retry-After", "5")
+		return nil, &httpError{status: http.StatusTooManyRequests, msg: fmt.Sprintf("This address already holds %d streams, the most one client may. Close one and try again.", a.opts.StreamPerClient)}
+	}
+	a.perClient[client]++
+	a.streamMu.Unlock()
+	releaseClient := func() {
+		a.streamMu.Lock()
+		if a.perClient[client]--; a.perClient[client] <= 0 {
+			delete(a.perClient, client)
+		}
+		a.streamMu.Unlock()
+	}
 	if a.streams.Add(1) > int64(a.opts.StreamLimit) {
 		a.streams.Add(-1)
+		releaseClient()
 		q.w.Header().Set("Retry-After", "5")
 		return nil, &httpError{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("This server already streams to %d clients, its limit. Try again shortly.", a.opts.StreamLimit)}
 	}
-	return func() { a.streams.Add(-1) }, nil
+	return func() { a.streams.Add(-1); releaseClient() }, nil
 }
 
 // sse is one open Server-Sent Events response.

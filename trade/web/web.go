@@ -1,19 +1,3 @@
-// Package web is the StockTrader web application: server-rendered HTML pages over a
-// trade.Service, with signed-cookie sessions. The same handlers answer two URL contracts:
-// clean routes under /trade/ (the primary UI) and the Trade/DayTrader contract under
-// /daytrader/ (app?action=…, register.jsp, rest/quotes), so DayTrader's scripts run unchanged.
-//
-// Routes under /trade/: GET login, home, account, portfolio, quotes?symbols=, marketsummary,
-// config (public), register; POST login, register, logout, account (profile update), buy
-// (symbol, quantity), sell (holdingID, quantity; empty = all). POSTs carry the session's form
-// token (field csrf). Under /daytrader/: app?action= login, logout, register, home, account,
-// portfolio, quotes, mksummary, buy, sell, update_profile (GET or POST), register.jsp, and the
-// JSON rest/quotes/{symbols} (GET) and rest/quotes (POST, field symbols).
-// DayTrader's JSF pages answer under /daytrader/*.faces (jsf.go): welcome, tradehome, quote,
-// portfolio, account and register, with a signed javax.faces.ViewState on every form.
-//
-// The package never talks SQL: everything goes through trade.Service, so the pages cannot tell an
-// in-process service from a remote one.
 package web
 
 import (
@@ -25,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -80,8 +65,11 @@ type Options struct {
 	// StreamLimit caps the streams this web tier holds open at once; beyond it a stream
 	// request gets 503 (0 = DefaultStreamLimit).
 	StreamLimit int
+	// StreamPerClient caps the streams one client address holds open, under StreamLimit;
+	// beyond it a stream request gets 429 (0 = DefaultStreamPerClient).
+	StreamPerClient int
 	// AnonStreamMaxAge and StreamMaxAge bound a stream's life without and with a session
-	// (0 = DefaultAnonStreamMaxAge, DefaultStreamMaxAge).
+	// (0 = DefaultAnonStreamMaxAge, and for StreamMaxAge the anonymous bound).
 	AnonStreamMaxAge, StreamMaxAge time.Duration
 }
 
@@ -104,18 +92,20 @@ const DefaultSessionTTL = 30 * time.Minute
 
 // app is the web application.
 type app struct {
-	svc      trade.Service
-	sess     sessions
-	opts     Options
-	log      *slog.Logger
-	pages    *pageSet
-	csrf     *http.CrossOriginProtection
-	routes   map[string]route
-	dtAction map[string]dtRoute
-	jsf      map[string]jsfPage // the JSF contract's pages by path (jsf.go)
-	streams  atomic.Int64       // open streams (stream.go)
-	summary  *stream.SummaryFeed
-	faults   *logsafe.Limiter // error lines per client
+	svc       trade.Service
+	sess      sessions
+	opts      Options
+	log       *slog.Logger
+	pages     *pageSet
+	csrf      *http.CrossOriginProtection
+	routes    map[string]route
+	dtAction  map[string]dtRoute
+	jsf       map[string]jsfPage // the JSF contract's pages by path (jsf.go)
+	streams   atomic.Int64       // open streams (stream.go)
+	streamMu  sync.Mutex
+	perClient map[string]int // open streams by client address
+	summary   *stream.SummaryFeed
+	faults    *logsafe.Limiter // error lines per client
 }
 
 // New returns the web application's handler for both URL contracts.
@@ -150,11 +140,14 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.StreamLimit <= 0 {
 		opts.StreamLimit = DefaultStreamLimit
 	}
+	if opts.StreamPerClient <= 0 {
+		opts.StreamPerClient = DefaultStreamPerClient
+	}
 	if opts.AnonStreamMaxAge <= 0 {
 		opts.AnonStreamMaxAge = DefaultAnonStreamMaxAge
 	}
 	if opts.StreamMaxAge <= 0 {
-		opts.StreamMaxAge = DefaultStreamMaxAge
+		opts.StreamMaxAge = opts.AnonStreamMaxAge // registration is public: a session is no credential
 	}
 	secret := opts.SessionSecret
 	if len(secret) == 0 {
@@ -176,7 +169,7 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 		csrf:  http.NewCrossOriginProtection(),
 		// values cut and escaped, whatever handler the caller gave
 		log:    slog.New(logsafe.Handler(opts.Logger.Handler())),
-		faults: logsafe.DefaultLimiter(),
+		faults: logsafe.DefaultLimiter(), perClient: map[string]int{},
 	}
 	a.summary = stream.NewSummaryFeed(svc.GetMarketSummary, opts.SummaryEvery, opts.Logger)
 	a.routes = a.tradeRoutes()

@@ -106,7 +106,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	}()
 	if gl != nil {
 		go func() {
-			if err := gs.Serve(gl); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			if err := gs.Serve(httpserve.LimitPerClient(gl, 0)); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
 				errc <- fmt.Errorf("grpc: %w", err)
 			}
 		}()

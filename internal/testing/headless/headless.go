@@ -51,6 +51,11 @@ func run(ctx context.Context, bin, page string, extra ...string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
+	return runURL(ctx, bin, "file://"+abs, extra...)
+}
+
+// runURL is run on a URL.
+func runURL(ctx context.Context, bin, u string, extra ...string) ([]byte, error) {
 	profile, err := os.MkdirTemp("", "tradebench-chromium-*")
 	if err != nil {
 		return nil, err
@@ -63,7 +68,7 @@ func run(ctx context.Context, bin, page string, extra ...string) ([]byte, error)
 		"--user-data-dir=" + profile, "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
 		"--hide-scrollbars", "--virtual-time-budget=10000"}
 	args = append(args, extra...)
-	args = append(args, "file://"+abs)
+	args = append(args, u)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
@@ -77,6 +82,16 @@ func run(ctx context.Context, bin, page string, extra ...string) ([]byte, error)
 // DumpDOM loads a local HTML file, lets its scripts run, and returns the resulting DOM as HTML.
 func DumpDOM(ctx context.Context, bin, page string) (string, error) {
 	out, err := run(ctx, bin, page, "--window-size="+strconv.Itoa(Width)+","+strconv.Itoa(Height), "--dump-dom")
+	return string(out), err
+}
+
+// DumpServedDOM loads a page a test serves on 127.0.0.1 (every other host stays unreachable),
+// lets it run for budget of virtual time, and returns its DOM. Virtual time stands still while
+// a request is open: a page that follows an event stream must close it for the budget to end.
+func DumpServedDOM(ctx context.Context, bin, url string, budget time.Duration) (string, error) {
+	out, err := runURL(ctx, bin, url, "--window-size="+strconv.Itoa(Width)+","+strconv.Itoa(Height),
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+		"--virtual-time-budget="+strconv.FormatInt(budget.Milliseconds(), 10), "--dump-dom")
 	return string(out), err
 }
 

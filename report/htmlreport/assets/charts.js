@@ -181,4 +181,7 @@
   window.addEventListener("resize", function () { clearTimeout(pending); pending = setTimeout(fit, 100); });
   window.addEventListener("beforeprint", fit);
   window.addEventListener("afterprint", fit);
+  // the live dashboard (live.js) redraws these plots each second and draws charts that appear
+  // mid-run (the system under test's, after its first sample) with the same code
+  window.TRADEBENCH_PLOTS = { plots: plots, draw: draw, recordError: recordError };
 })();

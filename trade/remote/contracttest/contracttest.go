@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -482,10 +483,18 @@ func testOtherUsersHolding(t *testing.T, env Env) {
 	owner, _ := register(t, svc, trade.Money(1_000_000_00))
 	thief, _ := register(t, svc, trade.Money(1_000_000_00))
 	o := must[trade.Order](t, "Buy")(svc.Buy(ctx(t), owner.UserID, env.Symbols[1], 2))
+	// Another user's holding is answered exactly as one that does not exist: "forbidden" (as
+	// before) told a stranger which holding ids are someone's. Mutant checked by hand:
+	// ownHolding answering CodeForbidden → "GetHolding of another user's holding: got code
+	// permission_denied (…), want not_found".
 	_, err := svc.GetHolding(ctx(t), thief.UserID, o.HoldingID)
-	wantCode(t, "GetHolding of another user's holding", err, trade.CodeForbidden)
+	wantCode(t, "GetHolding of another user's holding", err, trade.CodeNotFound)
+	_, none := svc.GetHolding(ctx(t), thief.UserID, 1<<40)
+	if err != nil && none != nil && strings.ReplaceAll(err.Error(), strconv.FormatInt(o.HoldingID, 10), "N") != strings.ReplaceAll(none.Error(), strconv.FormatInt(1<<40, 10), "N") {
+		t.Errorf("another user's holding says %q, a missing one %q: the answers differ", err, none)
+	}
 	_, err = svc.Sell(ctx(t), thief.UserID, o.HoldingID, 0)
-	wantCode(t, "Sell of another user's holding", err, trade.CodeForbidden)
+	wantCode(t, "Sell of another user's holding", err, trade.CodeNotFound)
 	h := must[trade.Holding](t, "GetHolding by the owner")(svc.GetHolding(ctx(t), owner.UserID, o.HoldingID))
 	if h.Quantity != 2 {
 		t.Errorf("the refused sell changed the holding: %+v", h)

@@ -203,7 +203,7 @@ func Start(ctx context.Context, svc trade.Service, cfg Config) (*Host, error) {
 			}
 			return nil, fmt.Errorf("host: gRPC listen on %s: %w", cfg.GRPCListen, err)
 		}
-		h.grpcLn = ln
+		h.grpcLn = httpserve.LimitPerClient(ln, 0)
 		h.grpcSrv = grpcapi.NewServer(h.calls.Service(remote.GRPC, svc), grpcapi.ServerOptions{
 			Processor: h.calls.Processor(remote.GRPC, cfg.Processor), MaxRecvBytes: cfg.MaxRecvBytes, Logger: cfg.Logger,
 			Extra: svcauth.GRPCServerOptions(cfg.Token, cfg.TLS)})

@@ -1,0 +1,35 @@
+package driver
+
+import (
+	"slices"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+// orderTransactions puts the results' transactions in the scenario's order (names), those the
+// scenario does not name after them by name: the summary reads the same every run.
+func orderTransactions(res *report.Results, names []string) {
+	rank := make(map[string]int, len(names))
+	for i, n := range names {
+		rank[n] = i
+	}
+	slices.SortStableFunc(res.Transactions, func(a, b report.Transaction) int {
+		ra, oka := rank[a.Name]
+		rb, okb := rank[b.Name]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+}
