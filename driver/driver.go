@@ -5,18 +5,15 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -122,6 +119,14 @@ type Config struct {
 	// latency in the results (extra.stream); not with a peak search.
 	Stream *streamload.Config `json:"-"`
 
+	// Rules are the bounds of the run rules the results are judged by (results.validity; nil =
+	// report.DefaultRules()). An invalid run returns a *report.InvalidError after its results.
+	Rules *report.Rules `json:"-"`
+	// NoPreflight sends nothing to the target before the load: neither the scenario's first
+	// request tried once (a target that fails it is refused with a *PreflightError) nor the
+	// read of its data set (/trade/config.json) that sizes the scenario. For tests that drive a
+	// failing target on purpose or count its requests.
+	NoPreflight bool `json:"-"`
 	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
 	// that a comparison can tell a change from run-to-run noise: the results keep every run's
 	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
@@ -188,7 +193,7 @@ func (c Config) Validate() error {
 		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", c.Rate)
 	case c.Rate == 0 && c.Users < 1:
 		return setting.Errorf("Users", "must be at least 1, got %d", c.Users)
-	case c.Duration <= 0:
+	case c.Duration <= 0 && c.Peak == nil: // a capacity search's steps have their own
 		return setting.Errorf("Duration", "must be positive, got %v", c.Duration)
 	case c.RampUp < 0:
 		return setting.Errorf("RampUp", "must not be negative, got %v", c.RampUp)
@@ -202,8 +207,13 @@ func (c Config) Validate() error {
 		return setting.Errorf("MaxInFlight", "must not be negative, got %d", c.MaxInFlight)
 	case c.Iterations < 0:
 		return setting.Errorf("Iterations", "must not be negative, got %d", c.Iterations)
-	case c.Peak != nil && c.Rate > 0:
-		return setting.Errorf("Peak", "a peak search steps virtual users; it cannot run the open model (Rate)")
+	case c.Peak != nil && c.Peak.Open != (c.Rate > 0):
+		return setting.Errorf("Peak", "an open-model search (Peak.Open) searches the arrival rate and needs Rate; a closed-model one needs none")
+	}
+	if c.Rules != nil {
+		if err := c.Rules.Validate(); err != nil {
+			return err
+		}
 	}
 	if err := checkRepeat(c); err != nil {
 		return err
@@ -327,6 +337,13 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 // it); an interrupted run returns what was measured and the context's error. The types let a
 // caller tell these apart (the command line maps them to its exit statuses).
 func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
+	rules := report.DefaultRules()
+	if cfg.Rules != nil {
+		rules = *cfg.Rules
+	}
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
 	if err := checkRepeat(cfg); err != nil {
 		return nil, err
 	}
@@ -337,11 +354,41 @@ func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	// the live views first: a setting they refuse (a busy address) sends nothing to the target
 	sess, err := p.startLive(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.drive(ctx, sess)
+	fail := func(err error) (*report.Results, error) {
+		if sess != nil {
+			sess.Close(ctx)
+		}
+		return nil, err
+	}
+	var tc *targetConfig
+	if !p.quick && !cfg.NoPreflight {
+		tc = fetchTargetConfig(ctx, p.target, p.http)
+	}
+	// a tradebench target says what data set it holds: size the scenario to it
+	params, changed, err := sizeFromTarget(cfg.Params, func(name string) bool { _, ok := p.sc.Param(name); return ok }, tc)
+	if err != nil {
+		return fail(err)
+	}
+	if changed {
+		cfg.Params = params
+		watch := p.lc.Watch
+		if p, err = Prepare(cfg); err != nil {
+			return fail(err)
+		}
+		p.lc.Watch = watch
+		p.notes = append(p.notes, fmt.Sprintf("scenario sized to the target's data set (/trade/config.json): users=%s, quotes=%s", params["users"], params["quotes"]))
+	}
+	if !cfg.NoPreflight {
+		if err := p.Preflight(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	res, err := p.drive(ctx, sess, tc, rules)
 	if sess != nil {
 		if ferr := sess.Finish(res); ferr != nil && res != nil {
 			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())
@@ -373,7 +420,9 @@ func (p *Plan) startLive(ctx context.Context) (*live.Session, error) {
 	return sess, nil
 }
 
-func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, error) {
+// drive runs the prepared plan; tc is the target's configuration read before the load (nil:
+// none, or not read), rules the run rules the results are judged by.
+func (p *Plan) drive(ctx context.Context, sess *live.Session, tc *targetConfig, rules report.Rules) (*report.Results, error) {
 	var res *report.Results
 	var err error
 	switch {
@@ -415,9 +464,10 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, 
 	orderTransactions(res, p.sc.TransactionNames())
 	res.Label = p.cfg.Label
 	res.Notes = append(res.Notes, p.notes...)
-	if !p.quick {
-		recordServer(ctx, res, p.target, p.http)
+	if !p.quick && tc == nil && p.cfg.NoPreflight {
+		tc = fetchTargetConfig(ctx, p.target, p.http)
 	}
+	recordServer(res, tc)
 	var lost *AgentsLostError
 	if errors.As(err, &lost) {
 		err = nil
@@ -425,6 +475,14 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, 
 	if err != nil {
 		return res, err
 	}
+	if d := res.Driver; d != nil && !d.SharedWithSUT {
+		target := p.target
+		if p.quick {
+			target = p.cfg.URL
+		}
+		d.SharedWithSUT = servedHere(target)
+	}
+	verr := res.Judge(rules)
 	if len(p.cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {
 			return res, terr
@@ -433,7 +491,7 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session) (*report.Results, 
 	if lost != nil {
 		return res, lost
 	}
-	return res, nil
+	return res, verr
 }
 
 // Plan is a drive ready to run: its scenario compiled, its virtual users' workload built and its
@@ -577,14 +635,14 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		if cfg.MaxInFlight > max {
 			return cfg, nil, refuse("MaxInFlight", cfg.MaxInFlight)
 		}
-	case cfg.Peak != nil:
+	case cfg.Peak != nil && !cfg.Peak.Open:
 		pc := *cfg.Peak
 		pc.Defaults()
-		if pc.Start > max {
-			return cfg, nil, refuse("Peak.Start", pc.Start)
+		if int(pc.Start) > max {
+			return cfg, nil, refuse("Peak.Start", int(pc.Start))
 		}
-		if pc.MaxUsers > max {
-			pc.MaxUsers = max
+		if pc.Max > float64(max) {
+			pc.Max = float64(max)
 			notes = append(notes, fmt.Sprintf("peak search capped at %d users: each holds one of the scenario's unique values", max))
 		}
 		cfg.Peak = &pc
@@ -596,15 +654,20 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 	return cfg, notes, nil
 }
 
+// runPeak runs a capacity search (package peak): each step is one load.Run at the step's users
+// or rate, with the step's own ramp-up and measured window and no ramp-down.
 func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workload) (*report.Results, error) {
 	pc.Defaults()
 	base := lc.Label
-	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, step, users int) (*report.Results, error) {
+	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {
 		c := lc
-		c.Users = users
-		c.Steady = pc.StepDuration
-		c.RampDown = 0
-		c.Label = fmt.Sprintf("%s step %d (%d users)", base, step, users)
+		c.Users, c.Rate = s.Users, s.Rate
+		c.RampUp, c.Steady, c.RampDown = s.RampUp, s.Duration, 0
+		what := fmt.Sprintf("%d users", s.Users)
+		if pc.Open {
+			what = fmt.Sprintf("%g/s", s.Rate)
+		}
+		c.Label = fmt.Sprintf("%s %s %d (%s)", base, s.Phase, s.N, what)
 		return load.Run(ctx, c, w)
 	})
 	if best == nil {
@@ -613,11 +676,15 @@ func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workloa
 		}
 		return nil, err
 	}
-	best.Settings.Peak = &report.PeakSettings{StepDuration: pc.StepDuration.String(), Start: pc.Start, Step: pc.Step, MaxUsers: pc.MaxUsers}
+	best.Settings.Peak = &report.PeakSettings{StepDuration: pc.StepDuration.String(), Start: int(pc.Start), MaxUsers: int(pc.Max)}
 	if pc.MaxP90 > 0 {
 		best.Settings.Peak.MaxP90 = pc.MaxP90.String()
 	}
-	best.Notes = append(best.Notes, fmt.Sprintf("peak search: the transactions above are step %d (%d users), the peak", ps.PeakStep, ps.PeakUsers))
+	at := fmt.Sprintf("%d users", ps.PeakUsers)
+	if pc.Open {
+		at = fmt.Sprintf("%g iterations/s", ps.PeakRate)
+	}
+	best.Notes = append(best.Notes, fmt.Sprintf("capacity search: %d steps in %.0fs; the transactions above are the confirming run at the peak, %s", len(ps.Steps), ps.Seconds, at))
 	return best, err
 }
 
@@ -659,41 +726,17 @@ func (p *Plan) describe(res *report.Results) {
 	}
 }
 
-// recordServer asks a tradebench target for its configuration (/trade/config.json: roles,
-// access mode, order mode, database...) and keeps it in the results as the disclosure's
-// configuration, so a results file says what was measured. The instrument keeps the document
-// as the server wrote it (its schema is the server's), checking only that it is a JSON object.
-// Other targets (DayTrader) have no such page: nothing is recorded and nothing fails.
-//
-// It asks through the run's own HTTP client (its TLS settings: --insecure reaches a self-signed
-// target here as in the run), not a default client of its own.
-func recordServer(ctx context.Context, res *report.Results, target string, hopt httpc.Options) {
-	if res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
-		return
-	}
-	u, err := url.Parse(strings.TrimSuffix(target, "/"))
-	if err != nil {
-		return
-	}
-	ep, err := httpc.ParseEndpoint(u)
-	if err != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-	defer cancel()
-	c := httpc.NewClient(&hopt)
-	defer c.CloseConn()
-	resp, err := c.Do(ctx, &ep, &httpc.Request{Method: http.MethodGet, Target: []byte(u.Path + "/trade/config.json"), KeepBody: true})
-	if err != nil {
-		return
-	}
-	defer c.ReleaseBody()
-	doc := bytes.TrimSpace(resp.Body)
-	if resp.Status != http.StatusOK || len(doc) > 1<<20 || !bytes.HasPrefix(doc, []byte("{")) || !json.Valid(doc) {
+// recordServer keeps a tradebench target's configuration (/trade/config.json: roles, access
+// mode, order mode, database...) in the results as the disclosure's configuration, so a results
+// file says what was measured. The instrument keeps the document as the server wrote it (its
+// schema is the server's). Other targets (DayTrader) have no such page: nothing is recorded and
+// nothing fails.
+func recordServer(res *report.Results, tc *targetConfig) {
+	if tc == nil || res.Disclosure != nil && len(res.Disclosure.Configuration) > 0 {
 		return
 	}
 	if res.Disclosure == nil {
 		res.Disclosure = &report.Disclosure{}
 	}
-	res.Disclosure.Configuration = json.RawMessage(bytes.Clone(doc))
+	res.Disclosure.Configuration = tc.raw
 }

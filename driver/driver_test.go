@@ -54,8 +54,9 @@ func TestQuickModeClosedKeepAlive(t *testing.T) {
 	if !ok || tx.Pass < 100 || tx.Errors != 0 {
 		t.Fatalf("quick: %+v", res.Transactions)
 	}
-	if n := conns.Load(); n != 3 {
-		t.Errorf("%d connections for 3 keep-alive users, want 3", n)
+	// one per keep-alive user, and the preflight's (the first request tried before the load)
+	if n := conns.Load(); n != 4 {
+		t.Errorf("%d connections for 3 keep-alive users, want 3 + the preflight's", n)
 	}
 	if res.Target != srv.URL+"/x?s=s:{0..10}" || res.Settings.Mode != report.ModeQuick || res.Settings.KeepConnections == nil || !*res.Settings.KeepConnections || res.Settings.Model != report.ModelClosed {
 		t.Errorf("settings: %v target %s", res.Settings, res.Target)
@@ -94,7 +95,8 @@ func TestQuickModePathTemplate(t *testing.T) {
 
 func TestOpenModeAndThresholds(t *testing.T) {
 	srv, _ := trivial(t)
-	res, err := Drive(context.Background(), Config{URL: srv.URL + "/missing", Rate: 200, Duration: time.Second,
+	// every request fails: the preflight would refuse the target before the load
+	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/missing", Rate: 200, Duration: time.Second,
 		Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}})
 	var tf *report.ThresholdsFailed
 	if !errors.As(err, &tf) || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
@@ -126,10 +128,11 @@ flow:
 	if a, _ := res.Transaction("a"); a.Pass != 10 {
 		t.Errorf("a: %+v %+v", a, res.Errors)
 	}
-	// 10 iterations on fresh connections, and one more after the run for the driver's look at
-	// the target's /trade/config.json (what it measured, for the results)
-	if n := conns.Load(); n != 11 {
-		t.Errorf("%d connections: a scenario starts each iteration on a fresh one (want 10 + 1)", n)
+	// 10 iterations on fresh connections, one before the run for the driver's look at the
+	// target's /trade/config.json (its data set; what it measured, for the results) and one for
+	// the preflight (the scenario's first request tried once)
+	if n := conns.Load(); n != 12 {
+		t.Errorf("%d connections: a scenario starts each iteration on a fresh one (want 10 + 2)", n)
 	}
 	p := res.Settings.Params
 	if res.Scenario != "flow" || p["n"] != "7" || res.Settings.Think != "0" || res.Settings.KeepConnections == nil || *res.Settings.KeepConnections {
@@ -179,7 +182,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 			}
 		}))
 		res := report.New("x")
-		recordServer(context.Background(), res, srv.URL, httpc.Options{})
+		recordServer(res, fetchTargetConfig(context.Background(), srv.URL, httpc.Options{}))
 		srv.Close()
 		got := res.Disclosure != nil && len(res.Disclosure.Configuration) > 0
 		if got != c.want {
@@ -211,7 +214,7 @@ func TestRecordServerUsesTheRunsClient(t *testing.T) {
 			opt.TLS = &tls.Config{InsecureSkipVerify: true}
 		}
 		res := report.New("x")
-		recordServer(context.Background(), res, srv.URL, opt)
+		recordServer(res, fetchTargetConfig(context.Background(), srv.URL, opt))
 		got := res.Disclosure != nil && string(res.Disclosure.Configuration) == `{"access": "rest"}`
 		if got != insecure {
 			t.Errorf("insecure %v: recorded %v (%v)", insecure, got, res.Disclosure)

@@ -26,7 +26,8 @@ func checkRepeat(cfg Config) error {
 
 // driveRepeated runs the measurement cfg.Repeat times. Each run is a whole drive (ramp-up,
 // steady state, ramp-down) with its own run id (users registered by one run do not collide with
-// the next's). A failed threshold does not stop the repeats (it is a result); any other error
+// the next's). A failed threshold or an invalid verdict does not stop the repeats (they are
+// results); any other error
 // does, and the results of the runs so far are returned with it.
 func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 	n := cfg.Repeat
@@ -56,7 +57,8 @@ func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 		last = res
 		repeats = append(repeats, report.RepeatOf(i, res))
 		var tf *report.ThresholdsFailed
-		if err != nil && !errors.As(err, &tf) {
+		var inv *report.InvalidError // an invalid run is a result too: the next repeats still run
+		if err != nil && !errors.As(err, &tf) && !errors.As(err, &inv) {
 			return combine(last, repeats), fmt.Errorf("run %d of %d: %w", i, n, err)
 		}
 		lastErr = err

@@ -37,7 +37,7 @@ func TestMoreUsersThanAccountsRefused(t *testing.T) {
 		t.Errorf("%d connections to the target: the run should not have started", n)
 	}
 	// as many users as accounts runs
-	res, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Users: 10, Iterations: 1, Think: &scenario.Think{}, Duration: time.Minute})
+	res, err := Drive(context.Background(), Config{NoPreflight: true, Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Users: 10, Iterations: 1, Think: &scenario.Think{}, Duration: time.Minute})
 	if res == nil {
 		t.Fatalf("10 users on 10 accounts: %v", err)
 	}
@@ -57,9 +57,9 @@ func TestFitUnique(t *testing.T) {
 	if _, _, err := fitUnique(Config{Rate: 10, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "MaxInFlight: 41 at once: variable uid") {
 		t.Errorf("open model, 41 in flight: %v", err)
 	}
-	cfg, notes, err = fitUnique(Config{Users: 5, Peak: &peak.Config{Start: 10, Step: 10}}, sc)
-	if err != nil || cfg.Peak.MaxUsers != 40 || len(notes) != 1 {
-		t.Errorf("peak search: max users %d, %v, %v", cfg.Peak.MaxUsers, notes, err)
+	cfg, notes, err = fitUnique(Config{Users: 5, Peak: &peak.Config{Start: 10}}, sc)
+	if err != nil || cfg.Peak.Max != 40 || len(notes) != 1 {
+		t.Errorf("peak search: max users %g, %v, %v", cfg.Peak.Max, notes, err)
 	}
 	if _, _, err := fitUnique(Config{Peak: &peak.Config{Start: 50}}, sc); err == nil || !strings.HasPrefix(err.Error(), "Peak.Start: 50 at once:") {
 		t.Errorf("peak search starting above the range: %v", err)

@@ -57,11 +57,19 @@ type Results struct {
 	// arrivals that started later than intended.
 	Dropped int64 `json:"dropped"`
 	Late    int64 `json:"late"`
+	// Arrivals counts the open model's arrivals due in the measured window (started, late or
+	// dropped): the base of the late fraction.
+	Arrivals int64 `json:"arrivals,omitempty"`
+	// Driver is the load generator's own CPU over the measured window (the run rules' check
+	// that the driver was not the bottleneck).
+	Driver *DriverUsage `json:"driver,omitempty"`
 
 	// Series is one point per second over the whole run (all phases).
 	Series []SeriesPoint `json:"series"`
 
-	Peak       *PeakSearch       `json:"peak,omitempty"`
+	Peak *PeakSearch `json:"peak,omitempty"`
+	// Validity is the verdict under the run rules (validity.go): is this number valid?
+	Validity   *Validity         `json:"validity,omitempty"`
 	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
 	Audit      *AuditSummary     `json:"audit,omitempty"`
 	// Detail is the workload's own results (a cache sweep's points, XML Mark's documents and
@@ -162,13 +170,24 @@ type TxSecond struct {
 	P99Ms float64 `json:"p99_ms"`
 }
 
-// PeakSearch is the outcome of stepping up the load.
+// PeakSearch is the outcome of a capacity search: geometric growth of the load to the knee,
+// bisection, and a longer confirming run at the peak.
 type PeakSearch struct {
 	PeakTPS   float64    `json:"peak_tps"`
 	PeakUsers int        `json:"peak_users"`
 	PeakStep  int        `json:"peak_step"`
 	StopWhy   string     `json:"stop_reason"`
 	Steps     []PeakStep `json:"steps"`
+	// PeakRate is the open model's arrival rate at the peak.
+	PeakRate float64 `json:"peak_rate,omitempty"`
+	// Knee: the search saw the server saturate (throughput stopped rising with the load, or
+	// latency crossed its bound) rather than running out of users or steps.
+	Knee bool `json:"knee"`
+	// PeakP90Ms and PeakSUTCPU are the confirming run's p90 and the server's CPU (cores).
+	PeakP90Ms  float64 `json:"peak_p90_ms,omitempty"`
+	PeakSUTCPU float64 `json:"peak_sut_cpu,omitempty"`
+	// Seconds is the search's wall time, the confirming run included.
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // PeakStep is one step of a peak search.
@@ -180,6 +199,11 @@ type PeakStep struct {
 	P90Ms     float64 `json:"p90_ms"`
 	P99Ms     float64 `json:"p99_ms"`
 	ErrorRate float64 `json:"error_rate"`
+	// Phase is "grow", "bisect" or "confirm"; Good whether the step was below the knee and
+	// within the bounds; SUTCPU the server's CPU in cores over the step.
+	Phase  string  `json:"phase,omitempty"`
+	Good   bool    `json:"good,omitempty"`
+	SUTCPU float64 `json:"sut_cpu,omitempty"`
 }
 
 // ThresholdResult is one pass/fail criterion evaluated on the results.

@@ -141,6 +141,20 @@ type AgentResult struct {
 	Errors   int64   `json:"errors"`
 	P99Ms    float64 `json:"p99_ms"`
 	State    string  `json:"state"` // "done" or "lost"
+	// DriverCPU is the agent's driver's CPU over the measured window, a fraction of its cores
+	// (nil: not reported).
+	DriverCPU *float64 `json:"driver_cpu,omitempty"`
+}
+
+// DriverUsage is the load generator's own CPU use over the measured window.
+type DriverUsage struct {
+	CPUSeconds float64 `json:"cpu_seconds"`
+	Cores      int     `json:"cores"` // GOMAXPROCS: the cores the driver may use
+	// Utilisation is CPUSeconds / (window seconds × Cores).
+	Utilisation float64 `json:"utilisation"`
+	// SharedWithSUT: the driver's process also serves the system under test (the embedded
+	// run), so its CPU includes the server's.
+	SharedWithSUT bool `json:"shared_with_sut,omitempty"`
 }
 
 // Agent states.

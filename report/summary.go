@@ -11,6 +11,7 @@ import (
 // WriteSummary prints the transaction summary table (in the manner of LoadRunner's), totals,
 // status codes and error groups.
 func (r *Results) WriteSummary(w io.Writer) {
+	r.writeVerdict(w)
 	fmt.Fprintf(w, "\n%s", r.Workload)
 	if r.Label != "" {
 		fmt.Fprintf(w, " %q", r.Label)
@@ -24,9 +25,13 @@ func (r *Results) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, " — measured %.1fs of steady state\n\n", r.SteadySeconds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "transaction\tcount\tpass\tfail\tstop\ttps\tmin ms\tmean ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t")
+	few := false
 	row := func(t Transaction) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, t.Count, t.Pass, t.Errors, t.Stop, t.TPS,
-			FormatMs(t.MinMs), FormatMs(t.MeanMs), FormatMs(t.P50Ms), FormatMs(t.P90Ms), FormatMs(t.P99Ms), FormatMs(t.MaxMs))
+			FormatMs(t.MinMs), FormatMs(t.MeanMs), r.percentileCell(t, 50), r.percentileCell(t, 90), r.percentileCell(t, 99), FormatMs(t.MaxMs))
+		if _, ok := r.PercentileMs(t, 99); !ok {
+			few = true
+		}
 	}
 	for _, t := range r.Transactions {
 		row(t)
@@ -35,6 +40,9 @@ func (r *Results) WriteSummary(w io.Writer) {
 		row(r.Total)
 	}
 	tw.Flush()
+	if few {
+		fmt.Fprintf(w, "— %s: a p99 needs %d passed transactions in the measured window, a p90 %d\n", NotEnoughSamples, r.MinSamples(), r.MinSamples()/10)
+	}
 	fmt.Fprintln(w)
 	if r.Hits > 0 { // workloads that make no HTTP requests (XML Mark, gRPC) have no hits to show
 		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
@@ -60,7 +68,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "error: %s ×%d in %s — first: %s\n", e.Kind, e.Count, e.Transaction, e.Example)
 	}
 	r.writeAgents(w)
-	if p := r.Peak; p != nil {
+	if p := r.Peak; p != nil && r.Validity == nil { // judged results print it as their capacity, first
 		fmt.Fprintf(w, "peak sustained: %.1f tps at %d users (step %d); stopped: %s\n", p.PeakTPS, p.PeakUsers, p.PeakStep, p.StopWhy)
 	}
 	for _, t := range r.Thresholds {

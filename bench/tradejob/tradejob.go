@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/sut"
@@ -53,10 +54,14 @@ type Config struct {
 	// Data set size for the embedded run.
 	Accounts, Quotes, Holdings int
 	// Drive is the load: its Target empty means "the embedded monolith". Scenario parameters
-	// users and quotes default to the data set's size.
+	// users and quotes default to the data set's size. With no Users, Rate or Peak the job
+	// measures capacity: a peak search with Capacity's settings (the papers' method).
 	Drive driver.Config
-	// Out is the results file ("" = WORKDIR/results.json).
-	Out string
+	// Out is the results file. "" keeps every run: the results go to a new
+	// WORKDIR/results-YYYYMMDD-HHMMSS.json and are copied to WORKDIR/results.json, the latest.
+	// A named Out that exists is refused unless Force (results are never overwritten silently).
+	Out   string
+	Force bool
 	// Log receives the job's own messages (steps, where things are); nil = io.Discard.
 	Log io.Writer
 	// Audit, if set, checks the database after the run (the correctness audit) and its
@@ -82,10 +87,61 @@ func StoreAudit(opts audit.Options) func(ctx context.Context, srv *server.Server
 	}
 }
 
+// Capacity is the search `run` makes when no load is given: the package peak defaults with
+// the command line's bounds (p90 500 ms, error rate 0.01 %).
+func Capacity() *peak.Config {
+	return &peak.Config{MaxP90: peak.DefaultMaxP90, MaxErrorRate: peak.DefaultMaxErrorRate}
+}
+
 // Outcome is what a run produced.
 type Outcome struct {
 	Results *report.Results
 	Out     string // where the results were written
+	// Latest is the copy of the results as the work directory's latest (results.json), when
+	// Out is a run's own timestamped file; "" otherwise.
+	Latest string
+}
+
+// LatestName is the work directory's copy of the latest run's results.
+const LatestName = "results.json"
+
+// outPath is where a run's results go, checked before any load.
+func outPath(cfg Config, now time.Time) (out, latest string, err error) {
+	if cfg.Out == "" {
+		name := "results-" + now.UTC().Format("20060102-150405") + ".json"
+		out = filepath.Join(cfg.Workdir, name)
+		if _, err := os.Stat(out); err == nil { // two runs in one second
+			out = filepath.Join(cfg.Workdir, "results-"+now.UTC().Format("20060102-150405.000")+".json")
+		}
+		return out, filepath.Join(cfg.Workdir, LatestName), report.CheckWritable(out)
+	}
+	if _, err := os.Stat(cfg.Out); err == nil && !cfg.Force {
+		return "", "", setting.Errorf("Out", "%s exists: results are not overwritten (remove it, choose another name, or force)", cfg.Out)
+	}
+	return cfg.Out, "", report.CheckWritable(cfg.Out)
+}
+
+// CopyLatest copies the file at from to to, atomically (a temp file renamed into place).
+func CopyLatest(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(to), ".latest-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	os.Chmod(tmp.Name(), 0o644)
+	return os.Rename(tmp.Name(), to)
 }
 
 // Run does the job. The results are written even when a threshold fails (the error then is a
@@ -127,9 +183,16 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	out := cfg.Out
-	if out == "" {
-		out = filepath.Join(cfg.Workdir, "results.json")
+	out, latest, err := outPath(cfg, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if dc.Users == 0 && dc.Rate == 0 && dc.Peak == nil {
+		dc.Peak = Capacity()
+	}
+	rules := report.DefaultRules()
+	if dc.Rules != nil {
+		rules = *dc.Rules
 	}
 
 	var srv *server.Server
@@ -183,14 +246,31 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	total := dc.RampUp + dc.Duration + dc.RampDown
-	if dc.Rate > 0 {
+	switch {
+	case dc.Peak != nil:
+		pc := *dc.Peak
+		pc.Defaults()
+		what := fmt.Sprintf("%g users", pc.Start)
+		if pc.Open {
+			what = fmt.Sprintf("%g iterations/s", pc.Start)
+		}
+		say("measuring capacity with %s at %s: load grows ×%g from %s (%v ramp-up + %v per step) to the knee, bisects, then confirms at the peak for %v",
+			dc.Scenario, dc.Target, pc.Factor, what, pc.StepRampUp, pc.StepDuration, pc.ConfirmDuration)
+		if srv != nil {
+			say("the driver shares this machine and process with the server: the capacity measured includes the driver's own cost")
+		}
+	case dc.Rate > 0:
 		say("driving %s at %s: %g iterations/s, %v ramp-up, %v measured, %v ramp-down", dc.Scenario, dc.Target, dc.Rate, dc.RampUp, dc.Duration, dc.RampDown)
-	} else {
+	default:
 		say("driving %s at %s: %d users, %v ramp-up, %v measured, %v ramp-down (%v in all)", dc.Scenario, dc.Target, dc.Users, dc.RampUp, dc.Duration, dc.RampDown, total)
 	}
 	res, err := driver.Drive(ctx, dc)
 	if res == nil {
 		return nil, err
+	}
+	var inv *report.InvalidError
+	if errors.As(err, &inv) {
+		err = nil // judged again below, with the audit
 	}
 	if srv != nil {
 		discloseServer(ctx, res, srv)
@@ -231,10 +311,21 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			}
 		}
 	}
+	if jerr := res.Judge(rules); err == nil {
+		err = jerr
+	}
 	if werr := res.WriteFile(out); werr != nil {
 		return &Outcome{Results: res}, errors.Join(err, fmt.Errorf("write results: %w", werr))
 	}
-	return &Outcome{Results: res, Out: out}, err
+	o := &Outcome{Results: res, Out: out}
+	if latest != "" {
+		if cerr := CopyLatest(out, latest); cerr != nil {
+			say("the latest results copy %s not written: %v", latest, cerr)
+		} else {
+			o.Latest = latest
+		}
+	}
+	return o, err
 }
 
 // SelfName names this process in the results' sut section when it serves the monolith itself.

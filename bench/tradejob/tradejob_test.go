@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
+	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
@@ -22,6 +25,9 @@ import (
 
 // The main job end to end on a small data set: load, serve, drive stocktrader, write results —
 // with zero errors — and a second run on the same working directory resets instead of loading.
+// Each run keeps its own results file; results.json is the latest's copy.
+// Mutant: outPath returning WORKDIR/results.json again (the old overwrite): the second run's
+// check that the first run's file is still there failed.
 func TestRunEmbedded(t *testing.T) {
 	dir := t.TempDir()
 	think := scenario.Think{}
@@ -29,6 +35,7 @@ func TestRunEmbedded(t *testing.T) {
 		Drive: driver.Config{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second,
 			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
 		Audit: StoreAudit(audit.Options{})}
+	var kept []string
 	for run := 1; run <= 2; run++ {
 		var log strings.Builder
 		cfg.Log = &log
@@ -46,12 +53,25 @@ func TestRunEmbedded(t *testing.T) {
 			}
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if out.Out != filepath.Join(dir, "results.json") {
-			t.Errorf("results at %q", out.Out)
+		if !strings.HasPrefix(filepath.Base(out.Out), "results-") || out.Latest != filepath.Join(dir, LatestName) {
+			t.Errorf("results at %q, latest %q", out.Out, out.Latest)
+		}
+		kept = append(kept, out.Out)
+		for _, k := range kept {
+			if _, err := os.Stat(k); err != nil {
+				t.Errorf("run %d: an earlier run's results are gone: %v", run, err)
+			}
+		}
+		latest, _ := os.ReadFile(out.Latest)
+		if own, _ := os.ReadFile(out.Out); len(own) == 0 || string(own) != string(latest) {
+			t.Errorf("run %d: %s is not a copy of the latest results", run, out.Latest)
 		}
 		res, err := report.ReadFile(out.Out)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if v := res.Validity; v == nil || v.Verdict == report.Invalid {
+			t.Errorf("run %d: verdict %+v", run, v)
 		}
 		if res.Scenario != "stocktrader" || res.Total.Pass < 50 || res.Total.Errors != 0 {
 			t.Errorf("run %d: %s %+v", run, res.Scenario, res.Total)
@@ -76,6 +96,26 @@ func TestRunEmbedded(t *testing.T) {
 			d.DataSet.Quotes != 100 || d.Workload.Scenario != "stocktrader" || len(d.Configuration) == 0 || len(d.RunRules.Thresholds) != 1 {
 			t.Errorf("run %d: disclosure %+v", run, d)
 		}
+	}
+}
+
+// A named results file that exists is refused before anything is loaded or driven, unless
+// Force. Mutant: the existence check skipped — the run started and the test's short deadline
+// was what stopped it, not the refusal.
+func TestRunKeepsExistingOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "mine.json")
+	os.WriteFile(out, []byte("{}"), 0o644)
+	_, err := Run(context.Background(), Config{Workdir: dir, Out: out, Accounts: 10, Quotes: 10, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	if err == nil || !strings.Contains(err.Error(), "mine.json exists") || !strings.HasPrefix(err.Error(), "Out:") {
+		t.Fatalf("existing --out: %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "stocktrader.db")); serr == nil {
+		t.Error("the data set was loaded before the refusal")
+	}
+	_, err = Run(context.Background(), Config{Workdir: dir, Out: filepath.Join(dir, "no", "such", "dir.json"), Accounts: 10, Quotes: 10, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("unwritable --out: %v", err)
 	}
 }
 
@@ -155,5 +195,48 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	}
 	if d := res.Disclosure; d == nil || !strings.HasPrefix(d.Software.NATS, "NATS server 2.") {
 		t.Errorf("the durable order mode's broker is not disclosed: %+v", d)
+	}
+}
+
+// Against a tradebench target loaded with 1,000 accounts, every built-in scenario sizes its
+// users and quotes from the target's /trade/config.json and passes; a --set beyond the data set
+// is refused before any load.
+// Mutant: sizeFromTarget returning the params unchanged: stocktrader drew uid:0…499999, the
+// preflight's login of a missing account failed and Drive returned a *PreflightError.
+func TestBuiltinScenariosSizeThemselves(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "st.db")
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = 1000, 200
+	if err := prepare(context.Background(), db, spec, func(string, ...any) {}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	sc := server.DefaultConfig()
+	sc.DB, sc.Listen = db, "127.0.0.1:0"
+	sc.Orders.WorkDir = dir
+	srv, err := server.Start(context.Background(), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	think := scenario.Think{}
+	for _, name := range scenarios.Names() {
+		res, err := driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: name, Users: 2, Think: &think,
+			Duration: 2 * time.Second, Timeout: 10 * time.Second})
+		if res == nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var inv *report.InvalidError
+		if errors.As(err, &inv) || res.Total.Errors > 0 || res.Total.Pass == 0 {
+			t.Errorf("%s against 1,000 accounts: %v %+v %+v", name, err, res.Total, res.Errors)
+		}
+		if p := res.Settings.Params; p["users"] != "1000" || p["quotes"] != "200" {
+			t.Errorf("%s was not sized to the target's data set: %v", name, p)
+		}
+	}
+	_, err = driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: "stocktrader", Users: 1, Duration: time.Second,
+		Params: map[string]string{"users": "500000"}})
+	if err == nil || !strings.Contains(err.Error(), "users=500000 is beyond the target's data set: it has 1000 accounts") {
+		t.Errorf("users=500000 against 1,000 accounts: %v", err)
 	}
 }

@@ -29,7 +29,7 @@ examples:
   tradebench drive --target http://localhost:8080 --scenario stocktrader --users 200 -d 2m --out results.json
   tradebench drive --target http://localhost:9080 --scenario buysell --set users=500000 --set quotes=100000
   tradebench drive --target http://dt:9080 --scenario my-flow.yaml --rate 100 -d 5m --max-p90 500ms
-  tradebench drive --target http://localhost:8080 --peak --peak-start 20 --peak-step 20 --peak-p90 500ms
+  tradebench drive --target http://localhost:8080 --peak --peak-start 50 --peak-p90 500ms
   tradebench drive --url http://localhost:8080/daytrader/app -c 50 -d 15s        # quick mode, like wrk/hey
   tradebench drive --url 'http://localhost:8080/daytrader/rest/quotes/s:{0..1000}' --rate 2000 -d 30s
 
@@ -44,8 +44,11 @@ Distributed (--agents N): the controller waits for N 'tradebench agent' processe
 (--nats URL, or --nats-listen ADDR to start a server here), splits the users or the rate evenly,
 sends them the scenario, starts them at one instant and merges their histograms exactly.
   tradebench drive --nats-listen 0.0.0.0:4222 --agents 3 --target http://sut:8080 --users 300 -d 5m
-Exit status: 0 ok, 1 the run failed, 2 bad command line, 3 a threshold (--max-*, --min-tps) failed,
-5 an agent was lost (unless --allow-agent-loss).
+Every result carries a verdict under the run rules (--rule-*; see docs/guide.md "Run rules").
+Before the load the scenario's first request is tried once: a dead or wrong target is refused
+(exit 2); a tradebench target's data set sizes --set users/quotes when they are not given.
+Exit status: 0 ok, 1 the run failed, 2 bad command line or preflight, 3 a threshold (--max-*,
+--min-tps) failed, 5 an agent was lost (unless --allow-agent-loss), 6 the run is invalid.
 `
 
 // optBool is a boolean flag that knows whether it was given.
@@ -72,6 +75,10 @@ func (m kvFlag) Set(s string) error {
 	return nil
 }
 
+// peakFlags names the flags that set peak.Config's fields.
+var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "peak-factor", "StepRampUp": "peak-ramp-up",
+	"StepDuration": "peak-step-duration", "MaxP90": "peak-p90", "Efficiency": "peak-efficiency", "MaxErrorRate": "peak-max-error-rate"}
+
 // driverFlags names the flags that set driver.Config's fields, and fleet.ControllerConfig's (a
 // distributed drive's errors name either).
 var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
@@ -96,11 +103,13 @@ type driveFlags struct {
 	sutMetrics     string
 	publish        publishFlags
 
-	peak                     bool
-	peakStart, peakStep      int
-	peakMax                  int
-	peakStepDur, peakP90     time.Duration
-	peakGain, peakMaxErrRate float64
+	peak                         bool
+	peakStart, peakMax, peakStep float64
+	peakFactor, peakEff          float64
+	peakStepDur, peakP90         time.Duration
+	peakRampUp, peakConfirm      time.Duration
+	peakMaxErrRate               float64
+	rules                        rulesFlags
 }
 
 func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp, defRampDown time.Duration) {
@@ -136,20 +145,25 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.IntVar(&f.cfg.Repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
 	addLabel(fs, &f.cfg.Label)
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
-	fs.BoolVar(&f.peak, "peak", false, "peak search: step users up until throughput stops rising or a bound is crossed")
-	fs.IntVar(&f.peakStart, "peak-start", peak.DefaultStart, "peak search: users in the first step")
-	fs.IntVar(&f.peakStep, "peak-step", peak.DefaultStart, "peak search: users added per step")
-	fs.IntVar(&f.peakMax, "peak-max-users", peak.DefaultMaxUsers, "peak search: most users")
-	fs.DurationVar(&f.peakStepDur, "peak-step-duration", peak.DefaultStepDuration, "peak search: measured time per step (each step also ramps up over --ramp-up)")
-	fs.DurationVar(&f.peakP90, "peak-p90", peak.DefaultMaxP90, "peak search: latency bound on p90 (0 = none)")
-	fs.Float64Var(&f.peakGain, "peak-min-gain", peak.DefaultMinGain, "peak search: relative TPS gain that counts as still rising")
-	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "peak search: highest error rate a step may have (fraction)")
+	fs.BoolVar(&f.peak, "peak", false, "capacity search: grow the load (users, or with --rate the arrival rate) geometrically until throughput stops rising or a bound is crossed, bisect to the knee, confirm at the peak")
+	fs.Float64Var(&f.peakStart, "peak-start", peak.DefaultStart, "capacity search: the first step's users (with --rate: the search starts at --rate)")
+	fs.Float64Var(&f.peakMax, "peak-max", peak.DefaultMax, "capacity search: most users (or iterations/s) tried")
+	alias(fs, "peak-max", "peak-max-users")
+	fs.Float64Var(&f.peakFactor, "peak-factor", peak.DefaultFactor, "capacity search: load multiplier from one growth step to the next")
+	fs.DurationVar(&f.peakRampUp, "peak-ramp-up", peak.DefaultStepRampUp, "capacity search: each step's ramp-up")
+	fs.DurationVar(&f.peakStepDur, "peak-step-duration", peak.DefaultStepDuration, "capacity search: each step's measured time")
+	fs.DurationVar(&f.peakConfirm, "peak-confirm", peak.DefaultConfirmDuration, "capacity search: the confirming run's measured time at the peak (its ramp-up is "+peak.DefaultConfirmRampUp.String()+")")
+	fs.DurationVar(&f.peakP90, "peak-p90", peak.DefaultMaxP90, "capacity search: latency bound on a step's p90 (0 = none)")
+	fs.Float64Var(&f.peakEff, "peak-efficiency", peak.DefaultEfficiency, "capacity search: a step is past the knee when its throughput per user (per iteration/s) falls below this fraction of the best")
+	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "capacity search: highest error rate a step may have (fraction)")
+	fs.Float64Var(&f.peakStep, "peak-step", 0, "obsolete: the search grows geometrically (--peak-factor) and bisects")
+	f.rules.register(fs)
 }
 
 // config turns the flags into a drive configuration; quickURL is quick mode's --url.
-func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
+func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Config, err error) {
 	given := givenFlags(fs)
-	cfg := f.cfg
+	cfg = f.cfg
 	cfg.URL, cfg.Params = quickURL, f.set
 	cfg.OnLive = printLive
 	if len(f.set) == 0 {
@@ -200,18 +214,23 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	if f.minTPS > 0 {
 		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
 	}
+	if givenFlags(fs)["peak-step"] {
+		return cfg, usageErrorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
+	}
 	if f.peak {
-		if f.peakStart < 1 || f.peakStep < 1 || f.peakMax < f.peakStart {
-			return cfg, usageErrorf("--peak-start and --peak-step must be at least 1 and --peak-max-users at least --peak-start")
+		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: f.peakRampUp, StepDuration: f.peakStepDur,
+			ConfirmRampUp: peak.DefaultConfirmRampUp, ConfirmDuration: f.peakConfirm, MaxP90: f.peakP90, Efficiency: f.peakEff, MaxErrorRate: f.peakMaxErrRate}
+		if f.cfg.Rate > 0 {
+			pc.Open, pc.Start = true, f.cfg.Rate
 		}
-		if f.peakStepDur <= 0 {
-			return cfg, usageErrorf("--peak-step-duration must be positive")
+		pc.Defaults()
+		if err := pc.Validate(); err != nil {
+			return cfg, peakFlags.usageError(err)
 		}
-		if f.peakGain <= 0 || f.peakMaxErrRate < 0 || f.peakMaxErrRate > 1 {
-			return cfg, usageErrorf("--peak-min-gain must be positive and --peak-max-error-rate a fraction in [0, 1]")
-		}
-		cfg.Peak = &peak.Config{Start: f.peakStart, Step: f.peakStep, MaxUsers: f.peakMax, StepDuration: f.peakStepDur,
-			MaxP90: f.peakP90, MinGain: f.peakGain, MaxErrorRate: f.peakMaxErrRate}
+		cfg.Peak = &pc
+	}
+	if cfg.Rules, err = f.rules.config(); err != nil {
+		return cfg, err
 	}
 	if f.sutMetrics != "" {
 		for _, u := range strings.Split(f.sutMetrics, ",") {
@@ -319,6 +338,11 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
 		return err
+	}
+	if f.out != "" {
+		if err := report.CheckWritable(f.out); err != nil {
+			return usageErrorf("--out: %v", err)
+		}
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {

@@ -139,6 +139,7 @@ func runCompare(args []string) error {
 			applyPricing(res, price)
 		}
 		runs[i] = htmlreport.Run{Label: runLabel(files, i, res), Results: res}
+		fmt.Fprintf(os.Stderr, "%s: %s\n", runs[i].Label, res.Validity.VerdictLine())
 		if i > 0 && !*force {
 			if err := report.Comparable(runs[0].Results, res); err != nil {
 				return usageErrorf("%v; --force compares them anyway", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/tradejob"
+	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -16,40 +17,59 @@ import (
 )
 
 func init() {
-	register(&command{name: "run", summary: "the main job: load a StockTrader data set, serve it, drive the 19-step scenario, report (≈3 min)", run: runRun})
+	register(&command{name: "run", summary: "the main job: load a StockTrader data set, serve it, measure its capacity with the 19-step scenario, report a verdict (≈3–4 min)", run: runRun})
 }
 
 const runHelp = `usage: tradebench run [flags]
 
-The one-command main job. With no flags it creates ./tradebench-work/, loads an embedded SQLite
-StockTrader data set (5,000 accounts, 1,000 quotes; reset instead of reloaded on later runs),
-starts the StockTrader monolith in this process on 127.0.0.1, drives the 2007 paper's 19-step
-stocktrader scenario (50 users, 1 s think, 30 s ramp-up, 2 min measured, 10 s ramp-down: about
-three minutes in all), prints the transaction summary, writes the results JSON to
-./tradebench-work/results.json and its HTML report beside it (results.html; --no-report: none)
-and stops everything. --pricing FILE.yaml adds price/performance (see 'tradebench report
---help'). At the end it audits the database (see 'tradebench audit --help'; the result is in
-the summary, the results JSON and the report). It exits 0
-when the run passed its thresholds (by default: error rate at most 0.01%, the 2007 paper's
-criterion) and the audit, 3 when a threshold failed, 4 when the audit found violations.
+The one-command main job: it measures the platform's capacity as the StockTrader papers did.
+With no flags it creates ./tradebench-work/, loads an embedded SQLite StockTrader data set
+(5,000 accounts, 1,000 quotes; reset instead of reloaded on later runs), starts the StockTrader
+monolith in this process on 127.0.0.1 and searches for its peak with the 2007 paper's 19-step
+stocktrader scenario and 1 s think time: virtual users double each short step (from 100) until
+throughput stops rising with them or a bound is crossed (p90 500 ms, error rate 0.01%), the knee
+is bisected, and one longer run confirms the peak (about 3–4 minutes in all on a 2-core
+machine). It prints the verdict, the capacity (peak TPS, users at the peak, p90 and the server's
+CPU there) and the confirming run's transaction table. The driver runs in the same process as
+the server, so the capacity includes the driver's own cost, and the report says so.
+
+Results are never overwritten: each run writes ./tradebench-work/results-YYYYMMDD-HHMMSS.json
+and its HTML report (.html; --no-report: none) and copies both to results.json/results.html,
+the latest. A named --out that exists is refused unless --force. --pricing FILE.yaml adds
+price/performance (see 'tradebench report --help'). At the end it audits the database (see
+'tradebench audit --help').
+
+--users N runs today's fixed load instead (N users, 30 s ramp-up, 2 min measured, 10 s
+ramp-down); --rate R the open model; --peak with --rate searches the arrival rate.
+
+Every result carries a verdict under the run rules (--rule-*; docs/guide.md "Run rules"):
+valid, invalid or inconclusive, with the reasons. Exit status: 0 valid or inconclusive, 2 bad
+command line or a target that failed the preflight, 3 a threshold failed (by default: error
+rate at most 0.01%, the 2007 paper's criterion), 4 the audit found violations, 5 an agent was
+lost, 6 the run is invalid.
 
 With --target it drives an external deployment instead (e.g. Apache DayTrader): nothing is
-loaded or served; size the scenario to that database with --set users=N --set quotes=N.
+loaded or served. The scenario's first request is tried once before the load; a tradebench
+target's data set sizes users and quotes; for another, give --set users=N --set quotes=N.
 
 examples:
   tradebench run
+  tradebench run --users 50                                            # the fixed 50-user run
   tradebench run --accounts 500000 --quotes 100000 --users 500 --duration 30m
   tradebench run --scenario buysell --users 100
-  tradebench run --access grpc --orders async-durable --peak
-  tradebench run --peak --pricing pricing.yaml --out sqlite.json     # sqlite.json + sqlite.html
+  tradebench run --access grpc --orders async-durable
+  tradebench run --pricing pricing.yaml --out sqlite.json     # sqlite.json + sqlite.html
   tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
   tradebench run --target http://sut:8080 --nats-listen 0.0.0.0:4222 --agents 4 --users 400   # on 4 agents
 
 With --agents N (and --target) the load runs on N 'tradebench agent' processes joined over NATS;
-see 'tradebench drive --help' and docs/distributed.md. Exit 5 when an agent was lost.
+see 'tradebench drive --help' and docs/distributed.md.
 
 flags:
 `
+
+// runFlags names the flags that set tradejob.Config's fields.
+var runFlags = flagNames{"Out": "out", "Force": "force"}
 
 func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run", "[flags]")
@@ -64,6 +84,7 @@ func runRun(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
+	force := fs.Bool("force", false, "overwrite an existing --out file")
 	setHelp(fs, runHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -88,6 +109,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageErrorf("--orders: %v", err)
 	}
+	if !given["users"] && !given["c"] && !given["rate"] && ff.agents == 0 {
+		f.peak = true // no load given: measure capacity
+	}
 	cfg, err := f.config(fs, "")
 	if err != nil {
 		return err
@@ -104,11 +128,11 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
-	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Log: os.Stderr,
+	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Force: *force, Log: os.Stderr,
 		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
 	if out == nil || out.Results == nil {
-		return driverFlags.orUsage(err)
+		return runFlags.orUsage(driverFlags.orUsage(err))
 	}
 	err = agentLossHint(err)
 	if f.publish.pricing != nil && out.Out != "" {
@@ -124,9 +148,30 @@ func runRun(ctx context.Context, args []string) error {
 		if rerr := f.publish.writeReport(out.Results, out.Out); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
+		if out.Latest != "" {
+			fmt.Fprintf(os.Stderr, "latest results: %s\n", out.Latest)
+			if rerr := copyLatest(&f.publish, out.Out, out.Latest); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+		}
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted; partial results kept")
 	}
 	return err
+}
+
+// copyLatest makes the work directory's results.json and results.html the latest run's (after
+// pricing rewrote the results, when it did).
+func copyLatest(pub *publishFlags, out, latest string) error {
+	if err := tradejob.CopyLatest(out, latest); err != nil {
+		return fmt.Errorf("the latest results copy: %w", err)
+	}
+	if pub.noReport {
+		return nil
+	}
+	if err := tradejob.CopyLatest(htmlreport.PathFor(out), htmlreport.PathFor(latest)); err != nil {
+		return fmt.Errorf("the latest report copy: %w", err)
+	}
+	return nil
 }

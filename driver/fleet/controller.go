@@ -642,6 +642,10 @@ func (r *run) merge(at, ended time.Time) (*report.Results, error) {
 		a := report.AgentResult{Name: m.Name, Host: m.Host, State: m.state}
 		if m.results != nil {
 			a.Requests, a.Errors, a.P99Ms = m.results.Total.Count, m.results.Total.Errors, m.results.Total.P99Ms
+			if d := m.results.Driver; d != nil {
+				u := d.Utilisation // each agent's own driver, for the run rules
+				a.DriverCPU = &u
+			}
 		} else {
 			a.Requests, a.Errors = m.pass+m.errors, m.errors
 			if m.hist.TotalCount() > 0 {

@@ -66,6 +66,7 @@ func Merge(parts []*report.Results, steadySeconds float64) (*report.Results, err
 		}
 		res.Dropped += p.Dropped
 		res.Late += p.Late
+		res.Arrivals += p.Arrivals
 		res.Notes = append(res.Notes, p.Notes...)
 	}
 	if longest > 0 && longest < steadySeconds {

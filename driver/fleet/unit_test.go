@@ -178,7 +178,7 @@ func TestAgentListensBeforeServing(t *testing.T) {
 func TestTooFewAgents(t *testing.T) {
 	b := broker(t)
 	inProcessAgent(t, b.URL(), "a1")
-	_, err := driver.Drive(context.Background(), driver.Config{URL: "http://127.0.0.1:1/", Users: 2, Duration: time.Second,
+	_, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, URL: "http://127.0.0.1:1/", Users: 2, Duration: time.Second,
 		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 2 * time.Second, Secret: testSecret})})
 	var ue *driver.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "only 1 of 2 agents joined within 2s") {
@@ -198,7 +198,7 @@ func TestBadShareAbortsBeforeLoad(t *testing.T) {
 	// two draws per user from 10 values: 5 users fit the whole range, but agent a2's slice has 3
 	// values and it gets 2 users
 	sc := writeScenario(t, "name: two-draws\nflow:\n  - set: {a: \"{unique 0..10}\", b: \"{unique 0..10}\"}\n  - request: {url: \"/x?a={{a}}&b={{b}}\"}\n")
-	_, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: sc, Users: 5, Duration: time.Second,
+	_, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Target: tg.URL, Scenario: sc, Users: 5, Duration: time.Second,
 		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 3, Wait: 10 * time.Second, Secret: testSecret})})
 	var ue *driver.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "agent a2") || !strings.Contains(err.Error(), "slice") {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -226,6 +227,7 @@ type run struct {
 	active      atomic.Int64
 	dropped     atomic.Int64
 	late        atomic.Int64
+	arrivals    atomic.Int64
 	mon         *sut.Monitor // nil: no resources watched
 }
 
@@ -273,6 +275,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	tickDone := make(chan struct{})
 	tickWG.Add(1)
 	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone, onSecond) }()
+	dcpu := watchDriverCPU(r.steadyStart, r.steadyEnd)
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -301,6 +304,13 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	r.rec.Fill(res, steady)
 	res.Dropped = r.dropped.Load()
 	res.Late = r.late.Load()
+	res.Arrivals = r.arrivals.Load()
+	res.Driver = dcpu.result()
+	for _, src := range cfg.Resources {
+		if res.Driver != nil && src.PID() == os.Getpid() {
+			res.Driver.SharedWithSUT = true // the server runs in this process: its CPU is in ours
+		}
+	}
 	cfg.Describe(res)
 	res.System = System()
 	if ctx.Err() != nil {
@@ -444,6 +454,9 @@ func (r *run) runOpen(ctx context.Context) {
 			if at.After(now) || !at.Before(r.steadyEnd) {
 				break
 			}
+			if !at.Before(r.steadyStart) {
+				r.arrivals.Add(1)
+			}
 			select {
 			case sem <- struct{}{}:
 			default:
@@ -552,4 +565,13 @@ func (r *run) reporters() (onSecond func(report.SeriesPoint, *hdr.Histogram), do
 		}
 		line.Second(p, h)
 	}, line.Done
+}
+
+// ProbeIteration is an iteration outside any run, for a preflight: what it records is kept
+// nowhere, so the one request tried before the load does not count in the results.
+func ProbeIteration() *Iteration {
+	rec := recorder.NewRecorder(1)
+	now := time.Now()
+	rec.SetWindow(now, now, now) // nothing it records falls in a measured window
+	return &Iteration{shard: rec.Shard(0)}
 }

@@ -1,138 +1,376 @@
-// Package peak finds a system's peak sustained throughput the way the 2007 paper's engineers did by
-// hand: add virtual users in steps, measure each step's steady state, and stop when throughput
-// stops rising, a latency bound is crossed or errors appear. The peak is the best step that
-// stayed within the bounds.
+// Package peak finds a system's capacity the way the StockTrader papers state their method —
+// "testing iteratively up to server saturation (when response times just begin to climb)",
+// then measuring at the peak — in minutes rather than hours: the load (virtual users in the
+// closed model, the arrival rate in the open model) grows geometrically until throughput stops
+// rising with it or a bound is crossed, is then bisected between the last good step and the
+// first bad one with short steps, and the peak is confirmed by one longer measured run.
+//
+// A linear step-up (+10 users per 30 s step) cannot finish on a machine whose knee is at 2,000
+// users with the papers' 1 s think time; doubling reaches it in a handful of steps and
+// bisection narrows it to a few per cent in a few more.
 package peak
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
 
-// Config is a search's steps and stopping rules.
+// Config is a search's growth, steps and stopping rules. Zero fields take the defaults below
+// (Defaults); Validate names the field of an impossible one.
 type Config struct {
-	Start, Step, MaxUsers int
-	// StepDuration is each step's measured steady state.
-	StepDuration time.Duration
-	// MaxP90 is the latency bound on the all-transactions p90 (0 = none).
+	// Open searches the arrival rate (iterations/s) instead of virtual users.
+	Open bool
+	// Start is the first step's load (users, or iterations/s when Open); Max the largest
+	// tried.
+	Start, Max float64
+	// Factor multiplies the load from one growth step to the next (0 = 2: doubling).
+	Factor float64
+	// StepRampUp and StepDuration are each search step's ramp-up and measured steady state:
+	// short, since a step only has to tell "still rising" from "past the knee".
+	StepRampUp, StepDuration time.Duration
+	// ConfirmRampUp and ConfirmDuration are the confirming run's at the peak: its results are
+	// the ones reported.
+	ConfirmRampUp, ConfirmDuration time.Duration
+	// MaxP90 bounds the all-transactions p90 of a good step (0 = none).
 	MaxP90 time.Duration
-	// MaxErrorRate is the largest acceptable error rate of a step (a fraction; 0 = none allowed).
+	// MaxErrorRate is the largest error rate of a good step (a fraction; 0 = no error allowed).
 	MaxErrorRate float64
-	// MinGain is the relative TPS gain over the best step so far that counts as still rising
-	// (0 = 0.03); Patience is how many steps in a row without it end the search (0 = 2).
-	MinGain  float64
-	Patience int
+	// Efficiency: a step is below the knee while its throughput per unit of load (per user, or
+	// per iteration/s) is at least Efficiency times the best a good step showed (0 = 0.9).
+	// Below the knee throughput grows with the load and the ratio holds; past it throughput
+	// stays flat and the ratio falls — in the closed model, exactly as response times begin to
+	// climb (a user's throughput is 1 / (think + response time)).
+	Efficiency float64
+	// Plateau picks the peak once the knee is bracketed: the least load whose throughput is
+	// within Plateau (a fraction; 0 = 0.03) of the best any step within the bounds reached —
+	// the peak throughput at the lowest load, where response times just begin to climb.
+	Plateau float64
+	// Resolution ends the bisection when the first bad load is within Resolution of the last
+	// good one (a fraction; 0 = 0.1).
+	Resolution float64
+	// MaxSteps bounds the search steps, the confirming run not counted (0 = 14).
+	MaxSteps int
 }
 
-// Defaults of a peak search. DefaultMaxP90 and DefaultMaxErrorRate are the command line's bounds
-// (a zero Config has none).
+// Defaults of a search: the embedded run's `tradebench run` finds a 2-core machine's knee
+// (near 2,000 users with 1 s think) in about three minutes with them.
 const (
-	DefaultStart        = 10
-	DefaultMaxUsers     = 10000
-	DefaultStepDuration = 30 * time.Second
-	DefaultMinGain      = 0.03
+	DefaultStart           = 100
+	DefaultMax             = 20000
+	DefaultFactor          = 2
+	DefaultStepRampUp      = 5 * time.Second
+	DefaultStepDuration    = 10 * time.Second
+	DefaultConfirmRampUp   = 10 * time.Second
+	DefaultConfirmDuration = 30 * time.Second
+	DefaultEfficiency      = 0.9
+	DefaultResolution      = 0.1
+	DefaultPlateau         = 0.03
+	DefaultMaxSteps        = 14
+	// DefaultMaxP90 and DefaultMaxErrorRate are the command line's bounds (a zero Config has
+	// none).
 	DefaultMaxP90       = 500 * time.Millisecond
 	DefaultMaxErrorRate = 0.0001
 )
 
 // Defaults fills zero fields.
 func (c *Config) Defaults() {
-	if c.Start <= 0 {
-		c.Start = DefaultStart
+	set := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
 	}
-	if c.Step <= 0 {
-		c.Step = c.Start
+	set(&c.Start, DefaultStart)
+	set(&c.Max, DefaultMax)
+	set(&c.Factor, DefaultFactor)
+	set(&c.Efficiency, DefaultEfficiency)
+	set(&c.Resolution, DefaultResolution)
+	set(&c.Plateau, DefaultPlateau)
+	setD := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
 	}
-	if c.MaxUsers <= 0 {
-		c.MaxUsers = DefaultMaxUsers
-	}
-	if c.StepDuration <= 0 {
-		c.StepDuration = DefaultStepDuration
-	}
-	if c.MinGain <= 0 {
-		c.MinGain = DefaultMinGain
-	}
-	if c.Patience <= 0 {
-		c.Patience = 2
+	setD(&c.StepRampUp, DefaultStepRampUp)
+	setD(&c.StepDuration, DefaultStepDuration)
+	setD(&c.ConfirmRampUp, DefaultConfirmRampUp)
+	setD(&c.ConfirmDuration, DefaultConfirmDuration)
+	if c.MaxSteps == 0 {
+		c.MaxSteps = DefaultMaxSteps
 	}
 }
 
-// Validate reports impossible settings.
+// Validate reports impossible settings, naming the field.
 func (c Config) Validate() error {
 	switch {
-	case c.Start > c.MaxUsers:
-		return fmt.Errorf("peak search starts at %d users, above its maximum of %d", c.Start, c.MaxUsers)
+	case c.Start <= 0 || math.IsNaN(c.Start):
+		return setting.Errorf("Start", "must be positive, got %g", c.Start)
+	case !c.Open && c.Start != math.Trunc(c.Start):
+		return setting.Errorf("Start", "is a number of users: a whole number, got %g", c.Start)
+	case c.Start > c.Max:
+		return setting.Errorf("Max", "%g is below the search's start (%g)", c.Max, c.Start)
+	case c.Factor <= 1 || math.IsNaN(c.Factor):
+		return setting.Errorf("Factor", "must be above 1 (the load grows by it each step), got %g", c.Factor)
+	case c.StepRampUp < 0 || c.ConfirmRampUp < 0:
+		return setting.Errorf("StepRampUp", "ramp-ups must not be negative")
+	case c.StepDuration < 0 || c.ConfirmDuration < 0:
+		return setting.Errorf("StepDuration", "durations must be positive")
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
-		return fmt.Errorf("peak search error rate must be a fraction between 0 and 1, got %g", c.MaxErrorRate)
+		return setting.Errorf("MaxErrorRate", "must be a fraction between 0 and 1, got %g", c.MaxErrorRate)
 	case c.MaxP90 < 0:
-		return errors.New("peak search latency bound must not be negative")
+		return setting.Errorf("MaxP90", "must not be negative")
+	case c.Efficiency <= 0 || c.Efficiency > 1:
+		return setting.Errorf("Efficiency", "must be in (0, 1], got %g", c.Efficiency)
+	case c.Resolution <= 0 || c.Resolution >= 1:
+		return setting.Errorf("Resolution", "must be in (0, 1), got %g", c.Resolution)
+	case c.Plateau <= 0 || c.Plateau >= 1:
+		return setting.Errorf("Plateau", "must be in (0, 1), got %g", c.Plateau)
+	case c.MaxSteps < 2:
+		return setting.Errorf("MaxSteps", "must be at least 2, got %d", c.MaxSteps)
 	}
 	return nil
 }
 
-// RunFunc runs one step with users virtual users and returns its results.
-type RunFunc func(ctx context.Context, step, users int) (*report.Results, error)
+// Step is one run the search asks for.
+type Step struct {
+	N     int     // 1-based
+	Phase string  // "grow", "shrink", "bisect" or "confirm"
+	Users int     // closed model
+	Rate  float64 // open model
+	// RampUp and Duration are the run's ramp-up and measured steady state.
+	RampUp, Duration time.Duration
+}
 
-// Search steps users up from Start. It returns the search and the results of the peak step
-// (nil if no step stayed within the bounds), with Peak filled in.
+// Load is the step's load in the search's unit.
+func (s Step) Load() float64 {
+	if s.Users > 0 {
+		return float64(s.Users)
+	}
+	return s.Rate
+}
+
+// RunFunc runs one step and returns its results.
+type RunFunc func(ctx context.Context, s Step) (*report.Results, error)
+
+// Search phases.
+const (
+	PhaseGrow    = "grow"
+	PhaseShrink  = "shrink" // the start was past the knee: the load shrinks by Factor
+	PhaseBisect  = "bisect"
+	PhaseConfirm = "confirm"
+)
+
+type point struct {
+	load float64
+	res  *report.Results
+}
+
+// searcher holds a search in progress.
+type searcher struct {
+	cfg  Config
+	run  RunFunc
+	ps   *report.PeakSearch
+	n    int
+	good *point // the last good step (below the knee, within the bounds)
+	// bestPer is the best throughput per unit of load of a good step
+	bestPer float64
+	// within are the steps within the error and latency bounds, good or past the knee
+	within []point
+}
+
+// step runs one step at load and records it; why is non-empty when the step is bad.
+func (s *searcher) step(ctx context.Context, phase string, load float64) (res *report.Results, why string, knee bool, err error) {
+	s.n++
+	st := Step{N: s.n, Phase: phase, RampUp: s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
+	if s.cfg.Open {
+		st.Rate = load
+	} else {
+		st.Users = int(load)
+	}
+	if phase == PhaseConfirm {
+		st.RampUp, st.Duration = s.cfg.ConfirmRampUp, s.cfg.ConfirmDuration
+	}
+	res, err = s.run(ctx, st)
+	if res == nil {
+		if err == nil {
+			err = errors.New("step produced no results")
+		}
+		return nil, "", false, err
+	}
+	ps := report.PeakStep{Step: st.N, Users: st.Users, Rate: st.Rate, TPS: res.Total.TPS, P90Ms: res.Total.P90Ms, P99Ms: res.Total.P99Ms,
+		ErrorRate: res.ErrorRate(), Phase: phase}
+	if cpu, ok := report.SUTCPU(res); ok {
+		ps.SUTCPU = math.Round(cpu*1000) / 1000
+	}
+	if err == nil && phase != PhaseConfirm {
+		var flat bool
+		why, knee, flat = s.judge(load, res)
+		ps.Good = why == ""
+		if why == "" || flat {
+			s.within = append(s.within, point{load, res})
+		}
+	}
+	s.ps.Steps = append(s.ps.Steps, ps)
+	return res, why, knee, err
+}
+
+// judge says why a step at load is bad ("" when good) and whether that is the knee (throughput
+// stopped rising or latency crossed its bound), not an error bound.
+// flat: the step was bad only because its throughput did not rise (it is within the bounds).
+func (s *searcher) judge(load float64, res *report.Results) (why string, knee, flat bool) {
+	unit := s.unit(load)
+	if er := res.ErrorRate(); er > s.cfg.MaxErrorRate || res.Total.Pass == 0 {
+		return fmt.Sprintf("error rate %.4f%% at %s is above %.4f%%", 100*er, unit, 100*s.cfg.MaxErrorRate), false, false
+	}
+	if s.cfg.MaxP90 > 0 && res.Total.P90Ms > float64(s.cfg.MaxP90)/float64(time.Millisecond) {
+		return fmt.Sprintf("p90 %.1f ms at %s crossed the %v bound", res.Total.P90Ms, unit, s.cfg.MaxP90), true, false
+	}
+	per := res.Total.TPS / load
+	if s.bestPer > 0 && per < s.cfg.Efficiency*s.bestPer {
+		return fmt.Sprintf("throughput stopped rising: %.1f tps at %s is %.0f%% of the load's best rate (%.3g tps per %s)",
+			res.Total.TPS, unit, 100*per/s.bestPer, s.bestPer, s.perWhat()), true, true
+	}
+	s.bestPer = max(s.bestPer, per)
+	return "", false, false
+}
+
+func (s *searcher) perWhat() string {
+	if s.cfg.Open {
+		return "iteration/s"
+	}
+	return "user"
+}
+
+func (s *searcher) unit(load float64) string {
+	if s.cfg.Open {
+		return fmt.Sprintf("%g/s", load)
+	}
+	return fmt.Sprintf("%d users", int(load))
+}
+
+// round makes a load a step can run: whole users in the closed model, a rate to 0.1/s.
+func (s *searcher) round(load float64) float64 {
+	if s.cfg.Open {
+		return math.Max(0.1, math.Round(load*10)/10)
+	}
+	return math.Max(1, math.Round(load))
+}
+
+// Search grows the load from Start to the knee, bisects, and confirms at the peak. It returns
+// the search and the confirming run's results with Peak filled in (nil if no step stayed within
+// the bounds: the first step was already bad).
 func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *report.Results, error) {
 	cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
-	ps := &report.PeakSearch{}
-	var best *report.Results
-	bestTPS, stale := 0.0, 0
-	for step, users := 1, cfg.Start; ; step, users = step+1, users+cfg.Step {
-		res, err := run(ctx, step, users)
-		if res == nil {
-			if err == nil {
-				err = errors.New("step produced no results")
-			}
-			return ps, best, err
-		}
-		ps.Steps = append(ps.Steps, report.PeakStep{Step: step, Users: users, TPS: res.Total.TPS, P90Ms: res.Total.P90Ms, P99Ms: res.Total.P99Ms, ErrorRate: res.ErrorRate()})
-		if err != nil { // interrupted: keep what was found
-			ps.StopWhy = "interrupted"
-			return finish(ps, best), best, err
-		}
-		if cfg.MaxP90 > 0 && res.Total.P90Ms > float64(cfg.MaxP90)/float64(time.Millisecond) {
-			ps.StopWhy = fmt.Sprintf("p90 %.1f ms at %d users crossed the %v bound", res.Total.P90Ms, users, cfg.MaxP90)
-			break
-		}
-		if er := res.ErrorRate(); er > cfg.MaxErrorRate {
-			ps.StopWhy = fmt.Sprintf("error rate %.4f%% at %d users is above %.4f%%", 100*er, users, 100*cfg.MaxErrorRate)
-			break
-		}
-		tps := res.Total.TPS
-		if tps >= bestTPS*(1+cfg.MinGain) && tps > 0 {
-			stale = 0
-		} else {
-			stale++
-		}
-		if tps > bestTPS {
-			bestTPS, best = tps, res
-			ps.PeakTPS, ps.PeakUsers, ps.PeakStep = tps, users, step
-		}
-		if stale >= cfg.Patience {
-			ps.StopWhy = fmt.Sprintf("throughput rose less than %.0f%% over the best for %d steps", 100*cfg.MinGain, cfg.Patience)
-			break
-		}
-		if users+cfg.Step > cfg.MaxUsers {
-			ps.StopWhy = fmt.Sprintf("reached the maximum of %d users", cfg.MaxUsers)
-			break
-		}
-	}
-	return finish(ps, best), best, nil
-}
+	began := time.Now()
+	s := &searcher{cfg: cfg, run: run, ps: &report.PeakSearch{}}
+	ps := s.ps
+	defer func() { ps.Seconds = math.Round(time.Since(began).Seconds()*10) / 10 }()
 
-func finish(ps *report.PeakSearch, best *report.Results) *report.PeakSearch {
-	if best != nil {
-		best.Peak = ps
+	// grow geometrically until a step is bad
+	var bad *point
+	load := s.round(cfg.Start)
+	for bad == nil {
+		res, why, knee, err := s.step(ctx, PhaseGrow, load)
+		if err != nil {
+			ps.StopWhy = "interrupted"
+			return ps, nil, err
+		}
+		if why != "" {
+			bad = &point{load, res}
+			ps.StopWhy, ps.Knee = why, knee
+			break
+		}
+		s.good = &point{load, res}
+		if load >= cfg.Max {
+			ps.StopWhy = fmt.Sprintf("reached the maximum of %s still rising: the knee is beyond it", s.unit(cfg.Max))
+			break
+		}
+		if s.n >= cfg.MaxSteps {
+			ps.StopWhy = fmt.Sprintf("%d steps without reaching the knee", s.n)
+			break
+		}
+		load = s.round(math.Min(load*cfg.Factor, cfg.Max))
 	}
-	return ps
+	// the start was already past the knee: shrink the load by the same factor until a step is good
+	for s.good == nil && bad != nil && s.n < cfg.MaxSteps {
+		next := s.round(bad.load / cfg.Factor)
+		if next >= bad.load {
+			break
+		}
+		res, why, knee, err := s.step(ctx, PhaseShrink, next)
+		if err != nil {
+			ps.StopWhy = "interrupted"
+			return ps, nil, err
+		}
+		if why == "" {
+			s.good = &point{next, res}
+		} else {
+			bad = &point{next, res}
+			ps.StopWhy, ps.Knee = why, knee
+		}
+	}
+	if s.good == nil {
+		return ps, nil, fmt.Errorf("peak search found no step within its bounds: %s", ps.StopWhy)
+	}
+	// bisect between the last good step and the first bad one
+	for bad != nil && s.n < cfg.MaxSteps && bad.load-s.good.load > cfg.Resolution*s.good.load {
+		mid := s.round((s.good.load + bad.load) / 2)
+		if mid <= s.good.load || mid >= bad.load {
+			break
+		}
+		res, why, knee, err := s.step(ctx, PhaseBisect, mid)
+		if err != nil {
+			ps.StopWhy = "interrupted"
+			return ps, nil, err
+		}
+		if why != "" {
+			bad = &point{mid, res}
+			ps.StopWhy, ps.Knee = why, knee
+		} else {
+			s.good = &point{mid, res}
+		}
+	}
+	if bad != nil {
+		ps.StopWhy = fmt.Sprintf("knee between %s (last good) and %s: %s", s.unit(s.good.load), s.unit(bad.load), ps.StopWhy)
+	}
+	// the peak: the least load within the bounds whose throughput is on the plateau
+	peak, top := math.Inf(1), 0.0
+	for _, p := range s.within {
+		top = max(top, p.res.Total.TPS)
+	}
+	for _, p := range s.within {
+		if p.res.Total.TPS >= (1-cfg.Plateau)*top {
+			peak = min(peak, p.load)
+		}
+	}
+	if peak != s.good.load {
+		ps.StopWhy += fmt.Sprintf("; the peak is %s, the least load within %.0f%% of the best throughput (%.1f tps)", s.unit(peak), 100*cfg.Plateau, top)
+	}
+	// confirm at the peak with one longer measured run
+	best, _, _, err := s.step(ctx, PhaseConfirm, peak)
+	if best == nil {
+		return ps, nil, err
+	}
+	ps.PeakStep = s.n
+	ps.PeakTPS = best.Total.TPS
+	ps.PeakP90Ms = best.Total.P90Ms
+	if cfg.Open {
+		ps.PeakRate = peak
+	} else {
+		ps.PeakUsers = int(peak)
+	}
+	ps.PeakSUTCPU = ps.Steps[len(ps.Steps)-1].SUTCPU
+	best.Peak = ps
+	if err != nil {
+		ps.StopWhy = "interrupted during the confirming run"
+	}
+	return ps, best, err
 }

@@ -95,6 +95,38 @@ type user struct {
 	vars    []string
 	pending bool // a think time is due before the next transaction
 	next    scenario.Think
+	// probe: stop after the first transaction, keeping its name and outcome (Probe)
+	probe     bool
+	probeName string
+	probeErr  error
+}
+
+// Probe runs the scenario as a new virtual user up to its first transaction (a request, or
+// requests timed as one) and returns that transaction's name and outcome: the preflight that
+// tells a dead or wrong target before any load. No think time is taken.
+func (w *Workload) Probe(ctx context.Context) (name string, err error) {
+	u := &user{w: w, id: 0, probe: true}
+	defer func() {
+		if u.c != nil {
+			u.c.CloseConn()
+		}
+	}()
+	if err := u.Iterate(ctx, load.ProbeIteration()); err != nil {
+		return u.probeName, err
+	}
+	if u.probeName == "" {
+		return "", errors.New("the scenario made no request")
+	}
+	return u.probeName, u.probeErr
+}
+
+// probed ends a probe's iteration after its first transaction.
+func (u *user) probed(name string, err error) bool {
+	if !u.probe {
+		return false
+	}
+	u.probeName, u.probeErr = name, err
+	return true
 }
 
 func (u *user) Var(slot int) string { return u.vars[slot] }
@@ -174,6 +206,9 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 			start := it.StartTx()
 			elseSteps, err := u.request(ctx, it, req, start)
 			it.Done(req.Name, start, err)
+			if u.probed(req.Name, err) {
+				return errStop
+			}
 			// a failed transaction is followed by the same think, so a failing system is not
 			// hammered faster than a working one
 			u.pending, u.next = true, u.w.sc.Think
@@ -206,6 +241,9 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 				first = time.Time{}
 			}
 			it.Done(st.Name, start, err)
+			if u.probed(st.Name, err) {
+				return errStop
+			}
 			u.pending, u.next = true, u.w.sc.Think
 			if err != nil {
 				return errFailed
@@ -216,6 +254,9 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 			}
 		case scenario.StepThink:
 			u.pending = false
+			if u.probe {
+				continue
+			}
 			if err := it.Think(ctx, st.Think.Sample(u.d.R)); err != nil {
 				return err
 			}

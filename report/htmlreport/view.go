@@ -15,7 +15,14 @@ import (
 )
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"ms":      report.FormatMs,
+	"ms": report.FormatMs,
+	// pctl is a table's percentile: "not enough samples" below the default sample bound
+	"pctl": func(pass int64, p float64, ms float64) string {
+		if !report.EnoughSamples(pass, p, report.DefaultRuleMinSamplesP99) {
+			return report.NotEnoughSamples
+		}
+		return report.FormatMs(ms)
+	},
 	"bytes":   func(b int64) string { return report.FormatBytes(float64(b)) },
 	"tps":     formatTPS,
 	"pct":     formatPct,
@@ -52,6 +59,9 @@ type reportView struct {
 	Settings   []field
 	Extra      []field
 	Audit      *auditView
+	// Validity is the verdict banner; CapacityCharts the papers' chart of a capacity search.
+	Validity       *validityView
+	CapacityCharts []chartSpec
 }
 
 // ChartData is every chart's data, for the page's script.
@@ -67,6 +77,7 @@ func (v reportView) ChartData() []chartSpec {
 	if v.PriceChart != nil {
 		all = append(all, *v.PriceChart)
 	}
+	all = append(all, v.CapacityCharts...)
 	return all
 }
 
@@ -92,7 +103,7 @@ type verdict struct {
 func newReportView(r *report.Results) reportView {
 	v := reportView{page: newPage(title(r)), R: r}
 	v.Headline = headline{TPS: formatTPS(r.Total.TPS), ErrorRate: formatPct(r.ErrorRate()),
-		P50: report.FormatMs(r.Total.P50Ms), P90: report.FormatMs(r.Total.P90Ms), P99: report.FormatMs(r.Total.P99Ms),
+		P50: percentile(r, r.Total, 50), P90: percentile(r, r.Total, 90), P99: percentile(r, r.Total, 99),
 		Window: strconv.FormatFloat(r.SteadySeconds, 'f', 0, 64) + " s", Users: offeredLoad(r)}
 	if p := r.Peak; p != nil {
 		v.Headline.PeakTPS, v.Headline.PeakUsers = formatTPS(p.PeakTPS), p.PeakUsers
@@ -129,6 +140,8 @@ func newReportView(r *report.Results) reportView {
 	}
 	v.SUT, v.SUTCharts = sutView(r.SUT)
 	v.PeakChart = peakChart(r.Peak)
+	v.Validity = newValidityView(r)
+	v.CapacityCharts = capacityCharts(r.Peak)
 	v.Codes = statusCodes(r.StatusCodes)
 	v.Price = newPriceView(r.PricePerformance)
 	v.PriceChart = priceChart(r.PricePerformance, r.Peak)
@@ -180,7 +193,8 @@ func offeredLoad(r *report.Results) string {
 type chartSpec struct {
 	ID     string       `json:"id"`
 	Title  string       `json:"title"`
-	Kind   string       `json:"kind"` // "time" or "bars"
+	Kind   string       `json:"kind"` // "time", "bars" or "xy" (x a load, XUnit its unit)
+	XUnit  string       `json:"xUnit,omitempty"`
 	X      []float64    `json:"x"`
 	Labels []string     `json:"labels,omitempty"`
 	XLabel string       `json:"xLabel"`

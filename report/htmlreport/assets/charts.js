@@ -60,6 +60,7 @@
     if (spec.kind === "bars") return function (u, v) { return v == null ? "" : (spec.labels[v] || ""); };
     if (spec.kind === "dist") return function (u, v) { return v == null ? "" : percentile(v); };
     if (spec.start) return function (u, v) { return v == null ? "" : clock(spec, v) + " (+" + v + " s)"; };
+    if (spec.xUnit) return function (u, v) { return v == null ? "" : v + spec.xUnit; };
     return function (u, v) { return v == null ? "" : v + " s"; };
   }
 
@@ -82,7 +83,7 @@
           }
         });
       } else {
-        o.points = { show: spec.x.length < 3 };
+        o.points = { show: spec.kind === "xy" || spec.x.length < 3 };
       }
       series.push(o);
     });

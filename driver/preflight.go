@@ -1,0 +1,139 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/internal/setting"
+)
+
+// PreflightTimeout bounds the preflight's request to the target's configuration page; the
+// scenario's first request has the drive's own Timeout.
+const PreflightTimeout = 5 * time.Second
+
+// PreflightError is a target that did not pass the preflight: the scenario's first request,
+// tried once before any load, failed. Nothing was run; like a bad flag, its exit status is 2.
+type PreflightError struct {
+	Target      string
+	Transaction string // the scenario's first transaction
+	Err         error
+}
+
+func (e *PreflightError) Error() string {
+	what := "the scenario's first request"
+	if e.Transaction != "" {
+		what = fmt.Sprintf("the scenario's first transaction (%s)", e.Transaction)
+	}
+	return fmt.Sprintf("preflight: %s against %s failed before any load: %v — is the target up, is it the system the scenario expects, and are the scenario's parameters (--set) within its data set?", what, e.Target, e.Err)
+}
+
+func (e *PreflightError) Unwrap() error { return e.Err }
+
+// ExitCode is 2: the drive could not start as configured.
+func (e *PreflightError) ExitCode() int { return 2 }
+
+// Preflight tries the scenario's first transaction once, as a new virtual user, and returns a
+// *PreflightError when it fails (a dead port, a wrong page, a login refused).
+func (p *Plan) Preflight(ctx context.Context) error {
+	name, err := p.w.Probe(ctx)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	target := p.target
+	if p.quick {
+		target = p.cfg.URL
+	}
+	return &PreflightError{Target: target, Transaction: name, Err: err}
+}
+
+// targetConfig is what the instrument reads of a tradebench target's /trade/config.json: the
+// document as served (kept in the disclosure) and the data set it has loaded.
+type targetConfig struct {
+	raw   json.RawMessage
+	store *struct {
+		DataSet struct {
+			Accounts int `json:"accounts"`
+			Quotes   int `json:"quotes"`
+		} `json:"data_set"`
+	}
+}
+
+// fetchTargetConfig asks the target for /trade/config.json through the run's own HTTP client
+// settings (its TLS: --insecure reaches a self-signed target here as in the run); nil when it
+// publishes none (a DayTrader) or it cannot be read: nothing is sized then, and nothing fails.
+func fetchTargetConfig(ctx context.Context, target string, hopt httpc.Options) *targetConfig {
+	u, err := url.Parse(strings.TrimSuffix(target, "/"))
+	if err != nil {
+		return nil
+	}
+	ep, err := httpc.ParseEndpoint(u)
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), PreflightTimeout)
+	defer cancel()
+	c := httpc.NewClient(&hopt)
+	defer c.CloseConn()
+	resp, err := c.Do(ctx, &ep, &httpc.Request{Method: http.MethodGet, Target: []byte(u.Path + "/trade/config.json"), KeepBody: true})
+	if err != nil {
+		return nil
+	}
+	defer c.ReleaseBody()
+	doc := bytes.TrimSpace(resp.Body)
+	if resp.Status != http.StatusOK || len(doc) > 1<<20 || !bytes.HasPrefix(doc, []byte("{")) || !json.Valid(doc) {
+		return nil
+	}
+	tc := &targetConfig{raw: json.RawMessage(bytes.Clone(doc))}
+	var body struct {
+		Store json.RawMessage `json:"store"`
+	}
+	if json.Unmarshal(doc, &body) == nil && len(body.Store) > 0 {
+		_ = json.Unmarshal(body.Store, &tc.store)
+	}
+	return tc
+}
+
+// sizeParams are the scenario parameters a tradebench target's data set sizes: the built-in
+// scenarios draw accounts uid:0…uid:users-1 and quotes s:0…s:quotes-1.
+var sizeParams = []struct{ param, what string }{{"users", "accounts"}, {"quotes", "quotes"}}
+
+// sizeFromTarget fills the scenario's users and quotes parameters from the target's data set
+// when the drive does not give them, and refuses a given value beyond it. changed says params
+// were added (the plan must be prepared again).
+func sizeFromTarget(params map[string]string, declared func(string) bool, tc *targetConfig) (out map[string]string, changed bool, err error) {
+	if tc == nil || tc.store == nil {
+		return params, false, nil
+	}
+	have := map[string]int{"users": tc.store.DataSet.Accounts, "quotes": tc.store.DataSet.Quotes}
+	out = make(map[string]string, len(params)+2)
+	for k, v := range params {
+		out[k] = v
+	}
+	for _, sp := range sizeParams {
+		n := have[sp.param]
+		if n <= 0 || !declared(sp.param) {
+			continue
+		}
+		v, given := params[sp.param]
+		if !given {
+			out[sp.param] = strconv.Itoa(n)
+			changed = true
+			continue
+		}
+		if g, perr := strconv.Atoi(strings.TrimSpace(v)); perr == nil && g > n {
+			return params, false, setting.Errorf("Params", "%s=%s is beyond the target's data set: it has %d %s (leave %s out to use them all)", sp.param, v, n, sp.what, sp.param)
+		}
+	}
+	return out, changed, nil
+}

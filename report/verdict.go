@@ -1,0 +1,97 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// NotEnoughSamples is what a percentile without enough samples behind it shows instead of a
+// number (EnoughSamples).
+const NotEnoughSamples = "not enough samples"
+
+// MinSamples is the p99's sample bound the results were judged by (the default when they were
+// not judged).
+func (r *Results) MinSamples() int64 {
+	if v := r.Validity; v != nil {
+		for _, x := range v.Rules {
+			if x.Rule == RuleSamples && x.Bound > 0 {
+				return int64(x.Bound)
+			}
+		}
+	}
+	return DefaultRuleMinSamplesP99
+}
+
+// PercentileMs is a transaction's percentile p (50, 90, 99) as shown: the value in
+// milliseconds, or ok false when too few transactions passed for it to mean anything.
+func (r *Results) PercentileMs(t Transaction, p float64) (ms float64, ok bool) {
+	if !EnoughSamples(t.Pass, p, r.MinSamples()) {
+		return 0, false
+	}
+	switch p {
+	case 50:
+		return t.P50Ms, true
+	case 90:
+		return t.P90Ms, true
+	case 95:
+		return t.P95Ms, true
+	case 99:
+		return t.P99Ms, true
+	case 99.9:
+		return t.P999Ms, true
+	}
+	return 0, false
+}
+
+// percentileCell is the summary table's cell: the value, or "—" (explained under the table).
+func (r *Results) percentileCell(t Transaction, p float64) string {
+	if v, ok := r.PercentileMs(t, p); ok {
+		return FormatMs(v)
+	}
+	return "—"
+}
+
+// VerdictLine is the verdict in one line: "VALID", "INVALID: errors: …; …".
+func (v *Validity) VerdictLine() string {
+	if v == nil {
+		return "not judged"
+	}
+	if len(v.Reasons) == 0 {
+		return strings.ToUpper(v.Verdict)
+	}
+	parts := make([]string, len(v.Reasons))
+	for i, r := range v.Reasons {
+		parts[i] = r.String()
+	}
+	return strings.ToUpper(v.Verdict) + ": " + strings.Join(parts, "; ")
+}
+
+// writeVerdict prints the verdict first (with every reason), then a capacity claim's numbers.
+func (r *Results) writeVerdict(w io.Writer) {
+	v := r.Validity
+	if v == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nverdict: %s\n", strings.ToUpper(v.Verdict))
+	for _, x := range v.Reasons {
+		fmt.Fprintf(w, "  %s %s\n", map[string]string{RuleFail: "✗", RuleInconclusive: "?"}[x.Outcome], x)
+	}
+	for _, x := range v.Rules {
+		if x.Outcome == RuleNotChecked {
+			fmt.Fprintf(w, "  · %s\n", x)
+		}
+	}
+	if p := r.Peak; p != nil {
+		at := fmt.Sprintf("%d users", p.PeakUsers)
+		if p.PeakRate > 0 {
+			at = fmt.Sprintf("%g iterations/s", p.PeakRate)
+		}
+		cpu := fmt.Sprintf("server CPU %.2f cores", p.PeakSUTCPU)
+		if r.SUT == nil {
+			cpu = "server CPU not measured (drive --sut-metrics)"
+		}
+		fmt.Fprintf(w, "capacity: %.1f tps at %s, p90 %s ms, %s (search: %d steps in %.0fs; %s)\n",
+			p.PeakTPS, at, FormatMs(p.PeakP90Ms), cpu, len(p.Steps), p.Seconds, p.StopWhy)
+	}
+}
