@@ -37,9 +37,6 @@ func (e *PreflightError) Error() string {
 
 func (e *PreflightError) Unwrap() error { return e.Err }
 
-// ExitCode is 2: the drive could not start as configured.
-func (e *PreflightError) ExitCode() int { return 2 }
-
 // Preflight tries the scenario's first transaction once, as a new virtual user, and returns a
 // *PreflightError when it fails (a dead port, a wrong page, a login refused).
 func (p *Plan) Preflight(ctx context.Context) error {

@@ -460,12 +460,8 @@ func ruleSaturated(res *Results, rules Rules) RuleResult {
 	return r
 }
 
-// InvalidExit is the exit status of a run whose verdict is invalid (thresholds are 3, the
-// audit 4, lost agents 5).
-const InvalidExit = 6
-
 // InvalidError is a run that completed but broke a run rule: its numbers do not measure what
-// they claim. Its ExitCode is InvalidExit.
+// they claim. (The command gives it an exit status of its own.)
 type InvalidError struct{ Reasons []RuleResult }
 
 func (e *InvalidError) Error() string {
@@ -477,9 +473,6 @@ func (e *InvalidError) Error() string {
 	}
 	return "the run is INVALID: " + strings.Join(parts, "; ")
 }
-
-// ExitCode implements the command line's exit-status convention.
-func (e *InvalidError) ExitCode() int { return InvalidExit }
 
 // Err is the verdict as an error: an *InvalidError when invalid, else nil.
 func (v *Validity) Err() error {

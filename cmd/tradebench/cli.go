@@ -35,7 +35,7 @@ const (
 	exitThresholds = 3 // the run completed but missed a threshold (or a memory ceiling)
 	exitAudit      = 4 // the audit found violations in the database
 	exitAgentsLost = 5 // a distributed run lost load agents
-	exitInvalid    = 6 // reserved: a run whose verdict is "invalid" (its measurement cannot be trusted)
+	exitInvalid    = 6 // a run whose verdict is "invalid": it broke a run rule, its numbers cannot be trusted
 )
 
 // exitCode maps a command's error to its exit status. When errors are joined (a run that missed
@@ -49,22 +49,20 @@ func exitCode(err error) int {
 		tf   *report.ThresholdsFailed
 		ce   *cacheperfjob.CeilingExceeded
 		se   *setting.Error
-		// coder is an error that states its exit status itself (see below)
-		coder interface{ ExitCode() int }
+		pf   *driver.PreflightError
+		inv  *report.InvalidError
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage), errors.As(err, &ue), errors.As(err, &se):
-		// a *setting.Error is a bad value of a configuration field, whoever set it: bad input
+	case errors.Is(err, errUsage), errors.As(err, &ue), errors.As(err, &se), errors.As(err, &pf):
+		// a *setting.Error is a bad value of a configuration field, whoever set it: bad input;
+		// a preflight refusal is a target that cannot be driven as configured, found before load
 		return exitUsage
 	case errors.As(err, &lost):
 		return exitAgentsLost
-	case errors.As(err, &coder):
-		// a library error that still states its own status — the run-validity verdict
-		// (report.InvalidError, exit 6) and the preflight's refusal (2), being added on another
-		// branch — is honoured until its type has a case of its own here
-		return coder.ExitCode()
+	case errors.As(err, &inv):
+		return exitInvalid
 	case errors.As(err, &af):
 		return exitAudit
 	case errors.As(err, &tf), errors.As(err, &ce):

@@ -250,14 +250,9 @@ func exitCases() []exitCase {
 		{"thresholds and the audit", errors.Join(tf, af), exitAudit},
 		{"the audit and lost agents", errors.Join(af, lost), exitAgentsLost},
 		{"a bad flag and thresholds", errors.Join(tf, usageErrorf("--out")), exitUsage},
-		{"an invalid run (a verdict stating 6)", fmt.Errorf("run: %w", invalidRun{}), exitInvalid},
-		{"an invalid run that also missed thresholds", errors.Join(tf, invalidRun{}), exitInvalid},
+		{"an invalid run", fmt.Errorf("run: %w", &report.InvalidError{}), exitInvalid},
+		{"an invalid run that also missed thresholds", errors.Join(tf, &report.InvalidError{}), exitInvalid},
+		{"the audit of an invalid run", errors.Join(af, &report.InvalidError{}), exitInvalid},
+		{"a target refused by the preflight", fmt.Errorf("drive: %w", &driver.PreflightError{Err: errors.New("connection refused")}), exitUsage},
 	}
 }
-
-// invalidRun stands for the run-validity verdict's error (report.InvalidError, on another
-// branch), which states its status itself.
-type invalidRun struct{}
-
-func (invalidRun) Error() string { return "the run is invalid" }
-func (invalidRun) ExitCode() int { return exitInvalid }

@@ -17,6 +17,7 @@ type orderFlags struct {
 	// endpoints (--order-http, --order-grpc).
 	httpListen, grpcListen string
 	natsTokenFile          string
+	generate               bool // the embedded broker needs a token file written (see writeToken)
 }
 
 // register adds the flags to fs; config turns them into an orders.Config after fs.Parse.
@@ -49,11 +50,12 @@ func (f *orderFlags) config() (orders.Config, error) {
 	}
 	c := f.Config
 	c.Mode = m
-	// a fixed embedded port means other processes join the broker: they need a token file
-	generate := c.NATS == "" && c.NATSPort > 0
-	if tok, _, err := natsx.ResolveToken(f.natsTokenFile, generate); err == nil {
+	// A fixed embedded port means other processes join the broker: they need a token file,
+	// written by writeToken once every other check has passed (a refused command leaves nothing).
+	f.generate = c.NATS == "" && c.NATSPort > 0 && (m == orders.AsyncDurable || m == orders.AsyncVolatile)
+	if tok, _, err := natsx.ResolveToken(f.natsTokenFile, false); err == nil {
 		c.NATSToken = tok
-	} else if f.natsTokenFile != "" || generate || !errors.Is(err, natsx.ErrNoToken) {
+	} else if f.natsTokenFile != "" || !errors.Is(err, natsx.ErrNoToken) {
 		return orders.Config{}, &setting.Error{Field: "NATSToken", Err: err}
 	}
 	if c.Concurrency < 1 {
@@ -63,4 +65,18 @@ func (f *orderFlags) config() (orders.Config, error) {
 		return orders.Config{}, setting.Errorf("Batch", "must be between 1 and 10000, got %d", c.Batch)
 	}
 	return c, c.Validate()
+}
+
+// writeToken gives c the token file its embedded broker's other processes need, generating one
+// when there is none yet; call it after every check, just before starting.
+func (f *orderFlags) writeToken(c *orders.Config) error {
+	if !f.generate || c.NATSToken != "" {
+		return nil
+	}
+	tok, _, err := natsx.ResolveToken(f.natsTokenFile, true)
+	if err != nil {
+		return &setting.Error{Field: "NATSToken", Err: err}
+	}
+	c.NATSToken = tok
+	return nil
 }

@@ -178,6 +178,9 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	if err := of.writeToken(&cfg.Orders); err != nil {
+		return serveFlags.usageError(err)
+	}
 	monolith := roles.Web && roles.BSL && roles.Orders && oc.Processor == ""
 	var wroteToken string // a token file this process created, removed again if it fails to start
 	if monolith && *tokenFile != "" && os.Getenv(svcauth.EnvToken) == "" {
