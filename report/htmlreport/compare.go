@@ -319,7 +319,10 @@ func newCompareView(runs []Run) compareView {
 			YLabel: cur + " per TPS", Series: []seriesSpec{{"cost per TPS", pt}},
 			Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."})
 	}
-	v.Charts = append(v.Charts, overTime(runs))
+	if c := overTime(runs); len(c.X) > 0 {
+		// runs too short to close a second have no series: no chart, rather than one that breaks
+		v.Charts = append(v.Charts, c)
+	}
 	v.Charts = append(v.Charts, distCharts(runs)...)
 	return v
 }

@@ -328,3 +328,20 @@ func TestReportOfVersion1Files(t *testing.T) {
 		}
 	}
 }
+
+// Runs too short to close a second have no per-second series: the comparison draws every chart
+// it has and throws no script error (its throughput-over-time chart had a null time axis once).
+// Mutant: the chart appended whatever its points → "cmp-over-time: Cannot read properties of null".
+func TestCompareRunsWithoutSeries(t *testing.T) {
+	a, b := sample(100), sample(150)
+	a.Series, b.Series = nil, nil
+	var buf bytes.Buffer
+	if err := RenderCompare(&buf, []Run{{"a", a}, {"b", b}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "c.html")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drawnCharts(t, path, 5) // TPS and latency per run, TPS and p90 per transaction, $/TPS
+}
