@@ -475,14 +475,11 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session, tc *targetConfig, 
 	if err != nil {
 		return res, err
 	}
-	if d := res.Driver; d != nil && !d.SharedWithSUT {
-		target := p.target
-		if p.quick {
-			target = p.cfg.URL
-		}
-		d.SharedWithSUT = servedHere(target)
+	target := p.target
+	if p.quick {
+		target = p.cfg.URL
 	}
-	verr := res.Judge(rules)
+	verr := Judge(res, rules, target)
 	if len(p.cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {
 			return res, terr

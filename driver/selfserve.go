@@ -9,7 +9,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tradebench/tradebench/report"
 )
+
+// Judge gives res its verdict under rules (res.Validity) and returns the verdict as an error
+// (*report.InvalidError when invalid). target is the URL the load went to: a target served by
+// this very process shares the driver's CPU, which the driver_cpu rule then cannot judge; ""
+// says the system under test runs in this process (an in-process workload such as XML Mark).
+// Every job judges its results through it, so every result carries a verdict by the same rules.
+func Judge(res *report.Results, rules report.Rules, target string) error {
+	if d := res.Driver; d != nil && !d.SharedWithSUT {
+		d.SharedWithSUT = target == "" || servedHere(target)
+	}
+	return res.Judge(rules)
+}
 
 // servedHere reports whether the target's port is listened on by this very process (a server
 // started in-process beside the driver: the embedded run, a test's httptest server). Then the

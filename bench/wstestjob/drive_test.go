@@ -2,12 +2,14 @@ package wstestjob
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/soap"
 	"github.com/tradebench/tradebench/wstest/wsserver"
@@ -177,8 +179,11 @@ func TestWrongEchoFails(t *testing.T) {
 	c := &Config{Encoding: SOAP, Methodology: Sun, Agents: 2, Steady: 500 * time.Millisecond, ListSize: 20, KeepAlive: true, Target: srv.URL}
 	c.Mix[wstest.EchoList] = 1
 	res, err := Run(context.Background(), c, nil, false)
-	if err != nil {
-		t.Fatal(err)
+	// nothing passed: the run is invalid, and says so in its results and its error (mutant: the
+	// job not judging its results — no verdict, no error)
+	var invalid *report.InvalidError
+	if !errors.As(err, &invalid) || res == nil || res.Validity == nil || res.Validity.Verdict != report.Invalid {
+		t.Fatalf("a run where nothing passed: error %v, verdict %+v", err, res.Validity)
 	}
 	tx, ok := res.Transaction("EchoList")
 	if !ok || tx.Pass != 0 || tx.Errors == 0 || len(res.Errors) == 0 || res.Errors[0].Kind != "wrong echo" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
@@ -239,7 +240,11 @@ func Run(ctx context.Context, cfg *Config, progress io.Writer, progressTTY bool)
 	if cfg.Encoding == GRPC {
 		res.Notes = append(res.Notes, "gRPC hits are HTTP/2 responses (status 200, bytes = response message size)")
 	}
-	return res, err
+	target := cfg.Target
+	if cfg.Encoding == GRPC {
+		target = "http://" + cfg.GRPCTarget // servedHere reads the port
+	}
+	return res, errors.Join(err, driver.Judge(res, report.DefaultRules(), target))
 }
 
 // RunSettings are WSTest's own settings in a results file (settings.workload).

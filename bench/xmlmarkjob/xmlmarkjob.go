@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
@@ -205,5 +206,6 @@ func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Result
 		res.Notes = append(res.Notes, fmt.Sprintf("SchemaFile, OutputDir and OutputFilePrefix (%s) are not used: the schema is built in (tradebench xmlmark gen --xsd) and results go to --out",
 			strings.Trim(strings.Join([]string{c.SchemaFile, c.OutputDir, c.OutputFilePrefix}, ", "), ", ")))
 	}
-	return res, err
+	// the documents are processed in this process: the driver's CPU is the system's
+	return res, errors.Join(err, driver.Judge(res, report.DefaultRules(), ""))
 }

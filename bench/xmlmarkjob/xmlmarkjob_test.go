@@ -3,6 +3,7 @@ package xmlmarkjob
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,8 +84,14 @@ func runINI(t *testing.T, name, text string) (*report.Results, string) {
 	}
 	var warn bytes.Buffer
 	res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
-	if err != nil {
+	var invalid *report.InvalidError
+	if err != nil && !errors.As(err, &invalid) {
 		t.Fatal(err)
+	}
+	// every run carries a verdict, and its error says invalid exactly when the verdict does
+	// (mutant: the job not judging its results → no verdict)
+	if res.Validity == nil || (res.Validity.Verdict == report.Invalid) != (invalid != nil) {
+		t.Fatalf("verdict %+v, error %v", res.Validity, err)
 	}
 	return res, warn.String()
 }
@@ -110,6 +117,9 @@ func TestInvalidDocumentsFailWithValidatorMessage(t *testing.T) {
 				"DOMUsage = 100", "DOMUsage = 0").Replace(text)
 		}
 		res, warn := runINI(t, mix, text)
+		if res.Validity.Verdict != report.Invalid {
+			t.Errorf("%s: nothing passed, yet the verdict is %s", mix, res.Validity.Verdict)
+		}
 		if res.Total.Pass != 0 || res.Total.Errors == 0 {
 			t.Errorf("%s: %d passed, %d failed: want every transaction failed", mix, res.Total.Pass, res.Total.Errors)
 		}
