@@ -482,11 +482,12 @@ func (p *Plan) drive(ctx context.Context, sess *live.Session, tc *targetConfig, 
 	verr := Judge(res, rules, target)
 	if len(p.cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {
-			return res, terr
+			// both reasons are returned: the command's exit-code table says which one wins
+			return res, errors.Join(terr, verr)
 		}
 	}
 	if lost != nil {
-		return res, lost
+		return res, errors.Join(lost, verr)
 	}
 	return res, verr
 }

@@ -27,14 +27,15 @@ func checkRepeat(cfg Config) error {
 // driveRepeated runs the measurement cfg.Repeat times. Each run is a whole drive (ramp-up,
 // steady state, ramp-down) with its own run id (users registered by one run do not collide with
 // the next's). A failed threshold or an invalid verdict does not stop the repeats (they are
-// results); any other error
-// does, and the results of the runs so far are returned with it.
+// results) and is returned for every run it happened in, joined; any other error stops them, and
+// the results of the runs so far are returned with it.
 func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 	n := cfg.Repeat
 	var (
-		last    *report.Results
-		repeats []report.Repeat
-		lastErr error
+		last         *report.Results
+		repeats      []report.Repeat
+		errs         []error  // each run's threshold or verdict failure
+		invalidNotes []string // the failures of runs before the last, whose verdicts the results do not hold
 	)
 	for i := 1; i <= n; i++ {
 		if i > 1 && cfg.BetweenRepeats != nil {
@@ -61,9 +62,20 @@ func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 		if err != nil && !errors.As(err, &tf) && !errors.As(err, &inv) {
 			return combine(last, repeats), fmt.Errorf("run %d of %d: %w", i, n, err)
 		}
-		lastErr = err
+		if err != nil {
+			// every run's failure counts, not only the last's: three runs whose first was invalid
+			// are not a valid measurement
+			errs = append(errs, fmt.Errorf("run %d of %d: %w", i, n, err))
+			if i < n {
+				invalidNotes = append(invalidNotes, fmt.Sprintf("run %d of %d: %v", i, n, err))
+			}
+		}
 	}
-	return combine(last, repeats), lastErr
+	res := combine(last, repeats)
+	if res != nil {
+		res.Notes = append(res.Notes, invalidNotes...)
+	}
+	return res, errors.Join(errs...)
 }
 
 func combine(last *report.Results, repeats []report.Repeat) *report.Results {

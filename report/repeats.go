@@ -23,6 +23,9 @@ type Repeat struct {
 	HitsPerSec    float64       `json:"hits_per_sec"`
 	// Seed is the run's random seed (each run of a repeat draws its own unless one is given).
 	Seed uint64 `json:"seed,omitempty"`
+	// Verdict is this run's own verdict (valid, invalid, inconclusive): the results' validity
+	// is the last run's, so an earlier invalid run shows here.
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // RepeatOf records one run's headline numbers for Results.Repeats.
@@ -30,6 +33,9 @@ func RepeatOf(n int, r *Results) Repeat {
 	rep := Repeat{Run: n, StartedAt: r.StartedAt, EndedAt: r.EndedAt, SteadySeconds: r.SteadySeconds,
 		Total: r.Total, HitsPerSec: r.HitsPerSec, Seed: r.Settings.Seed}
 	rep.Total.Histogram = ""
+	if r.Validity != nil {
+		rep.Verdict = r.Validity.Verdict
+	}
 	for _, t := range r.Transactions {
 		t.Histogram = ""
 		rep.Transactions = append(rep.Transactions, t)

@@ -311,9 +311,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			}
 		}
 	}
-	if jerr := res.Judge(rules); err == nil {
-		err = jerr
-	}
+	// every reason is returned (an audit failure, a threshold, the verdict): the command's
+	// exit-code table says which one wins
+	err = errors.Join(err, res.Judge(rules))
 	if werr := res.WriteFile(out); werr != nil {
 		return &Outcome{Results: res}, errors.Join(err, fmt.Errorf("write results: %w", werr))
 	}

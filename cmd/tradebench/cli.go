@@ -39,8 +39,10 @@ const (
 )
 
 // exitCode maps a command's error to its exit status. When errors are joined (a run that missed
-// a threshold and whose audit failed), the more serious reason wins: bad input, then lost agents,
-// then an invalid run, then the audit, then thresholds.
+// a threshold and whose audit failed), the more specific or serious reason wins: bad input, then
+// lost agents, then the audit, then an invalid run, then thresholds. Lost agents and a failed
+// audit each make a run invalid too, so they name the cause; an invalid verdict outranks a
+// threshold, which was judged on numbers that cannot be trusted.
 func exitCode(err error) int {
 	var (
 		ue   *driver.UsageError
@@ -61,10 +63,10 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &lost):
 		return exitAgentsLost
-	case errors.As(err, &inv):
-		return exitInvalid
 	case errors.As(err, &af):
 		return exitAudit
+	case errors.As(err, &inv):
+		return exitInvalid
 	case errors.As(err, &tf), errors.As(err, &ce):
 		return exitThresholds
 	}

@@ -252,7 +252,8 @@ func exitCases() []exitCase {
 		{"a bad flag and thresholds", errors.Join(tf, usageErrorf("--out")), exitUsage},
 		{"an invalid run", fmt.Errorf("run: %w", &report.InvalidError{}), exitInvalid},
 		{"an invalid run that also missed thresholds", errors.Join(tf, &report.InvalidError{}), exitInvalid},
-		{"the audit of an invalid run", errors.Join(af, &report.InvalidError{}), exitInvalid},
+		{"the audit of an invalid run", errors.Join(af, &report.InvalidError{}), exitAudit},
+		{"lost agents of an invalid run", errors.Join(&report.InvalidError{}, lost), exitAgentsLost},
 		{"a target refused by the preflight", fmt.Errorf("drive: %w", &driver.PreflightError{Err: errors.New("connection refused")}), exitUsage},
 	}
 }

@@ -112,7 +112,7 @@ func (c Config) Validate() error {
 		return setting.Errorf("Start", "must be positive, got %g", c.Start)
 	case !c.Open && c.Start != math.Trunc(c.Start):
 		return setting.Errorf("Start", "is a number of users: a whole number, got %g", c.Start)
-	case c.Start > c.Max:
+	case c.Start > c.Max || math.IsNaN(c.Max):
 		return setting.Errorf("Max", "%g is below the search's start (%g)", c.Max, c.Start)
 	case c.Factor <= 1 || math.IsNaN(c.Factor):
 		return setting.Errorf("Factor", "must be above 1 (the load grows by it each step), got %g", c.Factor)
@@ -120,7 +120,7 @@ func (c Config) Validate() error {
 		return setting.Errorf("StepRampUp", "ramp-ups must not be negative")
 	case c.StepDuration < 0 || c.ConfirmDuration < 0:
 		return setting.Errorf("StepDuration", "durations must be positive")
-	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
+	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1 || math.IsNaN(c.MaxErrorRate):
 		return setting.Errorf("MaxErrorRate", "must be a fraction between 0 and 1, got %g", c.MaxErrorRate)
 	case c.MaxP90 < 0:
 		return setting.Errorf("MaxP90", "must not be negative")
@@ -254,6 +254,14 @@ func (s *searcher) unit(load float64) string {
 }
 
 // round makes a load a step can run: whole users in the closed model, a rate to 0.1/s.
+// unit1 is the smallest step of load: one user, or 0.1 arrival a second.
+func (s *searcher) unit1() float64 {
+	if s.cfg.Open {
+		return 0.1
+	}
+	return 1
+}
+
 func (s *searcher) round(load float64) float64 {
 	if s.cfg.Open {
 		return math.Max(0.1, math.Round(load*10)/10)
@@ -297,7 +305,9 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 			ps.StopWhy = fmt.Sprintf("%d steps without reaching the knee", s.n)
 			break
 		}
-		load = s.round(math.Min(load*cfg.Factor, cfg.Max))
+		// at least one unit more each step: rounding must not eat a small factor (1 user × 1.2
+		// rounds back to 1, and the search would mark time until MaxSteps)
+		load = math.Min(math.Max(s.round(load*cfg.Factor), load+s.unit1()), cfg.Max)
 	}
 	// the start was already past the knee: shrink the load by the same factor until a step is good
 	for s.good == nil && bad != nil && s.n < cfg.MaxSteps {

@@ -109,8 +109,34 @@ func TestBounds(t *testing.T) {
 	}
 }
 
+// A small factor on a small start still grows: each step at least one user more, never the
+// same load again (mutant: the growth left to rounding — 1 × 1.2 rounds back to 1, and the
+// search ran [1 1 1 1 1 1] until its step limit).
+func TestSmallFactorStillGrows(t *testing.T) {
+	ps, _, err := search(Config{Start: 1, Factor: 1.2, Max: 10}, fake(func(l float64) float64 { return l }, fast, none))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := 0
+	for _, st := range ps.Steps {
+		if st.Phase != "grow" {
+			continue
+		}
+		if st.Users <= prev {
+			t.Fatalf("growth marked time: %+v", ps.Steps)
+		}
+		prev = st.Users
+	}
+	if prev != 10 {
+		t.Errorf("growth ended at %d users, want the maximum of 10: %s", prev, ps.StopWhy)
+	}
+}
+
 func TestValidate(t *testing.T) {
-	for _, c := range []Config{{Start: 100, Max: 10}, {Factor: 1}, {Start: 1.5}, {Efficiency: 2}, {Resolution: 1}, {MaxSteps: 1}, {MaxErrorRate: 2}} {
+	// NaN passes every < and > comparison: each NaN bound is named on its own (mutant: the
+	// IsNaN checks on Max and MaxErrorRate dropped — searched at load 0 / never failed a step)
+	for _, c := range []Config{{Start: 100, Max: 10}, {Factor: 1}, {Start: 1.5}, {Efficiency: 2}, {Resolution: 1}, {MaxSteps: 1}, {MaxErrorRate: 2},
+		{Max: math.NaN()}, {MaxErrorRate: math.NaN()}} {
 		if _, _, err := search(c, fake(fast, fast, none)); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
