@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -113,15 +114,22 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 	if err := cc.Validate(); err != nil {
 		return nil, close, driverFlags.usageError(err)
 	}
+	// a token file generated here is removed again if the broker cannot start (nothing is left
+	// behind by a refused command)
+	_, statErr := os.Stat(natsx.DefaultTokenFile)
 	token, tokenPath, err := natsx.ResolveToken(f.tokenFile, f.listen != "")
 	if err != nil {
 		return nil, close, usageErrorf("--nats-token-file: %v", err)
 	}
+	generated := f.tokenFile == "" && tokenPath == natsx.DefaultTokenFile && errors.Is(statErr, iofs.ErrNotExist)
 	cc.Secret = token
 	url := f.natsURL
 	var broker *natsx.Server
 	if f.listen != "" {
 		if broker, err = natsx.Start(natsx.ServerConfig{Name: "tradebench-fleet", Addr: f.listen, Token: token, MaxPayload: fleet.MaxPayload}); err != nil {
+			if generated {
+				os.Remove(tokenPath)
+			}
 			return nil, close, usageErrorf("--nats-listen: %v", err)
 		}
 		url = broker.URL()

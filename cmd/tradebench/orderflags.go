@@ -68,15 +68,17 @@ func (f *orderFlags) config() (orders.Config, error) {
 }
 
 // writeToken gives c the token file its embedded broker's other processes need, generating one
-// when there is none yet; call it after every check, just before starting.
-func (f *orderFlags) writeToken(c *orders.Config) error {
+// when there is none yet, and returns the file it created ("" if none): call it after every
+// check, just before starting, and remove the file if the start fails.
+func (f *orderFlags) writeToken(c *orders.Config) (string, error) {
 	if !f.generate || c.NATSToken != "" {
-		return nil
+		return "", nil
 	}
-	tok, _, err := natsx.ResolveToken(f.natsTokenFile, true)
+	// config found neither $TRADEBENCH_NATS_TOKEN nor a token file: this creates one
+	tok, path, err := natsx.ResolveToken(f.natsTokenFile, true)
 	if err != nil {
-		return &setting.Error{Field: "NATSToken", Err: err}
+		return "", &setting.Error{Field: "NATSToken", Err: err}
 	}
 	c.NATSToken = tok
-	return nil
+	return path, nil
 }

@@ -178,9 +178,6 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	if err := of.writeToken(&cfg.Orders); err != nil {
-		return serveFlags.usageError(err)
-	}
 	monolith := roles.Web && roles.BSL && roles.Orders && oc.Processor == ""
 	var wroteToken string // a token file this process created, removed again if it fails to start
 	if monolith && *tokenFile != "" && os.Getenv(svcauth.EnvToken) == "" {
@@ -209,14 +206,20 @@ func runServe(ctx context.Context, args []string) error {
 		log.Info("service token read", "file", path)
 	}
 	cfg.ServiceToken = token
+	wroteNATSToken, err := of.writeToken(&cfg.Orders) // the last check passed: files may be written
+	if err != nil {
+		return serveFlags.usageError(err)
+	}
 
 	if roles.Web && !roles.BSL && cfg.Access != remote.InProcess && oc.NATS == "" {
 		log.Warn("quote changes from a remote services host need --nats: the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
 	}
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {
-		if wroteToken != "" {
-			os.Remove(wroteToken)
+		for _, f := range []string{wroteToken, wroteNATSToken} {
+			if f != "" {
+				os.Remove(f)
+			}
 		}
 		return loadHint(serveFlags.orUsage(err), cfg.DB, true)
 	}
