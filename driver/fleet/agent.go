@@ -184,7 +184,7 @@ func (a *Agent) handle(m *nats.Msg) {
 		a.log.Warn("refused", "verb", verb, "err", clip(err.Error(), 500))
 	}
 	if m.Reply != "" {
-		_ = m.Respond(a.seal(replySubject(m.Subject), r))
+		_ = m.Respond(a.seal(replySubject(m.Reply), r))
 	}
 }
 
@@ -357,13 +357,13 @@ func (a *Agent) deliver(r Result) {
 	data := a.seal(subj, r)
 	deadline := time.Now().Add(resultGrace)
 	for {
-		m, err := a.nc.Request(subj, data, requestTimeout)
-		if err == nil {
-			var rep Reply
-			if a.open(replySubject(subj), m.Data, &rep) == nil && rep.compatible() == nil && rep.OK {
-				a.log.Info("results delivered", "run", r.Run, "bytes", len(data))
-				return
-			}
+		var rep Reply
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		err := a.request(ctx, a.nc, subj, data, &rep)
+		cancel()
+		if err == nil && rep.compatible() == nil && rep.OK {
+			a.log.Info("results delivered", "run", r.Run, "bytes", len(data))
+			return
 		}
 		if time.Now().After(deadline) {
 			a.log.Warn("results not delivered", "run", r.Run, "err", err)

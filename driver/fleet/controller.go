@@ -340,15 +340,11 @@ func (r *run) request(ctx context.Context, verb string, msg func(m *member) any)
 func (r *run) ask(ctx context.Context, m *member, subj string, data []byte) error {
 	var err error
 	for try := 0; try < 3; try++ {
-		var msg *nats.Msg
+		var rep Reply
 		rctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		msg, err = r.c.nc.RequestWithContext(rctx, subj, data)
+		err = r.c.request(rctx, r.c.nc, subj, data, &rep)
 		cancel()
 		if err == nil {
-			var rep Reply
-			if err := r.c.open(replySubject(subj), msg.Data, &rep); err != nil {
-				return fmt.Errorf("agent %s: malformed reply: %v", m.Name, err)
-			}
 			if !rep.OK {
 				return &driver.UsageError{Err: fmt.Errorf("agent %s: %s", m.Name, clip(rep.Error, 2000))}
 			}
@@ -466,7 +462,7 @@ func (r *run) onResult(msg *nats.Msg) {
 		return // not from an agent of the fleet: no answer either
 	}
 	rep := Reply{Header: header(), OK: true}
-	defer func() { _ = msg.Respond(r.c.seal(replySubject(msg.Subject), rep)) }()
+	defer func() { _ = msg.Respond(r.c.seal(replySubject(msg.Reply), rep)) }()
 	if err := res.compatible(); err != nil {
 		rep.OK, rep.Error = false, err.Error()
 		return

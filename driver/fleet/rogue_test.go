@@ -126,6 +126,27 @@ func TestFleetRogueChangesNothing(t *testing.T) {
 			}
 		}
 	}()
+	// a rogue that answers every request to an agent or for a run's results first, with junk and
+	// with a replay of an earlier sealed reply: the answers are ignored, not taken (mutants: a
+	// request taking the first reply — "malformed reply" aborts the run; replies sealed over the
+	// request's subject rather than its inbox — the replayed "OK" opens)
+	replay := testSeal.seal(replySubject(agentSubject(agents[0].ID(), "assign")), Reply{Header: header(), OK: true})
+	answer := func(m *nats.Msg) {
+		if m.Reply != "" {
+			_ = rogue.Publish(m.Reply, []byte("junk"))
+			_ = rogue.Publish(m.Reply, replay)
+		}
+	}
+	for _, subj := range []string{prefix + ".agent.*.*", prefix + ".run.*.result"} {
+		sub, err := rogue.Subscribe(subj, answer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Unsubscribe()
+	}
+	if err := rogue.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	cnc, err := natsx.Connect(b.URL(), natsx.ConnectConfig{Name: "controller", Token: sharedBrokerToken})
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,15 @@
 package fleet
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/nats-io/nats.go"
 )
 
 // Every fleet message is sealed: its wire form is an HMAC-SHA256 of the subject it travels on
@@ -15,7 +18,7 @@ import (
 // leaked but not to it) can neither command an agent nor alter a result: a message it sends
 // fails the check and is dropped. The subject is in the MAC, and agent and run ids are in the
 // subjects, so a sealed message cannot be replayed to another agent, verb or run; replies are
-// sealed over the request's subject. An agent refuses to be assigned a run it has seen before,
+// sealed over the request's unique reply inbox, so a reply answers one request only. An agent refuses to be assigned a run it has seen before,
 // so an old Assign replayed does not start its load again.
 const macLen = 43 // base64 (raw URL) of 32 bytes
 
@@ -59,5 +62,38 @@ func (s sealer) open(subject string, data []byte, v any) error {
 	return nil
 }
 
-// replySubject is what a reply to a request on subject is sealed over.
-func replySubject(subject string) string { return subject + ".reply" }
+// replySubject is what a reply is sealed over: the request's own reply inbox, unique to that
+// request, so a reply cannot be replayed as the answer to another request (an old "OK" to an
+// Assign hiding a later refusal).
+func replySubject(inbox string) string { return inbox + ".reply" }
+
+// request publishes data on subj and waits for the first reply that opens under the seal for
+// its inbox, decoded into v. Replies that do not open — a client of a shared broker answering
+// first with junk, or replaying an earlier reply — are ignored, not taken as the answer, so a
+// stranger on the bus can neither forge an answer nor abort a run by answering first.
+func (s sealer) request(ctx context.Context, nc *nats.Conn, subj string, data []byte, v any) error {
+	inbox := nc.NewRespInbox()
+	sub, err := nc.SubscribeSync(inbox)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := nc.PublishRequest(subj, inbox, data); err != nil {
+		return err
+	}
+	for {
+		m, err := sub.NextMsgWithContext(ctx)
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return nats.ErrTimeout
+			}
+			return err
+		}
+		if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
+			return nats.ErrNoResponders // the server's word that nobody listens on subj
+		}
+		if s.open(replySubject(inbox), m.Data, v) == nil {
+			return nil
+		}
+	}
+}

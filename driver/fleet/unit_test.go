@@ -117,12 +117,10 @@ func inProcessAgent(t *testing.T, url, name string) *Agent {
 
 func ask(t *testing.T, url, subj string, msg any) Reply {
 	t.Helper()
-	m, err := connect(t, url).Request(subj, testSeal.seal(subj, msg), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
 	var r Reply
-	if err := testSeal.open(replySubject(subj), m.Data, &r); err != nil {
+	if err := testSeal.request(ctx, connect(t, url), subj, testSeal.seal(subj, msg), &r); err != nil {
 		t.Fatal(err)
 	}
 	return r
