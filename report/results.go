@@ -72,6 +72,9 @@ type Results struct {
 	Validity   *Validity         `json:"validity,omitempty"`
 	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
 	Audit      *AuditSummary     `json:"audit,omitempty"`
+	// AuditError says why an audit that was asked for could not run (the verdict is then
+	// inconclusive: nothing shows the work was done).
+	AuditError string `json:"audit_error,omitempty"`
 	// Detail is the workload's own results (a cache sweep's points, XML Mark's documents and
 	// MB/s, the trade job's order completion latency), encoded by the package that owns the
 	// workload with its own type (see Section and DecodeSection).

@@ -162,7 +162,7 @@ func Evaluate(res *Results, rules Rules) *Validity {
 	add(ruleSamples(res, rules))
 	add(ruleSteady(res, rules))
 	add(ruleLost(res))
-	if res.Audit != nil {
+	if res.Audit != nil || res.AuditError != "" {
 		add(ruleAudit(res))
 	}
 	if res.Peak != nil {
@@ -376,6 +376,9 @@ func ruleLost(res *Results) RuleResult {
 
 func ruleAudit(res *Results) RuleResult {
 	a := res.Audit
+	if a == nil {
+		return RuleResult{Rule: RuleAudit, Outcome: RuleInconclusive, Detail: "the audit could not run (" + res.AuditError + "): nothing shows the system did the work it was credited for"}
+	}
 	r := RuleResult{Rule: RuleAudit, Value: float64(max(a.ViolationCount, int64(len(a.Violations))))}
 	if a.Passed {
 		r.Outcome = RulePass

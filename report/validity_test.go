@@ -92,6 +92,9 @@ func TestEachRuleFires(t *testing.T) {
 		{"agent lost", func(r *Results) { r.Agents = []AgentResult{{Name: "a1", State: AgentLost}} }, RuleLost, Invalid, "a1"},
 		{"arrivals dropped", func(r *Results) { r.Dropped = 3 }, RuleLost, Invalid, "3 arrivals dropped"},
 		{"audit failed", func(r *Results) { r.Audit = &AuditSummary{Passed: false, ViolationCount: 2} }, RuleAudit, Invalid, "2 violations"},
+		// mutant: the audit rule added only when there is a summary — an audit asked for that could
+		// not run left the verdict valid
+		{"audit could not run", func(r *Results) { r.AuditError = "database is locked" }, RuleAudit, Inconclusive, "the audit could not run (database is locked)"},
 		{"idle server under a capacity claim", func(r *Results) {
 			r.Peak = &PeakSearch{PeakUsers: 40, StopWhy: "reached the maximum of 40 users still rising"}
 			r.SUT = &SUT{Processes: []SUTProcess{{Name: "sut", Series: flatCPU(0.1, 40)}}}

@@ -301,7 +301,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			a, aerr := cfg.Audit(ctx, srv)
 			if aerr != nil {
 				say("the audit could not run: %v", aerr)
-				res.Notes = append(res.Notes, "audit could not run: "+aerr.Error())
+				res.AuditError = aerr.Error()
 			} else {
 				res.Audit = a
 				say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
