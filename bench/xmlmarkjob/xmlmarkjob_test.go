@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -95,8 +94,6 @@ func runINI(t *testing.T, name, text string) (*report.Results, string) {
 	}
 	return res, warn.String()
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // With the generator corrupted (an element the schema does not allow, which no parser minds),
 // every validated transaction fails, grouped by the validator's rule and element path, with its

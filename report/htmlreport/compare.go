@@ -138,27 +138,6 @@ func delta(base, v float64, dir direction) (string, string) {
 	return s, "worse"
 }
 
-// errorDelta is the change of an error rate in percentage points: a relative change of a rate
-// near zero says little (0.001 % → 0.002 % is "+100 %").
-func errorDelta(vals []float64) []cell {
-	out := make([]cell, len(vals))
-	for i, v := range vals {
-		out[i].Value = formatPct(v)
-		if i == 0 {
-			continue
-		}
-		d := 100 * (v - vals[0])
-		out[i].Delta = strconv.FormatFloat(d, 'f', 4, 64) + " pp"
-		if d > 0 {
-			out[i].Delta = "+" + out[i].Delta
-			out[i].Class = "worse"
-		} else if d < 0 {
-			out[i].Class = "better"
-		}
-	}
-	return out
-}
-
 func newCompareView(runs []Run) compareView {
 	v := compareView{page: newPage("comparison of " + strconv.Itoa(len(runs)) + " runs")}
 	n := len(runs)
