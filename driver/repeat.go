@@ -32,10 +32,10 @@ func checkRepeat(cfg Config) error {
 func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 	n := cfg.Repeat
 	var (
-		last         *report.Results
-		repeats      []report.Repeat
-		errs         []error  // each run's threshold or verdict failure
-		invalidNotes []string // the failures of runs before the last, whose verdicts the results do not hold
+		last    *report.Results
+		repeats []report.Repeat
+		errs    []error  // each run's threshold or verdict failure
+		earlier []string // those of runs before the last: the results hold only the last's verdict
 	)
 	for i := 1; i <= n; i++ {
 		if i > 1 && cfg.BetweenRepeats != nil {
@@ -65,15 +65,16 @@ func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 		if err != nil {
 			// every run's failure counts, not only the last's: three runs whose first was invalid
 			// are not a valid measurement
-			errs = append(errs, fmt.Errorf("run %d of %d: %w", i, n, err))
+			err = fmt.Errorf("run %d of %d: %w", i, n, err)
+			errs = append(errs, err)
 			if i < n {
-				invalidNotes = append(invalidNotes, fmt.Sprintf("run %d of %d: %v", i, n, err))
+				earlier = append(earlier, err.Error())
 			}
 		}
 	}
 	res := combine(last, repeats)
 	if res != nil {
-		res.Notes = append(res.Notes, invalidNotes...)
+		res.Notes = append(res.Notes, earlier...)
 	}
 	return res, errors.Join(errs...)
 }
