@@ -74,6 +74,12 @@ func TestDriveInvalidExits6(t *testing.T) {
 	if v := res.Validity; v == nil || v.Verdict != report.Invalid || len(v.Reasons) == 0 || v.Reasons[0].Rule != report.RuleErrors || v.Reasons[0].Bound != 0.0001 {
 		t.Errorf("validity %+v", res.Validity)
 	}
+	// an invalid run that also misses a threshold: the verdict wins over the threshold judged on
+	// its numbers (mutant: Drive returning only the thresholds' error — exit 3)
+	n.Store(0)
+	if code, _, stderr := capture(t, "drive", "--url", srv.URL+"/", "-c", "2", "-d", "1s", "--progress", "off", "--min-tps", "1e9"); code != 6 {
+		t.Errorf("invalid and below --min-tps: exit %d, want 6\n%s", code, stderr)
+	}
 	// the bound is the flag's (the count starts again, so this run's preflight request passes too)
 	n.Store(0)
 	if code, _, _ := capture(t, "drive", "--url", srv.URL+"/", "-c", "2", "-d", "1s", "--progress", "off", "--rule-errors", "20%"); code != 0 {
