@@ -55,8 +55,8 @@ func TestBusyMachineIsNotValid(t *testing.T) {
 	t.Cleanup(srv.Close)
 	loops := busyLoops(t, runtime.NumCPU())
 	think := scenario.Think{Kind: scenario.ThinkFixed, A: 10 * time.Millisecond}
-	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 4, Think: &think, RampUp: 500 * time.Millisecond,
-		Duration: 3 * time.Second, NoPreflight: true})
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 4, Think: &think, RampUp: 500 * time.Millisecond,
+		Duration: 3 * time.Second}, NoPreflight: true}, HTTP)
 	if res == nil {
 		t.Fatal(err)
 	}
