@@ -87,6 +87,14 @@ type Config struct {
 	// a target that stopped accepting from one that answers slowly.
 	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
 	Insecure       bool          `json:"insecure,omitempty"` // skip TLS certificate verification
+	// Redirects is which redirects a scenario's requests follow: the target's own origin only
+	// (the zero value), none, or any origin (a hop to another carries no body, cookies or
+	// Authorization). A target must not be able to aim the load at another host.
+	Redirects httpc.RedirectPolicy `json:"redirects,omitempty"`
+	// BodyBudget bounds the memory of the response bodies the users keep for checks and
+	// extraction, all users together, in bytes (0 = httpc.DefaultBodyBudget): a body past it
+	// fails its request instead of growing the driver.
+	BodyBudget int64 `json:"body_budget,omitempty"`
 
 	// RunID makes registered user ids unique across runs ("" = generated).
 	RunID string `json:"run_id"`
@@ -197,6 +205,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("Duration", "must be positive, got %v", c.Duration)
 	case c.RampUp < 0:
 		return setting.Errorf("RampUp", "must not be negative, got %v", c.RampUp)
+	case c.BodyBudget < 0:
+		return setting.Errorf("BodyBudget", "must not be negative, got %d", c.BodyBudget)
 	case c.RampDown < 0:
 		return setting.Errorf("RampDown", "must not be negative, got %v", c.RampDown)
 	case c.Timeout < 0:
@@ -551,7 +561,8 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg.KeepConnections != nil {
 		p.keep = *cfg.KeepConnections
 	}
-	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version}
+	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version,
+		Redirects: cfg.Redirects, Budget: httpc.NewBodyBudget(cfg.BodyBudget)}
 	if cfg.Insecure {
 		p.http.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
