@@ -33,6 +33,7 @@ import (
 	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -701,9 +702,10 @@ func (p *Plan) describe(res *report.Results) {
 	cfg, sc, target, keep, quick := p.cfg, p.sc, p.target, p.keep, p.quick
 	res.Workload = Workload
 	res.Scenario = sc.Name
-	res.Target = target
+	// a URL's credentials are never stored or printed (dsn.Redact: the one redaction)
+	res.Target = dsn.Redact(target)
 	if quick {
-		res.Target = cfg.URL
+		res.Target = dsn.Redact(cfg.URL)
 		res.Settings.Mode = report.ModeQuick
 	} else {
 		res.Settings.ScenarioSource = sc.Source

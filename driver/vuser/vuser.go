@@ -22,6 +22,7 @@ import (
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/clock"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 )
 
@@ -66,10 +67,10 @@ func New(cfg Config) (*Workload, error) {
 	if cfg.Target != "" {
 		u, err := url.Parse(strings.TrimRight(cfg.Target, "/"))
 		if err != nil {
-			return nil, fmt.Errorf("target %q: %v", cfg.Target, err)
+			return nil, fmt.Errorf("target %q: %v", dsn.Redact(cfg.Target), err)
 		}
 		if u.Path != "" || u.RawQuery != "" {
-			return nil, fmt.Errorf("target %q: give only scheme://host[:port]; the scenario supplies the paths", cfg.Target)
+			return nil, fmt.Errorf("target %q: give only scheme://host[:port]; the scenario supplies the paths", dsn.Redact(cfg.Target))
 		}
 		ep, err := httpc.ParseEndpoint(u)
 		if err != nil {
