@@ -1,7 +1,6 @@
 package vuser
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,29 +12,14 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/report"
 )
 
 func runWith(t *testing.T, target, yaml string, users, iterations int, opt httpc.Options) *report.Results {
 	t.Helper()
-	sc, err := scenario.Parse("test.yaml", []byte(yaml), scenario.Options{RunID: "R"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := New(Config{Target: target, Scenario: sc, HTTP: opt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := load.Run(context.Background(), load.Config{Users: users, Iterations: iterations, Steady: time.Minute}, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return runConfig(t, Config{Target: target, HTTP: opt}, yaml, users, iterations)
 }
 
 // seen is what the other host was sent.
