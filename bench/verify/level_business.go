@@ -437,6 +437,7 @@ func (v *verifier) marketSummary(c *ck) {
 	}
 	all := append(slices.Clone(gain), lose...)
 	if len(all) == 0 {
+		c.skip("the market summary lists no quotes (DayTrader's summary is empty on a data set of 100 quotes or fewer)")
 		return
 	}
 	var syms []string

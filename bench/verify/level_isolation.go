@@ -24,7 +24,7 @@ func (v *verifier) isolation() {
 		}
 	}()
 	ready := "isolation.accounts"
-	v.check(ready, L, "two accounts of verify's own, one holding shares, for the checks below", nil, func(c *ck) {
+	v.check(ready, L, "two accounts of verify's own, one holding shares, for the checks below", []string{"business.orders_complete"}, func(c *ck) {
 		var ok bool
 		if victim, _, ok = v.register(c, "victim"); !ok {
 			return

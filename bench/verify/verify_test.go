@@ -22,7 +22,7 @@ func startServer(t testing.TB, mut func(*server.Config)) *server.Server {
 	t.Helper()
 	dir := t.TempDir()
 	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = 20, 40
+	spec.Accounts, spec.Quotes = 20, 120 // over 100 quotes: the market summary has index quotes
 	cfg := server.DefaultConfig()
 	cfg.DB, cfg.Listen, cfg.LoadIfEmpty = "sqlite:"+filepath.Join(dir, "verify.db"), "127.0.0.1:0", &spec
 	cfg.Logger = slog.New(slog.DiscardHandler)

@@ -36,6 +36,7 @@ const (
 	exitAudit      = 4 // the audit found violations in the database
 	exitAgentsLost = 5 // a distributed run lost load agents
 	exitInvalid    = 6 // a run whose verdict is "invalid": it broke a run rule, its numbers cannot be trusted
+	exitNotConform = 7 // verify: the target failed a check, it does not implement the application
 )
 
 // exitCode maps a command's error to its exit status. When errors are joined (a run that missed
@@ -53,6 +54,7 @@ func exitCode(err error) int {
 		se   *setting.Error
 		pf   *driver.PreflightError
 		inv  *report.InvalidError
+		nc   *report.NotConformant
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -65,6 +67,9 @@ func exitCode(err error) int {
 		return exitAgentsLost
 	case errors.As(err, &af):
 		return exitAudit
+	case errors.As(err, &nc):
+		// before a run's own failures: a target that is not the application measured nothing
+		return exitNotConform
 	case errors.As(err, &inv):
 		return exitInvalid
 	case errors.As(err, &tf), errors.As(err, &ce):
