@@ -287,4 +287,3 @@ func TestBrokenTargetsFailTheirCheck(t *testing.T) {
 		})
 	}
 }
-
