@@ -226,7 +226,7 @@ func newCompareView(runs []Run) compareView {
 	for i := range x {
 		x[i] = float64(i)
 	}
-	tpsSeries := []seriesSpec{{"steady-state TPS", vals(tps)}}
+	tpsSeries := []seriesSpec{{Label: "steady-state TPS", Values: vals(tps)}}
 	if anyPeak {
 		pk := vals(peaks)
 		for i := range pk {
@@ -234,13 +234,13 @@ func newCompareView(runs []Run) compareView {
 				pk[i] = nil
 			}
 		}
-		tpsSeries = append(tpsSeries, seriesSpec{"peak TPS", pk})
+		tpsSeries = append(tpsSeries, seriesSpec{Label: "peak TPS", Values: pk})
 	}
 	v.Charts = append(v.Charts,
 		chartSpec{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
 			Note: "Transactions passed per second of the measured steady state (the median over the runs of a repeated run)."},
 		chartSpec{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
-			Series: []seriesSpec{{"p50", vals(p50)}, {"p90", vals(p90)}, {"p99", vals(p99)}},
+			Series: []seriesSpec{{Label: "p50", Values: vals(p50)}, {Label: "p90", Values: vals(p90)}, {Label: "p99", Values: vals(p99)}},
 			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."})
 
 	// transactions: in the baseline's order, then any the others add
@@ -260,8 +260,8 @@ func newCompareView(runs []Run) compareView {
 				t[i], p[i] = val(tr.TPS), val(tr.P90Ms)
 			}
 		}
-		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{r.Label, t})
-		p90ByTx.Series = append(p90ByTx.Series, seriesSpec{r.Label, p})
+		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{Label: r.Label, Values: t})
+		p90ByTx.Series = append(p90ByTx.Series, seriesSpec{Label: r.Label, Values: p})
 	}
 	if len(names) > 0 {
 		v.Charts = append(v.Charts, tpsByTx, p90ByTx)
@@ -295,7 +295,7 @@ func newCompareView(runs []Run) compareView {
 			}
 		}
 		v.Charts = append(v.Charts, chartSpec{ID: "cmp-price", Title: "Price/performance", Kind: "bars", X: x, Labels: labels, XLabel: "run",
-			YLabel: cur + " per TPS", Series: []seriesSpec{{"cost per TPS", pt}},
+			YLabel: cur + " per TPS", Series: []seriesSpec{{Label: "cost per TPS", Values: pt}},
 			Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."})
 	}
 	if c := overTime(runs); len(c.X) > 0 {
@@ -345,7 +345,7 @@ func overTime(runs []Run) chartSpec {
 				s[p.Second] = val(p.TPS)
 			}
 		}
-		c.Series = append(c.Series, seriesSpec{r.Label, s})
+		c.Series = append(c.Series, seriesSpec{Label: r.Label, Values: s})
 	}
 	return c
 }

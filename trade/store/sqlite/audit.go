@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/sqlstore"
 )
 
 var (
@@ -16,39 +17,30 @@ var (
 // reader connection, which in WAL mode is one snapshot however long the queries take, and
 // never blocks the writer.
 func (s *Store) Audit(ctx context.Context, limit int) (store.AuditReport, error) {
-	var rep store.AuditReport
 	li, err := s.Loaded(ctx)
 	if err != nil {
-		return rep, err
+		return store.AuditReport{}, err
 	}
 	tx, err := s.r.BeginTx(ctx, nil)
 	if err != nil {
-		return rep, err
+		return store.AuditReport{}, err
 	}
 	defer tx.Rollback()
-	sc := &rep.Scope
-	sc.LoadedMaxOrderID = li.MaxOrderID
-	if err := tx.QueryRowContext(ctx, store.AuditScopeQuery).Scan(&sc.Accounts, &sc.Orders, &sc.Holdings, &sc.Quotes); err != nil {
-		return rep, err
-	}
-	for _, q := range store.AuditQueries(li.MaxOrderID) {
-		if err := collect(ctx, tx, q, &rep, limit); err != nil {
-			return rep, err
-		}
-	}
-	return rep, nil
+	return sqlstore.Audit(auditTx{ctx, tx}, li, limit)
 }
 
-func collect(ctx context.Context, tx *sql.Tx, query string, rep *store.AuditReport, limit int) error {
-	rows, err := tx.QueryContext(ctx, query)
+// auditTx is the audit's snapshot: one read transaction.
+type auditTx struct {
+	ctx context.Context
+	tx  *sql.Tx
+}
+
+// Each implements sqlstore.AuditDB.
+func (a auditTx) Each(query string, row func(sqlstore.Scanner) error) error {
+	rows, err := a.tx.QueryContext(a.ctx, query)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := rep.Collect(rows.Scan, limit); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return sqlstore.Each(rows, row)
 }
