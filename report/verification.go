@@ -194,14 +194,8 @@ func (v *Verification) WriteSummary(w io.Writer) {
 	fmt.Fprintln(w, v.Headline())
 }
 
-// WriteJSONFile writes the verification as indented JSON.
-func (v *Verification) WriteJSONFile(path string) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
+// WriteFile writes the verification as indented JSON, atomically, as Results.WriteFile.
+func (v *Verification) WriteFile(path string) error { return writeJSONFile(path, v) }
 
 // ReadVerification reads a verification JSON file (bounded, as every results reader).
 func ReadVerification(path string) (*Verification, error) {

@@ -103,30 +103,32 @@ type row struct {
 // rows are the page's table rows in order.
 func rows(body string) []row {
 	var out []row
-	starts := reRowStart.FindAllStringIndex(body, -1)
-	for i, st := range starts {
-		end := len(body)
-		if i+1 < len(starts) {
-			end = starts[i+1][0]
-		}
-		seg := body[st[0]:end]
-		if e := reRowEnd.FindStringIndex(seg); e != nil {
-			seg = seg[:e[0]]
-		}
+	for _, seg := range elements(body, reRowStart, reRowEnd) {
 		r := row{html: seg}
-		cs := reCell.FindAllStringIndex(seg, -1)
-		for j, c := range cs {
-			ce := len(seg)
-			if j+1 < len(cs) {
-				ce = cs[j+1][0]
-			}
-			cell := seg[c[0]:ce]
-			if e := reCellEnd.FindStringIndex(cell); e != nil {
-				cell = cell[:e[0]]
-			}
+		for _, cell := range elements(seg, reCell, reCellEnd) {
 			r.cells = append(r.cells, text(cell))
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// elements are the pieces of s that open with start and run to their end tag, or to the next
+// start when the end tag is missing or comes later (HTML lets a row or cell go unclosed, and a
+// layout row holding a table ends where the inner table's first row starts).
+func elements(s string, start, end *regexp.Regexp) []string {
+	var out []string
+	starts := start.FindAllStringIndex(s, -1)
+	for i, st := range starts {
+		stop := len(s)
+		if i+1 < len(starts) {
+			stop = starts[i+1][0]
+		}
+		seg := s[st[0]:stop]
+		if e := end.FindStringIndex(seg); e != nil {
+			seg = seg[:e[0]]
+		}
+		out = append(out, seg)
 	}
 	return out
 }

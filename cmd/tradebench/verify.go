@@ -108,7 +108,7 @@ func verifyTarget(ctx context.Context, cfg verify.Config, log io.Writer) (*repor
 // writeVerification writes verify's --out (and its report) and --junit.
 func writeVerification(res *report.Verification, out, junit string, noReport bool) error {
 	if out != "" {
-		if err := res.WriteJSONFile(out); err != nil {
+		if err := res.WriteFile(out); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
