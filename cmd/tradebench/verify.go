@@ -87,10 +87,13 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 		}
 	}
 	res, err := verifyTarget(ctx, cfg, os.Stderr)
-	if err != nil {
+	if res == nil {
 		return verifyFlags.orUsage(err)
 	}
 	res.WriteSummary(os.Stdout)
+	if err != nil {
+		return err // interrupted: what was checked is printed, but it is no verdict
+	}
 	if err := writeVerification(res, *out, *junit, *noReport); err != nil {
 		return err
 	}
