@@ -25,7 +25,7 @@ func agentState(a *Agent) (run string, started bool) {
 func TestAgentRefusesReplayedAssign(t *testing.T) {
 	b := broker(t)
 	a := inProcessAgent(t, b.URL(), "a1")
-	share := Share{URL: "http://127.0.0.1:1/", Users: 1, Duration: time.Second, RunID: "r-0", Seed: 1}
+	share := Share{URL: "http://127.0.0.1:1/", Phases: driver.Phases{Users: 1, Duration: time.Second}, RunID: "r-0", Seed: 1}
 	as := Assign{Header: header(), Run: "once", Count: 1, Share: share}
 	if rep := ask(t, b.URL(), agentSubject(a.ID(), "assign"), as); !rep.OK {
 		t.Fatalf("first assignment: %+v", rep)
@@ -62,7 +62,7 @@ func TestAgentRefusesReplayedAssign(t *testing.T) {
 func TestAgentStartMustNameItsRun(t *testing.T) {
 	b := broker(t)
 	a := inProcessAgent(t, b.URL(), "a1")
-	share := Share{URL: "http://127.0.0.1:1/", Users: 1, Duration: time.Second, RunID: "r-0", Seed: 1}
+	share := Share{URL: "http://127.0.0.1:1/", Phases: driver.Phases{Users: 1, Duration: time.Second}, RunID: "r-0", Seed: 1}
 	if rep := ask(t, b.URL(), agentSubject(a.ID(), "assign"), Assign{Header: header(), Run: "mine", Count: 1, Share: share}); !rep.OK {
 		t.Fatalf("assign: %+v", rep)
 	}
@@ -86,7 +86,7 @@ func helloMsg(h Hello) *nats.Msg {
 // agent is still found lost. A Hello naming the run does count.
 // Mutant fleet-idle-hello-heartbeat: onHello refreshing lastSeen for any Hello of a member.
 func TestIdleHelloDoesNotRevive(t *testing.T) {
-	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/", Users: 2, Duration: time.Second, RunID: "run-1"}, "a1")
+	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/", Phases: driver.Phases{Users: 2, Duration: time.Second}, RunID: "run-1"}, "a1")
 	m := r.agents["a1"]
 	old := time.Now().Add(-time.Hour)
 	m.lastSeen = old
@@ -109,7 +109,7 @@ func TestIdleHelloDoesNotRevive(t *testing.T) {
 // summary already says they are missing.
 // Mutant fleet-lost-result-merged: onResult dropping only results of agents already done.
 func TestLostAgentsLateResultNotMerged(t *testing.T) {
-	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/", Users: 2, Duration: time.Second, RunID: "run-1"}, "a1", "a2")
+	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/", Phases: driver.Phases{Users: 2, Duration: time.Second}, RunID: "run-1"}, "a1", "a2")
 	m := r.agents["a1"]
 	m.state, m.why = report.AgentLost, "silent for 10s"
 	late := report.New("http")
