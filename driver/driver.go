@@ -467,7 +467,7 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		}
 	case cfg.Peak != nil && !cfg.Peak.Open:
 		pc := *cfg.Peak
-		pc.Defaults()
+		pc.SetDefaults()
 		if int(pc.Start) > max {
 			return cfg, nil, refuse("Peak.Start", int(pc.Start))
 		}

@@ -228,7 +228,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 		if f.cfg.Rate > 0 {
 			pc.Open, pc.Start = true, f.cfg.Rate
 		}
-		pc.Defaults()
+		pc.SetDefaults()
 		if err := pc.Validate(); err != nil {
 			return cfg, peakFlags.usageError(err)
 		}
