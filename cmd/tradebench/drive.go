@@ -223,7 +223,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 		if f.cfg.Rate > 0 {
 			pc.Open, pc.Start = true, f.cfg.Rate
 		}
-		pc.Defaults()
+		pc.SetDefaults()
 		if err := pc.Validate(); err != nil {
 			return cfg, peakFlags.usageError(err)
 		}
@@ -350,7 +350,7 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
-	res, err := driver.Drive(ctx, cfg)
+	res, err := driver.Drive(ctx, cfg, driver.HTTP)
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}
