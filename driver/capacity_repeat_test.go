@@ -37,4 +37,6 @@ func TestRepeatedCapacitySearch(t *testing.T) {
 	}
 }
 
-func thinkFixed(d time.Duration) scenario.Think { return scenario.Think{Kind: scenario.ThinkFixed, A: d} }
+func thinkFixed(d time.Duration) scenario.Think {
+	return scenario.Think{Kind: scenario.ThinkFixed, A: d}
+}
