@@ -10,8 +10,8 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -121,10 +121,10 @@ func (w *Workload) NewUser(id int) load.User {
 type user struct {
 	w     *Workload
 	think scenario.Think
-	id  int
-	rng *rand.Rand
-	c   wstest.Client
-	n   int32
+	id    int
+	rng   *rand.Rand
+	c     wstest.Client
+	n     int32
 }
 
 func (u *user) pick() wstest.Op {

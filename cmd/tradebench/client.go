@@ -119,4 +119,3 @@ func runClient(ctx context.Context, args []string) error {
 	}
 	return err
 }
-
