@@ -92,7 +92,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if most := slices.Max(append(slices.Clone(c.Keys), c.MixKeys...)); c.DB == "" && c.Items > 0 && c.Items < most {
-		return setting.Errorf("Items", "%d is fewer than the largest key range (%d): load at least that many", c.Items, most)
+		return setting.Errorf("Items", "%d is fewer than the largest key range (%d, of the keys or the mix keys): load at least %d items", c.Items, most, most)
 	}
 	if c.OtherWorkMix > 0 && len(c.MixKeys) > 0 {
 		other := c.Users * c.OtherWorkMix / 100
