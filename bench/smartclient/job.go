@@ -96,7 +96,7 @@ func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Prepared
 		return nil, setting.Errorf("BSL", "%s: %v", j.BSL, err)
 	}
 	c.Service = svc
-	c = c.WithDefaults()
+	c.SetDefaults()
 	return &driver.Prepared{
 		Name:   Name,
 		Target: j.Access + "://" + j.BSL,

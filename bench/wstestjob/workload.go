@@ -12,6 +12,7 @@ import (
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -238,7 +239,7 @@ func (c *Config) describe(_ context.Context, res *report.Results) error {
 	if res.Scenario == "" {
 		res.Scenario = c.Methodology + " " + c.MixString()
 	}
-	res.Target = c.Target
+	res.Target = dsn.Redact(c.Target)
 	if c.Encoding == GRPC {
 		res.Target = "grpc://" + c.GRPCTarget
 		res.Notes = append(res.Notes, "gRPC hits are HTTP/2 responses (status 200, bytes = response message size)")

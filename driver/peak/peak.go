@@ -78,8 +78,8 @@ const (
 	DefaultMaxErrorRate = 0.0001
 )
 
-// Defaults fills zero fields.
-func (c *Config) Defaults() {
+// SetDefaults fills zero fields.
+func (c *Config) SetDefaults() {
 	set := func(v *float64, d float64) {
 		if *v == 0 {
 			*v = d
@@ -207,6 +207,12 @@ func (s *searcher) step(ctx context.Context, phase string, load float64) (res *r
 	if cpu, ok := report.SUTCPU(res); ok {
 		ps.SUTCPU = math.Round(cpu*1000) / 1000
 	}
+	if m := res.Machine; m != nil {
+		ps.OtherShare = m.OtherShare
+	}
+	if d := res.Driver; d != nil {
+		ps.DriverCPU = d.Utilisation
+	}
 	if err == nil && phase != PhaseConfirm {
 		var flat bool
 		why, knee, flat = s.judge(load, res)
@@ -273,7 +279,7 @@ func (s *searcher) round(load float64) float64 {
 // the search and the confirming run's results with Peak filled in (nil if no step stayed within
 // the bounds: the first step was already bad).
 func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *report.Results, error) {
-	cfg.Defaults()
+	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/tradebench/tradebench/report"
 )
@@ -26,6 +27,11 @@ type compareView struct {
 	// know first (other measured windows, other data sets).
 	Method  string
 	Caveats []string
+	// Variants are the system variants each run differs from the baseline in (access mode,
+	// order mode, database): what the comparison compares. LoadNotes say once which runs
+	// offered another load, whose throughput is therefore shown uncoloured.
+	Variants  []string
+	LoadNotes []string
 }
 
 // ChartData is every chart's data, for the page's script.
@@ -165,7 +171,13 @@ func newCompareView(runs []Run) compareView {
 	v.Method = MethodLine
 	v.Changed, v.Same = differences(runs)
 	v.Changed, v.Folded = fold(v.Changed)
-	settings := settingChanges(v.Changed, n)
+	load := changesOf(v.Changed, n, isLoadSetting)
+	v.LoadNotes = loadNotes(runs, load)
+	for i, vs := range changesOf(v.Changed, n, isSystemVariant) {
+		if len(vs) > 0 {
+			v.Variants = append(v.Variants, runs[i].Label+": "+strings.Join(vs, ", "))
+		}
+	}
 	for _, r := range runs[1:] {
 		v.Caveats = append(v.Caveats, report.Caveats(runs[0].Results, r.Results)...)
 	}
@@ -182,7 +194,7 @@ func newCompareView(runs []Run) compareView {
 		if m.Name == report.MetricHits.Name && !anyHits {
 			continue
 		}
-		v.Metrics = append(v.Metrics, metricRow{m.Name, statCells(runs, m, settings)})
+		v.Metrics = append(v.Metrics, metricRow{m.Name, statCells(runs, m, load)})
 		if m.Name == report.MetricTPS.Name && anyPeak {
 			v.Metrics = append(v.Metrics, peakRow(runs, col))
 		}
@@ -275,8 +287,8 @@ func newCompareView(runs []Run) compareView {
 			missing[i] = !ok
 			t[i], p[i], e[i] = tr.TPS, tr.P90Ms, float64(tr.Errors)
 		}
-		row.TPS = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.TPS }, formatTPS, true)
-		row.P90 = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.P90Ms }, ms, false)
+		row.TPS = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.TPS }, formatTPS, true, true, load)
+		row.P90 = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.P90Ms }, ms, false, false, load)
 		row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
 		v.Tx = append(v.Tx, row)
 	}

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -63,18 +62,6 @@ func all[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error)
 	}
 	defer rows.Close()
 	return sqlstore.Collect(rows, scan)
-}
-
-// exec runs a write and reports ErrNotFound when it touched no row.
-func (q q) exec(ctx context.Context, sql string, args ...any) error {
-	tag, err := q.db.Exec(ctx, sql, args...)
-	if err != nil {
-		return err
-	}
-	if tag.RowsAffected() == 0 {
-		return store.ErrNotFound
-	}
-	return nil
 }
 
 func (q q) Account(ctx context.Context, userID string) (trade.Account, error) {
@@ -170,8 +157,42 @@ func (q q) IndexQuotes(ctx context.Context) ([]trade.Quote, error) {
 	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
 }
 
-// tx is a read-write transaction; Lock* take row locks (FOR UPDATE).
-type tx struct{ q }
+// tx is a read-write transaction; Lock* take row locks (FOR UPDATE); the writes are the
+// shared ones.
+type tx struct {
+	q
+	sqlstore.Writes
+}
+
+// dialect is PostgreSQL's for the statements sqlstore writes once.
+var dialect = sqlstore.NewDialect(sqlstore.Dialect{
+	Numbered: true,
+	Distinct: "IS DISTINCT FROM",
+	Time:     tm,
+	IsUnique: func(err error) bool { return pgCode(err) == "23505" }, // unique_violation
+	Order:    scan.Order,
+})
+
+// conn adapts a pool or transaction to sqlstore.Conn.
+type conn struct{ db querier }
+
+func (c conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := c.db.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
+}
+
+func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Scanner {
+	return c.db.QueryRow(ctx, query, args...)
+}
+
+func (c conn) Each(ctx context.Context, query string, row func(sqlstore.Scanner) error, args ...any) error {
+	rows, err := c.db.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return sqlstore.Each(rows, row)
+}
 
 func (t *tx) LockAccount(ctx context.Context, userID string) (trade.Account, error) {
 	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = $1 FOR UPDATE", userID)
@@ -191,71 +212,4 @@ func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) 
 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
 	return one(t.q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1 FOR UPDATE", id)
-}
-
-func (t *tx) insert(ctx context.Context, sql string, args ...any) (int64, error) {
-	var id int64
-	err := t.db.QueryRow(ctx, sql, args...).Scan(&id)
-	if pgCode(err) == "23505" { // unique_violation
-		return 0, store.ErrDuplicate
-	}
-	return id, err
-}
-
-func (t *tx) CreateAccount(ctx context.Context, a trade.Account, p trade.AccountProfile, hash string) (int64, error) {
-	return t.insert(ctx, `INSERT INTO accounts (userid, passwd, fullname, address, email, creditcard,
-		balance, openbalance, creationdate, lastlogin, logincount, logoutcount)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING accountid`,
-		a.UserID, hash, p.FullName, p.Address, p.Email, p.CreditCard,
-		int64(a.Balance), int64(a.OpenBalance), a.CreationDate, tm(a.LastLogin), a.LoginCount, a.LogoutCount)
-}
-
-func (t *tx) UpdateAccount(ctx context.Context, a trade.Account) error {
-	return t.exec(ctx, "UPDATE accounts SET balance = $1, lastlogin = $2, logincount = $3, logoutcount = $4 WHERE accountid = $5",
-		int64(a.Balance), tm(a.LastLogin), a.LoginCount, a.LogoutCount, a.AccountID)
-}
-
-func (t *tx) UpdateProfile(ctx context.Context, p trade.AccountProfile, hash string) error {
-	return t.exec(ctx, `UPDATE accounts SET fullname = $1, address = $2, email = $3, creditcard = $4,
-		passwd = CASE WHEN $5 = '' THEN passwd ELSE $5 END WHERE userid = $6`,
-		p.FullName, p.Address, p.Email, p.CreditCard, hash, p.UserID)
-}
-
-func (t *tx) CreateHolding(ctx context.Context, h trade.Holding) (int64, error) {
-	return t.insert(ctx, "INSERT INTO holdings (accountid, symbol, quantity, purchaseprice, purchasedate) VALUES ($1,$2,$3,$4,$5) RETURNING holdingid",
-		h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), h.PurchaseDate)
-}
-
-func (t *tx) SetHoldingQuantity(ctx context.Context, id, quantity int64) error {
-	return t.exec(ctx, "UPDATE holdings SET quantity = $1 WHERE holdingid = $2", quantity, id)
-}
-
-func (t *tx) DeleteHolding(ctx context.Context, id int64) error {
-	return t.exec(ctx, "DELETE FROM holdings WHERE holdingid = $1", id)
-}
-
-func (t *tx) CreateOrder(ctx context.Context, o trade.Order) (int64, error) {
-	return t.insert(ctx, `INSERT INTO orders (accountid, holdingid, symbol, ordertype, status, opendate, completiondate,
-		quantity, price, fee) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING orderid`,
-		o.AccountID, sqlstore.NullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status), o.OpenDate, tm(o.CompletionDate),
-		o.Quantity, int64(o.Price), int64(o.Fee))
-}
-
-func (t *tx) UpdateOrder(ctx context.Context, o trade.Order) error {
-	return t.exec(ctx, "UPDATE orders SET status = $1, completiondate = $2, holdingid = $3, price = $4 WHERE orderid = $5",
-		string(o.Status), tm(o.CompletionDate), sqlstore.NullID(o.HoldingID), int64(o.Price), o.OrderID)
-}
-
-func (t *tx) CompleteClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	os, err := all(t.q, ctx, scan.Order, "UPDATE orders SET status = 'completed' WHERE accountid = $1 AND status = 'closed' RETURNING "+orderCols, accountID)
-	for i := range os {
-		os[i].Status = trade.StatusClosed
-	}
-	sort.Slice(os, func(i, j int) bool { return os[i].OrderID < os[j].OrderID })
-	return os, err
-}
-
-func (t *tx) UpdateQuote(ctx context.Context, x trade.Quote) error {
-	return t.exec(ctx, "UPDATE quotes SET price = $1, low = $2, high = $3, change = $4, volume = $5 WHERE symbol = $6",
-		int64(x.Price), int64(x.Low), int64(x.High), int64(x.Change), x.Volume, x.Symbol)
 }

@@ -320,62 +320,18 @@ func setSequences(ctx context.Context, t pgx.Tx, li store.LoadInfo) error {
 // accounts and quotes that differ from their pristine copy are written back, and the id
 // sequences restart after the loaded ids.
 func (s *Store) Reset(ctx context.Context) error {
-	li, err := s.Loaded(ctx)
-	if err != nil {
-		return err
-	}
-	rs := sqlstore.NewRestore("IS DISTINCT FROM")
-	type stmt struct {
-		sql  string
-		args []any
-	}
-	run := func(t pgx.Tx, stmts ...stmt) error {
-		for _, st := range stmts {
-			if _, err := t.Exec(ctx, st.sql, st.args...); err != nil {
-				return fmt.Errorf("reset: %w", err)
-			}
-		}
-		return nil
-	}
-	// Loaded holdings sold from since the load: the sell orders name them.
-	touched := sqlstore.TouchedHoldings("$1", "$2")
 	reset := func(t pgx.Tx) error {
-		err := run(t,
-			stmt{"SET LOCAL work_mem = '256MB'", nil},
-			stmt{"DELETE FROM holdings WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"DELETE FROM orders WHERE orderid > $1", []any{li.MaxOrderID}},
-			stmt{"DELETE FROM holdings WHERE holdingid > $1", []any{li.MaxHoldingID}},
-		)
-		if err != nil {
+		if _, err := t.Exec(ctx, "SET LOCAL work_mem = '256MB'"); err != nil {
 			return err
 		}
-		var n, shares int64
-		if err := t.QueryRow(ctx, "SELECT count(*), coalesce(sum(quantity), 0)::bigint FROM holdings").Scan(&n, &shares); err != nil {
-			return err
-		}
-		if n != li.MaxHoldingID || shares != li.HoldingShares {
-			// Changed other than through sells: compare every loaded holding.
-			err := run(t,
-				stmt{rs.MissingHoldings, nil},
-				stmt{rs.Holdings, nil},
-			)
-			if err != nil {
-				return err
-			}
-		}
-		err = run(t,
-			stmt{"DELETE FROM accounts WHERE accountid > $1", []any{li.MaxAccountID}},
-			stmt{rs.Accounts, nil},
-			stmt{rs.Quotes, nil},
-		)
+		li, err := dialect.Reset(ctx, conn{t})
 		if err != nil {
 			return err
 		}
 		return setSequences(ctx, t, li)
 	}
 	for attempt := 1; ; attempt++ {
-		err = pgx.BeginFunc(ctx, s.pool, reset)
+		err := pgx.BeginFunc(ctx, s.pool, reset)
 		if err == nil || !retryable(err) || attempt == maxAttempts {
 			return err
 		}

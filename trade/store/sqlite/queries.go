@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -13,16 +12,21 @@ import (
 	"github.com/tradebench/tradebench/trade/store/sqlstore"
 )
 
-// q runs the primitives on the reader pool (tx == nil) or inside a write transaction.
+// q runs the primitives on the reader pool (tx == nil) or inside a transaction.
 type q struct {
-	s    *Store
-	tx   *sql.Tx
-	miss *[]string // statements the transaction had to prepare itself
+	s  *Store
+	tx *sql.Tx
+	// miss collects the statements an Update transaction had to prepare itself, to cache
+	// after it; nil in a one-off transaction, which caches nothing.
+	miss *[]string
 }
 
 func (q q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if q.tx == nil {
 		return q.s.rs.get(ctx, q.s.r, query)
+	}
+	if q.miss == nil { // a one-off transaction (Reset, Audit): statements not cached
+		return q.tx.PrepareContext(ctx, query)
 	}
 	if st := q.s.ws.lookup(query); st != nil {
 		return q.tx.StmtContext(ctx, st), nil
@@ -60,22 +64,6 @@ func (q q) readCtx(ctx context.Context) context.Context {
 		return ctx
 	}
 	return context.WithoutCancel(ctx)
-}
-
-// exec runs a write and reports ErrNotFound when it touched no row.
-func (q q) exec(ctx context.Context, query string, args ...any) error {
-	st, err := q.stmt(ctx, query)
-	if err != nil {
-		return err
-	}
-	res, err := st.ExecContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return store.ErrNotFound
-	}
-	return nil
 }
 
 // Times are stored as integer microseconds since the Unix epoch, UTC; NULL for none.
@@ -250,8 +238,51 @@ func (q q) IndexQuotes(ctx context.Context) ([]trade.Quote, error) {
 }
 
 // tx is a write transaction. SQLite's IMMEDIATE transaction already excludes every other
-// writer, so the Lock* reads need no row locks.
-type tx struct{ q }
+// writer, so the Lock* reads need no row locks; the writes are the shared ones.
+type tx struct {
+	q
+	sqlstore.Writes
+}
+
+// dialect is SQLite's for the statements sqlstore writes once.
+var dialect = sqlstore.NewDialect(sqlstore.Dialect{
+	Distinct: "IS NOT",
+	Time:     tm,
+	IsUnique: isUnique,
+	Order:    scan.Order,
+})
+
+// conn adapts q to sqlstore.Conn.
+type conn struct{ q }
+
+func (c conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Scanner {
+	row, err := c.queryRow(ctx, query, args...)
+	if err != nil {
+		return sqlstore.Failed(err)
+	}
+	return row
+}
+
+func (c conn) Each(ctx context.Context, query string, row func(sqlstore.Scanner) error, args ...any) error {
+	rows, err := c.query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return sqlstore.Each(rows, row)
+}
 
 func (t *tx) LockAccount(ctx context.Context, userID string) (trade.Account, error) {
 	return t.Account(ctx, userID)
@@ -269,76 +300,4 @@ func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) 
 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
 	return t.Holding(ctx, id)
-}
-
-func (t *tx) insert(ctx context.Context, query string, args ...any) (int64, error) {
-	st, err := t.stmt(ctx, query)
-	if err != nil {
-		return 0, err
-	}
-	res, err := st.ExecContext(ctx, args...)
-	if err != nil {
-		if isUnique(err) {
-			return 0, store.ErrDuplicate
-		}
-		return 0, err
-	}
-	return res.LastInsertId()
-}
-
-func (t *tx) CreateAccount(ctx context.Context, a trade.Account, p trade.AccountProfile, hash string) (int64, error) {
-	return t.insert(ctx, `INSERT INTO accounts (userid, passwd, fullname, address, email, creditcard,
-		balance, openbalance, creationdate, lastlogin, logincount, logoutcount) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-		a.UserID, hash, p.FullName, p.Address, p.Email, p.CreditCard,
-		int64(a.Balance), int64(a.OpenBalance), tm(a.CreationDate), tm(a.LastLogin), a.LoginCount, a.LogoutCount)
-}
-
-func (t *tx) UpdateAccount(ctx context.Context, a trade.Account) error {
-	return t.exec(ctx, "UPDATE accounts SET balance = ?, lastlogin = ?, logincount = ?, logoutcount = ? WHERE accountid = ?",
-		int64(a.Balance), tm(a.LastLogin), a.LoginCount, a.LogoutCount, a.AccountID)
-}
-
-func (t *tx) UpdateProfile(ctx context.Context, p trade.AccountProfile, hash string) error {
-	return t.exec(ctx, `UPDATE accounts SET fullname = ?, address = ?, email = ?, creditcard = ?,
-		passwd = CASE WHEN ? = '' THEN passwd ELSE ? END WHERE userid = ?`,
-		p.FullName, p.Address, p.Email, p.CreditCard, hash, hash, p.UserID)
-}
-
-func (t *tx) CreateHolding(ctx context.Context, h trade.Holding) (int64, error) {
-	return t.insert(ctx, "INSERT INTO holdings (accountid, symbol, quantity, purchaseprice, purchasedate) VALUES (?,?,?,?,?)",
-		h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate))
-}
-
-func (t *tx) SetHoldingQuantity(ctx context.Context, id, quantity int64) error {
-	return t.exec(ctx, "UPDATE holdings SET quantity = ? WHERE holdingid = ?", quantity, id)
-}
-
-func (t *tx) DeleteHolding(ctx context.Context, id int64) error {
-	return t.exec(ctx, "DELETE FROM holdings WHERE holdingid = ?", id)
-}
-
-func (t *tx) CreateOrder(ctx context.Context, o trade.Order) (int64, error) {
-	return t.insert(ctx, `INSERT INTO orders (accountid, holdingid, symbol, ordertype, status, opendate, completiondate,
-		quantity, price, fee) VALUES (?,?,?,?,?,?,?,?,?,?)`,
-		o.AccountID, sqlstore.NullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status), tm(o.OpenDate), tm(o.CompletionDate),
-		o.Quantity, int64(o.Price), int64(o.Fee))
-}
-
-func (t *tx) UpdateOrder(ctx context.Context, o trade.Order) error {
-	return t.exec(ctx, "UPDATE orders SET status = ?, completiondate = ?, holdingid = ?, price = ? WHERE orderid = ?",
-		string(o.Status), tm(o.CompletionDate), sqlstore.NullID(o.HoldingID), int64(o.Price), o.OrderID)
-}
-
-func (t *tx) CompleteClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	os, err := all(t.q, ctx, scan.Order, "UPDATE orders SET status = 'completed' WHERE accountid = ? AND status = 'closed' RETURNING "+orderCols, accountID)
-	for i := range os {
-		os[i].Status = trade.StatusClosed
-	}
-	sort.Slice(os, func(i, j int) bool { return os[i].OrderID < os[j].OrderID })
-	return os, err
-}
-
-func (t *tx) UpdateQuote(ctx context.Context, x trade.Quote) error {
-	return t.exec(ctx, "UPDATE quotes SET price = ?, low = ?, high = ?, change = ?, volume = ? WHERE symbol = ?",
-		int64(x.Price), int64(x.Low), int64(x.High), int64(x.Change), x.Volume, x.Symbol)
 }

@@ -300,55 +300,13 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 // every loaded account and quote that differs from its pristine copy. Only changed rows are
 // written.
 func (s *Store) Reset(ctx context.Context) error {
-	li, err := s.Loaded(ctx)
-	if err != nil {
-		return err
-	}
-	rs := sqlstore.NewRestore("IS NOT")
-	type stmt struct {
-		sql  string
-		args []any
-	}
-	run := func(tx *sql.Tx, stmts ...stmt) error {
-		for _, st := range stmts {
-			if _, err := tx.ExecContext(ctx, st.sql, st.args...); err != nil {
-				return fmt.Errorf("reset: %w", err)
-			}
-		}
-		return nil
-	}
-	// Loaded holdings sold from since the load: the sell orders name them.
-	touched := sqlstore.TouchedHoldings("?", "?")
 	return s.withTx(ctx, func(tx *sql.Tx) error {
-		err := run(tx,
-			stmt{"DELETE FROM holdings WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"DELETE FROM orders WHERE orderid > ?", []any{li.MaxOrderID}},
-			stmt{"DELETE FROM holdings WHERE holdingid > ?", []any{li.MaxHoldingID}},
-		)
+		li, err := dialect.Reset(ctx, conn{q{s: s, tx: tx}})
 		if err != nil {
 			return err
 		}
-		var n, shares int64
-		if err := tx.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(quantity), 0) FROM holdings").Scan(&n, &shares); err != nil {
-			return err
-		}
-		if n != li.MaxHoldingID || shares != li.HoldingShares {
-			// Changed other than through sells: compare every loaded holding.
-			err := run(tx,
-				stmt{rs.MissingHoldings, nil},
-				stmt{rs.Holdings, nil},
-			)
-			if err != nil {
-				return err
-			}
-		}
-		return run(tx,
-			// new holdings are numbered after the loaded ones again, as on PostgreSQL
-			stmt{"UPDATE sqlite_sequence SET seq = ? WHERE name = 'holdings'", []any{li.MaxHoldingID}},
-			stmt{"DELETE FROM accounts WHERE accountid > ?", []any{li.MaxAccountID}},
-			stmt{rs.Accounts, nil},
-			stmt{rs.Quotes, nil},
-		)
+		// new holdings are numbered after the loaded ones again, as on PostgreSQL
+		_, err = tx.ExecContext(ctx, "UPDATE sqlite_sequence SET seq = ? WHERE name = 'holdings'", li.MaxHoldingID)
+		return err
 	})
 }

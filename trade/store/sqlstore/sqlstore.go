@@ -10,6 +10,7 @@
 package sqlstore
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -170,8 +171,8 @@ func (s Scan[T, P]) CollectHoldingsWithQuotes(rows Rows) ([]trade.Holding, []tra
 	return hs, qs, rows.Err()
 }
 
-// NullID is a holding id as a column value: NULL for none.
-func NullID(id int64) any {
+// nullID is a holding id as a column value: NULL for none.
+func nullID(id int64) any {
 	if id == 0 {
 		return nil
 	}
@@ -268,7 +269,7 @@ func HoldingRow(h *trade.Holding, tm func(time.Time) any) []any {
 
 // OrderRow is an order's row (OrderRowCols).
 func OrderRow(o *trade.Order, tm func(time.Time) any) []any {
-	return []any{o.OrderID, o.AccountID, NullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
+	return []any{o.OrderID, o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
 		tm(o.OpenDate), tm(o.CompletionDate), o.Quantity, int64(o.Price), int64(o.Fee)}
 }
 
@@ -294,50 +295,38 @@ func restore(table, key, cols, distinct string) string {
 		table + "." + key + " = b." + key + " AND (" + qual(table, cols) + ") " + distinct + " (" + qual("b", cols) + ")"
 }
 
-// Restore is Reset's statements that put loaded rows back from their pristine copies, in the
-// dialect whose null-safe "differs" operator is distinct.
-type Restore struct {
-	// Holdings puts back every loaded holding that differs (after the missing ones are
-	// inserted again: MissingHoldings).
-	MissingHoldings, Holdings string
-	Accounts, Quotes          string
+// restoreSQL is Reset's statements that put loaded rows back from their pristine copies.
+type restoreSQL struct {
+	// holdings puts back every loaded holding that differs, after missingHoldings inserted the
+	// missing ones again.
+	missingHoldings, holdings, accounts, quotes string
 }
 
-// NewRestore builds the Restore statements for a dialect.
-func NewRestore(distinct string) Restore {
-	return Restore{
-		MissingHoldings: "INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)",
-		Holdings:        restore("holdings", "holdingid", restoreHoldingCols, distinct),
-		Accounts:        restore("accounts", "accountid", restoreAccountCols, distinct),
-		Quotes:          restore("quotes", "symbol", restoreQuoteCols, distinct),
+// newRestore builds the restoreSQL statements in the dialect whose null-safe "differs"
+// operator is distinct.
+func newRestore(distinct string) restoreSQL {
+	return restoreSQL{
+		missingHoldings: "INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)",
+		holdings:        restore("holdings", "holdingid", restoreHoldingCols, distinct),
+		accounts:        restore("accounts", "accountid", restoreAccountCols, distinct),
+		quotes:          restore("quotes", "symbol", restoreQuoteCols, distinct),
 	}
 }
 
-// TouchedHoldings selects the loaded holdings sold from since the load (the sell orders name
-// them), with two parameters: the loaded max order id and max holding id, in the dialect's
-// placeholders p1 and p2.
-func TouchedHoldings(p1, p2 string) string {
-	return "SELECT holdingid FROM orders WHERE orderid > " + p1 + " AND ordertype = 'sell' AND holdingid <= " + p2
-}
-
-// AuditDB is one read-only snapshot an audit runs in.
-type AuditDB interface {
-	// Each runs query and hands each row to row, in order.
-	Each(query string, row func(Scanner) error) error
-}
-
-// Audit runs the audit queries (store.AuditQueries) in db for a database loaded as li.
-func Audit(db AuditDB, li store.LoadInfo, limit int) (store.AuditReport, error) {
+// Audit runs the audit queries (store.AuditQueries) in c, one read-only snapshot, after the
+// load marker (read in the same snapshot: ErrNotLoaded if there is none).
+func Audit(ctx context.Context, c Conn, limit int) (store.AuditReport, error) {
+	li, err := LoadMarker(c.QueryRow(ctx, LoadMarkerSQL))
+	if err != nil {
+		return store.AuditReport{}, err
+	}
 	rep := store.AuditReport{Scope: store.AuditScope{LoadedMaxOrderID: li.MaxOrderID}}
 	sc := &rep.Scope
-	err := db.Each(store.AuditScopeQuery, func(r Scanner) error {
-		return r.Scan(&sc.Accounts, &sc.Orders, &sc.Holdings, &sc.Quotes)
-	})
-	if err != nil {
+	if err := c.QueryRow(ctx, store.AuditScopeQuery).Scan(&sc.Accounts, &sc.Orders, &sc.Holdings, &sc.Quotes); err != nil {
 		return rep, err
 	}
 	for _, query := range store.AuditQueries(li.MaxOrderID) {
-		if err := db.Each(query, func(r Scanner) error { return rep.Collect(r.Scan, limit) }); err != nil {
+		if err := c.Each(ctx, query, func(r Scanner) error { return rep.Collect(r.Scan, limit) }); err != nil {
 			return rep, err
 		}
 	}
