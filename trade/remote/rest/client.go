@@ -50,7 +50,6 @@ func NewClient(addr string, opts Options) (*Client, error) {
 	return c, nil
 }
 
-
 // baseURL normalises "host:port" or a URL to scheme://host + path (defaultPath if none).
 func baseURL(addr, defaultPath string) (string, error) {
 	if addr == "" {
