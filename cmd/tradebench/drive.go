@@ -85,7 +85,7 @@ var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "
 	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
 	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait",
-	"MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
+	"MetricsListen": "metrics-listen", "FaultsFile": "faults", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 
 // driveFlags are the flags drive and run share. A flag that sets a driver.Config field as it is
 // is bound to the field itself (the library fills its defaults and checks it); the fields here
@@ -138,6 +138,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
+	fs.StringVar(&f.cfg.FaultsFile, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
 	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
 	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 	f.progress = addProgress(fs)
