@@ -23,7 +23,7 @@ func TestRequestsCutByTheEndAreNoHits(t *testing.T) {
 	t.Cleanup(srv.Close)
 	defer srv.CloseClientConnections()
 	// the server never answers: the preflight would wait for it (its timeout) and refuse it
-	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/", Users: 2, Duration: 300 * time.Millisecond, Timeout: time.Minute})
+	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/", Phases: Phases{Users: 2, Duration: 300 * time.Millisecond}, Timeout: time.Minute}, HTTP)
 	var inv *report.InvalidError // nothing passed: the run is invalid, and its results still say why
 	if res == nil || err != nil && !errors.As(err, &inv) {
 		t.Fatal(err)

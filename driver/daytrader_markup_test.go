@@ -185,8 +185,8 @@ func driveBuiltin(t *testing.T, target, name string, more func() string) *report
 	noThink := scenario.Think{}
 	res, err := Drive(context.Background(), Config{
 		Target: target, Scenario: name, Params: map[string]string{"users": "200", "quotes": "100"},
-		Think: &noThink, Timeout: 5 * time.Second, Users: 4, Iterations: builtinIterations[name], Duration: 2 * time.Minute,
-	})
+		Phases: Phases{Think: &noThink, Users: 4, Duration: 2 * time.Minute}, Timeout: 5 * time.Second, Iterations: builtinIterations[name],
+	}, HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}

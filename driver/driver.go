@@ -12,20 +12,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
-	"github.com/tradebench/tradebench/driver/live"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
@@ -60,23 +58,15 @@ type Config struct {
 	URL string `json:"url,omitempty"`
 	// Params override scenario parameters.
 	Params map[string]string `json:"params,omitempty"`
-	// Think replaces the scenario's think time (nil: the scenario's; quick mode: none).
-	Think *scenario.Think `json:"think,omitempty"`
 
-	// Users is the closed model's virtual users (at least 1; unused in the open model).
-	Users int `json:"users,omitempty"`
-	// Rate > 0 selects the open model: iterations started per second.
-	Rate float64 `json:"rate,omitempty"`
+	// Phases is the load shape: users or rate, ramp-up, the measured Duration, ramp-down and
+	// the think time (which replaces the scenario's; quick mode has none).
+	Phases
 	// MaxInFlight caps the open model's concurrent iterations (0 = load.DefaultMaxInFlight,
 	// lowered to fit the scenario's unique ranges).
 	MaxInFlight int `json:"max_in_flight,omitempty"`
 	// Iterations, if > 0, stops each closed-model user after that many (0 = until the end).
-	Iterations int           `json:"iterations,omitempty"`
-	RampUp     time.Duration `json:"ramp_up"`
-	// Duration is the measured steady state (positive; the command line's default is
-	// DefaultDuration).
-	Duration time.Duration `json:"duration"`
-	RampDown time.Duration `json:"ramp_down"`
+	Iterations int `json:"iterations,omitempty"`
 
 	// KeepConnections keeps connections and cookies across iterations (nil: the default — fresh
 	// per iteration for scenarios, as the original papers' runs did; kept in quick mode, as wrk does).
@@ -98,13 +88,14 @@ type Config struct {
 	// no two agents' users ever hold the same value. The zero value uses the whole range.
 	Slice scenario.Slice `json:"slice"`
 
+	// Progress receives the run's live progress line (nil: none) and the pipeline's own lines
+	// ("run 2 of 5"); ProgressTTY redraws the line in place.
 	Progress    io.Writer `json:"-"`
 	ProgressTTY bool      `json:"-"`
-	// OnSecond, if set, receives each closed second of the run as load.Config.OnSecond does
-	// (same contract: one goroutine, in order, return quickly, the histogram valid only during
-	// the call) — a local run's seconds, or a distributed run's merged over its agents — so a
-	// live reporter (a metrics exporter) reads a drive the same way wherever it runs.
-	OnSecond func(p report.SeriesPoint, h *hdr.Histogram) `json:"-"`
+	// Watchers are given every closed second of the run besides the progress line and the live
+	// views Drive composes itself (load.Config.Watchers' contract: one goroutine, in order,
+	// return quickly) — a local run's seconds, or a distributed run's merged over its agents.
+	Watchers []load.Watcher `json:"-"`
 
 	Thresholds []report.Threshold `json:"-"`
 	// Peak, if set, runs a peak search instead of one run (closed model only).
@@ -178,31 +169,23 @@ func (c *Config) SetDefaults() {
 	}
 }
 
-// Load is the load engine's configuration of the drive: its load model, phases, progress and
-// resources, with label naming it on the progress line. The one mapping from a drive to the
-// engine, for the drive itself and for commands that run another workload under the same
-// settings (the smart client).
-func (c Config) Load(label string) load.Config {
-	return load.Config{Users: c.Users, Rate: c.Rate, MaxInFlight: c.MaxInFlight, Iterations: c.Iterations,
-		RampUp: c.RampUp, Steady: c.Duration, RampDown: c.RampDown, Progress: c.Progress, ProgressTTY: c.ProgressTTY,
-		Label: label, Resources: c.Resources, OnSecond: c.OnSecond}
+// Load is the load engine's configuration of the drive: its load model, phases and resources.
+// The one mapping from a drive to the engine (Phases.Load and the drive's own bounds).
+func (c Config) Load() load.Config {
+	lc := c.Phases.Load()
+	lc.MaxInFlight, lc.Iterations, lc.Resources = c.MaxInFlight, c.Iterations, c.Resources
+	return lc
 }
 
 // Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
 // it checks c with its defaults filled.
 func (c Config) Validate() error {
 	c.SetDefaults()
+	// a capacity search's steps have their own measured window
+	if err := c.Phases.Validate(c.Peak == nil); err != nil {
+		return err
+	}
 	switch {
-	case math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < 0:
-		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", c.Rate)
-	case c.Rate == 0 && c.Users < 1:
-		return setting.Errorf("Users", "must be at least 1, got %d", c.Users)
-	case c.Duration <= 0 && c.Peak == nil: // a capacity search's steps have their own
-		return setting.Errorf("Duration", "must be positive, got %v", c.Duration)
-	case c.RampUp < 0:
-		return setting.Errorf("RampUp", "must not be negative, got %v", c.RampUp)
-	case c.RampDown < 0:
-		return setting.Errorf("RampDown", "must not be negative, got %v", c.RampDown)
 	case c.Timeout < 0:
 		return setting.Errorf("Timeout", "must be positive, got %v", c.Timeout)
 	case c.ConnectTimeout < 0:
@@ -255,8 +238,8 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// Workload is the results' workload name for driven HTTP scenarios.
-const Workload = "http"
+// HTTPWorkload is the results' workload name for driven HTTP scenarios.
+const HTTPWorkload = "http"
 
 // LoadScenario resolves a built-in name or a file path and compiles it.
 func LoadScenario(nameOrPath string, opt scenario.Options) (*scenario.Scenario, error) {
@@ -335,172 +318,6 @@ func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, str
 	return sc, target, err
 }
 
-// Drive runs cfg and returns its results. A run that completes but misses a threshold returns
-// the results and a *report.ThresholdsFailed; a distributed run that lost an agent returns the
-// merged results of the rest and an *AgentsLostError (unless the distributor was told to allow
-// it); an interrupted run returns what was measured and the context's error. The types let a
-// caller tell these apart (the command line maps them to its exit statuses).
-func Drive(ctx context.Context, cfg Config) (*report.Results, error) {
-	rules := report.DefaultRules()
-	if cfg.Rules != nil {
-		rules = *cfg.Rules
-	}
-	if err := rules.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkRepeat(cfg); err != nil {
-		return nil, err
-	}
-	if cfg.Repeat > 1 {
-		return driveRepeated(ctx, cfg)
-	}
-	p, err := Prepare(cfg)
-	if err != nil {
-		return nil, err
-	}
-	// the live views first: a setting they refuse (a busy address) sends nothing to the target
-	sess, err := p.startLive(ctx)
-	if err != nil {
-		return nil, err
-	}
-	fail := func(err error) (*report.Results, error) {
-		if sess != nil {
-			sess.Close(ctx)
-		}
-		return nil, err
-	}
-	var tc *targetConfig
-	if !p.quick && !cfg.NoPreflight {
-		tc = fetchTargetConfig(ctx, p.target, p.http)
-	}
-	// a tradebench target says what data set it holds: size the scenario to it
-	params, changed, err := sizeFromTarget(cfg.Params, func(name string) bool { _, ok := p.sc.Param(name); return ok }, tc)
-	if err != nil {
-		return fail(err)
-	}
-	if changed {
-		cfg.Params = params
-		watch := p.lc.Watch
-		if p, err = Prepare(cfg); err != nil {
-			return fail(err)
-		}
-		p.lc.Watch = watch
-		p.notes = append(p.notes, fmt.Sprintf("scenario sized to the target's data set (/trade/config.json): users=%s, quotes=%s", params["users"], params["quotes"]))
-	}
-	if !cfg.NoPreflight {
-		if err := p.Preflight(ctx); err != nil {
-			return fail(err)
-		}
-	}
-	res, err := p.drive(ctx, sess, tc, rules)
-	if sess != nil {
-		if ferr := sess.Finish(res); ferr != nil && res != nil {
-			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())
-		}
-		sess.Close(ctx)
-	}
-	return res, err
-}
-
-// startLive opens the plan's live views, if any, and makes the run feed them.
-func (p *Plan) startLive(ctx context.Context) (*live.Session, error) {
-	opt := live.Options{MetricsListen: p.cfg.MetricsListen, Dashboard: p.cfg.Dashboard, Linger: p.cfg.LiveLinger,
-		Thresholds: p.cfg.Thresholds, Log: p.cfg.LiveLog}
-	if !opt.Enabled() {
-		return nil, nil
-	}
-	base := report.New("")
-	p.describe(base)
-	p.lc.Describe(base)
-	base.StartedAt = time.Now().UTC()
-	sess, err := live.Start(ctx, opt, base)
-	if err != nil {
-		return nil, err
-	}
-	p.lc.Watch = sess
-	if p.cfg.OnLive != nil {
-		p.cfg.OnLive(sess.MetricsURL(), sess.DashboardURL())
-	}
-	return sess, nil
-}
-
-// drive runs the prepared plan; tc is the target's configuration read before the load (nil:
-// none, or not read), rules the run rules the results are judged by.
-func (p *Plan) drive(ctx context.Context, sess *live.Session, tc *targetConfig, rules report.Rules) (*report.Results, error) {
-	var res *report.Results
-	var err error
-	switch {
-	case p.cfg.Distributor != nil:
-		if p.cfg.Peak != nil {
-			return nil, setting.Errorf("Peak", "peak search runs in one process; it cannot be spread over agents")
-		}
-		// the agents run the load; the controller watches the system under test's resources
-		var mon *sut.Monitor
-		if len(p.cfg.Resources) > 0 {
-			mon = sut.Start(ctx, time.Now(), p.cfg.Resources...)
-		}
-		if sess != nil {
-			sess.Resources = mon // the controller's seconds carry no resources: the dashboard reads them here
-		}
-		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return p.cfg.Distributor.Distribute(ctx, p) })
-		if mon != nil {
-			s, serr := mon.Stop()
-			if res != nil {
-				res.SUT = s
-				if serr != nil {
-					res.Notes = append(res.Notes, serr.Error())
-				}
-			}
-		}
-	case p.cfg.Peak != nil:
-		if p.cfg.Stream != nil {
-			return nil, setting.Errorf("Stream", "stream subscribers measure one run; they cannot run through a peak search")
-		}
-		res, err = runPeak(ctx, *p.cfg.Peak, p.lc, p.w)
-	default:
-		res, err = streamload.Measure(ctx, p.cfg.Stream, p.cfg.RampUp, p.cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, p.lc, p.w) })
-	}
-	if res == nil {
-		return nil, err
-	}
-	disclose.Fill(res)
-	p.describe(res)
-	orderTransactions(res, p.sc.TransactionNames())
-	res.Label = p.cfg.Label
-	res.Notes = append(res.Notes, p.notes...)
-	if !p.quick && tc == nil && p.cfg.NoPreflight {
-		tc = fetchTargetConfig(ctx, p.target, p.http)
-	}
-	recordServer(res, tc)
-	if p.cfg.FaultsFile != "" {
-		if ferr := res.AddFaultsFile(p.cfg.FaultsFile); ferr != nil {
-			res.Notes = append(res.Notes, "faults not recorded: "+ferr.Error())
-		}
-	}
-	var lost *AgentsLostError
-	if errors.As(err, &lost) {
-		err = nil
-	}
-	if err != nil {
-		return res, err
-	}
-	target := p.target
-	if p.quick {
-		target = p.cfg.URL
-	}
-	verr := Judge(res, rules, target)
-	if len(p.cfg.Thresholds) > 0 {
-		if terr := res.CheckThresholds(p.cfg.Thresholds); terr != nil && lost == nil {
-			// both reasons are returned: the command's exit-code table says which one wins
-			return res, errors.Join(terr, verr)
-		}
-	}
-	if lost != nil {
-		return res, errors.Join(lost, verr)
-	}
-	return res, verr
-}
-
 // Plan is a drive ready to run: its scenario compiled, its virtual users' workload built and its
 // limits checked. A distributed run's controller prepares one to check the drive before it asks
 // any agent, and each agent prepares its own share before the run may start.
@@ -572,7 +389,7 @@ func Prepare(cfg Config) (*Plan, error) {
 		return nil, err
 	}
 	cfg.Seed = p.w.Seed()
-	p.lc = cfg.Load(p.sc.Name)
+	p.lc = cfg.Load()
 	p.cfg = cfg
 	return p, nil
 }
@@ -596,16 +413,14 @@ func (p *Plan) ScenarioData() []byte {
 	return p.sc.Content // the bytes it was parsed from
 }
 
-// Run runs the plan's load in this process, from the instant start (zero: now), passing each
-// closed second to onSecond when it is not nil. Agents run their share this way.
-func (p *Plan) Run(ctx context.Context, start time.Time, onSecond func(report.SeriesPoint, *hdr.Histogram)) (*report.Results, error) {
+// Run runs the plan's load in this process, from the instant start (zero: now), giving each
+// closed second to the plan's watchers and ws. Agents run their share this way.
+func (p *Plan) Run(ctx context.Context, start time.Time, ws ...load.Watcher) (*report.Results, error) {
 	lc := p.lc
-	lc.StartAt, lc.OnSecond = start, onSecond
+	lc.StartAt = start
+	lc.Watchers = append(slices.Clone(lc.Watchers), ws...)
 	return load.Run(ctx, lc, p.w)
 }
-
-// Watch makes Run give each closed second to w too (an agent's live metrics).
-func (p *Plan) Watch(w load.Watcher) { p.lc.Watch = w }
 
 // Distributor runs a prepared drive somewhere else than in this process — on load agents — and
 // returns the merged results. Package fleet's controller is one.
@@ -661,43 +476,9 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 	return cfg, notes, nil
 }
 
-// runPeak runs a capacity search (package peak): each step is one load.Run at the step's users
-// or rate, with the step's own ramp-up and measured window and no ramp-down.
-func runPeak(ctx context.Context, pc peak.Config, lc load.Config, w load.Workload) (*report.Results, error) {
-	pc.Defaults()
-	base := lc.Label
-	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {
-		c := lc
-		c.Users, c.Rate = s.Users, s.Rate
-		c.RampUp, c.Steady, c.RampDown = s.RampUp, s.Duration, 0
-		what := fmt.Sprintf("%d users", s.Users)
-		if pc.Open {
-			what = fmt.Sprintf("%g/s", s.Rate)
-		}
-		c.Label = fmt.Sprintf("%s %s %d (%s)", base, s.Phase, s.N, what)
-		return load.Run(ctx, c, w)
-	})
-	if best == nil {
-		if err == nil {
-			err = fmt.Errorf("peak search found no step within its bounds: %s", ps.StopWhy)
-		}
-		return nil, err
-	}
-	best.Settings.Peak = &report.PeakSettings{StepDuration: pc.StepDuration.String(), Start: int(pc.Start), MaxUsers: int(pc.Max)}
-	if pc.MaxP90 > 0 {
-		best.Settings.Peak.MaxP90 = pc.MaxP90.String()
-	}
-	at := fmt.Sprintf("%d users", ps.PeakUsers)
-	if pc.Open {
-		at = fmt.Sprintf("%g iterations/s", ps.PeakRate)
-	}
-	best.Notes = append(best.Notes, fmt.Sprintf("capacity search: %d steps in %.0fs; the transactions above are the confirming run at the peak, %s", len(ps.Steps), ps.Seconds, at))
-	return best, err
-}
-
 func (p *Plan) describe(res *report.Results) {
 	cfg, sc, target, keep, quick := p.cfg, p.sc, p.target, p.keep, p.quick
-	res.Workload = Workload
+	res.Workload = HTTPWorkload
 	res.Scenario = sc.Name
 	res.Target = target
 	if quick {

@@ -17,8 +17,7 @@ import (
 	"testing"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -46,7 +45,7 @@ func trivial(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func TestQuickModeClosedKeepAlive(t *testing.T) {
 	srv, conns := trivial(t)
-	res, err := Drive(context.Background(), Config{URL: srv.URL + "/x?s=s:{0..10}", Users: 3, Duration: time.Second})
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/x?s=s:{0..10}", Phases: Phases{Users: 3, Duration: time.Second}}, HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +76,7 @@ func TestQuickModePathTemplate(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	res, err := Drive(context.Background(), Config{URL: srv.URL + "/q/s:{0..5}#frag", Users: 2, Duration: 500 * time.Millisecond})
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/q/s:{0..5}#frag", Phases: Phases{Users: 2, Duration: 500 * time.Millisecond}}, HTTP)
 	if err != nil || res.Total.Errors != 0 || res.Total.Pass == 0 {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -96,8 +95,7 @@ func TestQuickModePathTemplate(t *testing.T) {
 func TestOpenModeAndThresholds(t *testing.T) {
 	srv, _ := trivial(t)
 	// every request fails: the preflight would refuse the target before the load
-	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/missing", Rate: 200, Duration: time.Second,
-		Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}})
+	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/missing", Phases: Phases{Rate: 200, Duration: time.Second}, Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}}, HTTP)
 	var tf *report.ThresholdsFailed
 	if !errors.As(err, &tf) || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
 		t.Fatalf("404s against a 1%% error threshold: %v", err)
@@ -121,7 +119,7 @@ flow:
   - request: {name: a, url: "/a?{{n}}", check: {contains: "hello 7"}}
   - request: {name: b, url: "/b"}
 `), 0o644)
-	res, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: file, Params: map[string]string{"n": "7"}, Users: 2, Iterations: 5, Duration: time.Minute})
+	res, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: file, Params: map[string]string{"n": "7"}, Phases: Phases{Users: 2, Duration: time.Minute}, Iterations: 5}, HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,16 +144,16 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Scenario: "stocktrader", Users: 1, Duration: time.Second}, "the target is required"},
-		{Config{Target: srv.URL, Scenario: "nope", Users: 1, Duration: time.Second}, `"nope" is neither a built-in (buysell, daytrader-mix, stocktrader) nor a file`},
-		{Config{Target: srv.URL, URL: srv.URL, Users: 1, Duration: time.Second}, "do not combine"},
-		{Config{URL: "localhost:8080/x", Users: 1, Duration: time.Second}, "absolute http"},
-		{Config{Target: srv.URL + "/app", Users: 1, Duration: time.Second}, "give only scheme://host"},
-		{Config{Target: srv.URL, Params: map[string]string{"userz": "1"}, Users: 1, Duration: time.Second}, `unknown parameter "userz"`},
-		{Config{URL: srv.URL, Users: 0, Duration: time.Second}, "Users: must be at least 1"},
+		{Config{Scenario: "stocktrader", Phases: Phases{Users: 1, Duration: time.Second}}, "the target is required"},
+		{Config{Target: srv.URL, Scenario: "nope", Phases: Phases{Users: 1, Duration: time.Second}}, `"nope" is neither a built-in (buysell, daytrader-mix, stocktrader) nor a file`},
+		{Config{Target: srv.URL, URL: srv.URL, Phases: Phases{Users: 1, Duration: time.Second}}, "do not combine"},
+		{Config{URL: "localhost:8080/x", Phases: Phases{Users: 1, Duration: time.Second}}, "absolute http"},
+		{Config{Target: srv.URL + "/app", Phases: Phases{Users: 1, Duration: time.Second}}, "give only scheme://host"},
+		{Config{Target: srv.URL, Params: map[string]string{"userz": "1"}, Phases: Phases{Users: 1, Duration: time.Second}}, `unknown parameter "userz"`},
+		{Config{URL: srv.URL, Phases: Phases{Users: 0, Duration: time.Second}}, "Users: must be at least 1"},
 	}
 	for _, tc := range cases {
-		_, err := Drive(context.Background(), tc.cfg)
+		_, err := Drive(context.Background(), tc.cfg, HTTP)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
 		}
@@ -227,23 +225,23 @@ func TestRecordServerUsesTheRunsClient(t *testing.T) {
 // Timeout and Scenario take their defaults. Mutants: skipping the Duration check lets a zero
 // steady state through; checking Users in the open model refuses a valid rate run.
 func TestValidateNamesTheField(t *testing.T) {
-	ok := Config{Target: "http://127.0.0.1:1", Users: 1, Duration: time.Second}
+	ok := Config{Target: "http://127.0.0.1:1", Phases: Phases{Users: 1, Duration: time.Second}}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("a valid drive: %v", err)
 	}
-	if err := (Config{URL: "http://127.0.0.1:1/", Rate: 5, Duration: time.Second}).Validate(); err != nil {
+	if err := (Config{URL: "http://127.0.0.1:1/", Phases: Phases{Rate: 5, Duration: time.Second}}).Validate(); err != nil {
 		t.Fatalf("an open-model drive without users: %v", err)
 	}
 	for field, c := range map[string]Config{
-		"Users":          {Users: 0, Duration: time.Second},
-		"Rate":           {Rate: -1, Duration: time.Second},
-		"Duration":       {Users: 1},
-		"RampUp":         {Users: 1, Duration: time.Second, RampUp: -time.Second},
-		"RampDown":       {Users: 1, Duration: time.Second, RampDown: -time.Second},
-		"Timeout":        {Users: 1, Duration: time.Second, Timeout: -time.Second},
-		"MaxInFlight":    {Rate: 1, Duration: time.Second, MaxInFlight: -1},
-		"ConnectTimeout": {Users: 1, Duration: time.Second, ConnectTimeout: -time.Second},
-		"Peak":           {Rate: 1, Duration: time.Second, Peak: &peak.Config{}},
+		"Users":          {Phases: Phases{Users: 0, Duration: time.Second}},
+		"Rate":           {Phases: Phases{Rate: -1, Duration: time.Second}},
+		"Duration":       {Phases: Phases{Users: 1}},
+		"RampUp":         {Phases: Phases{Users: 1, Duration: time.Second, RampUp: -time.Second}},
+		"RampDown":       {Phases: Phases{Users: 1, Duration: time.Second, RampDown: -time.Second}},
+		"Timeout":        {Phases: Phases{Users: 1, Duration: time.Second}, Timeout: -time.Second},
+		"MaxInFlight":    {Phases: Phases{Rate: 1, Duration: time.Second}, MaxInFlight: -1},
+		"ConnectTimeout": {Phases: Phases{Users: 1, Duration: time.Second}, ConnectTimeout: -time.Second},
+		"Peak":           {Phases: Phases{Rate: 1, Duration: time.Second}, Peak: &peak.Config{}},
 	} {
 		var se *setting.Error
 		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
@@ -261,15 +259,14 @@ func TestValidateNamesTheField(t *testing.T) {
 	}
 }
 
-// TestDriveOnSecond: a local drive's OnSecond hears every second the results' series holds, in
-// order — the hook a live reporter reads. Mutant: Config.Load not passing OnSecond to the engine
-// leaves it silent.
-func TestDriveOnSecond(t *testing.T) {
+// TestDriveWatchers: a local drive's watcher hears every second the results' series holds, in
+// order — the hook a live reporter reads. Mutant: Measurer.Watchers leaving out the
+// drive's own watchers leaves it silent.
+func TestDriveWatchers(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer srv.Close()
 	var heard []report.SeriesPoint
-	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 1, Duration: 2 * time.Second,
-		OnSecond: func(p report.SeriesPoint, _ *hdr.Histogram) { heard = append(heard, p) }})
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 1, Duration: 2 * time.Second}, Watchers: []load.Watcher{load.WatcherFunc(func(s *load.Second) { heard = append(heard, s.Point) })}}, HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func TestLiveSettingsChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer busy.Close()
-	base := Config{URL: srv.URL + "/", Users: 1, Duration: time.Second}
+	base := Config{URL: srv.URL + "/", Phases: Phases{Users: 1, Duration: time.Second}}
 	for _, c := range []struct {
 		field string
 		edit  func(*Config)
@@ -41,7 +41,7 @@ func TestLiveSettingsChecked(t *testing.T) {
 	} {
 		cfg := base
 		c.edit(&cfg)
-		_, err := Drive(context.Background(), cfg)
+		_, err := Drive(context.Background(), cfg, HTTP)
 		var se *setting.Error
 		if !errors.As(err, &se) || se.Field != c.field {
 			t.Errorf("%+v: error %v, want one naming %s", cfg, err, c.field)

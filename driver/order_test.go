@@ -56,7 +56,7 @@ func TestDriveListsScenarioOrder(t *testing.T) {
 	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: file, Users: 1, RampUp: 200 * time.Millisecond, Duration: 1200 * time.Millisecond})
+	res, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: file, Phases: Phases{Users: 1, RampUp: 200 * time.Millisecond, Duration: 1200 * time.Millisecond}}, HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func checkRepeat(cfg Config) error {
 // the next's). A failed threshold or an invalid verdict does not stop the repeats (they are
 // results) and is returned for every run it happened in, joined; any other error stops them, and
 // the results of the runs so far are returned with it.
-func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
+func driveRepeated(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	n := cfg.Repeat
 	var (
 		last    *report.Results
@@ -51,7 +51,7 @@ func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 		if cfg.Progress != nil {
 			fmt.Fprintf(cfg.Progress, "run %d of %d\n", i, n)
 		}
-		res, err := Drive(ctx, one)
+		res, err := driveOnce(ctx, one, w)
 		if res == nil {
 			return combine(last, repeats), err
 		}
@@ -59,6 +59,10 @@ func driveRepeated(ctx context.Context, cfg Config) (*report.Results, error) {
 		repeats = append(repeats, report.RepeatOf(i, res))
 		var tf *report.ThresholdsFailed
 		var inv *report.InvalidError // an invalid run is a result too: the next repeats still run
+		var stop *InterruptedError
+		if errors.As(err, &stop) { // the runs so far are kept, the last one's verdict says why it ended
+			return combine(last, repeats), err
+		}
 		if err != nil && !errors.As(err, &tf) && !errors.As(err, &inv) {
 			return combine(last, repeats), fmt.Errorf("run %d of %d: %w", i, n, err)
 		}

@@ -27,8 +27,8 @@ func TestRepeatKeepsEveryRunsVerdict(t *testing.T) {
 		w.Write([]byte("ok"))
 	}))
 	defer srv.Close()
-	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Users: 2, Duration: time.Second, Repeat: 3, NoPreflight: true,
-		BetweenRepeats: func(ctx context.Context, i int) error { run.Store(int64(i)); return nil }})
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 2, Duration: time.Second}, Repeat: 3, NoPreflight: true,
+		BetweenRepeats: func(ctx context.Context, i int) error { run.Store(int64(i)); return nil }}, HTTP)
 	var inv *report.InvalidError
 	if !errors.As(err, &inv) || !strings.Contains(err.Error(), "run 1 of 3") {
 		t.Fatalf("error %v: want run 1's invalid verdict", err)

@@ -80,8 +80,7 @@ func BenchmarkQuickRequest(b *testing.B) {
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			b.ResetTimer()
-			res, err := Drive(context.Background(), Config{URL: "http://" + addr + "/hello", Users: users,
-				Iterations: iters, Duration: time.Hour})
+			res, err := Drive(context.Background(), Config{URL: "http://" + addr + "/hello", Phases: Phases{Users: users, Duration: time.Hour}, Iterations: iters}, HTTP)
 			b.StopTimer()
 			cpu := cpuTime() - cpu0
 			if res == nil {

@@ -20,7 +20,7 @@ import (
 // it to the flag), the variable and the numbers.
 func TestMoreUsersThanAccountsRefused(t *testing.T) {
 	srv, conns := trivial(t)
-	_, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Users: 11, Duration: time.Second})
+	_, err := Drive(context.Background(), Config{Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Phases: Phases{Users: 11, Duration: time.Second}}, HTTP)
 	var ue *UsageError
 	if !errors.As(err, &ue) {
 		t.Fatalf("error %v (%T), want a *UsageError", err, err)
@@ -37,7 +37,7 @@ func TestMoreUsersThanAccountsRefused(t *testing.T) {
 		t.Errorf("%d connections to the target: the run should not have started", n)
 	}
 	// as many users as accounts runs
-	res, err := Drive(context.Background(), Config{NoPreflight: true, Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Users: 10, Iterations: 1, Think: &scenario.Think{}, Duration: time.Minute})
+	res, err := Drive(context.Background(), Config{NoPreflight: true, Target: srv.URL, Scenario: "buysell", Params: map[string]string{"users": "10"}, Phases: Phases{Users: 10, Think: &scenario.Think{}, Duration: time.Minute}, Iterations: 1}, HTTP)
 	if res == nil {
 		t.Fatalf("10 users on 10 accounts: %v", err)
 	}
@@ -50,14 +50,14 @@ func TestFitUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, notes, err := fitUnique(Config{Rate: 10}, sc)
+	cfg, notes, err := fitUnique(Config{Phases: Phases{Rate: 10}}, sc)
 	if err != nil || cfg.MaxInFlight != 40 || len(notes) != 1 {
 		t.Errorf("open model, default in-flight limit: %d, %v, %v", cfg.MaxInFlight, notes, err)
 	}
-	if _, _, err := fitUnique(Config{Rate: 10, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "MaxInFlight: 41 at once: variable uid") {
+	if _, _, err := fitUnique(Config{Phases: Phases{Rate: 10}, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "MaxInFlight: 41 at once: variable uid") {
 		t.Errorf("open model, 41 in flight: %v", err)
 	}
-	cfg, notes, err = fitUnique(Config{Users: 5, Peak: &peak.Config{Start: 10}}, sc)
+	cfg, notes, err = fitUnique(Config{Phases: Phases{Users: 5}, Peak: &peak.Config{Start: 10}}, sc)
 	if err != nil || cfg.Peak.Max != 40 || len(notes) != 1 {
 		t.Errorf("peak search: max users %g, %v, %v", cfg.Peak.Max, notes, err)
 	}
@@ -68,7 +68,7 @@ func TestFitUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg, notes, err := fitUnique(Config{Rate: 10, Peak: nil}, quick); err != nil || cfg.MaxInFlight != 0 || notes != nil {
+	if cfg, notes, err := fitUnique(Config{Phases: Phases{Rate: 10}, Peak: nil}, quick); err != nil || cfg.MaxInFlight != 0 || notes != nil {
 		t.Errorf("no unique draws, nothing changes: %+v %v %v", cfg, notes, err)
 	}
 }
@@ -88,7 +88,7 @@ func TestSeedRecordedAndRepeated(t *testing.T) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
-		res, err := Drive(context.Background(), Config{URL: srv.URL + "/q?s={0..1000000}", Users: 1, Iterations: 20, Duration: time.Minute, Seed: seed})
+		res, err := Drive(context.Background(), Config{URL: srv.URL + "/q?s={0..1000000}", Phases: Phases{Users: 1, Duration: time.Minute}, Iterations: 20, Seed: seed}, HTTP)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,11 +38,11 @@ func TestMain(m *testing.M) {
 		c, _ := strconv.Atoi(os.Getenv("TB_C"))
 		d, _ := time.ParseDuration(os.Getenv("TB_D"))
 		stop := profile(os.Getenv("TB_DRV_PROFILE"))
-		cfg := Config{URL: os.Getenv("TB_URL"), Users: c, Duration: d}
+		cfg := Config{URL: os.Getenv("TB_URL"), Phases: Phases{Users: c, Duration: d}}
 		if os.Getenv("TB_LIVE") == "1" {
 			liveScraped(&cfg) // BenchmarkLiveMetricsCost
 		}
-		res, err := Drive(context.Background(), cfg)
+		res, err := Drive(context.Background(), cfg, HTTP)
 		stop()
 		if err != nil {
 			fmt.Println("ERR", err)

@@ -63,6 +63,10 @@ type Results struct {
 	// Driver is the load generator's own CPU over the measured window (the run rules' check
 	// that the driver was not the bottleneck).
 	Driver *DriverUsage `json:"driver,omitempty"`
+	// Machine is the measuring machine's CPU over the measured window: its busy CPU, the
+	// share of tradebench's own processes and what other processes took (the run rule
+	// other_processes). Nil when /proc could not be read (not Linux).
+	Machine *Machine `json:"machine,omitempty"`
 
 	// Series is one point per second over the whole run (all phases).
 	Series []SeriesPoint `json:"series"`
@@ -210,6 +214,18 @@ type PeakStep struct {
 	Phase  string  `json:"phase,omitempty"`
 	Good   bool    `json:"good,omitempty"`
 	SUTCPU float64 `json:"sut_cpu,omitempty"`
+	// OtherShare is the share of the machine's cores other processes took during the step
+	// (Results.Machine); DriverCPU the driver's CPU as a share of its cores.
+	OtherShare float64 `json:"other_share,omitempty"`
+	DriverCPU  float64 `json:"driver_cpu,omitempty"`
+}
+
+// load is the step's load in words: "800 users" or "12.5/s".
+func (s PeakStep) load() string {
+	if s.Users > 0 {
+		return fmt.Sprintf("%d users", s.Users)
+	}
+	return fmt.Sprintf("%g/s", s.Rate)
 }
 
 // ThresholdResult is one pass/fail criterion evaluated on the results.

@@ -52,6 +52,9 @@ func (r *Results) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  dropped: %d  late: %d", r.Dropped, r.Late)
 	}
 	fmt.Fprintln(w)
+	if m := r.Machine; m != nil {
+		fmt.Fprintf(w, "machine: %s\n", m.Line())
+	}
 	if len(r.StatusCodes) > 0 {
 		codes := make([]string, 0, len(r.StatusCodes))
 		for c := range r.StatusCodes {

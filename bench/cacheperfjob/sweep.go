@@ -29,6 +29,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -419,10 +420,9 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 	var mu sync.Mutex
 	timerStart := time.AfterFunc(s.cfg.Warmup, func() { mu.Lock(); before = c.Stats(); mu.Unlock() })
 	timerEnd := time.AfterFunc(s.cfg.Warmup+s.cfg.Steady, func() { mu.Lock(); after, gotAfter = c.Stats(), true; mu.Unlock() })
-	res, err := load.Run(ctx, load.Config{
-		Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady, RampDown: s.cfg.RampDown,
-		Progress: s.cfg.Progress, ProgressTTY: s.cfg.ProgressTTY, ProgressEvery: 5 * time.Second, Label: "cacheperf " + label,
-	}, w)
+	lc := load.Config{Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady, RampDown: s.cfg.RampDown}
+	lc.Watchers = []load.Watcher{&progress.Line{W: s.cfg.Progress, TTY: s.cfg.ProgressTTY, Every: 5 * time.Second, Label: "cacheperf " + label, Total: lc.RampUp + lc.Steady + lc.RampDown}}
+	res, err := load.Run(ctx, lc, w)
 	timerStart.Stop()
 	timerEnd.Stop()
 	if err != nil {

@@ -264,7 +264,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	default:
 		say("driving %s at %s: %d users, %v ramp-up, %v measured, %v ramp-down (%v in all)", dc.Scenario, dc.Target, dc.Users, dc.RampUp, dc.Duration, dc.RampDown, total)
 	}
-	res, err := driver.Drive(ctx, dc)
+	res, err := driver.Drive(ctx, dc, driver.HTTP)
 	if res == nil {
 		return nil, err
 	}
@@ -272,6 +272,8 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if errors.As(err, &inv) {
 		err = nil // judged again below, with the audit
 	}
+	var stopped *driver.InterruptedError
+	interrupted := errors.As(err, &stopped) // its verdict says so: what finished is written, nothing is judged again
 	if srv != nil {
 		discloseServer(ctx, res, srv)
 		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
@@ -313,7 +315,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	// every reason is returned (an audit failure, a threshold, the verdict): the command's
 	// exit-code table says which one wins
-	err = errors.Join(err, res.Judge(rules))
+	if !interrupted {
+		err = errors.Join(err, res.Judge(rules))
+	}
 	if werr := res.WriteFile(out); werr != nil {
 		return &Outcome{Results: res}, errors.Join(err, fmt.Errorf("write results: %w", werr))
 	}

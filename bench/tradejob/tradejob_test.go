@@ -32,8 +32,7 @@ func TestRunEmbedded(t *testing.T) {
 	dir := t.TempDir()
 	think := scenario.Think{}
 	cfg := Config{Workdir: dir, Accounts: 300, Quotes: 100,
-		Drive: driver.Config{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second,
-			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
+		Drive: driver.Config{Phases: driver.Phases{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second}, Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
 		Audit: StoreAudit(audit.Options{})}
 	var kept []string
 	for run := 1; run <= 2; run++ {
@@ -106,21 +105,21 @@ func TestRunKeepsExistingOut(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "mine.json")
 	os.WriteFile(out, []byte("{}"), 0o644)
-	_, err := Run(context.Background(), Config{Workdir: dir, Out: out, Accounts: 10, Quotes: 10, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	_, err := Run(context.Background(), Config{Workdir: dir, Out: out, Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
 	if err == nil || !strings.Contains(err.Error(), "mine.json exists") || !strings.HasPrefix(err.Error(), "Out:") {
 		t.Fatalf("existing --out: %v", err)
 	}
 	if _, serr := os.Stat(filepath.Join(dir, "stocktrader.db")); serr == nil {
 		t.Error("the data set was loaded before the refusal")
 	}
-	_, err = Run(context.Background(), Config{Workdir: dir, Out: filepath.Join(dir, "no", "such", "dir.json"), Accounts: 10, Quotes: 10, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	_, err = Run(context.Background(), Config{Workdir: dir, Out: filepath.Join(dir, "no", "such", "dir.json"), Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
 	if err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("unwritable --out: %v", err)
 	}
 }
 
 func TestRunRejectsBadDataSet(t *testing.T) {
-	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Accounts: 1, Quotes: -5, Drive: driver.Config{Users: 1, Duration: time.Second}})
+	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Accounts: 1, Quotes: -5, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
 	if err == nil {
 		t.Error("a negative quote count was accepted")
 	}
@@ -145,7 +144,7 @@ func TestRunFailsOnAudit(t *testing.T) {
 		return StoreAudit(audit.Options{})(ctx, srv)
 	}
 	cfg := Config{Workdir: dir, DB: "sqlite:" + path, Accounts: 100, Quotes: 50,
-		Drive: driver.Config{Users: 2, Think: &think, Duration: time.Second, Timeout: 10 * time.Second}, Audit: corrupt}
+		Drive: driver.Config{Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second}, Audit: corrupt}
 	out, err := Run(context.Background(), cfg)
 	var af *audit.Failed
 	if !errors.As(err, &af) || af.Violations != 1 {
@@ -166,7 +165,7 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	dir := t.TempDir()
 	think := scenario.Think{}
 	cfg := Config{Workdir: dir, Accounts: 2000, Quotes: 100,
-		Drive: driver.Config{Scenario: "buysell", Users: 3, Think: &think, Duration: 2 * time.Second, Timeout: 10 * time.Second},
+		Drive: driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
 		Audit: StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = remote.SOAP, orders.AsyncDurable }}
 	out, err := Run(context.Background(), cfg)
@@ -221,8 +220,7 @@ func TestBuiltinScenariosSizeThemselves(t *testing.T) {
 	defer srv.Close()
 	think := scenario.Think{}
 	for _, name := range scenarios.Names() {
-		res, err := driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: name, Users: 2, Think: &think,
-			Duration: 2 * time.Second, Timeout: 10 * time.Second})
+		res, err := driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: name, Phases: driver.Phases{Users: 2, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second}, driver.HTTP)
 		if res == nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -234,8 +232,7 @@ func TestBuiltinScenariosSizeThemselves(t *testing.T) {
 			t.Errorf("%s was not sized to the target's data set: %v", name, p)
 		}
 	}
-	_, err = driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: "stocktrader", Users: 1, Duration: time.Second,
-		Params: map[string]string{"users": "500000"}})
+	_, err = driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: "stocktrader", Phases: driver.Phases{Users: 1, Duration: time.Second}, Params: map[string]string{"users": "500000"}}, driver.HTTP)
 	if err == nil || !strings.Contains(err.Error(), "users=500000 is beyond the target's data set: it has 1000 accounts") {
 		t.Errorf("users=500000 against 1,000 accounts: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -209,15 +210,16 @@ func (u *user) call(ctx context.Context, op wstest.Op) error {
 }
 
 // Run runs cfg against its target and returns the results with the WSTest settings filled in.
-func Run(ctx context.Context, cfg *Config, progress io.Writer, progressTTY bool) (*report.Results, error) {
+func Run(ctx context.Context, cfg *Config, progressW io.Writer, progressTTY bool) (*report.Results, error) {
 	w, err := NewWorkload(cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
 	label := "wstest " + cfg.Encoding
-	res, err := load.Run(ctx, load.Config{Users: cfg.Agents, RampUp: cfg.RampUp, Steady: cfg.Steady, RampDown: cfg.RampDown,
-		Progress: progress, ProgressTTY: progressTTY, Label: label}, w)
+	lc := load.Config{Users: cfg.Agents, RampUp: cfg.RampUp, Steady: cfg.Steady, RampDown: cfg.RampDown}
+	lc.Watchers = []load.Watcher{&progress.Line{W: progressW, TTY: progressTTY, Label: label, Total: cfg.RampUp + cfg.Steady + cfg.RampDown}}
+	res, err := load.Run(ctx, lc, w)
 	if res == nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/xmlmark"
@@ -157,8 +158,9 @@ func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Result
 			fmt.Fprintf(opt.Warn, "warning: %s is %v; its validated transactions (Validation = %d%%) will fail\n", docs[i].Name, e.Invalid, c.Validation)
 		}
 	}
-	res, err := load.Run(ctx, load.Config{Users: c.Agents, RampUp: c.RampUp, Steady: c.SteadyState, RampDown: c.RampDown,
-		Progress: opt.Progress, ProgressTTY: opt.ProgressTTY, Label: "xmlmark " + c.Name}, &workload{plan: plan})
+	lc := load.Config{Users: c.Agents, RampUp: c.RampUp, Steady: c.SteadyState, RampDown: c.RampDown}
+	lc.Watchers = []load.Watcher{&progress.Line{W: opt.Progress, TTY: opt.ProgressTTY, Label: "xmlmark " + c.Name, Total: c.RampUp + c.SteadyState + c.RampDown}}
+	res, err := load.Run(ctx, lc, &workload{plan: plan})
 	if res == nil {
 		return nil, err
 	}

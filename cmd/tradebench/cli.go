@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,11 +37,14 @@ const (
 	exitAudit      = 4 // the audit found violations in the database
 	exitAgentsLost = 5 // a distributed run lost load agents
 	exitInvalid    = 6 // a run whose verdict is "invalid": it broke a run rule, its numbers cannot be trusted
+	// exitInterrupted is a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as a shell reports
+	// it): the results and the report of what finished are written, verdict "interrupted".
+	exitInterrupted = 130
 )
 
 // exitCode maps a command's error to its exit status. When errors are joined (a run that missed
 // a threshold and whose audit failed), the more specific or serious reason wins: bad input, then
-// lost agents, then the audit, then an invalid run, then thresholds. Lost agents and a failed
+// an interruption, then lost agents, then the audit, then an invalid run, then thresholds. Lost agents and a failed
 // audit each make a run invalid too, so they name the cause; an invalid verdict outranks a
 // threshold, which was judged on numbers that cannot be trusted.
 func exitCode(err error) int {
@@ -53,6 +57,7 @@ func exitCode(err error) int {
 		se   *setting.Error
 		pf   *driver.PreflightError
 		inv  *report.InvalidError
+		intr *driver.InterruptedError
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -61,6 +66,9 @@ func exitCode(err error) int {
 		// a *setting.Error is a bad value of a configuration field, whoever set it: bad input;
 		// a preflight refusal is a target that cannot be driven as configured, found before load
 		return exitUsage
+	case errors.As(err, &intr), errors.Is(err, context.Canceled):
+		// the user stopped it: whatever else the part that ran showed, it is not a finished run
+		return exitInterrupted
 	case errors.As(err, &lost):
 		return exitAgentsLost
 	case errors.As(err, &af):

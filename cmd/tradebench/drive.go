@@ -351,7 +351,7 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
-	res, err := driver.Drive(ctx, cfg)
+	res, err := driver.Drive(ctx, cfg, driver.HTTP)
 	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
 		return driverFlags.orUsage(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tradebench/tradebench/bench/smartclient"
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
+	progressline "github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/report"
@@ -101,7 +102,8 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
 		return err
 	}
-	lc := cfg.Load(smartclient.Name)
+	lc := cfg.Load()
+	lc.Watchers = []load.Watcher{&progressline.Line{W: cfg.Progress, TTY: cfg.ProgressTTY, Label: smartclient.Name, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}}
 	sc = sc.WithDefaults()
 	w := sc
 	res, err := streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, lc, w) })

@@ -155,9 +155,6 @@ func runRun(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted; partial results kept")
-	}
 	return err
 }
 

@@ -19,9 +19,9 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/live"
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/setting"
-	"github.com/tradebench/tradebench/report"
 )
 
 // AgentConfig configures an agent process.
@@ -310,10 +310,8 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 	a.log.Info("starting", "run", run, "at", at.Format(time.RFC3339Nano))
 	sent := a.nc.Stats().OutBytes
 	tick := runSubject(run, "tick")
-	if a.live != nil {
-		plan.Watch(a.live)
-	}
-	res, err := plan.Run(ctx, at, func(p report.SeriesPoint, h *hdr.Histogram) {
+	watchers := []load.Watcher{load.WatcherFunc(func(s *load.Second) {
+		p, h := s.Point, s.Hist
 		t := Tick{Header: header(), Run: run, Agent: a.hello.ID, Second: p.Second, Phase: p.Phase,
 			Pass: int64(p.TPS), Errors: p.Errors, Hits: p.Hits, Users: p.Users}
 		if h.TotalCount() > 0 {
@@ -322,7 +320,11 @@ func (a *Agent) execute(ctx context.Context, run string, plan *driver.Plan, at t
 			}
 		}
 		_ = a.nc.Publish(tick, a.seal(tick, t))
-	})
+	})}
+	if a.live != nil {
+		watchers = append(watchers, load.WithTx(a.live))
+	}
+	res, err := plan.Run(ctx, at, watchers...)
 	// what the metric stream cost: every byte this connection published during the run (the
 	// ticks, and the heartbeats, which an idle agent sends too), per second of the run
 	streamed, secs := a.nc.Stats().OutBytes-sent, time.Since(at).Seconds()

@@ -17,7 +17,6 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/natsx"
@@ -492,13 +491,10 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 	deadline := end.Add(resultGrace)
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
-	printed, watched := -1, 0
+	watched := 0
 	connected := true
 	aborted := false
-	onSecond := r.plan.Config().OnSecond
-	p := &progress.Line{W: lc.Progress, TTY: lc.ProgressTTY, Label: lc.Label, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}
 	running := len(r.order)
-	p.Status = func() string { return fmt.Sprintf("agents %d/%d", running, len(r.order)) }
 	var alive time.Time
 	for {
 		select {
@@ -542,24 +538,13 @@ func (r *run) follow(ctx context.Context, at time.Time, w io.Writer) time.Time {
 				fmt.Fprintf(w, "\nagent %s lost: %s\n", m.Name, m.why)
 			}
 		}
-		// second n (the one that closes n seconds after the start, as the agents number them)
-		// is printed half a second after it closed, when every agent's tick is in
-		if sec := int((now.Sub(at) - 500*time.Millisecond) / time.Second); sec >= 1 && sec > printed && now.Before(end.Add(time.Second)) {
-			printed = sec
-			if s := r.series[sec]; s != nil {
-				pt := s.point(sec)
-				if onSecond != nil {
-					onSecond(pt, s.hist)
-				}
-				p.Second(pt, s.hist)
-			}
-		}
-		if lc.Watch != nil {
-			watched = r.watch(lc.Watch, watched, now, at, running == 0)
+		if len(lc.Watchers) > 0 {
+			status := fmt.Sprintf("agents %d/%d", running, len(r.order))
+			watched = r.watch(lc.Watchers, status, watched, now, at, running == 0)
 		}
 		r.mu.Unlock()
 		if running == 0 {
-			p.Done()
+			load.End(lc.Watchers)
 			if now.After(end) {
 				return end
 			}
@@ -575,13 +560,14 @@ func (r *run) alive() {
 	_ = r.c.nc.Publish(subj, r.c.seal(subj, Alive{Header: header(), Run: r.id}))
 }
 
-// watch gives the live watcher (the controller's live metrics and dashboard) every second after
+// watch gives the watchers (the progress line, the controller's live metrics and dashboard, the
+// caller's own) every second after
 // watched, in order, once it is whole — every agent still in the run has reported it, or it
 // closed two seconds ago (a lost agent's never comes) — and, at the end, every second left. It
 // returns the last second given. Each second is given once: a tick later than that is in the
 // results' series, not in the live view. The fleet's seconds carry totals, not transactions.
 // Called under r.mu.
-func (r *run) watch(w load.Watcher, watched int, now, at time.Time, final bool) int {
+func (r *run) watch(ws []load.Watcher, status string, watched int, now, at time.Time, final bool) int {
 	last := 0
 	for sec := range r.series {
 		last = max(last, sec)
@@ -603,7 +589,10 @@ func (r *run) watch(w load.Watcher, watched int, now, at time.Time, final bool) 
 		if !final && s.agents < alive && now.Before(at.Add(time.Duration(n+2)*time.Second)) {
 			return n - 1
 		}
-		w.Second(&load.Second{Point: s.point(n), Hist: s.hist})
+		sec := &load.Second{Point: s.point(n), Hist: s.hist, Status: status}
+		for _, w := range ws {
+			w.Second(sec)
+		}
 		watched = n
 	}
 	return max(watched, last)
@@ -642,6 +631,7 @@ func (r *run) merge(at, ended time.Time) (*report.Results, error) {
 				u := d.Utilisation // each agent's own driver, for the run rules
 				a.DriverCPU = &u
 			}
+			a.Machine = m.results.Machine // each agent judges its own machine
 		} else {
 			a.Requests, a.Errors = m.pass+m.errors, m.errors
 			if m.hist.TotalCount() > 0 {

@@ -59,7 +59,7 @@ func tickMsg(run string, tk Tick) *nats.Msg {
 // Mutant killed: the run-id comparison removed from run.member (`if m == nil` instead of
 // `if run != r.id || m == nil`).
 func TestTickOfAnotherRunIgnored(t *testing.T) {
-	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Users: 2, Duration: time.Second, RunID: "thisrun"}, "a1", "a2")
+	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Phases: driver.Phases{Users: 2, Duration: time.Second}, RunID: "thisrun"}, "a1", "a2")
 	r.onTick(tickMsg(r.id, Tick{Run: "otherrun", Agent: "a1", Second: 1, Phase: "steady", Pass: 7}))
 	if len(r.series) != 0 || r.ignored != 1 {
 		t.Fatalf("a tick of another run: series %v, ignored %d; want no series and 1 ignored", r.seriesPoints(), r.ignored)
@@ -76,7 +76,7 @@ func TestTickOfAnotherRunIgnored(t *testing.T) {
 // Mutants killed: each agent given the whole rate (`s.Rate = cfg.Rate`) or the whole
 // max-in-flight (`s.MaxInFlight = cfg.MaxInFlight`) in run.share.
 func TestSharesSplitRateAndMaxInFlight(t *testing.T) {
-	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Rate: 90, MaxInFlight: 10, Duration: time.Second, RunID: "split"}, "a1", "a2", "a3")
+	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Phases: driver.Phases{Rate: 90, Duration: time.Second}, MaxInFlight: 10, RunID: "split"}, "a1", "a2", "a3")
 	var rate float64
 	var inFlight int
 	for i := range r.order {
@@ -99,7 +99,7 @@ func TestSharesSplitRateAndMaxInFlight(t *testing.T) {
 // Mutant killed: a tick's histogram not merged into its second's (`s.hist.Merge(h)` dropped
 // from onTick): the point has no latencies.
 func TestSeriesMergesAgentsTicks(t *testing.T) {
-	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Users: 2, Duration: time.Second, RunID: "merge"}, "a1", "a2")
+	r := testRun(t, driver.Config{URL: "http://127.0.0.1:1/q", Phases: driver.Phases{Users: 2, Duration: time.Second}, RunID: "merge"}, "a1", "a2")
 	var fast, slow []time.Duration
 	for range 90 {
 		fast = append(fast, time.Millisecond)

@@ -26,6 +26,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/report"
@@ -213,12 +214,11 @@ func TestFleetMergesExactly(t *testing.T) {
 	defer close(stopForge)
 
 	sc := writeScenario(t, twoTxScenario)
-	// the drive's OnSecond hears the fleet's merged seconds, as a local drive's hears its own
+	// the drive's watchers hear the fleet's merged seconds, as a local drive's hears its own
 	// (mutant: the controller not calling it leaves seconds empty)
 	var seconds []report.SeriesPoint
-	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), Target: tg.URL, Scenario: sc, Users: 6, Duration: 3 * time.Second,
-		RunID: "fleettest", Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret}),
-		OnSecond: func(p report.SeriesPoint, _ *hdr.Histogram) { seconds = append(seconds, p) }})
+	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), Target: tg.URL, Scenario: sc, Phases: driver.Phases{Users: 6, Duration: 3 * time.Second}, RunID: "fleettest", Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret}),
+		Watchers: []load.Watcher{load.WatcherFunc(func(s *load.Second) { seconds = append(seconds, s.Point) })}}, driver.HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,8 +331,7 @@ func TestFleetAgentKilled(t *testing.T) {
 	}()
 	const dur = 8 * time.Second
 	began := time.Now()
-	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, URL: tg.URL + "/q", Users: 3, Duration: dur,
-		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret})})
+	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, URL: tg.URL + "/q", Phases: driver.Phases{Users: 3, Duration: dur}, Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	took := time.Since(began)
 	var lost *driver.AgentsLostError
 	if !errors.As(err, &lost) || !slices.Equal(lost.Lost, []string{"a1"}) {
@@ -399,8 +398,7 @@ func TestFleetNATSRestart(t *testing.T) {
 		}
 		restarted <- err
 	}()
-	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), URL: tg.URL + "/q", Users: 3, Duration: 6 * time.Second,
-		Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret})})
+	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), URL: tg.URL + "/q", Phases: driver.Phases{Users: 3, Duration: 6 * time.Second}, Distributor: NewController(nc, ControllerConfig{Agents: 3, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	if rerr := <-restarted; rerr != nil {
 		t.Fatalf("restarting the broker: %v", rerr)
 	}
@@ -435,8 +433,7 @@ func TestFleetAgentStopped(t *testing.T) {
 		agents[0].Process.Signal(syscall.SIGTERM)
 		exited <- agents[0].Wait()
 	}()
-	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), URL: tg.URL + "/q", Users: 2, Duration: 5 * time.Second,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})})
+	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), URL: tg.URL + "/q", Phases: driver.Phases{Users: 2, Duration: 5 * time.Second}, Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,9 +96,8 @@ func TestFleetLiveMetrics(t *testing.T) {
 			}
 		})
 	}
-	res, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: writeScenario(t, twoTxScenario), Users: 4,
-		Duration: 3 * time.Second, MetricsListen: "127.0.0.1:0", LiveLinger: time.Second, OnLive: onLive,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})})
+	res, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: writeScenario(t, twoTxScenario), Phases: driver.Phases{Users: 4, Duration: 3 * time.Second}, MetricsListen: "127.0.0.1:0", LiveLinger: time.Second, OnLive: onLive,
+		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	close(stop)
 	scraping.Wait()
 	if err != nil {

@@ -30,6 +30,11 @@ func sealedAgent(t *testing.T, url, token, name string) *Agent {
 	}
 	t.Cleanup(nc.Close)
 	a := NewAgent(nc, AgentConfig{Name: name, Secret: testSecret, Log: slog.New(slog.DiscardHandler)})
+	// subscribed before Serve's goroutine runs: the test's first forged request must find the
+	// agent (it once met "no responders" and failed, the race Listen exists to prevent)
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { a.Serve(ctx); close(done) }()
@@ -81,7 +86,7 @@ func TestFleetRogueChangesNothing(t *testing.T) {
 	defer rogue.Close()
 	wrong := sealer{key: []byte("not-the-fleet-secret-0123456789")}
 	const run = "roguetest"
-	evilShare := Share{URL: evilSrv.URL + "/", Users: 2, Duration: 2 * time.Second, RunID: "x", Seed: 1}
+	evilShare := Share{URL: evilSrv.URL + "/", Phases: driver.Phases{Users: 2, Duration: 2 * time.Second}, RunID: "x", Seed: 1}
 
 	// commands to an idle agent, unsealed and sealed with a wrong secret: no answer, no effect
 	for i, data := range [][]byte{
@@ -152,8 +157,8 @@ func TestFleetRogueChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cnc.Close()
-	res, err := driver.Drive(context.Background(), driver.Config{URL: tg.URL + "/q", Users: 2, Duration: 3 * time.Second, RunID: run,
-		Distributor: NewController(cnc, ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})})
+	res, err := driver.Drive(context.Background(), driver.Config{URL: tg.URL + "/q", Phases: driver.Phases{Users: 2, Duration: 3 * time.Second}, RunID: run,
+		Distributor: NewController(cnc, ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	close(stop)
 	n := <-forged
 	if err != nil {
@@ -204,8 +209,7 @@ func TestAgentStopsWhenControllerGone(t *testing.T) {
 	cnc := connect(t, b.URL())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go driver.Drive(ctx, driver.Config{URL: tg.URL + "/q", Users: 1, Duration: 40 * time.Second,
-		Distributor: NewController(cnc, ControllerConfig{Agents: 1, Wait: 30 * time.Second, Secret: testSecret})})
+	go driver.Drive(ctx, driver.Config{URL: tg.URL + "/q", Phases: driver.Phases{Users: 1, Duration: 40 * time.Second}, Distributor: NewController(cnc, ControllerConfig{Agents: 1, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	deadline := time.Now().Add(30 * time.Second)
 	for tg.requests.Load() == 0 {
 		if time.Now().After(deadline) {

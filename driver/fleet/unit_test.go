@@ -131,7 +131,7 @@ func ask(t *testing.T, url, subj string, msg any) Reply {
 func TestAgentRefusesAnotherVersion(t *testing.T) {
 	b := broker(t)
 	a := inProcessAgent(t, b.URL(), "a1")
-	share := Share{URL: "http://127.0.0.1:1/", Users: 1, Duration: time.Second, RunID: "r-0", Seed: 1}
+	share := Share{URL: "http://127.0.0.1:1/", Phases: driver.Phases{Users: 1, Duration: time.Second}, RunID: "r-0", Seed: 1}
 	old := Assign{Header: Header{Proto: Proto, Version: "0.0.1"}, Run: "r", Count: 1, Share: share}
 	rep := ask(t, b.URL(), agentSubject(a.ID(), "assign"), old)
 	if rep.OK || !strings.Contains(rep.Error, "0.0.1") || !strings.Contains(rep.Error, report.Version) {
@@ -176,8 +176,7 @@ func TestAgentListensBeforeServing(t *testing.T) {
 func TestTooFewAgents(t *testing.T) {
 	b := broker(t)
 	inProcessAgent(t, b.URL(), "a1")
-	_, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, URL: "http://127.0.0.1:1/", Users: 2, Duration: time.Second,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 2 * time.Second, Secret: testSecret})})
+	_, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, URL: "http://127.0.0.1:1/", Phases: driver.Phases{Users: 2, Duration: time.Second}, Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 2 * time.Second, Secret: testSecret})}, driver.HTTP)
 	var ue *driver.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "only 1 of 2 agents joined within 2s") {
 		t.Fatalf("want a usage error naming 1 of 2, got %v", err)
@@ -196,8 +195,7 @@ func TestBadShareAbortsBeforeLoad(t *testing.T) {
 	// two draws per user from 10 values: 5 users fit the whole range, but agent a2's slice has 3
 	// values and it gets 2 users
 	sc := writeScenario(t, "name: two-draws\nflow:\n  - set: {a: \"{unique 0..10}\", b: \"{unique 0..10}\"}\n  - request: {url: \"/x?a={{a}}&b={{b}}\"}\n")
-	_, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Target: tg.URL, Scenario: sc, Users: 5, Duration: time.Second,
-		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 3, Wait: 10 * time.Second, Secret: testSecret})})
+	_, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Target: tg.URL, Scenario: sc, Phases: driver.Phases{Users: 5, Duration: time.Second}, Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 3, Wait: 10 * time.Second, Secret: testSecret})}, driver.HTTP)
 	var ue *driver.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "agent a2") || !strings.Contains(err.Error(), "slice") {
 		t.Fatalf("want agent a2's refusal as a usage error, got %v", err)
@@ -269,9 +267,9 @@ const hdrV2 = hdr.V2CompressedEncodingCookieBase
 func TestShareIsTheDrive(t *testing.T) {
 	keep := true
 	cfg := driver.Config{Target: "http://127.0.0.1:1", Scenario: "stocktrader", Params: map[string]string{"users": "50"},
-		Think: &scenario.Think{Kind: scenario.ThinkFixed, A: time.Second}, Users: 7, Iterations: 3,
-		RampUp: time.Second, Duration: 2 * time.Second, RampDown: 3 * time.Second, KeepConnections: &keep,
-		Timeout: 9 * time.Second, Insecure: true, RunID: "run", Seed: 11,
+		Phases: driver.Phases{Think: &scenario.Think{Kind: scenario.ThinkFixed, A: time.Second}, Users: 7, RampUp: time.Second, Duration: 2 * time.Second, RampDown: 3 * time.Second}, Iterations: 3,
+		KeepConnections: &keep,
+		Timeout:         9 * time.Second, Insecure: true, RunID: "run", Seed: 11,
 		Thresholds: []report.Threshold{report.MinTPS(1)}}
 	p, err := driver.Prepare(cfg)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime"
@@ -18,7 +17,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/tradebench/tradebench/driver/progress"
+	"github.com/tradebench/tradebench/driver/machine"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/clock"
@@ -51,53 +50,84 @@ type Config struct {
 
 	RampUp, Steady, RampDown time.Duration
 
-	// Progress receives a live progress line each second (nil = none), drawn by a progress.Line
-	// fed from the seconds OnSecond gets: terminal writers get the line rewritten in place (\r);
-	// others get one line every ProgressEvery (0 = progress.DefaultEvery).
-	Progress      io.Writer
-	ProgressTTY   bool
-	ProgressEvery time.Duration
-	Label         string
-
 	// Resources are the system under test's processes to sample each second of the run (CPU,
 	// resident memory) into the results' sut section; none: no sut section.
 	Resources []sut.Source
+	// OwnProcesses are names of other processes on this machine that belong to the measurement
+	// (a local database server the system under test uses): the machine section counts their
+	// CPU as the measurement's own, not as other processes' (package machine).
+	OwnProcesses []string
 	// StartAt, if set, is the wall-clock instant the run starts (the first moment of ramp-up):
 	// the agents of a distributed run all start at the controller's instant, so their seconds
 	// line up. Zero starts now.
 	StartAt time.Time
-	// OnSecond, if set, receives each closed second of the series with the latency histogram of
-	// the transactions that passed in it (all phases), as the engine's one stream of what it
-	// measures: agents send it to their controller, and the progress line (Progress) and any
-	// other live reporter (say, a metrics exporter) read it rather than the engine. It is called
-	// from one goroutine, once a second in order, and the run's next second waits for it, so it
-	// must return quickly; the histogram is valid only during the call (copy it to keep it).
-	OnSecond func(p report.SeriesPoint, h *hdr.Histogram)
-	// Watch, if set, is given each closed second in full — per transaction, bytes, arrivals,
-	// the system under test's resources so far — for the live metrics and dashboard. Setting
-	// it makes the recorder keep each second per transaction (see recorder.KeepTxSeconds).
-	Watch Watcher
+	// Watchers are the run's one observation point: each is given every closed second, in
+	// order, as the engine emits it — the progress line, the live metrics and dashboard, an
+	// agent's ticks to its controller are all watchers, composed by the driver. The engine
+	// only emits; it draws nothing.
+	Watchers []Watcher
 }
 
-// Watcher watches a run second by second. Second is called on the run's ticker goroutine:
-// it must return quickly (the next second waits for it) and keep nothing of s past the call.
+// Watcher watches a run second by second. Second is called on the run's ticker goroutine, once
+// a second in order: it must return quickly (the next second waits for it) and keep nothing of s
+// past the call (copy the histogram to keep it).
 type Watcher interface {
 	Second(s *Second)
 }
+
+// TxWatcher is a Watcher that wants each second per transaction (Second.Tx): the recorder then
+// keeps every second per transaction, which the others do not pay for.
+type TxWatcher interface {
+	Watcher
+	WantsTx() bool
+}
+
+// Ender is a Watcher told when the run's seconds have ended (a terminal's progress line is
+// cleared, so what follows starts on a clean line).
+type Ender interface {
+	End()
+}
+
+// WatcherFunc is a Watcher of one function.
+type WatcherFunc func(s *Second)
+
+// Second implements Watcher.
+func (f WatcherFunc) Second(s *Second) { f(s) }
 
 // Second is one closed second of a run in full, as a Watcher sees it.
 type Second struct {
 	Point report.SeriesPoint
 	// Hist is the second's passed transactions' latency (2 significant figures).
 	Hist *hdr.Histogram
-	// Tx is the second per transaction; nil when only the totals are known (a fleet controller
-	// merges the agents' totals).
+	// Tx is the second per transaction; nil when no watcher asked for it (TxWatcher) or only
+	// the totals are known (a fleet controller merges the agents' totals).
 	Tx []*recorder.TxSecond
 	// Bytes, Dropped and Late are totals so far: the response bytes of every phase, and the
 	// open model's arrivals dropped and late in the measured window (as the results count them).
 	Bytes, Dropped, Late int64
 	// Monitor samples the system under test's resources (nil: not watched); read it with SUT.
 	Monitor *sut.Monitor
+	// Status is the emitter's own words on the second, e.g. a fleet's "agents 3/3" ("" = none).
+	Status string
+}
+
+// WantsTx reports whether any of ws wants each second per transaction.
+func WantsTx(ws []Watcher) bool {
+	for _, w := range ws {
+		if t, ok := w.(TxWatcher); ok && t.WantsTx() {
+			return true
+		}
+	}
+	return false
+}
+
+// End tells every watcher of ws that is an Ender that the seconds have ended.
+func End(ws []Watcher) {
+	for _, w := range ws {
+		if e, ok := w.(Ender); ok {
+			e.End()
+		}
+	}
 }
 
 // SUT is the system under test's resources so far, nil when they are not watched. It copies
@@ -245,7 +275,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 		shards = 16
 	}
 	r := &run{cfg: cfg, w: w, rec: recorder.NewRecorder(shards)}
-	if cfg.Watch != nil {
+	if WantsTx(cfg.Watchers) {
 		r.rec.KeepTxSeconds()
 	}
 	if !cfg.StartAt.IsZero() {
@@ -270,12 +300,12 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 		mon = sut.Start(runCtx, r.start, cfg.Resources...)
 	}
 	r.mon = mon // before the ticker: a watcher's second carries it
-	onSecond, reported := r.reporters()
 	var tickWG sync.WaitGroup
 	tickDone := make(chan struct{})
 	tickWG.Add(1)
-	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone, onSecond) }()
+	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
 	dcpu := watchDriverCPU(r.steadyStart, r.steadyEnd)
+	mw := machine.Start(runCtx, machine.Config{SUT: cfg.Resources, OwnNames: cfg.OwnProcesses}, r.steadyStart, r.steadyEnd)
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -284,7 +314,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	}
 	close(tickDone)
 	tickWG.Wait()
-	reported()
+	End(cfg.Watchers)
 	ended := time.Now()
 
 	res := report.New("")
@@ -306,6 +336,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	res.Late = r.late.Load()
 	res.Arrivals = r.arrivals.Load()
 	res.Driver = dcpu.result()
+	res.Machine = mw.Result()
 	for _, src := range cfg.Resources {
 		if res.Driver != nil && src.PID() == os.Getpid() {
 			res.Driver.SharedWithSUT = true // the server runs in this process: its CPU is in ours
@@ -524,10 +555,11 @@ func (r *run) phase(now time.Time) string {
 	}
 }
 
-// ticker closes each second of the series and hands it to the second's reporters.
-func (r *run) ticker(ctx context.Context, done <-chan struct{}, onSecond func(report.SeriesPoint, *hdr.Histogram)) {
+// ticker closes each second of the series and hands it to the watchers.
+func (r *run) ticker(ctx context.Context, done <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
+	wantTx := WantsTx(r.cfg.Watchers)
 	for {
 		select {
 		case <-done:
@@ -536,35 +568,19 @@ func (r *run) ticker(ctx context.Context, done <-chan struct{}, onSecond func(re
 			// the second that just ended belongs to the phase it was in
 			ph := r.phase(now.Add(-500 * time.Millisecond))
 			p := r.rec.Tick(now, ph, int(r.active.Load()))
-			if onSecond != nil {
-				onSecond(p, r.rec.SecondHistogram())
+			if len(r.cfg.Watchers) == 0 {
+				continue
 			}
-			if r.cfg.Watch != nil {
-				r.cfg.Watch.Second(&Second{Point: p, Hist: r.rec.SecondHistogram(), Tx: r.rec.TxSeconds(),
-					Bytes: r.rec.Bytes(), Dropped: r.dropped.Load(), Late: r.late.Load(), Monitor: r.mon})
+			s := &Second{Point: p, Hist: r.rec.SecondHistogram(), Bytes: r.rec.Bytes(),
+				Dropped: r.dropped.Load(), Late: r.late.Load(), Monitor: r.mon}
+			if wantTx {
+				s.Tx = r.rec.TxSeconds()
+			}
+			for _, w := range r.cfg.Watchers {
+				w.Second(s)
 			}
 		}
 	}
-}
-
-// reporters is what receives each closed second: Config.OnSecond and, when Config.Progress is
-// set, the progress line; done ends them.
-func (r *run) reporters() (onSecond func(report.SeriesPoint, *hdr.Histogram), done func()) {
-	c := r.cfg
-	if c.Progress == nil {
-		return c.OnSecond, func() {}
-	}
-	line := &progress.Line{W: c.Progress, TTY: c.ProgressTTY, Every: c.ProgressEvery, Label: c.Label,
-		Total: c.RampUp + c.Steady + c.RampDown, Open: c.Open()}
-	if c.Open() {
-		line.Status = func() string { return fmt.Sprintf("dropped %d", r.dropped.Load()) }
-	}
-	return func(p report.SeriesPoint, h *hdr.Histogram) {
-		if c.OnSecond != nil {
-			c.OnSecond(p, h)
-		}
-		line.Second(p, h)
-	}, line.Done
 }
 
 // ProbeIteration is an iteration outside any run, for a preflight: what it records is kept
@@ -575,3 +591,11 @@ func ProbeIteration() *Iteration {
 	rec.SetWindow(now, now, now) // nothing it records falls in a measured window
 	return &Iteration{shard: rec.Shard(0)}
 }
+
+// WithTx makes w a TxWatcher: it is given each second per transaction (the live metrics and
+// dashboard show every transaction).
+func WithTx(w Watcher) Watcher { return txWatcher{w} }
+
+type txWatcher struct{ Watcher }
+
+func (txWatcher) WantsTx() bool { return true }

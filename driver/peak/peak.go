@@ -207,6 +207,12 @@ func (s *searcher) step(ctx context.Context, phase string, load float64) (res *r
 	if cpu, ok := report.SUTCPU(res); ok {
 		ps.SUTCPU = math.Round(cpu*1000) / 1000
 	}
+	if m := res.Machine; m != nil {
+		ps.OtherShare = m.OtherShare
+	}
+	if d := res.Driver; d != nil {
+		ps.DriverCPU = d.Utilisation
+	}
 	if err == nil && phase != PhaseConfirm {
 		var flat bool
 		why, knee, flat = s.judge(load, res)

@@ -1,7 +1,7 @@
-// Package progress draws a run's live progress line from the seconds the load engine emits
-// (load.Config.OnSecond), the way vegeta's reporters render what its attack emits: the engine
+// Package progress draws a run's live progress line from the seconds the load engine emits: a
+// Line is a load.Watcher, the way vegeta's reporters render what its attack emits. The engine
 // measures and knows no terminal, and one reporter draws local and distributed runs alike (a
-// distributed run's controller feeds it the fleet's merged seconds).
+// distributed run's controller feeds its watchers the fleet's merged seconds).
 package progress
 
 import (
@@ -9,8 +9,7 @@ import (
 	"io"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
+	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -27,27 +26,36 @@ type Line struct {
 	Label string        // what runs, e.g. the scenario's name
 	Total time.Duration // the run's length, ramp-up to ramp-down end
 	Open  bool          // the open model: Users counts iterations in flight
-	// Status, if set, adds the caller's own words before the load figures: the fleet's
-	// "agents 3/3", the open model's arrivals dropped so far.
-	Status func() string
 
 	last time.Time
 }
 
-// Second draws second p; its signature is load.Config.OnSecond's, so a Line's Second is the
-// hook itself (the histogram is not used: p carries its percentiles).
-func (l *Line) Second(p report.SeriesPoint, _ *hdr.Histogram) {
+// Second draws second s (a Line is a load.Watcher): s.Point carries the percentiles, s.Status
+// the emitter's own words (a fleet's "agents 3/3"), and in the open model the arrivals dropped
+// so far are shown.
+func (l *Line) Second(s *load.Second) {
 	if l.W == nil {
 		return
+	}
+	status := s.Status
+	if l.Open {
+		status = join(status, fmt.Sprintf("dropped %d", s.Dropped))
 	}
 	now := time.Now()
 	switch {
 	case l.TTY:
-		fmt.Fprintf(l.W, "\r\033[K%s", l.Text(p))
+		fmt.Fprintf(l.W, "\r\033[K%s", l.Text(s.Point, status))
 	case l.last.IsZero() || now.Sub(l.last) >= l.every():
-		fmt.Fprintln(l.W, l.Text(p))
+		fmt.Fprintln(l.W, l.Text(s.Point, status))
 		l.last = now
 	}
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "  " + b
 }
 
 func (l *Line) every() time.Duration {
@@ -57,15 +65,15 @@ func (l *Line) every() time.Duration {
 	return DefaultEvery
 }
 
-// Text is second p's line, without the terminal's control codes.
-func (l *Line) Text(p report.SeriesPoint) string {
+// Text is second p's line with the emitter's status words, without the terminal's control codes.
+func (l *Line) Text(p report.SeriesPoint, status string) string {
 	el := min(time.Duration(p.Second)*time.Second, l.Total)
 	who := fmt.Sprintf("users %d", p.Users)
 	if l.Open {
 		who = fmt.Sprintf("in-flight %d", p.Users)
 	}
-	if l.Status != nil {
-		who = l.Status() + "  " + who
+	if status != "" {
+		who = status + "  " + who
 	}
 	label := l.Label
 	if label != "" {
@@ -75,8 +83,9 @@ func (l *Line) Text(p report.SeriesPoint) string {
 		label, p.Phase, Clock(el), Clock(l.Total), who, p.TPS, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors, p.Hits)
 }
 
-// Done clears a terminal's line when the run ends, so what follows starts on a clean line.
-func (l *Line) Done() {
+// End clears a terminal's line when the run ends, so what follows starts on a clean line (a
+// Line is a load.Ender).
+func (l *Line) End() {
 	if l.W != nil && l.TTY {
 		fmt.Fprint(l.W, "\r\033[K")
 	}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/tradebench/tradebench/report"
 )
@@ -26,6 +27,11 @@ type compareView struct {
 	// know first (other measured windows, other data sets).
 	Method  string
 	Caveats []string
+	// Variants are the system variants each run differs from the baseline in (access mode,
+	// order mode, database): what the comparison compares. LoadNotes say once which runs
+	// offered another load, whose throughput is therefore shown uncoloured.
+	Variants  []string
+	LoadNotes []string
 }
 
 // ChartData is every chart's data, for the page's script.
@@ -165,7 +171,13 @@ func newCompareView(runs []Run) compareView {
 	v.Method = MethodLine
 	v.Changed, v.Same = differences(runs)
 	v.Changed, v.Folded = fold(v.Changed)
-	settings := settingChanges(v.Changed, n)
+	load := changesOf(v.Changed, n, isLoadSetting)
+	v.LoadNotes = loadNotes(runs, load)
+	for i, vs := range changesOf(v.Changed, n, isSystemVariant) {
+		if len(vs) > 0 {
+			v.Variants = append(v.Variants, runs[i].Label+": "+strings.Join(vs, ", "))
+		}
+	}
 	for _, r := range runs[1:] {
 		v.Caveats = append(v.Caveats, report.Caveats(runs[0].Results, r.Results)...)
 	}
@@ -182,7 +194,7 @@ func newCompareView(runs []Run) compareView {
 		if m.Name == report.MetricHits.Name && !anyHits {
 			continue
 		}
-		v.Metrics = append(v.Metrics, metricRow{m.Name, statCells(runs, m, settings)})
+		v.Metrics = append(v.Metrics, metricRow{m.Name, statCells(runs, m, load)})
 		if m.Name == report.MetricTPS.Name && anyPeak {
 			v.Metrics = append(v.Metrics, peakRow(runs, col))
 		}
@@ -226,7 +238,7 @@ func newCompareView(runs []Run) compareView {
 	for i := range x {
 		x[i] = float64(i)
 	}
-	tpsSeries := []seriesSpec{{"steady-state TPS", vals(tps)}}
+	tpsSeries := []seriesSpec{{Label: "steady-state TPS", Values: vals(tps)}}
 	if anyPeak {
 		pk := vals(peaks)
 		for i := range pk {
@@ -234,13 +246,13 @@ func newCompareView(runs []Run) compareView {
 				pk[i] = nil
 			}
 		}
-		tpsSeries = append(tpsSeries, seriesSpec{"peak TPS", pk})
+		tpsSeries = append(tpsSeries, seriesSpec{Label: "peak TPS", Values: pk})
 	}
 	v.Charts = append(v.Charts,
 		chartSpec{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
 			Note: "Transactions passed per second of the measured steady state (the median over the runs of a repeated run)."},
 		chartSpec{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
-			Series: []seriesSpec{{"p50", vals(p50)}, {"p90", vals(p90)}, {"p99", vals(p99)}},
+			Series: []seriesSpec{{Label: "p50", Values: vals(p50)}, {Label: "p90", Values: vals(p90)}, {Label: "p99", Values: vals(p99)}},
 			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."})
 
 	// transactions: in the baseline's order, then any the others add
@@ -260,8 +272,8 @@ func newCompareView(runs []Run) compareView {
 				t[i], p[i] = val(tr.TPS), val(tr.P90Ms)
 			}
 		}
-		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{r.Label, t})
-		p90ByTx.Series = append(p90ByTx.Series, seriesSpec{r.Label, p})
+		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{Label: r.Label, Values: t})
+		p90ByTx.Series = append(p90ByTx.Series, seriesSpec{Label: r.Label, Values: p})
 	}
 	if len(names) > 0 {
 		v.Charts = append(v.Charts, tpsByTx, p90ByTx)
@@ -275,8 +287,8 @@ func newCompareView(runs []Run) compareView {
 			missing[i] = !ok
 			t[i], p[i], e[i] = tr.TPS, tr.P90Ms, float64(tr.Errors)
 		}
-		row.TPS = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.TPS }, formatTPS, true)
-		row.P90 = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.P90Ms }, ms, false)
+		row.TPS = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.TPS }, formatTPS, true, true, load)
+		row.P90 = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.P90Ms }, ms, false, false, load)
 		row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
 		v.Tx = append(v.Tx, row)
 	}
@@ -295,7 +307,7 @@ func newCompareView(runs []Run) compareView {
 			}
 		}
 		v.Charts = append(v.Charts, chartSpec{ID: "cmp-price", Title: "Price/performance", Kind: "bars", X: x, Labels: labels, XLabel: "run",
-			YLabel: cur + " per TPS", Series: []seriesSpec{{"cost per TPS", pt}},
+			YLabel: cur + " per TPS", Series: []seriesSpec{{Label: "cost per TPS", Values: pt}},
 			Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."})
 	}
 	if c := overTime(runs); len(c.X) > 0 {
@@ -345,7 +357,7 @@ func overTime(runs []Run) chartSpec {
 				s[p.Second] = val(p.TPS)
 			}
 		}
-		c.Series = append(c.Series, seriesSpec{r.Label, s})
+		c.Series = append(c.Series, seriesSpec{Label: r.Label, Values: s})
 	}
 	return c
 }

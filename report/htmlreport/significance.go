@@ -17,16 +17,28 @@ const MethodLine = "A difference is coloured only when it is statistically signi
 	"which allows for their autocorrelation but not for run-to-run drift. " +
 	"\"~\" marks no significant difference, with its p-value and the number of runs or batches."
 
-// loadSettingKeys are the settings that choose the load itself: a run with other values of them
-// is another experiment, and its differences are labelled as settings, not as regressions.
-var loadSettingKeys = []string{"settings.users", "settings.rate", "settings.think", "settings.model",
-	"settings.mode", "settings.max_in_flight", "settings.iterations", "settings.keep_connections",
-	"disclosure.configuration.access.mode", "disclosure.configuration.orders.mode"}
+// loadSettingKeys are the settings that choose the offered load: users (closed model), arrival
+// rate (open model), think time, and the model that picks between the first two. A run at
+// another load has another throughput by design, so its throughput is shown but not coloured;
+// its response times and errors are still tested, as measured at that load.
+var loadSettingKeys = []string{"settings.users", "settings.rate", "settings.think", "settings.model"}
 
-// isLoadSetting reports whether a flattened key is one of the settings that choose the load
-// (the workload's own settings, settings.workload.*, are all such choices).
-func isLoadSetting(key string) bool {
-	return slices.Contains(loadSettingKeys, key) || strings.HasPrefix(key, "settings.workload.")
+// systemVariantKeys are the system variants a comparison is made to tell apart: how the web
+// tier reaches its services, how orders are processed, the database. Their differences are the
+// point of the comparison, so they are coloured like any other, significance deciding.
+var systemVariantKeys = []string{"disclosure.configuration.access.mode", "disclosure.configuration.orders.mode",
+	"disclosure.configuration.store.kind", "disclosure.software.database"}
+
+// isLoadSetting reports whether a flattened key is one of the settings that choose the load.
+func isLoadSetting(key string) bool { return slices.Contains(loadSettingKeys, key) }
+
+// isSystemVariant reports whether a flattened key is one of the system variants compared.
+func isSystemVariant(key string) bool { return slices.Contains(systemVariantKeys, key) }
+
+// isThroughput reports whether a headline metric counts work done per second: the metrics a
+// changed offered load makes incomparable.
+func isThroughput(m report.Metric) bool {
+	return m.Name == report.MetricTPS.Name || m.Name == report.MetricHits.Name
 }
 
 // perRunKey matches the facts that differ on every run whatever was changed: ids, seeds drawn at
@@ -54,18 +66,41 @@ func perRun(row diffRow) bool {
 	return perRunKey.MatchString(row.Key)
 }
 
-// settingChanges lists, for each run, the load settings it changed from the baseline's
-// ("users 20 → 50").
-func settingChanges(changed []diffRow, n int) [][]string {
+// changesOf lists, for each run, the changes from the baseline's of the keys that is picks
+// ("users 20 → 50", "access.mode inprocess → rest").
+func changesOf(changed []diffRow, n int, is func(string) bool) [][]string {
 	out := make([][]string, n)
 	for _, row := range changed {
-		if !isLoadSetting(row.Key) {
+		if !is(row.Key) {
 			continue
 		}
 		for i := 1; i < n; i++ {
 			if row.Changed[i] {
-				out[i] = append(out[i], strings.TrimPrefix(strings.TrimPrefix(row.Key, "settings."), "disclosure.configuration.")+" "+row.Values[0]+" → "+row.Values[i])
+				out[i] = append(out[i], shortKey(row.Key)+" "+row.Values[0]+" → "+row.Values[i])
 			}
+		}
+	}
+	return out
+}
+
+// shortKey names a setting as a reader knows it: "users", "access.mode", "database".
+func shortKey(key string) string {
+	for _, p := range []string{"settings.", "disclosure.configuration.", "disclosure.software."} {
+		if k, ok := strings.CutPrefix(key, p); ok {
+			return k
+		}
+	}
+	return key
+}
+
+// loadNotes say once, above the tables, which runs offered another load than the baseline and
+// so have their throughput shown uncoloured (not a note in every cell).
+func loadNotes(runs []Run, load [][]string) []string {
+	var out []string
+	for i, l := range load {
+		if len(l) > 0 {
+			out = append(out, runs[i].Label+" offered another load than "+runs[0].Label+" ("+strings.Join(l, ", ")+
+				"): throughput follows the offered load, so its throughput is shown uncoloured; its response times and errors are tested as measured.")
 		}
 	}
 	return out
@@ -73,9 +108,9 @@ func settingChanges(changed []diffRow, n int) [][]string {
 
 // statCells lays out one headline metric across runs: each run's value (the median of its runs
 // when repeated, with the range), and against the baseline the change, coloured only when
-// significant, "~ (p=… n=…)" when not, and labelled as a setting when the run changed a load
-// setting.
-func statCells(runs []Run, m report.Metric, settings [][]string) []cell {
+// significant, "~ (p=… n=…)" when not; a throughput metric of a run that offered another load
+// (load[i]) is shown uncoloured, as the page says once above the table.
+func statCells(runs []Run, m report.Metric, load [][]string) []cell {
 	out := make([]cell, len(runs))
 	centre := make([]float64, len(runs))
 	for i, r := range runs {
@@ -97,11 +132,11 @@ func statCells(runs []Run, m report.Metric, settings [][]string) []cell {
 			shown = c.Noise()
 		}
 		switch {
-		case len(settings[i]) > 0:
-			// the test is still shown, but a chosen setting is not a regression: grey, not red
-			out[i].Delta = shown + " · setting changed"
-			out[i].Class = "setting"
-			out[i].Title = "not a regression: this run changed " + strings.Join(settings[i], ", ") + "; " + d + " (" + string(c.Method) + ")"
+		case len(load[i]) > 0 && isThroughput(m):
+			// another offered load, another throughput by design: shown, not coloured
+			out[i].Delta = d
+			out[i].Class = classIncomparable
+			out[i].Title = "another offered load (" + strings.Join(load[i], ", ") + "): throughput follows it; " + shown
 		case !c.Significant():
 			out[i].Delta = shown
 			out[i].Class = "noise"
@@ -145,9 +180,14 @@ func relative(base, v float64, m report.Metric) string {
 	return s
 }
 
+// classIncomparable is a cell's class for a change that is shown but not judged: the throughput
+// of a run at another offered load.
+const classIncomparable = "incomparable"
+
 // repeatedTxCells tests one transaction's metric across repeated runs (benchstat's U test);
-// single runs have no per-transaction series to test, so their change is shown uncoloured.
-func repeatedTxCells(runs []Run, name string, of func(report.Transaction) float64, f func(float64) string, higher bool) []cell {
+// single runs have no per-transaction series to test, so their change is shown uncoloured, and
+// so is a throughput (throughput true) of a run that offered another load (load[i]).
+func repeatedTxCells(runs []Run, name string, of func(report.Transaction) float64, f func(float64) string, higher, throughput bool, load [][]string) []cell {
 	out := make([]cell, len(runs))
 	per := make([][]float64, len(runs))
 	for i, r := range runs {
@@ -174,6 +214,11 @@ func repeatedTxCells(runs []Run, name string, of func(report.Transaction) float6
 		}
 		base := stats.Summarize(per[0]).Median
 		d, _ := delta(base, s.Median, higherBetter)
+		if throughput && len(load[i]) > 0 {
+			out[i].Delta, out[i].Class = d, classIncomparable
+			out[i].Title = "another offered load (" + strings.Join(load[i], ", ") + "): throughput follows it"
+			continue
+		}
 		if len(per[0]) < 2 || len(per[i]) < 2 {
 			out[i].Delta = d
 			out[i].Title = "single runs: no per-transaction series to test the change against (repeat the runs with --repeat)"

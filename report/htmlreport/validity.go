@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tradebench/tradebench/report"
 )
@@ -39,14 +40,22 @@ func percentile(r *report.Results, t report.Transaction, p float64) string {
 }
 
 // capacityCharts are the papers' chart of a capacity search: throughput and p90 against the
-// load, one point per search step in order of load, with the peak (the knee) marked.
-func capacityCharts(p *report.PeakSearch) []chartSpec {
+// load, one point per search step in order of load. Each mark on them is one the search's text
+// states too, from the same data: the knee as a band from the last step within the bounds to the
+// first past them (the "knee between … and …" of the stop reason), the confirming run as a point
+// of its own at the peak, and the p90 bound as a dashed line. The caption says what the curve
+// shows — no knee claimed where the search never found one.
+func capacityCharts(r *report.Results) []chartSpec {
+	p := r.Peak
 	if p == nil || len(p.Steps) == 0 {
 		return nil
 	}
 	var steps []report.PeakStep
-	for _, s := range p.Steps {
-		if s.Phase != "confirm" {
+	var confirm *report.PeakStep
+	for i, s := range p.Steps {
+		if s.Phase == "confirm" {
+			confirm = &p.Steps[i]
+		} else {
 			steps = append(steps, s)
 		}
 	}
@@ -59,38 +68,102 @@ func capacityCharts(p *report.PeakSearch) []chartSpec {
 		}
 		return float64(s.Users)
 	}
-	slices.SortStableFunc(steps, func(a, b report.PeakStep) int {
-		switch {
-		case load(a) < load(b):
-			return -1
-		case load(a) > load(b):
-			return 1
-		}
-		return 0
-	})
-	xl, unit, knee := "users", " users", float64(p.PeakUsers)
+	byLoad := func(a, b report.PeakStep) int { return cmpFloat(load(a), load(b)) }
+	slices.SortStableFunc(steps, byLoad)
+	xl, unit, peak := "users", " users", float64(p.PeakUsers)
 	if p.PeakRate > 0 {
-		xl, unit, knee = "iterations/s", "/s", p.PeakRate
+		xl, unit, peak = "iterations/s", "/s", p.PeakRate
 	}
+	loadText := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + unit }
+
+	// x: every step's load and the confirming run's, once each
 	var x []float64
-	var tps, p90 []*float64
 	for _, s := range steps {
 		x = append(x, load(s))
-		tps = append(tps, val(s.TPS))
-		p90 = append(p90, val(s.P90Ms))
 	}
-	// the knee: a narrow band at the peak load
-	w := 0.01 * (x[len(x)-1] - x[0])
-	if w == 0 {
-		w = 0.5
+	if confirm != nil {
+		x = append(x, load(*confirm))
 	}
-	mark := []span{{From: knee - w, To: knee + w}}
-	note := "Each point is one step of the search (growth, then bisection); the band marks the peak, " +
-		"where throughput stops rising and response times begin to climb, confirmed by a longer run at " + strconv.FormatFloat(knee, 'f', -1, 64) + unit + "."
+	slices.Sort(x)
+	x = slices.Compact(x)
+	at := func(v float64) int { i, _ := slices.BinarySearch(x, v); return i }
+	column := func() []*float64 { return make([]*float64, len(x)) }
+	tps, p90 := column(), column()
+	for _, s := range steps {
+		tps[at(load(s))], p90[at(load(s))] = val(s.TPS), val(s.P90Ms)
+	}
+	tpsSeries := []seriesSpec{{Label: "search step", Values: tps}}
+	p90Series := []seriesSpec{{Label: "search step", Values: p90}}
+	if confirm != nil {
+		ct, cp := column(), column()
+		ct[at(load(*confirm))], cp[at(load(*confirm))] = val(confirm.TPS), val(confirm.P90Ms)
+		tpsSeries = append(tpsSeries, seriesSpec{Label: "confirming run", Values: ct, Style: stylePoints})
+		p90Series = append(p90Series, seriesSpec{Label: "confirming run", Values: cp, Style: stylePoints})
+	}
+	var bound float64
+	if r.Settings.Peak != nil && r.Settings.Peak.MaxP90 != "" {
+		if d, err := time.ParseDuration(r.Settings.Peak.MaxP90); err == nil && d > 0 {
+			bound = float64(d) / float64(time.Millisecond)
+			b := column()
+			for i := range b {
+				b[i] = val(bound)
+			}
+			p90Series = append(p90Series, seriesSpec{Label: "p90 bound " + report.FormatMs(bound) + " ms", Values: b, Style: styleBound})
+		}
+	}
+
+	// the knee: from the last good step to the first bad one above it (the search's bracket)
+	var knee *span
+	note := "Each point is one step of the search (growth, then bisection), in order of load. "
+	lastGood, firstBad := -1.0, -1.0
+	for _, s := range steps {
+		if s.Good {
+			lastGood = max(lastGood, load(s))
+		}
+	}
+	for _, s := range steps {
+		if !s.Good && load(s) > lastGood && (firstBad < 0 || load(s) < firstBad) {
+			firstBad = load(s)
+		}
+	}
+	switch {
+	case p.Knee && lastGood >= 0 && firstBad > 0:
+		knee = &span{From: lastGood, To: firstBad}
+		note += "The band is the knee: between " + loadText(lastGood) + ", the last step within the bounds, and " +
+			loadText(firstBad) + ", the first past them (why: in the text above). "
+	case p.Knee && peak > 0:
+		// results written before steps recorded whether they were good: the peak marks the knee
+		w := 0.01 * (x[len(x)-1] - x[0])
+		if w == 0 {
+			w = 0.5
+		}
+		knee = &span{From: peak - w, To: peak + w}
+		note += "The band marks the peak, where the search found the knee. "
+	default:
+		note += "The search did not reach a knee (" + p.StopWhy + "): no band is drawn. "
+	}
+	if confirm != nil {
+		note += "The separate point is the longer confirming run at " + loadText(load(*confirm)) + ", whose results the report shows."
+	}
+	p90Note := ""
+	if bound > 0 {
+		p90Note = "The dashed line is the search's p90 bound (" + report.FormatMs(bound) + " ms): a step above it is past the knee."
+	}
 	return []chartSpec{
-		{ID: "capacity-tps", Title: "Throughput against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "TPS", Shade: mark,
-			Series: []seriesSpec{{"TPS", tps}}, Note: note},
-		{ID: "capacity-p90", Title: "p90 response time against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "ms", Shade: mark,
-			Series: []seriesSpec{{"p90", p90}}},
+		{ID: "capacity-tps", Title: "Throughput against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "TPS", Knee: knee,
+			Series: tpsSeries, SpanGaps: true, Note: strings.TrimSpace(note)},
+		{ID: "capacity-p90", Title: "p90 response time against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "ms", Knee: knee,
+			Series: p90Series, SpanGaps: true, Note: p90Note},
 	}
+}
+
+// cmpFloat orders two numbers (slices.SortFunc's comparison).
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

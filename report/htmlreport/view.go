@@ -141,7 +141,7 @@ func newReportView(r *report.Results) reportView {
 	v.SUT, v.SUTCharts = sutView(r.SUT)
 	v.PeakChart = peakChart(r.Peak)
 	v.Validity = newValidityView(r)
-	v.CapacityCharts = capacityCharts(r.Peak)
+	v.CapacityCharts = capacityCharts(r)
 	v.Codes = statusCodes(r.StatusCodes)
 	v.Price = newPriceView(r.PricePerformance)
 	v.PriceChart = priceChart(r.PricePerformance, r.Peak)
@@ -215,6 +215,8 @@ type chartSpec struct {
 	Start int64 `json:"start,omitempty"`
 	// Hidden are the series (by index) that start switched off (the legend switches them on).
 	Hidden []int `json:"hidden,omitempty"`
+	// Knee is a capacity search's knee, drawn as a coloured band across the plot (nil: none).
+	Knee *span `json:"knee,omitempty"`
 	// Group places the chart in a folded group of the page ("" = shown).
 	Group string `json:"-"`
 }
@@ -223,7 +225,15 @@ type seriesSpec struct {
 	Label string `json:"label"`
 	// Values has one entry per x; nil is a gap (no sample), drawn as a break in the line.
 	Values []*float64 `json:"values"`
+	// Style is how the series is drawn: "" a line, stylePoints markers only (a run apart from
+	// the line's), styleBound a dashed line without markers (a limit, not a measurement).
+	Style string `json:"style,omitempty"`
 }
+
+const (
+	stylePoints = "points"
+	styleBound  = "bound"
+)
 
 type span struct {
 	From float64 `json:"from"`
@@ -283,10 +293,10 @@ func timeCharts(r *report.Results) []chartSpec {
 		}
 	}
 	tpsChart := chartSpec{ID: "tps", Title: "Throughput", Kind: "time", X: x, XLabel: "time", YLabel: "per second", Shade: shade,
-		Series: []seriesSpec{{"transactions passed/s", col(func(p report.SeriesPoint) float64 { return p.TPS })}},
+		Series: []seriesSpec{{Label: "transactions passed/s", Values: col(func(p report.SeriesPoint) float64 { return p.TPS })}},
 		Note:   "Transactions passed in each second. " + unmeasured}
 	if hitsDiffer {
-		tpsChart.Series = append(tpsChart.Series, seriesSpec{"hits/s (where not equal)", hits})
+		tpsChart.Series = append(tpsChart.Series, seriesSpec{Label: "hits/s (where not equal)", Values: hits})
 		tpsChart.Note = "Transactions passed and HTTP requests (hits) in each second; hits are drawn only in the seconds they differ from transactions. " + unmeasured
 	} else if r.Hits > 0 {
 		tpsChart.Note += " Hits/s equal transactions/s in every second (one request per transaction), so they are not drawn twice."
@@ -294,15 +304,15 @@ func timeCharts(r *report.Results) []chartSpec {
 	return []chartSpec{
 		tpsChart,
 		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "time", YLabel: "ms", Shade: shade, Log: true,
-			Series: []seriesSpec{{"p50", col(func(p report.SeriesPoint) float64 { return p.P50Ms })},
-				{"p90", col(func(p report.SeriesPoint) float64 { return p.P90Ms })},
-				{"p99", col(func(p report.SeriesPoint) float64 { return p.P99Ms })}},
+			Series: []seriesSpec{{Label: "p50", Values: col(func(p report.SeriesPoint) float64 { return p.P50Ms })},
+				{Label: "p90", Values: col(func(p report.SeriesPoint) float64 { return p.P90Ms })},
+				{Label: "p99", Values: col(func(p report.SeriesPoint) float64 { return p.P99Ms })}},
 			Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + unmeasured},
 		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "time", YLabel: users, Shade: shade,
-			Series: []seriesSpec{{users, col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
+			Series: []seriesSpec{{Label: users, Values: col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
 			Note:   "The offered load over the run."},
 		{ID: "errors", Title: "Errors", Kind: "time", X: x, XLabel: "time", YLabel: "per second", Shade: shade,
-			Series: []seriesSpec{{"failed transactions/s", col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
+			Series: []seriesSpec{{Label: "failed transactions/s", Values: col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
 			Note:   "Transactions that failed a check or the transport in each second."},
 	}
 }
@@ -398,8 +408,8 @@ func sutView(s *report.SUT) ([]sutRow, []chartSpec) {
 			i := index[pt.T]
 			c[i], m[i] = val(pt.CPUCores), val(float64(pt.RSSBytes)/(1<<20))
 		}
-		cpu.Series = append(cpu.Series, seriesSpec{p.Name, c})
-		mem.Series = append(mem.Series, seriesSpec{p.Name, m})
+		cpu.Series = append(cpu.Series, seriesSpec{Label: p.Name, Values: c})
+		mem.Series = append(mem.Series, seriesSpec{Label: p.Name, Values: m})
 	}
 	return rows, []chartSpec{cpu, mem}
 }
@@ -410,7 +420,7 @@ func peakChart(p *report.PeakSearch) *chartSpec {
 		return nil
 	}
 	c := chartSpec{ID: "peak", Title: "Peak search", Kind: "bars", XLabel: "step", YLabel: "TPS",
-		Note: "Throughput reached at each step of the load; the peak is the highest step that met the bounds."}
+		Note: "Throughput reached at each step, in the order the search ran them: growth, bisection, then the longer confirming run at the peak."}
 	tps := make([]*float64, len(p.Steps))
 	for i, s := range p.Steps {
 		c.X = append(c.X, float64(i))
@@ -421,7 +431,7 @@ func peakChart(p *report.PeakSearch) *chartSpec {
 		c.Labels = append(c.Labels, label)
 		tps[i] = val(s.TPS)
 	}
-	c.Series = []seriesSpec{{"TPS", tps}}
+	c.Series = []seriesSpec{{Label: "TPS", Values: tps}}
 	return &c
 }
 
@@ -445,7 +455,7 @@ func priceChart(pp *report.PricePerformance, p *report.PeakSearch) *chartSpec {
 			per[i] = val(decimalValue(pricing.FormatCents(pricing.PerTPSCents(total, s.TPS))))
 		}
 	}
-	c.Series = []seriesSpec{{pp.Currency + " per TPS", per}}
+	c.Series = []seriesSpec{{Label: pp.Currency + " per TPS", Values: per}}
 	return &c
 }
 

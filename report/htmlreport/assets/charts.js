@@ -43,6 +43,48 @@
     };
   }
 
+  // the axes' font, named so that tick spacing can be measured in it
+  var axisFont = "12px system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, sans-serif";
+  // the least room between two tick labels for them to read as two
+  var labelGap = 14;
+  var measurer = document.createElement("canvas").getContext("2d");
+  function textWidth(s) {
+    measurer.font = axisFont;
+    return Math.ceil(measurer.measureText(String(s)).width);
+  }
+  // uPlot's own number format on a numeric axis, for measuring its widest label
+  function fmtAxis(v) { return uPlot.fmtNum ? uPlot.fmtNum(v) : String(v); }
+  var clockSteps = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+  // tick positions (seconds since the start) at multiples of incr in the viewer's clock time
+  function clockSplits(spec, min, max, incr) {
+    var d = new Date(spec.start);
+    var startSec = d.getHours() * 3600 + d.getMinutes() * 60 + d.getSeconds() + d.getMilliseconds() / 1000;
+    var first = Math.ceil((startSec + min) / incr) * incr - startSec;
+    var out = [];
+    for (var v = first; v <= max + 1e-9; v += incr) out.push(Math.round(v * 1000) / 1000);
+    return out;
+  }
+
+  // the capacity search's knee: a band from its last good load to its first bad one, named
+  function kneeBand(k) {
+    return function (u) {
+      if (!k) return;
+      var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+      var x0 = u.valToPos(k.from, "x", true), x1 = u.valToPos(k.to, "x", true);
+      var least = 4 * uPlot.pxRatio;
+      if (x1 - x0 < least) { var mid = (x0 + x1) / 2; x0 = mid - least / 2; x1 = mid + least / 2; }
+      ctx.save();
+      ctx.fillStyle = "rgba(224, 159, 62, 0.22)";
+      ctx.fillRect(x0, top, x1 - x0, h);
+      ctx.fillStyle = "#9a6a1f";
+      ctx.font = Math.round(11 * uPlot.pxRatio) + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "top";
+      ctx.fillText("knee", (x0 + x1) / 2, top + 3 * uPlot.pxRatio);
+      ctx.restore();
+    };
+  }
+
   function pad2(n) { return (n < 10 ? "0" : "") + n; }
   // clock time of x seconds after the run's start (the viewer's local time)
   function clock(spec, x) {
@@ -72,7 +114,17 @@
     spec.series.forEach(function (s, i) {
       var color = palette[i % palette.length];
       var o = { label: s.label, show: !(spec.hidden && spec.hidden.indexOf(i) >= 0), stroke: color, width: bars ? 0 : 1.6, value: function (u, v) { return fmt(v); }, spanGaps: !!spec.spanGaps };
-      if (bars) {
+      if (s.style === "points") {
+        // a run apart from the line (the capacity search's confirming run): a marker, no line
+        o.width = 0;
+        o.points = { show: true, size: 11, width: 2, stroke: color, fill: color };
+      } else if (s.style === "bound") {
+        // a limit, not a measurement: dashed, no markers
+        o.stroke = "#b42318";
+        o.dash = [6, 4];
+        o.width = 1.2;
+        o.points = { show: false };
+      } else if (bars) {
         o.fill = color;
         o.points = { show: false };
         // grouped bars: series i takes the i-th slice of each category's 80 % wide group
@@ -82,18 +134,27 @@
             size: { unit: 1, values: function (u) { return u.data[0].map(function () { return each; }); } }
           }
         });
-      } else {
+      } else if (!s.style) {
         o.points = { show: spec.kind === "xy" || spec.x.length < 3 };
       }
       series.push(o);
     });
-    var xAxis = { label: spec.xLabel, labelSize: 22, size: 40 };
+    var xAxis = { label: spec.xLabel, labelSize: 22, size: 40, font: axisFont };
     if (spec.kind === "dist") {
       xAxis.splits = function () { var out = []; for (var k = 0; k <= 5; k++) out.push(k); return out; };
       xAxis.values = function (u, vals) { return vals.map(function (v) { return percentile(v); }); };
     } else if (spec.start) {
       xAxis.values = function (u, vals) { return vals.map(function (v) { return clock(spec, v); }); };
       xAxis.label = "clock time";
+      // ticks a label's width apart, on round clock times (:00, :30), in steps of whole seconds
+      xAxis.incrs = clockSteps;
+      xAxis.space = function () { return textWidth("00:00:00") + labelGap; };
+      xAxis.splits = function (u, ai, min, max, incr) { return clockSplits(spec, min, max, incr); };
+    } else if (!bars) {
+      // ticks at least the widest label apart: uPlot's default 50 px lets "1 400 users" overlap
+      xAxis.space = function (u, ai, min, max) {
+        return Math.max(textWidth(fmtAxis(min)), textWidth(fmtAxis(max))) + labelGap;
+      };
     }
     if (bars) {
       xAxis.splits = function () { return spec.x; };
@@ -116,8 +177,8 @@
         x: bars ? { time: false, range: [-0.5, spec.x.length - 0.5] } : { time: false },
         y: log ? { distr: 3, log: 10 } : { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } }
       },
-      axes: [xAxis, { label: spec.yLabel + (log ? " (log)" : ""), labelSize: 22, size: 56 }],
-      hooks: spec.shade && spec.shade.length ? { drawClear: [shade(spec.shade)] } : {}
+      axes: [xAxis, { label: spec.yLabel + (log ? " (log)" : ""), labelSize: 22, size: 56, font: axisFont }],
+      hooks: { drawClear: [shade(spec.shade || []), kneeBand(spec.knee)] }
     };
   }
 

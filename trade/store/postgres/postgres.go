@@ -81,7 +81,7 @@ const maxAttempts = 8
 // Update implements store.Store.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := pgx.BeginFunc(ctx, s.pool, func(t pgx.Tx) error { return fn(&tx{q{db: t}}) })
+		err := pgx.BeginFunc(ctx, s.pool, func(t pgx.Tx) error { return fn(&tx{q{db: t}, dialect.Writes(conn{t})}) })
 		if err == nil || !retryable(err) || attempt == maxAttempts || ctx.Err() != nil {
 			return err
 		}

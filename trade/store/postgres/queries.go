@@ -2,15 +2,15 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/sqlstore"
 )
 
 // querier is what the pool and a transaction have in common.
@@ -29,152 +29,67 @@ func tm(t time.Time) any {
 	return t
 }
 
-func fromTm(t *time.Time) time.Time {
-	if t == nil {
+// timestamptz is where a TIMESTAMPTZ column scans: pgx decodes straight into it
+// (pgtype.TimestamptzScanner).
+type timestamptz struct{ pgtype.Timestamptz }
+
+// UTC implements sqlstore.TimeCol.
+func (t timestamptz) UTC() time.Time {
+	if !t.Valid {
 		return time.Time{}
 	}
-	return t.UTC()
+	return t.Time.UTC()
 }
 
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-func notFound(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ErrNotFound
-	}
-	return err
-}
+// scan holds the shared row scanners, made for TIMESTAMPTZ columns.
+var scan sqlstore.Scan[timestamptz, *timestamptz]
 
 const (
-	accountCols = "accountid, userid, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
-	holdingCols = "holdingid, accountid, symbol, quantity, purchaseprice, purchasedate"
-	orderCols   = "orderid, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, quantity, price, fee"
-	quoteCols   = "symbol, companyname, price, open, low, high, change, volume"
+	accountCols = sqlstore.AccountCols
+	holdingCols = sqlstore.HoldingCols
+	orderCols   = sqlstore.OrderCols
+	quoteCols   = sqlstore.QuoteCols
 )
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanAccount(r scanner) (trade.Account, error) {
-	var a trade.Account
-	var last *time.Time
-	var bal, open int64
-	err := r.Scan(&a.AccountID, &a.UserID, &bal, &open, &a.CreationDate, &last, &a.LoginCount, &a.LogoutCount)
-	a.Balance, a.OpenBalance = trade.Money(bal), trade.Money(open)
-	a.CreationDate, a.LastLogin = a.CreationDate.UTC(), fromTm(last)
-	return a, notFound(err)
-}
-
-func scanHolding(r scanner) (trade.Holding, error) {
-	var h trade.Holding
-	var price int64
-	err := r.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &price, &h.PurchaseDate)
-	h.PurchasePrice, h.PurchaseDate = trade.Money(price), h.PurchaseDate.UTC()
-	return h, notFound(err)
-}
-
-func scanOrder(r scanner) (trade.Order, error) {
-	var o trade.Order
-	var hid *int64
-	var done *time.Time
-	var typ, status string
-	var price, fee int64
-	err := r.Scan(&o.OrderID, &o.AccountID, &hid, &o.Symbol, &typ, &status, &o.OpenDate, &done, &o.Quantity, &price, &fee)
-	if hid != nil {
-		o.HoldingID = *hid
-	}
-	o.Type, o.Status, o.Price, o.Fee = trade.OrderType(typ), trade.OrderStatus(status), trade.Money(price), trade.Money(fee)
-	o.OpenDate, o.CompletionDate = o.OpenDate.UTC(), fromTm(done)
-	return o, notFound(err)
-}
-
-func scanQuote(r scanner) (trade.Quote, error) {
-	var x trade.Quote
-	var price, open, low, high, change int64
-	err := r.Scan(&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume)
-	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
-	return x, notFound(err)
-}
-
-func one[T any](q q, ctx context.Context, scan func(scanner) (T, error), sql string, args ...any) (T, error) {
+func one[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error), sql string, args ...any) (T, error) {
 	return scan(q.db.QueryRow(ctx, sql, args...))
 }
 
-func all[T any](q q, ctx context.Context, scan func(scanner) (T, error), sql string, args ...any) ([]T, error) {
+func all[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error), sql string, args ...any) ([]T, error) {
 	rows, err := q.db.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// exec runs a write and reports ErrNotFound when it touched no row.
-func (q q) exec(ctx context.Context, sql string, args ...any) error {
-	tag, err := q.db.Exec(ctx, sql, args...)
-	if err != nil {
-		return err
-	}
-	if tag.RowsAffected() == 0 {
-		return store.ErrNotFound
-	}
-	return nil
+	return sqlstore.Collect(rows, scan)
 }
 
 func (q q) Account(ctx context.Context, userID string) (trade.Account, error) {
-	return one(q, ctx, scanAccount, "SELECT "+accountCols+" FROM accounts WHERE userid = $1", userID)
+	return one(q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = $1", userID)
 }
 
 func (q q) Profile(ctx context.Context, userID string) (trade.AccountProfile, error) {
-	var p trade.AccountProfile
-	err := q.db.QueryRow(ctx, "SELECT userid, fullname, address, email, creditcard FROM accounts WHERE userid = $1", userID).
-		Scan(&p.UserID, &p.FullName, &p.Address, &p.Email, &p.CreditCard)
-	return p, notFound(err)
+	return one(q, ctx, scan.Profile, "SELECT userid, "+sqlstore.ProfileCols+" FROM accounts WHERE userid = $1", userID)
 }
 
 func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
-	var a trade.Account
-	var p trade.AccountProfile
-	var last *time.Time
-	var bal, open int64
-	err := q.db.QueryRow(ctx, "SELECT "+accountCols+", fullname, address, email, creditcard FROM accounts WHERE userid = $1", userID).
-		Scan(&a.AccountID, &a.UserID, &bal, &open, &a.CreationDate, &last, &a.LoginCount, &a.LogoutCount,
-			&p.FullName, &p.Address, &p.Email, &p.CreditCard)
-	if err != nil {
-		return trade.Account{}, trade.AccountProfile{}, notFound(err)
-	}
-	a.Balance, a.OpenBalance = trade.Money(bal), trade.Money(open)
-	a.CreationDate, a.LastLogin = a.CreationDate.UTC(), fromTm(last)
-	p.UserID = a.UserID
-	return a, p, nil
+	return scan.AccountWithProfile(q.db.QueryRow(ctx, "SELECT "+accountCols+", "+sqlstore.ProfileCols+" FROM accounts WHERE userid = $1", userID))
 }
 
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 	var h string
-	return h, notFound(q.db.QueryRow(ctx, "SELECT passwd FROM accounts WHERE userid = $1", userID).Scan(&h))
+	return h, sqlstore.NotFound(q.db.QueryRow(ctx, "SELECT passwd FROM accounts WHERE userid = $1", userID).Scan(&h))
 }
 
 func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, error) {
-	return all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = $1 ORDER BY holdingid", accountID)
+	return all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = $1 ORDER BY holdingid", accountID)
 }
 
 // userAccount selects a user's account id inside a User* statement (unique index on userid).
 const userAccount = "(SELECT accountid FROM accounts WHERE userid = $1)"
 
 func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
-	hs, err := all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	hs, err := all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
 	return store.OfUser(ctx, q, userID, hs, err)
 }
 
@@ -184,62 +99,49 @@ func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.H
 		return nil, nil, err
 	}
 	defer rows.Close()
-	var hs []trade.Holding
-	var qs []trade.Quote
-	for rows.Next() {
-		var h trade.Holding
-		var x trade.Quote
-		var hprice, price, open, low, high, change int64
-		if err := rows.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &hprice, &h.PurchaseDate,
-			&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume); err != nil {
-			return nil, nil, err
-		}
-		h.PurchasePrice, h.PurchaseDate = trade.Money(hprice), h.PurchaseDate.UTC()
-		x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
-		hs, qs = append(hs, h), append(qs, x)
-	}
-	return store.OfUserWithQuotes(ctx, q, userID, hs, qs, rows.Err())
+	hs, qs, err := scan.CollectHoldingsWithQuotes(rows)
+	return store.OfUserWithQuotes(ctx, q, userID, hs, qs, err)
 }
 
 func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
-	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC LIMIT $2", userID, limit)
+	os, err := all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC LIMIT $2", userID, limit)
 	return store.OfUser(ctx, q, userID, os, err)
 }
 
 // UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed
 // orders: the account page asks on every visit, and usually nothing is closed.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
-	return store.MarkedOrders(all(q, ctx, scanOrder, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
+	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
 }
 
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {
-	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1", id)
+	return one(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1", id)
 }
 
 func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 ORDER BY opendate DESC, orderid DESC LIMIT $2", accountID, limit)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 ORDER BY opendate DESC, orderid DESC LIMIT $2", accountID, limit)
 }
 
 func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 AND status = 'closed' ORDER BY orderid", accountID)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 AND status = 'closed' ORDER BY orderid", accountID)
 }
 
 // OrdersAfter implements store.Store (through the primary key).
 func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > $1 ORDER BY orderid LIMIT $2", afterID, limit)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid > $1 ORDER BY orderid LIMIT $2", afterID, limit)
 }
 
 // OpenOrders implements store.Store (through the orders_open partial index).
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > $1 ORDER BY orderid LIMIT $2", afterID, limit)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > $1 ORDER BY orderid LIMIT $2", afterID, limit)
 }
 
 func (q q) Order(ctx context.Context, id int64) (trade.Order, error) {
-	return one(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid = $1", id)
+	return one(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid = $1", id)
 }
 
 func (q q) Quote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return one(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = $1", symbol)
+	return one(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = $1", symbol)
 }
 
 // Quotes: one statement for any number of symbols (an array parameter).
@@ -247,100 +149,67 @@ func (q q) Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error) 
 	if len(symbols) == 0 {
 		return nil, nil
 	}
-	return all(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ANY($1)", symbols)
+	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ANY($1)", symbols)
 }
 
 // IndexQuotes: symbol is COLLATE "C", so the range is a byte range the primary key serves.
 func (q q) IndexQuotes(ctx context.Context) ([]trade.Quote, error) {
-	return all(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
+	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
 }
 
-// tx is a read-write transaction; Lock* take row locks (FOR UPDATE).
-type tx struct{ q }
+// tx is a read-write transaction; Lock* take row locks (FOR UPDATE); the writes are the
+// shared ones.
+type tx struct {
+	q
+	sqlstore.Writes
+}
+
+// dialect is PostgreSQL's for the statements sqlstore writes once.
+var dialect = sqlstore.NewDialect(sqlstore.Dialect{
+	Numbered: true,
+	Distinct: "IS DISTINCT FROM",
+	Time:     tm,
+	IsUnique: func(err error) bool { return pgCode(err) == "23505" }, // unique_violation
+	Order:    scan.Order,
+})
+
+// conn adapts a pool or transaction to sqlstore.Conn.
+type conn struct{ db querier }
+
+func (c conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := c.db.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
+}
+
+func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Scanner {
+	return c.db.QueryRow(ctx, query, args...)
+}
+
+func (c conn) Each(ctx context.Context, query string, row func(sqlstore.Scanner) error, args ...any) error {
+	rows, err := c.db.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return sqlstore.Each(rows, row)
+}
 
 func (t *tx) LockAccount(ctx context.Context, userID string) (trade.Account, error) {
-	return one(t.q, ctx, scanAccount, "SELECT "+accountCols+" FROM accounts WHERE userid = $1 FOR UPDATE", userID)
+	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = $1 FOR UPDATE", userID)
 }
 
 func (t *tx) LockAccountByID(ctx context.Context, id int64) (trade.Account, error) {
-	return one(t.q, ctx, scanAccount, "SELECT "+accountCols+" FROM accounts WHERE accountid = $1 FOR UPDATE", id)
+	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE accountid = $1 FOR UPDATE", id)
 }
 
 func (t *tx) LockOrder(ctx context.Context, id int64) (trade.Order, error) {
-	return one(t.q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid = $1 FOR UPDATE", id)
+	return one(t.q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid = $1 FOR UPDATE", id)
 }
 
 func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return one(t.q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = $1 FOR UPDATE", symbol)
+	return one(t.q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = $1 FOR UPDATE", symbol)
 }
 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
-	return one(t.q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1 FOR UPDATE", id)
-}
-
-func (t *tx) insert(ctx context.Context, sql string, args ...any) (int64, error) {
-	var id int64
-	err := t.db.QueryRow(ctx, sql, args...).Scan(&id)
-	if pgCode(err) == "23505" { // unique_violation
-		return 0, store.ErrDuplicate
-	}
-	return id, err
-}
-
-func (t *tx) CreateAccount(ctx context.Context, a trade.Account, p trade.AccountProfile, hash string) (int64, error) {
-	return t.insert(ctx, `INSERT INTO accounts (userid, passwd, fullname, address, email, creditcard,
-		balance, openbalance, creationdate, lastlogin, logincount, logoutcount)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING accountid`,
-		a.UserID, hash, p.FullName, p.Address, p.Email, p.CreditCard,
-		int64(a.Balance), int64(a.OpenBalance), a.CreationDate, tm(a.LastLogin), a.LoginCount, a.LogoutCount)
-}
-
-func (t *tx) UpdateAccount(ctx context.Context, a trade.Account) error {
-	return t.exec(ctx, "UPDATE accounts SET balance = $1, lastlogin = $2, logincount = $3, logoutcount = $4 WHERE accountid = $5",
-		int64(a.Balance), tm(a.LastLogin), a.LoginCount, a.LogoutCount, a.AccountID)
-}
-
-func (t *tx) UpdateProfile(ctx context.Context, p trade.AccountProfile, hash string) error {
-	return t.exec(ctx, `UPDATE accounts SET fullname = $1, address = $2, email = $3, creditcard = $4,
-		passwd = CASE WHEN $5 = '' THEN passwd ELSE $5 END WHERE userid = $6`,
-		p.FullName, p.Address, p.Email, p.CreditCard, hash, p.UserID)
-}
-
-func (t *tx) CreateHolding(ctx context.Context, h trade.Holding) (int64, error) {
-	return t.insert(ctx, "INSERT INTO holdings (accountid, symbol, quantity, purchaseprice, purchasedate) VALUES ($1,$2,$3,$4,$5) RETURNING holdingid",
-		h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), h.PurchaseDate)
-}
-
-func (t *tx) SetHoldingQuantity(ctx context.Context, id, quantity int64) error {
-	return t.exec(ctx, "UPDATE holdings SET quantity = $1 WHERE holdingid = $2", quantity, id)
-}
-
-func (t *tx) DeleteHolding(ctx context.Context, id int64) error {
-	return t.exec(ctx, "DELETE FROM holdings WHERE holdingid = $1", id)
-}
-
-func (t *tx) CreateOrder(ctx context.Context, o trade.Order) (int64, error) {
-	return t.insert(ctx, `INSERT INTO orders (accountid, holdingid, symbol, ordertype, status, opendate, completiondate,
-		quantity, price, fee) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING orderid`,
-		o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status), o.OpenDate, tm(o.CompletionDate),
-		o.Quantity, int64(o.Price), int64(o.Fee))
-}
-
-func (t *tx) UpdateOrder(ctx context.Context, o trade.Order) error {
-	return t.exec(ctx, "UPDATE orders SET status = $1, completiondate = $2, holdingid = $3, price = $4 WHERE orderid = $5",
-		string(o.Status), tm(o.CompletionDate), nullID(o.HoldingID), int64(o.Price), o.OrderID)
-}
-
-func (t *tx) CompleteClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	os, err := all(t.q, ctx, scanOrder, "UPDATE orders SET status = 'completed' WHERE accountid = $1 AND status = 'closed' RETURNING "+orderCols, accountID)
-	for i := range os {
-		os[i].Status = trade.StatusClosed
-	}
-	sort.Slice(os, func(i, j int) bool { return os[i].OrderID < os[j].OrderID })
-	return os, err
-}
-
-func (t *tx) UpdateQuote(ctx context.Context, x trade.Quote) error {
-	return t.exec(ctx, "UPDATE quotes SET price = $1, low = $2, high = $3, change = $4, volume = $5 WHERE symbol = $6",
-		int64(x.Price), int64(x.Low), int64(x.High), int64(x.Change), x.Volume, x.Symbol)
+	return one(t.q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1 FOR UPDATE", id)
 }

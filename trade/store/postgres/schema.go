@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/sqlstore"
 )
 
 // Tables, without keys or indexes: Load fills them first and builds those after. Money is
@@ -101,47 +99,27 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // Loaded implements store.Store.
 func (s *Store) Loaded(ctx context.Context) (store.LoadInfo, error) {
-	var v string
-	err := s.pool.QueryRow(ctx, "SELECT value FROM meta WHERE key = 'load'").Scan(&v)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.LoadInfo{}, store.ErrNotLoaded
-	}
-	if err != nil {
-		return store.LoadInfo{}, err
-	}
-	var li store.LoadInfo
-	if err := json.Unmarshal([]byte(v), &li); err != nil {
-		return store.LoadInfo{}, fmt.Errorf("load marker is corrupt: %w", err)
-	}
-	return li, nil
+	return sqlstore.LoadMarker(s.pool.QueryRow(ctx, sqlstore.LoadMarkerSQL))
 }
 
 var copyCols = map[string][]string{
-	"accounts": {"accountid", "userid", "passwd", "fullname", "address", "email", "creditcard", "balance", "openbalance", "creationdate", "lastlogin", "logincount", "logoutcount"},
-	"holdings": {"holdingid", "accountid", "symbol", "quantity", "purchaseprice", "purchasedate"},
-	"orders":   {"orderid", "accountid", "holdingid", "symbol", "ordertype", "status", "opendate", "completiondate", "quantity", "price", "fee"},
-	"quotes":   {"symbol", "companyname", "price", "open", "low", "high", "change", "volume"},
+	"accounts": sqlstore.AccountRowCols,
+	"holdings": sqlstore.HoldingRowCols,
+	"orders":   sqlstore.OrderRowCols,
+	"quotes":   sqlstore.QuoteRowCols,
 }
 
 // Load implements store.Store: tables recreated without keys, filled by COPY (accounts,
 // holdings and orders on three connections at once, from one generator), then pristine copies
 // for Reset, keys and indexes, statistics.
 func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(done, total int64)) error {
-	if err := spec.Validate(); err != nil {
-		return err
-	}
-	hash, err := dataset.HashPassword(spec.HashCost)
+	l, err := sqlstore.NewLoad(spec, progress)
 	if err != nil {
 		return err
 	}
-	gen := dataset.New(spec, hash)
-	rows := spec.Rows()
-	post := rows/4 + 1 // the share of the bar for building copies, keys and statistics
-	total := rows + post
+	gen, rows, post, total := l.Gen, l.Rows, l.Post, l.Total
 	var done atomic.Int64
-	if progress == nil {
-		progress = func(int64, int64) {}
-	}
+	progress = l.Progress
 	stop := make(chan struct{})
 	var ticker sync.WaitGroup
 	ticker.Add(1)
@@ -211,7 +189,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		}
 		return nil
 	})
-	copyTable := func(table string, in <-chan []dataset.Bundle, rowsOf func(b *dataset.Bundle, emit func(...any))) func() error {
+	copyTable := func(table string, in <-chan []dataset.Bundle, rowsOf func(b *dataset.Bundle, emit func([]any))) func() error {
 		return func() error {
 			var pending [][]any
 			src := pgx.CopyFromFunc(func() ([]any, error) {
@@ -221,7 +199,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 						return nil, nil
 					}
 					for k := range batch {
-						rowsOf(&batch[k], func(v ...any) { pending = append(pending, v) })
+						rowsOf(&batch[k], func(v []any) { pending = append(pending, v) })
 					}
 				}
 				r := pending[0]
@@ -240,20 +218,17 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 			return err
 		}
 	}
-	g.Go(copyTable("accounts", chans[0], func(b *dataset.Bundle, emit func(...any)) {
-		a, p := b.Account, b.Profile
-		emit(a.AccountID, a.UserID, b.PasswordHash, p.FullName, p.Address, p.Email, p.CreditCard,
-			int64(a.Balance), int64(a.OpenBalance), a.CreationDate, tm(a.LastLogin), a.LoginCount, a.LogoutCount)
+	g.Go(copyTable("accounts", chans[0], func(b *dataset.Bundle, emit func([]any)) {
+		emit(sqlstore.AccountRow(b, tm))
 	}))
-	g.Go(copyTable("holdings", chans[1], func(b *dataset.Bundle, emit func(...any)) {
-		for _, h := range b.Holdings {
-			emit(h.HoldingID, h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), h.PurchaseDate)
+	g.Go(copyTable("holdings", chans[1], func(b *dataset.Bundle, emit func([]any)) {
+		for i := range b.Holdings {
+			emit(sqlstore.HoldingRow(&b.Holdings[i], tm))
 		}
 	}))
-	g.Go(copyTable("orders", chans[2], func(b *dataset.Bundle, emit func(...any)) {
-		for _, o := range b.Orders {
-			emit(o.OrderID, o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
-				o.OpenDate, tm(o.CompletionDate), o.Quantity, int64(o.Price), int64(o.Fee))
+	g.Go(copyTable("orders", chans[2], func(b *dataset.Bundle, emit func([]any)) {
+		for i := range b.Orders {
+			emit(sqlstore.OrderRow(&b.Orders[i], tm))
 		}
 	}))
 	g.Go(func() error {
@@ -265,7 +240,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 			x := gen.Quote(i)
 			i++
 			done.Add(1)
-			return []any{x.Symbol, x.CompanyName, int64(x.Price), int64(x.Open), int64(x.Low), int64(x.High), int64(x.Change), x.Volume}, nil
+			return sqlstore.QuoteRow(x), nil
 		}))
 		return err
 	})
@@ -310,20 +285,12 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	info := store.LoadInfo{
-		Spec:          spec,
-		MaxAccountID:  int64(spec.Accounts),
-		MaxHoldingID:  int64(spec.Accounts) * int64(spec.Holdings),
-		MaxOrderID:    int64(spec.Accounts) * int64(spec.Holdings),
-		HoldingShares: shares,
-		LoadedAt:      time.Now().UTC().Format(time.RFC3339),
-	}
-	js, _ := json.Marshal(info)
+	info, marker := l.Marker(shares)
 	err = pgx.BeginFunc(ctx, s.pool, func(t pgx.Tx) error {
 		if err := setSequences(ctx, t, info); err != nil {
 			return err
 		}
-		_, err := t.Exec(ctx, "INSERT INTO meta (key, value) VALUES ('load', $1)", string(js))
+		_, err := t.Exec(ctx, "INSERT INTO meta (key, value) VALUES ('load', $1)", marker)
 		return err
 	})
 	if err != nil {
@@ -353,71 +320,18 @@ func setSequences(ctx context.Context, t pgx.Tx, li store.LoadInfo) error {
 // accounts and quotes that differ from their pristine copy are written back, and the id
 // sequences restart after the loaded ids.
 func (s *Store) Reset(ctx context.Context) error {
-	li, err := s.Loaded(ctx)
-	if err != nil {
-		return err
-	}
-	const (
-		acols = "userid, passwd, fullname, address, email, creditcard, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
-		hcols = "accountid, symbol, quantity, purchaseprice, purchasedate"
-		qcols = "companyname, price, open, low, high, change, volume"
-	)
-	qual := func(t, cols string) string { return t + "." + strings.ReplaceAll(cols, ", ", ", "+t+".") }
-	restore := func(table, alias, key, cols string) string {
-		return "UPDATE " + table + " " + alias + " SET (" + cols + ") = (" + qual("b", cols) + ") FROM " + table + "_base b WHERE " +
-			alias + "." + key + " = b." + key + " AND (" + qual(alias, cols) + ") IS DISTINCT FROM (" + qual("b", cols) + ")"
-	}
-	type stmt struct {
-		sql  string
-		args []any
-	}
-	run := func(t pgx.Tx, stmts ...stmt) error {
-		for _, st := range stmts {
-			if _, err := t.Exec(ctx, st.sql, st.args...); err != nil {
-				return fmt.Errorf("reset: %w", err)
-			}
-		}
-		return nil
-	}
-	// Loaded holdings sold from since the load: the sell orders name them.
-	const touched = "SELECT holdingid FROM orders WHERE orderid > $1 AND ordertype = 'sell' AND holdingid <= $2"
 	reset := func(t pgx.Tx) error {
-		err := run(t,
-			stmt{"SET LOCAL work_mem = '256MB'", nil},
-			stmt{"DELETE FROM holdings WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"DELETE FROM orders WHERE orderid > $1", []any{li.MaxOrderID}},
-			stmt{"DELETE FROM holdings WHERE holdingid > $1", []any{li.MaxHoldingID}},
-		)
-		if err != nil {
+		if _, err := t.Exec(ctx, "SET LOCAL work_mem = '256MB'"); err != nil {
 			return err
 		}
-		var n, shares int64
-		if err := t.QueryRow(ctx, "SELECT count(*), coalesce(sum(quantity), 0)::bigint FROM holdings").Scan(&n, &shares); err != nil {
-			return err
-		}
-		if n != li.MaxHoldingID || shares != li.HoldingShares {
-			// Changed other than through sells: compare every loaded holding.
-			err := run(t,
-				stmt{"INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
-				stmt{restore("holdings", "h", "holdingid", hcols), nil},
-			)
-			if err != nil {
-				return err
-			}
-		}
-		err = run(t,
-			stmt{"DELETE FROM accounts WHERE accountid > $1", []any{li.MaxAccountID}},
-			stmt{restore("accounts", "a", "accountid", acols), nil},
-			stmt{restore("quotes", "x", "symbol", qcols), nil},
-		)
+		li, err := dialect.Reset(ctx, conn{t})
 		if err != nil {
 			return err
 		}
 		return setSequences(ctx, t, li)
 	}
 	for attempt := 1; ; attempt++ {
-		err = pgx.BeginFunc(ctx, s.pool, reset)
+		err := pgx.BeginFunc(ctx, s.pool, reset)
 		if err == nil || !retryable(err) || attempt == maxAttempts {
 			return err
 		}

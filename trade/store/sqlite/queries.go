@@ -3,26 +3,30 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/sqlstore"
 )
 
-// q runs the primitives on the reader pool (tx == nil) or inside a write transaction.
+// q runs the primitives on the reader pool (tx == nil) or inside a transaction.
 type q struct {
-	s    *Store
-	tx   *sql.Tx
-	miss *[]string // statements the transaction had to prepare itself
+	s  *Store
+	tx *sql.Tx
+	// miss collects the statements an Update transaction had to prepare itself, to cache
+	// after it; nil in a one-off transaction, which caches nothing.
+	miss *[]string
 }
 
 func (q q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if q.tx == nil {
 		return q.s.rs.get(ctx, q.s.r, query)
+	}
+	if q.miss == nil { // a one-off transaction (Reset, Audit): statements not cached
+		return q.tx.PrepareContext(ctx, query)
 	}
 	if st := q.s.ws.lookup(query); st != nil {
 		return q.tx.StmtContext(ctx, st), nil
@@ -62,22 +66,6 @@ func (q q) readCtx(ctx context.Context) context.Context {
 	return context.WithoutCancel(ctx)
 }
 
-// exec runs a write and reports ErrNotFound when it touched no row.
-func (q q) exec(ctx context.Context, query string, args ...any) error {
-	st, err := q.stmt(ctx, query)
-	if err != nil {
-		return err
-	}
-	res, err := st.ExecContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return store.ErrNotFound
-	}
-	return nil
-}
-
 // Times are stored as integer microseconds since the Unix epoch, UTC; NULL for none.
 func tm(t time.Time) any {
 	if t.IsZero() {
@@ -86,69 +74,30 @@ func tm(t time.Time) any {
 	return t.UnixMicro()
 }
 
-func fromTm(v sql.NullInt64) time.Time {
-	if !v.Valid {
+// micros is where a timestamp column scans: integer microseconds since the Unix epoch, NULL
+// for none.
+type micros struct{ sql.NullInt64 }
+
+// UTC implements sqlstore.TimeCol.
+func (m micros) UTC() time.Time {
+	if !m.Valid {
 		return time.Time{}
 	}
-	return time.UnixMicro(v.Int64).UTC()
+	return time.UnixMicro(m.Int64).UTC()
 }
 
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.ErrNotFound
-	}
-	return err
-}
+// scan holds the shared row scanners, made for integer-microsecond timestamps.
+var scan sqlstore.Scan[micros, *micros]
 
 const (
-	accountCols = "accountid, userid, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
-	holdingCols = "holdingid, accountid, symbol, quantity, purchaseprice, purchasedate"
-	orderCols   = "orderid, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, quantity, price, fee"
-	quoteCols   = "symbol, companyname, price, open, low, high, change, volume"
+	accountCols = sqlstore.AccountCols
+	holdingCols = sqlstore.HoldingCols
+	orderCols   = sqlstore.OrderCols
+	quoteCols   = sqlstore.QuoteCols
 )
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanAccount(r scanner) (trade.Account, error) {
-	var a trade.Account
-	var created, last sql.NullInt64
-	err := r.Scan(&a.AccountID, &a.UserID, &a.Balance, &a.OpenBalance, &created, &last, &a.LoginCount, &a.LogoutCount)
-	a.CreationDate, a.LastLogin = fromTm(created), fromTm(last)
-	return a, notFound(err)
-}
-
-func scanHolding(r scanner) (trade.Holding, error) {
-	var h trade.Holding
-	var bought sql.NullInt64
-	err := r.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &h.PurchasePrice, &bought)
-	h.PurchaseDate = fromTm(bought)
-	return h, notFound(err)
-}
-
-func scanOrder(r scanner) (trade.Order, error) {
-	var o trade.Order
-	var hid, opened, done sql.NullInt64
-	var typ, status string
-	err := r.Scan(&o.OrderID, &o.AccountID, &hid, &o.Symbol, &typ, &status, &opened, &done, &o.Quantity, &o.Price, &o.Fee)
-	o.HoldingID, o.Type, o.Status = hid.Int64, trade.OrderType(typ), trade.OrderStatus(status)
-	o.OpenDate, o.CompletionDate = fromTm(opened), fromTm(done)
-	return o, notFound(err)
-}
-
-func scanQuote(r scanner) (trade.Quote, error) {
-	var x trade.Quote
-	err := r.Scan(&x.Symbol, &x.CompanyName, &x.Price, &x.Open, &x.Low, &x.High, &x.Change, &x.Volume)
-	return x, notFound(err)
-}
-
-func one[T any](q q, ctx context.Context, scan func(scanner) (T, error), query string, args ...any) (T, error) {
+// one scans the row query selects; preparing the statement may fail before there is a row.
+func one[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error), query string, args ...any) (T, error) {
 	row, err := q.queryRow(ctx, query, args...)
 	if err != nil {
 		var zero T
@@ -157,53 +106,29 @@ func one[T any](q q, ctx context.Context, scan func(scanner) (T, error), query s
 	return scan(row)
 }
 
-func all[T any](q q, ctx context.Context, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func all[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return sqlstore.Collect(rows, scan)
 }
 
 func (q q) Account(ctx context.Context, userID string) (trade.Account, error) {
-	return one(q, ctx, scanAccount, "SELECT "+accountCols+" FROM accounts WHERE userid = ?", userID)
+	return one(q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = ?", userID)
 }
 
 func (q q) Profile(ctx context.Context, userID string) (trade.AccountProfile, error) {
-	row, err := q.queryRow(ctx, "SELECT userid, fullname, address, email, creditcard FROM accounts WHERE userid = ?", userID)
-	if err != nil {
-		return trade.AccountProfile{}, err
-	}
-	var p trade.AccountProfile
-	err = row.Scan(&p.UserID, &p.FullName, &p.Address, &p.Email, &p.CreditCard)
-	return p, notFound(err)
+	return one(q, ctx, scan.Profile, "SELECT userid, "+sqlstore.ProfileCols+" FROM accounts WHERE userid = ?", userID)
 }
 
 func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
-	row, err := q.queryRow(ctx, "SELECT "+accountCols+", fullname, address, email, creditcard FROM accounts WHERE userid = ?", userID)
+	row, err := q.queryRow(ctx, "SELECT "+accountCols+", "+sqlstore.ProfileCols+" FROM accounts WHERE userid = ?", userID)
 	if err != nil {
 		return trade.Account{}, trade.AccountProfile{}, err
 	}
-	var a trade.Account
-	var p trade.AccountProfile
-	var created, last sql.NullInt64
-	err = row.Scan(&a.AccountID, &a.UserID, &a.Balance, &a.OpenBalance, &created, &last, &a.LoginCount, &a.LogoutCount,
-		&p.FullName, &p.Address, &p.Email, &p.CreditCard)
-	if err != nil {
-		return trade.Account{}, trade.AccountProfile{}, notFound(err)
-	}
-	a.CreationDate, a.LastLogin = fromTm(created), fromTm(last)
-	p.UserID = a.UserID
-	return a, p, nil
+	return scan.AccountWithProfile(row)
 }
 
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
@@ -212,18 +137,18 @@ func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 		return "", err
 	}
 	var h string
-	return h, notFound(row.Scan(&h))
+	return h, sqlstore.NotFound(row.Scan(&h))
 }
 
 func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, error) {
-	return all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = ? ORDER BY holdingid", accountID)
+	return all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = ? ORDER BY holdingid", accountID)
 }
 
 // userAccount selects a user's account id inside a User* statement (unique index on userid).
 const userAccount = "(SELECT accountid FROM accounts WHERE userid = ?)"
 
 func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
-	hs, err := all(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	hs, err := all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
 	return store.OfUser(ctx, q, userID, hs, err)
 }
 
@@ -233,35 +158,23 @@ func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.H
 		return nil, nil, err
 	}
 	defer rows.Close()
-	var hs []trade.Holding
-	var qs []trade.Quote
-	for rows.Next() {
-		var h trade.Holding
-		var x trade.Quote
-		var bought sql.NullInt64
-		if err := rows.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &h.PurchasePrice, &bought,
-			&x.Symbol, &x.CompanyName, &x.Price, &x.Open, &x.Low, &x.High, &x.Change, &x.Volume); err != nil {
-			return nil, nil, err
-		}
-		h.PurchaseDate = fromTm(bought)
-		hs, qs = append(hs, h), append(qs, x)
-	}
-	return store.OfUserWithQuotes(ctx, q, userID, hs, qs, rows.Err())
+	hs, qs, err := scan.CollectHoldingsWithQuotes(rows)
+	return store.OfUserWithQuotes(ctx, q, userID, hs, qs, err)
 }
 
 func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
-	os, err := all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC"+limitParam, userID, limit)
+	os, err := all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC"+limitParam, userID, limit)
 	return store.OfUser(ctx, q, userID, os, err)
 }
 
 // UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed
 // orders: the account page asks on every visit, and usually nothing is closed.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
-	return store.MarkedOrders(all(q, ctx, scanOrder, "SELECT 0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0 FROM accounts WHERE userid = ? UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID, userID))
+	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0 FROM accounts WHERE userid = ? UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID, userID))
 }
 
 func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) {
-	return one(q, ctx, scanHolding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = ?", holdingID)
+	return one(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = ?", holdingID)
 }
 
 // limitParam is a LIMIT bound at run time. A bare "LIMIT ?" costs a full re-parse on every
@@ -272,29 +185,29 @@ func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) 
 const limitParam = " LIMIT ?+0"
 
 func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC"+limitParam, accountID, limit)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC"+limitParam, accountID, limit)
 }
 
 func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE accountid = ? AND status = 'closed' ORDER BY orderid", accountID)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = ? AND status = 'closed' ORDER BY orderid", accountID)
 }
 
 // OrdersAfter implements store.Store (through the primary key).
 func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
 }
 
 // OpenOrders implements store.Store (through the orders_open partial index).
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
+	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
 }
 
 func (q q) Order(ctx context.Context, orderID int64) (trade.Order, error) {
-	return one(q, ctx, scanOrder, "SELECT "+orderCols+" FROM orders WHERE orderid = ?", orderID)
+	return one(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid = ?", orderID)
 }
 
 func (q q) Quote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return one(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ?", symbol)
+	return one(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ?", symbol)
 }
 
 // Quotes looks each symbol up by the primary key, joined with UNION ALL: SQLite answers an IN
@@ -313,27 +226,70 @@ func (q q) Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error) 
 	}
 	if len(symbols) > trade.MaxSymbols {
 		marks := strings.Repeat(",?", len(symbols))[1:]
-		return all(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol IN ("+marks+")", args...)
+		return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol IN ("+marks+")", args...)
 	}
 	one := "SELECT " + quoteCols + " FROM quotes WHERE symbol = ?"
-	return all(q, ctx, scanQuote, strings.Repeat(one+" UNION ALL ", len(symbols)-1)+one, args...)
+	return all(q, ctx, scan.Quote, strings.Repeat(one+" UNION ALL ", len(symbols)-1)+one, args...)
 }
 
 // IndexQuotes: the range bounds let the primary key serve Trade's LIKE 's:1__'.
 func (q q) IndexQuotes(ctx context.Context) ([]trade.Quote, error) {
-	return all(q, ctx, scanQuote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
+	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
 }
 
 // tx is a write transaction. SQLite's IMMEDIATE transaction already excludes every other
-// writer, so the Lock* reads need no row locks.
-type tx struct{ q }
+// writer, so the Lock* reads need no row locks; the writes are the shared ones.
+type tx struct {
+	q
+	sqlstore.Writes
+}
+
+// dialect is SQLite's for the statements sqlstore writes once.
+var dialect = sqlstore.NewDialect(sqlstore.Dialect{
+	Distinct: "IS NOT",
+	Time:     tm,
+	IsUnique: isUnique,
+	Order:    scan.Order,
+})
+
+// conn adapts q to sqlstore.Conn.
+type conn struct{ q }
+
+func (c conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Scanner {
+	row, err := c.queryRow(ctx, query, args...)
+	if err != nil {
+		return sqlstore.Failed(err)
+	}
+	return row
+}
+
+func (c conn) Each(ctx context.Context, query string, row func(sqlstore.Scanner) error, args ...any) error {
+	rows, err := c.query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return sqlstore.Each(rows, row)
+}
 
 func (t *tx) LockAccount(ctx context.Context, userID string) (trade.Account, error) {
 	return t.Account(ctx, userID)
 }
 
 func (t *tx) LockAccountByID(ctx context.Context, id int64) (trade.Account, error) {
-	return one(t.q, ctx, scanAccount, "SELECT "+accountCols+" FROM accounts WHERE accountid = ?", id)
+	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE accountid = ?", id)
 }
 
 func (t *tx) LockOrder(ctx context.Context, id int64) (trade.Order, error) { return t.Order(ctx, id) }
@@ -344,76 +300,4 @@ func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) 
 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
 	return t.Holding(ctx, id)
-}
-
-func (t *tx) insert(ctx context.Context, query string, args ...any) (int64, error) {
-	st, err := t.stmt(ctx, query)
-	if err != nil {
-		return 0, err
-	}
-	res, err := st.ExecContext(ctx, args...)
-	if err != nil {
-		if isUnique(err) {
-			return 0, store.ErrDuplicate
-		}
-		return 0, err
-	}
-	return res.LastInsertId()
-}
-
-func (t *tx) CreateAccount(ctx context.Context, a trade.Account, p trade.AccountProfile, hash string) (int64, error) {
-	return t.insert(ctx, `INSERT INTO accounts (userid, passwd, fullname, address, email, creditcard,
-		balance, openbalance, creationdate, lastlogin, logincount, logoutcount) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-		a.UserID, hash, p.FullName, p.Address, p.Email, p.CreditCard,
-		int64(a.Balance), int64(a.OpenBalance), tm(a.CreationDate), tm(a.LastLogin), a.LoginCount, a.LogoutCount)
-}
-
-func (t *tx) UpdateAccount(ctx context.Context, a trade.Account) error {
-	return t.exec(ctx, "UPDATE accounts SET balance = ?, lastlogin = ?, logincount = ?, logoutcount = ? WHERE accountid = ?",
-		int64(a.Balance), tm(a.LastLogin), a.LoginCount, a.LogoutCount, a.AccountID)
-}
-
-func (t *tx) UpdateProfile(ctx context.Context, p trade.AccountProfile, hash string) error {
-	return t.exec(ctx, `UPDATE accounts SET fullname = ?, address = ?, email = ?, creditcard = ?,
-		passwd = CASE WHEN ? = '' THEN passwd ELSE ? END WHERE userid = ?`,
-		p.FullName, p.Address, p.Email, p.CreditCard, hash, hash, p.UserID)
-}
-
-func (t *tx) CreateHolding(ctx context.Context, h trade.Holding) (int64, error) {
-	return t.insert(ctx, "INSERT INTO holdings (accountid, symbol, quantity, purchaseprice, purchasedate) VALUES (?,?,?,?,?)",
-		h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate))
-}
-
-func (t *tx) SetHoldingQuantity(ctx context.Context, id, quantity int64) error {
-	return t.exec(ctx, "UPDATE holdings SET quantity = ? WHERE holdingid = ?", quantity, id)
-}
-
-func (t *tx) DeleteHolding(ctx context.Context, id int64) error {
-	return t.exec(ctx, "DELETE FROM holdings WHERE holdingid = ?", id)
-}
-
-func (t *tx) CreateOrder(ctx context.Context, o trade.Order) (int64, error) {
-	return t.insert(ctx, `INSERT INTO orders (accountid, holdingid, symbol, ordertype, status, opendate, completiondate,
-		quantity, price, fee) VALUES (?,?,?,?,?,?,?,?,?,?)`,
-		o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status), tm(o.OpenDate), tm(o.CompletionDate),
-		o.Quantity, int64(o.Price), int64(o.Fee))
-}
-
-func (t *tx) UpdateOrder(ctx context.Context, o trade.Order) error {
-	return t.exec(ctx, "UPDATE orders SET status = ?, completiondate = ?, holdingid = ?, price = ? WHERE orderid = ?",
-		string(o.Status), tm(o.CompletionDate), nullID(o.HoldingID), int64(o.Price), o.OrderID)
-}
-
-func (t *tx) CompleteClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	os, err := all(t.q, ctx, scanOrder, "UPDATE orders SET status = 'completed' WHERE accountid = ? AND status = 'closed' RETURNING "+orderCols, accountID)
-	for i := range os {
-		os[i].Status = trade.StatusClosed
-	}
-	sort.Slice(os, func(i, j int) bool { return os[i].OrderID < os[j].OrderID })
-	return os, err
-}
-
-func (t *tx) UpdateQuote(ctx context.Context, x trade.Quote) error {
-	return t.exec(ctx, "UPDATE quotes SET price = ?, low = ?, high = ?, change = ?, volume = ? WHERE symbol = ?",
-		int64(x.Price), int64(x.Low), int64(x.High), int64(x.Change), x.Volume, x.Symbol)
 }

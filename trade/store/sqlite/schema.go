@@ -3,14 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/sqlstore"
 )
 
 // Tables. Money is integer cents, times integer microseconds (UTC), quantities whole shares.
@@ -106,19 +103,7 @@ func autoincrementHoldings(ctx context.Context, conn *sql.Tx) error {
 
 // Loaded implements store.Store.
 func (s *Store) Loaded(ctx context.Context) (store.LoadInfo, error) {
-	var v string
-	err := s.r.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'load'").Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.LoadInfo{}, store.ErrNotLoaded
-	}
-	if err != nil {
-		return store.LoadInfo{}, err
-	}
-	var li store.LoadInfo
-	if err := json.Unmarshal([]byte(v), &li); err != nil {
-		return store.LoadInfo{}, fmt.Errorf("load marker is corrupt: %w", err)
-	}
-	return li, nil
+	return sqlstore.LoadMarker(s.r.QueryRowContext(ctx, sqlstore.LoadMarkerSQL))
 }
 
 // batcher inserts rows with one prepared multi-row INSERT per batch: far fewer statement
@@ -172,20 +157,12 @@ func (b *batcher) flush(ctx context.Context) error {
 // Load implements store.Store: one transaction on the writer connection with synchronous=OFF,
 // tables filled by multi-row inserts before their secondary indexes are built.
 func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(done, total int64)) error {
-	if err := spec.Validate(); err != nil {
-		return err
-	}
-	hash, err := dataset.HashPassword(spec.HashCost)
+	l, err := sqlstore.NewLoad(spec, progress)
 	if err != nil {
 		return err
 	}
-	gen := dataset.New(spec, hash)
-	if progress == nil {
-		progress = func(int64, int64) {}
-	}
-	rows := spec.Rows()
-	post := rows/4 + 1 // the share of the bar for the copies, indexes and statistics
-	total := rows + post
+	gen, post, total := l.Gen, l.Post, l.Total
+	progress = l.Progress
 	const postSteps = 8
 
 	conn, err := s.w.Conn(ctx)
@@ -223,13 +200,13 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 	}
 
 	var done, shares int64
-	qb, err := newBatcher(ctx, tx, "quotes", 8, 500)
+	qb, err := newBatcher(ctx, tx, "quotes", len(sqlstore.QuoteRowCols), 500)
 	if err != nil {
 		return err
 	}
 	for i := 0; i < spec.Quotes; i++ {
 		x := gen.Quote(i)
-		if err := qb.add(ctx, x.Symbol, x.CompanyName, int64(x.Price), int64(x.Open), int64(x.Low), int64(x.High), int64(x.Change), x.Volume); err != nil {
+		if err := qb.add(ctx, sqlstore.QuoteRow(x)...); err != nil {
 			return err
 		}
 		if done++; done%8192 == 0 {
@@ -240,34 +217,31 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		return err
 	}
 
-	ab, err := newBatcher(ctx, tx, "accounts", 13, 200)
+	ab, err := newBatcher(ctx, tx, "accounts", len(sqlstore.AccountRowCols), 200)
 	if err != nil {
 		return err
 	}
-	hb, err := newBatcher(ctx, tx, "holdings", 6, 500)
+	hb, err := newBatcher(ctx, tx, "holdings", len(sqlstore.HoldingRowCols), 500)
 	if err != nil {
 		return err
 	}
-	ob, err := newBatcher(ctx, tx, "orders", 11, 300)
+	ob, err := newBatcher(ctx, tx, "orders", len(sqlstore.OrderRowCols), 300)
 	if err != nil {
 		return err
 	}
 	for i := 0; i < spec.Accounts; i++ {
 		b := gen.Account(i)
-		a, p := b.Account, b.Profile
-		if err := ab.add(ctx, a.AccountID, a.UserID, b.PasswordHash, p.FullName, p.Address, p.Email, p.CreditCard,
-			int64(a.Balance), int64(a.OpenBalance), tm(a.CreationDate), tm(a.LastLogin), a.LoginCount, a.LogoutCount); err != nil {
+		if err := ab.add(ctx, sqlstore.AccountRow(&b, tm)...); err != nil {
 			return err
 		}
-		for _, h := range b.Holdings {
-			shares += h.Quantity
-			if err := hb.add(ctx, h.HoldingID, h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate)); err != nil {
+		for i := range b.Holdings {
+			shares += b.Holdings[i].Quantity
+			if err := hb.add(ctx, sqlstore.HoldingRow(&b.Holdings[i], tm)...); err != nil {
 				return err
 			}
 		}
-		for _, o := range b.Orders {
-			if err := ob.add(ctx, o.OrderID, o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
-				tm(o.OpenDate), tm(o.CompletionDate), o.Quantity, int64(o.Price), int64(o.Fee)); err != nil {
+		for i := range b.Orders {
+			if err := ob.add(ctx, sqlstore.OrderRow(&b.Orders[i], tm)...); err != nil {
 				return err
 			}
 		}
@@ -303,16 +277,8 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 		}
 		step()
 	}
-	info := store.LoadInfo{
-		Spec:          spec,
-		MaxAccountID:  int64(spec.Accounts),
-		MaxHoldingID:  int64(spec.Accounts) * int64(spec.Holdings),
-		MaxOrderID:    int64(spec.Accounts) * int64(spec.Holdings),
-		HoldingShares: shares,
-		LoadedAt:      time.Now().UTC().Format(time.RFC3339),
-	}
-	js, _ := json.Marshal(info)
-	if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('load', ?)", string(js)); err != nil {
+	_, marker := l.Marker(shares)
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('load', ?)", marker); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -334,63 +300,13 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 // every loaded account and quote that differs from its pristine copy. Only changed rows are
 // written.
 func (s *Store) Reset(ctx context.Context) error {
-	li, err := s.Loaded(ctx)
-	if err != nil {
-		return err
-	}
-	const (
-		acols = "userid, passwd, fullname, address, email, creditcard, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
-		hcols = "accountid, symbol, quantity, purchaseprice, purchasedate"
-		qcols = "companyname, price, open, low, high, change, volume"
-	)
-	qual := func(t, cols string) string { // qual("b", "x, y") = "b.x, b.y"
-		return t + "." + strings.ReplaceAll(cols, ", ", ", "+t+".")
-	}
-	b := func(cols string) string { return qual("b", cols) }
-	type stmt struct {
-		sql  string
-		args []any
-	}
-	run := func(tx *sql.Tx, stmts ...stmt) error {
-		for _, st := range stmts {
-			if _, err := tx.ExecContext(ctx, st.sql, st.args...); err != nil {
-				return fmt.Errorf("reset: %w", err)
-			}
-		}
-		return nil
-	}
-	// Loaded holdings sold from since the load: the sell orders name them.
-	const touched = "SELECT holdingid FROM orders WHERE orderid > ? AND ordertype = 'sell' AND holdingid <= ?"
 	return s.withTx(ctx, func(tx *sql.Tx) error {
-		err := run(tx,
-			stmt{"DELETE FROM holdings WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid IN (" + touched + ")", []any{li.MaxOrderID, li.MaxHoldingID}},
-			stmt{"DELETE FROM orders WHERE orderid > ?", []any{li.MaxOrderID}},
-			stmt{"DELETE FROM holdings WHERE holdingid > ?", []any{li.MaxHoldingID}},
-		)
+		li, err := dialect.Reset(ctx, conn{q{s: s, tx: tx}})
 		if err != nil {
 			return err
 		}
-		var n, shares int64
-		if err := tx.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(quantity), 0) FROM holdings").Scan(&n, &shares); err != nil {
-			return err
-		}
-		if n != li.MaxHoldingID || shares != li.HoldingShares {
-			// Changed other than through sells: compare every loaded holding.
-			err := run(tx,
-				stmt{"INSERT INTO holdings SELECT * FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)", nil},
-				stmt{"UPDATE holdings SET (" + hcols + ") = (" + b(hcols) + ") FROM holdings_base b WHERE holdings.holdingid = b.holdingid AND (" + qual("holdings", hcols) + ") IS NOT (" + b(hcols) + ")", nil},
-			)
-			if err != nil {
-				return err
-			}
-		}
-		return run(tx,
-			// new holdings are numbered after the loaded ones again, as on PostgreSQL
-			stmt{"UPDATE sqlite_sequence SET seq = ? WHERE name = 'holdings'", []any{li.MaxHoldingID}},
-			stmt{"DELETE FROM accounts WHERE accountid > ?", []any{li.MaxAccountID}},
-			stmt{"UPDATE accounts SET (" + acols + ") = (" + b(acols) + ") FROM accounts_base b WHERE accounts.accountid = b.accountid AND (" + qual("accounts", acols) + ") IS NOT (" + b(acols) + ")", nil},
-			stmt{"UPDATE quotes SET (" + qcols + ") = (" + b(qcols) + ") FROM quotes_base b WHERE quotes.symbol = b.symbol AND (" + qual("quotes", qcols) + ") IS NOT (" + b(qcols) + ")", nil},
-		)
+		// new holdings are numbered after the loaded ones again, as on PostgreSQL
+		_, err = tx.ExecContext(ctx, "UPDATE sqlite_sequence SET seq = ? WHERE name = 'holdings'", li.MaxHoldingID)
+		return err
 	})
 }

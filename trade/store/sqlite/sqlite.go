@@ -103,7 +103,10 @@ const maxAttempts = 8
 // queue for it; SQLITE_BUSY (another process) is retried with backoff.
 func (s *Store) Update(ctx context.Context, fn func(tx store.Tx) error) error {
 	var miss []string
-	err := s.withTx(ctx, func(sqltx *sql.Tx) error { return fn(&tx{q: q{s: s, tx: sqltx, miss: &miss}}) })
+	err := s.withTx(ctx, func(sqltx *sql.Tx) error {
+		q := q{s: s, tx: sqltx, miss: &miss}
+		return fn(&tx{q, dialect.Writes(conn{q})})
+	})
 	for _, query := range miss {
 		_, _ = s.ws.get(ctx, s.w, query) // best effort: a failure only means preparing again
 	}

@@ -1,0 +1,82 @@
+package driver
+
+import (
+	"math"
+	"time"
+
+	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/setting"
+)
+
+// Phases is the load shape every job runs under, in one vocabulary: how much load (the closed
+// model's Users, or the open model's Rate), for how long (an unmeasured ramp-up, the measured
+// steady state, an unmeasured ramp-down) and the users' pause between transactions. Every job's
+// Config embeds it (driver.Config, wstestjob, xmlmarkjob, cacheperfjob, smartclient), the
+// command line registers its flags once for every load command, and Drive hands it to the load
+// engine: a phase setting added here reaches every job with nothing to copy.
+//
+// The fields' JSON names are the wire names of a distributed run's share (package fleet).
+type Phases struct {
+	// Users is the closed model's virtual users (at least 1; unused in the open model).
+	Users int `json:"users,omitempty"`
+	// Rate > 0 selects the open model: iterations started per second.
+	Rate float64 `json:"rate,omitempty"`
+	// RampUp is the unmeasured time over which the users start (the open model's rate rises).
+	RampUp time.Duration `json:"ramp_up"`
+	// Duration is the measured steady state (positive; a capacity search's steps have their own).
+	Duration time.Duration `json:"duration"`
+	// RampDown is the unmeasured time over which the users stop.
+	RampDown time.Duration `json:"ramp_down"`
+	// Think, if set, replaces the workload's own think time after each transaction (nil: the
+	// workload's — a scenario's, WSTest's methodology's, none for XML Mark and CachePerf).
+	Think *scenario.Think `json:"think,omitempty"`
+}
+
+// SetDefaults fills the zero fields that have a default from def, the job's own defaults (its
+// DefaultPhases): the think time when none is given. Users and Duration have none a zero could
+// stand for — 0 users or a 0 s window is a mistake Validate names — and a zero ramp is a run
+// without one.
+func (p *Phases) SetDefaults(def Phases) {
+	if p.Think == nil && def.Think != nil {
+		t := *def.Think
+		p.Think = &t
+	}
+}
+
+// Validate reports a load shape that cannot run, as a *setting.Error naming the field.
+// needDuration is false where the measured window is not Duration's (a capacity search).
+func (p Phases) Validate(needDuration bool) error {
+	switch {
+	case math.IsNaN(p.Rate) || math.IsInf(p.Rate, 0) || p.Rate < 0:
+		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", p.Rate)
+	case p.Rate == 0 && p.Users < 1:
+		return setting.Errorf("Users", "must be at least 1, got %d", p.Users)
+	case p.Duration <= 0 && needDuration:
+		return setting.Errorf("Duration", "must be positive, got %v", p.Duration)
+	case p.Duration < 0:
+		return setting.Errorf("Duration", "must not be negative, got %v", p.Duration)
+	case p.RampUp < 0:
+		return setting.Errorf("RampUp", "must not be negative, got %v", p.RampUp)
+	case p.RampDown < 0:
+		return setting.Errorf("RampDown", "must not be negative, got %v", p.RampDown)
+	}
+	if t := p.Think; t != nil && (t.A < 0 || t.B < 0 || t.Kind == scenario.ThinkUniform && t.B < t.A || t.Kind > scenario.ThinkExponential) {
+		return setting.Errorf("Think", "%v is not a think time (use 1s, 0.5s..1.5s, exp:1s or 0)", *t)
+	}
+	return nil
+}
+
+// ThinkOr is the think time a workload whose own is def uses: Think when set, else def.
+func (p Phases) ThinkOr(def scenario.Think) scenario.Think {
+	if p.Think != nil {
+		return *p.Think
+	}
+	return def
+}
+
+// Load is the load engine's configuration of these phases: the one mapping from the load shape
+// to the engine.
+func (p Phases) Load() load.Config {
+	return load.Config{Users: p.Users, Rate: p.Rate, RampUp: p.RampUp, Steady: p.Duration, RampDown: p.RampDown}
+}

@@ -1,0 +1,344 @@
+// Package sqlstore is the code the two SQL stores (trade/store/postgres and trade/store/sqlite)
+// share, written once: the column lists, the row scanners, the load (its marker, the generated
+// rows, the pristine-copy restore statements of Reset) and the audit's run. What stays in each
+// store is its dialect: placeholders, how a timestamp is stored, row locks, bulk loading,
+// statement caching and error codes.
+//
+// The scanners take a store's timestamp column type as a type parameter (TimeCol), so each
+// driver scans a timestamp straight into its native representation (PostgreSQL's TIMESTAMPTZ,
+// SQLite's integer microseconds) without a conversion through interface values on every row.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/store"
+)
+
+// Scanner is one row: *sql.Row, *sql.Rows, pgx.Row and pgx.Rows all are.
+type Scanner interface{ Scan(dest ...any) error }
+
+// Rows is a result set both drivers' row types satisfy (the caller closes it: the two Close
+// methods differ).
+type Rows interface {
+	Scanner
+	Next() bool
+	Err() error
+}
+
+// The columns every read selects, in the order the scanners take them.
+const (
+	AccountCols = "accountid, userid, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
+	ProfileCols = "fullname, address, email, creditcard"
+	HoldingCols = "holdingid, accountid, symbol, quantity, purchaseprice, purchasedate"
+	OrderCols   = "orderid, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, quantity, price, fee"
+	QuoteCols   = "symbol, companyname, price, open, low, high, change, volume"
+)
+
+// NotFound maps a driver's "no rows" (pgx.ErrNoRows wraps sql.ErrNoRows) to store.ErrNotFound.
+func NotFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}
+
+// TimeCol is a store's destination for a timestamp column: a *T is handed to Scan, and UTC
+// reads back what was scanned, in UTC (the zero time for NULL).
+type TimeCol[T any] interface {
+	*T
+	UTC() time.Time
+}
+
+// Scan holds the row scanners of a store whose timestamp columns scan into T. Each method
+// maps a driver's "no rows" to store.ErrNotFound.
+type Scan[T any, P TimeCol[T]] struct{}
+
+// account scans AccountCols, then the extra columns into extra.
+func (Scan[T, P]) account(r Scanner, extra ...any) (trade.Account, error) {
+	var a trade.Account
+	var created, last T
+	var bal, open int64
+	err := r.Scan(append([]any{&a.AccountID, &a.UserID, &bal, &open, P(&created), P(&last), &a.LoginCount, &a.LogoutCount}, extra...)...)
+	a.Balance, a.OpenBalance = trade.Money(bal), trade.Money(open)
+	a.CreationDate, a.LastLogin = P(&created).UTC(), P(&last).UTC()
+	return a, NotFound(err)
+}
+
+// Account scans AccountCols.
+func (s Scan[T, P]) Account(r Scanner) (trade.Account, error) { return s.account(r) }
+
+// AccountWithProfile scans AccountCols, then ProfileCols.
+func (s Scan[T, P]) AccountWithProfile(r Scanner) (trade.Account, trade.AccountProfile, error) {
+	var p trade.AccountProfile
+	a, err := s.account(r, &p.FullName, &p.Address, &p.Email, &p.CreditCard)
+	if err != nil {
+		return trade.Account{}, trade.AccountProfile{}, err
+	}
+	p.UserID = a.UserID
+	return a, p, nil
+}
+
+// Profile scans "userid, " + ProfileCols.
+func (Scan[T, P]) Profile(r Scanner) (trade.AccountProfile, error) {
+	var p trade.AccountProfile
+	err := r.Scan(&p.UserID, &p.FullName, &p.Address, &p.Email, &p.CreditCard)
+	return p, NotFound(err)
+}
+
+// Holding scans HoldingCols.
+func (Scan[T, P]) Holding(r Scanner) (trade.Holding, error) {
+	var h trade.Holding
+	var price int64
+	var bought T
+	err := r.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &price, P(&bought))
+	h.PurchasePrice, h.PurchaseDate = trade.Money(price), P(&bought).UTC()
+	return h, NotFound(err)
+}
+
+// HoldingWithQuote scans a row of store.HoldingsWithQuotesSQL: HoldingCols, then QuoteCols.
+func (Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, error) {
+	var h trade.Holding
+	var x trade.Quote
+	var hprice, price, open, low, high, change int64
+	var bought T
+	if err := r.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &hprice, P(&bought),
+		&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume); err != nil {
+		return trade.Holding{}, trade.Quote{}, err
+	}
+	h.PurchasePrice, h.PurchaseDate = trade.Money(hprice), P(&bought).UTC()
+	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
+	return h, x, nil
+}
+
+// Order scans OrderCols.
+func (Scan[T, P]) Order(r Scanner) (trade.Order, error) {
+	var o trade.Order
+	var hid *int64
+	var opened, done T
+	var typ, status string
+	var price, fee int64
+	err := r.Scan(&o.OrderID, &o.AccountID, &hid, &o.Symbol, &typ, &status, P(&opened), P(&done), &o.Quantity, &price, &fee)
+	if hid != nil {
+		o.HoldingID = *hid
+	}
+	o.Type, o.Status, o.Price, o.Fee = trade.OrderType(typ), trade.OrderStatus(status), trade.Money(price), trade.Money(fee)
+	o.OpenDate, o.CompletionDate = P(&opened).UTC(), P(&done).UTC()
+	return o, NotFound(err)
+}
+
+// Quote scans QuoteCols.
+func (Scan[T, P]) Quote(r Scanner) (trade.Quote, error) {
+	var x trade.Quote
+	var price, open, low, high, change int64
+	err := r.Scan(&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume)
+	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
+	return x, NotFound(err)
+}
+
+// Collect scans every row of rows with scan.
+func Collect[T any](rows Rows, scan func(Scanner) (T, error)) ([]T, error) {
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// CollectHoldingsWithQuotes scans the rows of store.HoldingsWithQuotesSQL.
+func (s Scan[T, P]) CollectHoldingsWithQuotes(rows Rows) ([]trade.Holding, []trade.Quote, error) {
+	var hs []trade.Holding
+	var qs []trade.Quote
+	for rows.Next() {
+		h, x, err := s.HoldingWithQuote(rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		hs, qs = append(hs, h), append(qs, x)
+	}
+	return hs, qs, rows.Err()
+}
+
+// nullID is a holding id as a column value: NULL for none.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// LoadMarker reads the load marker from the row LoadMarkerSQL selected (ErrNotLoaded when
+// there is none).
+func LoadMarker(row Scanner) (store.LoadInfo, error) {
+	var v string
+	err := row.Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.LoadInfo{}, store.ErrNotLoaded
+	}
+	if err != nil {
+		return store.LoadInfo{}, err
+	}
+	var li store.LoadInfo
+	if err := json.Unmarshal([]byte(v), &li); err != nil {
+		return store.LoadInfo{}, fmt.Errorf("load marker is corrupt: %w", err)
+	}
+	return li, nil
+}
+
+// LoadMarkerSQL selects the load marker.
+const LoadMarkerSQL = "SELECT value FROM meta WHERE key = 'load'"
+
+// Load is what a store's Load starts from: the checked spec, its generator, and the progress
+// bar's shares (Rows for the generated rows, Post for copies, keys and statistics).
+type Load struct {
+	Spec     store.LoadSpec
+	Gen      *dataset.Gen
+	Rows     int64
+	Post     int64
+	Total    int64
+	Progress func(done, total int64) // never nil
+}
+
+// NewLoad checks spec, hashes the one password and sizes the progress bar.
+func NewLoad(spec store.LoadSpec, progress func(done, total int64)) (*Load, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	hash, err := dataset.HashPassword(spec.HashCost)
+	if err != nil {
+		return nil, err
+	}
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	l := &Load{Spec: spec, Gen: dataset.New(spec, hash), Rows: spec.Rows(), Progress: progress}
+	l.Post = l.Rows/4 + 1
+	l.Total = l.Rows + l.Post
+	return l, nil
+}
+
+// Marker is the load marker of a finished load whose holdings total shares, and the JSON the
+// meta row keeps of it.
+func (l *Load) Marker(shares int64) (store.LoadInfo, string) {
+	spec := l.Spec
+	li := store.LoadInfo{
+		Spec:          spec,
+		MaxAccountID:  int64(spec.Accounts),
+		MaxHoldingID:  int64(spec.Accounts) * int64(spec.Holdings),
+		MaxOrderID:    int64(spec.Accounts) * int64(spec.Holdings),
+		HoldingShares: shares,
+		LoadedAt:      time.Now().UTC().Format(time.RFC3339),
+	}
+	js, _ := json.Marshal(li)
+	return li, string(js)
+}
+
+// The loaded tables' columns, in the order of the row values below and of the tables'
+// definitions (both stores' DDL lists them so).
+var (
+	AccountRowCols = []string{"accountid", "userid", "passwd", "fullname", "address", "email", "creditcard", "balance", "openbalance", "creationdate", "lastlogin", "logincount", "logoutcount"}
+	HoldingRowCols = strings.Split(HoldingCols, ", ")
+	OrderRowCols   = strings.Split(OrderCols, ", ")
+	QuoteRowCols   = strings.Split(QuoteCols, ", ")
+)
+
+// AccountRow is a generated account's row (AccountRowCols); tm stores a timestamp as the
+// store keeps it.
+func AccountRow(b *dataset.Bundle, tm func(time.Time) any) []any {
+	a, p := b.Account, b.Profile
+	return []any{a.AccountID, a.UserID, b.PasswordHash, p.FullName, p.Address, p.Email, p.CreditCard,
+		int64(a.Balance), int64(a.OpenBalance), tm(a.CreationDate), tm(a.LastLogin), a.LoginCount, a.LogoutCount}
+}
+
+// HoldingRow is a holding's row (HoldingRowCols).
+func HoldingRow(h *trade.Holding, tm func(time.Time) any) []any {
+	return []any{h.HoldingID, h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate)}
+}
+
+// OrderRow is an order's row (OrderRowCols).
+func OrderRow(o *trade.Order, tm func(time.Time) any) []any {
+	return []any{o.OrderID, o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
+		tm(o.OpenDate), tm(o.CompletionDate), o.Quantity, int64(o.Price), int64(o.Fee)}
+}
+
+// QuoteRow is a quote's row (QuoteRowCols).
+func QuoteRow(x trade.Quote) []any {
+	return []any{x.Symbol, x.CompanyName, int64(x.Price), int64(x.Open), int64(x.Low), int64(x.High), int64(x.Change), x.Volume}
+}
+
+// The columns Reset restores from the pristine copies (all but the key).
+const (
+	restoreAccountCols = "userid, passwd, fullname, address, email, creditcard, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
+	restoreHoldingCols = "accountid, symbol, quantity, purchaseprice, purchasedate"
+	restoreQuoteCols   = "companyname, price, open, low, high, change, volume"
+)
+
+// qual qualifies a column list: qual("b", "x, y") = "b.x, b.y".
+func qual(t, cols string) string { return t + "." + strings.ReplaceAll(cols, ", ", ", "+t+".") }
+
+// restore writes back the rows of table that differ from their pristine copy table_base;
+// distinct is the dialect's null-safe "differs" operator (IS DISTINCT FROM, SQLite's IS NOT).
+func restore(table, key, cols, distinct string) string {
+	return "UPDATE " + table + " SET (" + cols + ") = (" + qual("b", cols) + ") FROM " + table + "_base b WHERE " +
+		table + "." + key + " = b." + key + " AND (" + qual(table, cols) + ") " + distinct + " (" + qual("b", cols) + ")"
+}
+
+// restoreSQL is Reset's statements that put loaded rows back from their pristine copies.
+type restoreSQL struct {
+	// holdings puts back every loaded holding that differs, after missingHoldings inserted the
+	// missing ones again.
+	missingHoldings, holdings, accounts, quotes string
+}
+
+// newRestore builds the restoreSQL statements in the dialect whose null-safe "differs"
+// operator is distinct.
+func newRestore(distinct string) restoreSQL {
+	return restoreSQL{
+		missingHoldings: "INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)",
+		holdings:        restore("holdings", "holdingid", restoreHoldingCols, distinct),
+		accounts:        restore("accounts", "accountid", restoreAccountCols, distinct),
+		quotes:          restore("quotes", "symbol", restoreQuoteCols, distinct),
+	}
+}
+
+// Audit runs the audit queries (store.AuditQueries) in c, one read-only snapshot, after the
+// load marker (read in the same snapshot: ErrNotLoaded if there is none).
+func Audit(ctx context.Context, c Conn, limit int) (store.AuditReport, error) {
+	li, err := LoadMarker(c.QueryRow(ctx, LoadMarkerSQL))
+	if err != nil {
+		return store.AuditReport{}, err
+	}
+	rep := store.AuditReport{Scope: store.AuditScope{LoadedMaxOrderID: li.MaxOrderID}}
+	sc := &rep.Scope
+	if err := c.QueryRow(ctx, store.AuditScopeQuery).Scan(&sc.Accounts, &sc.Orders, &sc.Holdings, &sc.Quotes); err != nil {
+		return rep, err
+	}
+	for _, query := range store.AuditQueries(li.MaxOrderID) {
+		if err := c.Each(ctx, query, func(r Scanner) error { return rep.Collect(r.Scan, limit) }); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// Each hands every row of rows to row, in order.
+func Each(rows Rows, row func(Scanner) error) error {
+	for rows.Next() {
+		if err := row(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
