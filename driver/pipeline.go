@@ -308,7 +308,7 @@ func (m *Measurer) measure(ctx context.Context, p *Prepared) (*report.Results, e
 // returns the last finished step's results with the search so far (its steps), so what was
 // measured is kept.
 func (m *Measurer) peak(ctx context.Context, pc peak.Config, p *Prepared) (*report.Results, error) {
-	pc.Defaults()
+	pc.SetDefaults()
 	var last *report.Results // the last step that ran to its end
 	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {
 		c := m.cfg.Load()

@@ -289,8 +289,12 @@ func (r *Results) ErrorRate() float64 {
 
 // WriteFile writes the results as indented JSON, atomically (a temp file renamed into place),
 // so a crash never leaves a half-written results file.
-func (r *Results) WriteFile(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+func (r *Results) WriteFile(path string) error { return writeJSONFile(path, r) }
+
+// writeJSONFile writes v as indented JSON to path atomically: every results file the kit
+// writes (a run's, a verification's) goes through it.
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -229,7 +230,7 @@ func Run(ctx context.Context, cfg *Config, progressW io.Writer, progressTTY bool
 	if res.Scenario == "" {
 		res.Scenario = cfg.Methodology + " " + cfg.MixString()
 	}
-	res.Target = cfg.Target
+	res.Target = dsn.Redact(cfg.Target)
 	if cfg.Encoding == GRPC {
 		res.Target = "grpc://" + cfg.GRPCTarget
 	}

@@ -255,5 +255,6 @@ func exitCases() []exitCase {
 		{"the audit of an invalid run", errors.Join(af, &report.InvalidError{}), exitAudit},
 		{"lost agents of an invalid run", errors.Join(&report.InvalidError{}, lost), exitAgentsLost},
 		{"a target refused by the preflight", fmt.Errorf("drive: %w", &driver.PreflightError{Err: errors.New("connection refused")}), exitUsage},
+		{"a target that is not conformant", fmt.Errorf("verify: %w", &report.NotConformant{Target: "http://x"}), exitNotConform},
 	}
 }

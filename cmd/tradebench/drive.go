@@ -17,6 +17,7 @@ import (
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -85,7 +86,7 @@ var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "
 	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
 	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait",
-	"MetricsListen": "metrics-listen", "FaultsFile": "faults", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
+	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "FaultsFile": "faults", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 
 // driveFlags are the flags drive and run share. A flag that sets a driver.Config field as it is
 // is bound to the field itself (the library fills its defaults and checks it); the fields here
@@ -102,6 +103,7 @@ type driveFlags struct {
 	progress       *progressFlag
 	sutMetrics     string
 	publish        publishFlags
+	bodyBudget     *sizeFlag
 
 	peak                         bool
 	peakStart, peakMax, peakStep float64
@@ -130,6 +132,8 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.DurationVar(&f.cfg.Timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
 	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
 	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
+	fs.TextVar(&f.cfg.Redirects, "redirects", httpc.RedirectSameOrigin, "which redirects requests follow: "+strings.Join(httpc.RedirectPolicies, ", ")+" (a hop to another origin carries no body, cookies or Authorization; docs/security.md)")
+	f.bodyBudget = newSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.out, "out", "", "write the results JSON to this file")
 	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
@@ -166,6 +170,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 	given := givenFlags(fs)
 	cfg = f.cfg
 	cfg.URL, cfg.Params = quickURL, f.set
+	cfg.BodyBudget = f.bodyBudget.n
 	cfg.OnLive = printLive
 	if len(f.set) == 0 {
 		cfg.Params = nil
@@ -224,7 +229,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 		if f.cfg.Rate > 0 {
 			pc.Open, pc.Start = true, f.cfg.Rate
 		}
-		pc.Defaults()
+		pc.SetDefaults()
 		if err := pc.Validate(); err != nil {
 			return cfg, peakFlags.usageError(err)
 		}

@@ -104,7 +104,7 @@ func runClientScenario(ctx context.Context, fs *flag.FlagSet, f *driveFlags, cf 
 	}
 	lc := cfg.Load()
 	lc.Watchers = []load.Watcher{&progressline.Line{W: cfg.Progress, TTY: cfg.ProgressTTY, Label: smartclient.Name, Total: lc.RampUp + lc.Steady + lc.RampDown, Open: lc.Open()}}
-	sc = sc.WithDefaults()
+	sc.SetDefaults()
 	w := sc
 	res, err := streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return load.Run(ctx, lc, w) })
 	if res == nil {

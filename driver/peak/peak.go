@@ -78,8 +78,8 @@ const (
 	DefaultMaxErrorRate = 0.0001
 )
 
-// Defaults fills zero fields.
-func (c *Config) Defaults() {
+// SetDefaults fills zero fields.
+func (c *Config) SetDefaults() {
 	set := func(v *float64, d float64) {
 		if *v == 0 {
 			*v = d
@@ -279,7 +279,7 @@ func (s *searcher) round(load float64) float64 {
 // the search and the confirming run's results with Peak filled in (nil if no step stayed within
 // the bounds: the first step was already bad).
 func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *report.Results, error) {
-	cfg.Defaults()
+	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
