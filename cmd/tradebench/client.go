@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/tui"
 )
@@ -56,7 +57,7 @@ func runClient(ctx context.Context, args []string) error {
 	uid := fs.String("uid", "uid:0", "user id (batch mode; prefills the login screen)")
 	password := fs.String("password", "", "password (batch mode; prefills the login screen)")
 	symbols := fs.String("symbols", strings.Join(tui.DefaultSymbols, ","), "the quotes screen's symbols (comma separated)")
-	timeout := fs.Duration("call-timeout", remote.DefaultTimeout, "timeout of every call to the services host")
+	timeout := fs.Duration("call-timeout", clientopt.DefaultTimeout, "timeout of every call to the services host")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
