@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 )
@@ -51,7 +52,7 @@ func (p *Plan) Preflight(ctx context.Context) error {
 	if p.quick {
 		target = p.cfg.URL
 	}
-	return &PreflightError{Target: target, Transaction: name, Err: err}
+	return &PreflightError{Target: dsn.Redact(target), Transaction: name, Err: err}
 }
 
 // targetConfig is what the instrument reads of a tradebench target's /trade/config.json: the
