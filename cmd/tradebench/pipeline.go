@@ -50,7 +50,13 @@ func (f *phaseFlags) phases() (driver.Phases, error) {
 	if f.p.Rate > 0 && given["users"] {
 		return f.p, usageErrorf("give --users (closed model) or --rate (open model), not both")
 	}
-	return f.p, nil
+	p := f.p
+	if !given["ramp-up"] && p.Rate == 0 {
+		// users started all at once measure their own login storm: the default ramp-up grows
+		// with them (quick mode, like wrk, starts at once unless --ramp-up is given)
+		p.RampUp = driver.DefaultRampUp(p.Users, p.RampUp)
+	}
+	return p, nil
 }
 
 // over sets in dst the phases given on the command line: they override a configuration file's.
