@@ -36,7 +36,7 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.RampUp, "ramp-up", def.RampUp, "users start evenly over this time before the measured steady state (not measured)")
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
-	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
 	alias(fs, "users", "c", "threads")
 	alias(fs, "duration", "d", "steady")
 	alias(fs, "ramp-up", "rampup", "warmup")
