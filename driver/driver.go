@@ -34,6 +34,7 @@ import (
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/untrusted"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -262,7 +263,7 @@ func ReadScenario(nameOrPath string) ([]byte, error) {
 	if data, ok := scenarios.Get(nameOrPath); ok && builtinName(nameOrPath) {
 		return data, nil
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := untrusted.ReadFile(nameOrPath, untrusted.MaxScenarioBytes, "scenario")
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("scenario %q is neither a built-in (%s) nor a file", nameOrPath, strings.Join(scenarios.Names(), ", "))
