@@ -154,6 +154,12 @@ type Config struct {
 	// scraper takes the final numbers and an open dashboard its final report (0: they close with
 	// the run; at most MaxLiveLinger).
 	LiveLinger time.Duration `json:"-"`
+	// LiveToken, if set, is required of every request to the live metrics and dashboard
+	// (?token=TOKEN in the dashboard's URL; Authorization: Bearer TOKEN for a scraper).
+	LiveToken string `json:"-"`
+	// LiveAllowHosts are host names the live views answer to besides loopback names and their
+	// own address (the Host check keeps a DNS-rebinding page out).
+	LiveAllowHosts []string `json:"-"`
 	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
 	LiveLog *slog.Logger `json:"-"`
 	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).

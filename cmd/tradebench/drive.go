@@ -18,6 +18,7 @@ import (
 	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -104,6 +105,8 @@ type driveFlags struct {
 	sutMetrics     string
 	publish        publishFlags
 	bodyBudget     *sizeFlag
+	liveTokenFile  string
+	liveAllowHosts string
 
 	peak                         bool
 	peakStart, peakMax, peakStep float64
@@ -143,6 +146,8 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
 	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.StringVar(&f.liveTokenFile, "live-token-file", "", "require the token in this file (yours alone, mode 600) of every request to --metrics-listen and --dashboard: open the dashboard as http://ADDR/?token=TOKEN, scrape with Authorization: Bearer TOKEN")
+	fs.StringVar(&f.liveAllowHosts, "live-allow-host", "", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by)")
 	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 	f.progress = addProgress(fs)
 	f.publish.register(fs)
@@ -170,6 +175,21 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 	cfg = f.cfg
 	cfg.URL, cfg.Params = quickURL, f.set
 	cfg.BodyBudget = f.bodyBudget.n
+	if f.liveTokenFile != "" {
+		if cfg.LiveToken, err = secretfile.Read(f.liveTokenFile, "live token", func(t string) error {
+			if len(t) < 16 {
+				return fmt.Errorf("the live token must be at least 16 characters")
+			}
+			return nil
+		}); err != nil {
+			return cfg, usageErrorf("--live-token-file: %v", err)
+		}
+	}
+	for _, h := range strings.Split(f.liveAllowHosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, h)
+		}
+	}
 	cfg.OnLive = printLive
 	if len(f.set) == 0 {
 		cfg.Params = nil

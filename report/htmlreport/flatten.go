@@ -44,6 +44,9 @@ func flatten(prefix string, v any) []field {
 // was bounded too); the kit's own are a few KB.
 const maxFlatBytes = 256 << 10
 
+// maxFlatKey bounds one dotted key (a document's depth times its keys' length).
+const maxFlatKey = 4 << 10
+
 // flattener collects a document's fields within maxFlatBytes, counting the ones cut.
 type flattener struct {
 	out  []field
@@ -60,7 +63,7 @@ func (f *flattener) add(k, v string) {
 }
 
 func (f *flattener) walk(key string, v any) {
-	if f.left < 0 { // past the bound: count, do not build more keys
+	if f.left < 0 || len(key) > maxFlatKey { // past a bound: count, do not build more keys
 		f.cut++
 		return
 	}
