@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/untrusted"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
 // MaxTargetConfig bounds the target's /trade/config.json the preflight reads (tradebench's own is

@@ -136,4 +136,3 @@ func (l *capped) Accept() (net.Conn, error) {
 		}
 	}
 }
-

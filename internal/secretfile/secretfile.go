@@ -13,7 +13,6 @@ import (
 	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
-
 // New returns a random secret (32 bytes, base64url).
 func New() string {
 	var b [32]byte
