@@ -195,6 +195,17 @@ type PeakSearch struct {
 	PeakSUTCPU float64 `json:"peak_sut_cpu,omitempty"`
 	// Seconds is the search's wall time, the confirming run included.
 	Seconds float64 `json:"seconds,omitempty"`
+	// PeakTPSHalf is the half-width of the 95 % confidence interval of PeakTPS (batch means of
+	// the confirming run's per-second throughput): the capacity is PeakTPS ± PeakTPSHalf.
+	PeakTPSHalf float64 `json:"peak_tps_half,omitempty"`
+	// Limit names what limited the capacity (server CPU, the p90 bound, errors, the driver's
+	// CPU, other processes on the machine…); LimitWhy says what showed it.
+	Limit    string `json:"limit,omitempty"`
+	LimitWhy string `json:"limit_why,omitempty"`
+	// Doubt says why the search does not support its capacity: the steps around the knee
+	// disagreed on a second measurement, or the confirming run disagreed with the search. Any
+	// makes the verdict inconclusive (the run rule capacity_search).
+	Doubt []string `json:"doubt,omitempty"`
 }
 
 // PeakStep is one step of a peak search.
@@ -215,6 +226,8 @@ type PeakStep struct {
 	// (Results.Machine); DriverCPU the driver's CPU as a share of its cores.
 	OtherShare float64 `json:"other_share,omitempty"`
 	DriverCPU  float64 `json:"driver_cpu,omitempty"`
+	// Note says why a step was measured again, or how its second measurement compared.
+	Note string `json:"note,omitempty"`
 }
 
 // load is the step's load in words: "800 users" or "12.5/s".

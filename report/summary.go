@@ -72,7 +72,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 	r.writeAgents(w)
 	if p := r.Peak; p != nil && r.Validity == nil { // judged results print it as their capacity, first
-		fmt.Fprintf(w, "peak sustained: %.1f tps at %d users (step %d); stopped: %s\n", p.PeakTPS, p.PeakUsers, p.PeakStep, p.StopWhy)
+		fmt.Fprintf(w, "peak sustained: %s tps at %d users (step %d); stopped: %s\n", p.Capacity(), p.PeakUsers, p.PeakStep, p.StopWhy)
 	}
 	for _, t := range r.Thresholds {
 		verdict := "ok"

@@ -46,6 +46,7 @@ const (
 	RuleAudit        = "audit"
 	RuleSUTSaturated = "sut_saturated"
 	RuleOther        = "other_processes"
+	RuleSearch       = "capacity_search"
 )
 
 // Validity is a result's verdict under the run rules.
@@ -177,6 +178,7 @@ func Evaluate(res *Results, rules Rules) *Validity {
 	}
 	if res.Peak != nil {
 		add(ruleSaturated(res, rules))
+		add(ruleSearch(res))
 	}
 	v.Verdict = Valid
 	for _, r := range v.Rules {
@@ -460,6 +462,33 @@ func ruleOther(res *Results, rules Rules) RuleResult {
 			}
 			r.Detail += "; busiest: " + strings.Join(names, ", ")
 		}
+	}
+	return r
+}
+
+// ruleSearch judges whether a capacity search supports its capacity: the steps around the knee
+// agreed on a second measurement and the confirming run agreed with the search within the
+// noise (package peak says where they did not: PeakSearch.Doubt). A doubt is inconclusive.
+func ruleSearch(res *Results) RuleResult {
+	p := res.Peak
+	r := RuleResult{Rule: RuleSearch, Value: float64(len(p.Doubt))}
+	if len(p.Doubt) > 0 {
+		r.Outcome, r.Detail = RuleInconclusive, strings.Join(p.Doubt, "; ")
+		return r
+	}
+	checked := false
+	for _, st := range p.Steps {
+		checked = checked || st.Phase == "remeasure"
+	}
+	if p.Knee && !checked {
+		// results of a search that did not measure twice (written before it did)
+		r.Outcome, r.Detail = RuleNotChecked, "the search did not measure the steps around its knee twice"
+		return r
+	}
+	r.Outcome = RulePass
+	r.Detail = "the steps around the knee agreed on a second measurement and the confirming run agreed with the search"
+	if p.Limit != "" {
+		r.Detail += "; limited by " + p.Limit + ": " + p.LimitWhy
 	}
 	return r
 }

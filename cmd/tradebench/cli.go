@@ -145,7 +145,12 @@ func flagError(fs *flag.FlagSet, err error) error {
 	}
 	if m := reInvalid.FindStringSubmatch(msg); m != nil {
 		value, name, why := m[1], m[2], m[3]
-		if f := fs.Lookup(name); f != nil && isDurationFlag(f) {
+		f := fs.Lookup(name)
+		if a, ok := f.Value.(aliasValue); ok { // an alias: the message names the flag it stands for
+			name, f = a.name, fs.Lookup(a.name)
+		}
+		_, think := f.Value.(thinkFlag)
+		if _, bare := strconv.ParseFloat(value, 64); isDurationFlag(f) || think && bare == nil {
 			return usageErrorf("%s", durationHint(name, value, see))
 		}
 		switch {

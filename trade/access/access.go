@@ -120,10 +120,9 @@ func (s *Switch) Set(mode string) error {
 		return fmt.Errorf("unknown access mode %q: want one of %v", mode, s.Modes())
 	}
 	if prev := s.cur.Swap(next); prev != nil && prev.client != nil {
-		grace := s.cfg.Remote.Timeout
-		if grace <= 0 {
-			grace = remote.DefaultTimeout
-		}
+		opts := s.cfg.Remote
+		opts.SetDefaults()
+		grace := opts.Timeout
 		s.prune()
 		r := &retired{client: prev.client}
 		r.timer = time.AfterFunc(grace+time.Second, func() { _ = r.client.Close(); r.closed.Store(true) })
@@ -264,6 +263,16 @@ func (s *Switch) GetAccountProfileData(ctx context.Context, userID string) (trad
 // or makes the two contract calls when it does not offer it.
 func (s *Switch) GetAccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
 	return trade.GetAccountWithProfile(ctx, s.svc(), userID)
+}
+
+// GetOrdersWithClosed passes trade.OrdersWithClosedGetter through like GetAccountWithProfile.
+func (s *Switch) GetOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
+	return trade.GetOrdersWithClosed(ctx, s.svc(), userID, limit)
+}
+
+// GetAccountSummary passes trade.AccountSummaryGetter through like GetAccountWithProfile.
+func (s *Switch) GetAccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
+	return trade.GetAccountSummary(ctx, s.svc(), userID)
 }
 
 // GetHoldingsWithQuotes passes trade.HoldingsWithQuotesGetter through like GetAccountWithProfile.
