@@ -99,6 +99,7 @@ type pipelineFlags struct {
 	live           driver.Config // MetricsListen, Dashboard, LiveLinger
 	liveTokenFile  string
 	liveAllowHosts string
+	faults         string
 }
 
 func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut string) {
@@ -117,6 +118,7 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.StringVar(&f.live.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
 	fs.StringVar(&f.liveTokenFile, "live-token-file", "", "require the token in this file (yours alone, mode 600) of every request to --metrics-listen and --dashboard: open the dashboard as http://ADDR/?token=TOKEN, scrape with Authorization: Bearer TOKEN")
 	fs.StringVar(&f.liveAllowHosts, "live-allow-host", "", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
+	fs.StringVar(&f.faults, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
 	fs.DurationVar(&f.live.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 }
 
@@ -128,7 +130,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	if cfg.Phases, err = f.phases.phases(); err != nil {
 		return cfg, err
 	}
-	cfg.Label, cfg.Repeat = f.label, f.repeat
+	cfg.Label, cfg.Repeat, cfg.FaultsFile = f.label, f.repeat, f.faults
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = f.live.MetricsListen, f.live.Dashboard, f.live.LiveLinger, printLive
 	if f.liveTokenFile != "" {
 		if cfg.LiveToken, err = secretfile.Read(f.liveTokenFile, "live token", func(t string) error {
