@@ -28,6 +28,7 @@ import (
 	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/driver/vuser"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
@@ -53,8 +54,7 @@ type Config struct {
 	// URL selects quick mode: every iteration is one GET of this URL (templates allowed, e.g.
 	// s:{0..1000}). Target and Scenario must then be empty.
 	URL string `json:"url,omitempty"`
-	// Request is quick mode's request beyond its URL: method, headers, body, redirects (nil: a
-	// GET that does not follow redirects).
+	// Request is quick mode's request beyond its URL: method, headers, body (nil: a GET).
 	Request *QuickRequest `json:"request,omitempty"`
 	// Params override scenario parameters.
 	Params map[string]string `json:"params,omitempty"`
@@ -77,6 +77,14 @@ type Config struct {
 	// a target that stopped accepting from one that answers slowly.
 	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
 	Insecure       bool          `json:"insecure,omitempty"` // skip TLS certificate verification
+	// Redirects is which redirects a scenario's requests follow: the target's own origin only
+	// (the zero value), none, or any origin (a hop to another carries no body, cookies or
+	// Authorization). A target must not be able to aim the load at another host.
+	Redirects httpc.RedirectPolicy `json:"redirects,omitempty"`
+	// BodyBudget bounds the memory of the response bodies the users keep for checks and
+	// extraction, all users together, in bytes (0 = httpc.DefaultBodyBudget): a body past it
+	// fails its request instead of growing the driver.
+	BodyBudget int64 `json:"body_budget,omitempty"`
 
 	// RunID makes registered user ids unique across runs ("" = generated).
 	RunID string `json:"run_id"`
@@ -182,6 +190,8 @@ func (c Config) Validate() error {
 		return err
 	}
 	switch {
+	case c.BodyBudget < 0:
+		return setting.Errorf("BodyBudget", "must not be negative, got %d", c.BodyBudget)
 	case c.Timeout < 0:
 		return setting.Errorf("Timeout", "must be positive, got %v", c.Timeout)
 	case c.ConnectTimeout < 0:
@@ -342,7 +352,8 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg.KeepConnections != nil {
 		p.keep = *cfg.KeepConnections
 	}
-	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version}
+	p.http = httpc.Options{Timeout: cfg.Timeout, DialTimeout: cfg.ConnectTimeout, UserAgent: "tradebench/" + report.Version,
+		Redirects: cfg.Redirects, Budget: httpc.NewBodyBudget(cfg.BodyBudget)}
 	if cfg.Insecure {
 		p.http.TLS = &tls.Config{InsecureSkipVerify: true}
 	}
@@ -424,7 +435,7 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 		}
 	case cfg.Peak != nil && !cfg.Peak.Open:
 		pc := *cfg.Peak
-		pc.Defaults()
+		pc.SetDefaults()
 		if int(pc.Start) > max {
 			return cfg, nil, refuse("Peak.Start", int(pc.Start))
 		}
@@ -445,9 +456,10 @@ func (p *Plan) describe(res *report.Results) {
 	cfg, sc, target, keep, quick := p.cfg, p.sc, p.target, p.keep, p.quick
 	res.Workload = HTTPWorkload
 	res.Scenario = sc.Name
-	res.Target = target
+	// a URL's credentials are never stored or printed (dsn.Redact: the one redaction)
+	res.Target = dsn.Redact(target)
 	if quick {
-		res.Target = cfg.URL
+		res.Target = dsn.Redact(cfg.URL)
 		res.Settings.Mode = report.ModeQuick
 	} else {
 		res.Settings.ScenarioSource = sc.Source

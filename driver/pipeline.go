@@ -149,7 +149,13 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if err != nil {
 		return res, err
 	}
-	verr := Judge(res, cfg.rules(), p.Target)
+	var verr error
+	if p.Measure != nil && res.Validity != nil {
+		// a workload that measured several points judged each and gave the verdict of them all
+		verr = res.Validity.Err()
+	} else {
+		verr = Judge(res, cfg.rules(), p.Target)
+	}
 	if len(cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(cfg.Thresholds); terr != nil && lost == nil {
 			// both reasons are returned: the command's exit-code table says which one wins
@@ -303,7 +309,7 @@ func (m *Measurer) measure(ctx context.Context, p *Prepared) (*report.Results, e
 // returns the last finished step's results with the search so far (its steps), so what was
 // measured is kept.
 func (m *Measurer) peak(ctx context.Context, pc peak.Config, p *Prepared) (*report.Results, error) {
-	pc.Defaults()
+	pc.SetDefaults()
 	var last *report.Results // the last step that ran to its end
 	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {
 		c := m.cfg.Load()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 )
@@ -59,7 +60,7 @@ func (p *Plan) Preflight(ctx context.Context) error {
 	if p.quick {
 		target = p.cfg.URL
 	}
-	return &PreflightError{Target: target, Transaction: name, Err: err, Quick: p.quick}
+	return &PreflightError{Target: dsn.Redact(target), Transaction: name, Err: err, Quick: p.quick}
 }
 
 // answered reports whether a probe's failure is an HTTP answer it did not accept (a status),

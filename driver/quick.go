@@ -13,11 +13,11 @@ import (
 )
 
 // QuickRequest is quick mode's request beyond its URL, as wrk, hey and oha take it: the method,
-// extra headers, a body sent as is, and whether redirects are followed. Quick mode measures what
-// the URL answers: its preflight accepts any HTTP answer (only a connection failure refuses the
-// run), every status is counted in the results, and an answer of 400 or above counts as a failed
-// transaction, as in a scenario. A redirect is an answer like any other and is not followed by
-// default (a 303 to a login page would otherwise measure the login page's 401).
+// extra headers and a body sent as is. Quick mode measures what the URL answers: its preflight
+// accepts any HTTP answer (only a connection failure refuses the run), every status is counted in
+// the results, and an answer of 400 or above counts as a failed transaction, as in a scenario.
+// Which redirects are followed is the drive's Redirects policy (the command line's default in
+// quick mode is none: a 303 to a login page would otherwise measure the login page's 401).
 type QuickRequest struct {
 	// Method is the HTTP method ("" = GET, or POST with a body).
 	Method string `json:"method,omitempty"`
@@ -25,8 +25,6 @@ type QuickRequest struct {
 	Headers []string `json:"headers,omitempty"`
 	// Body is sent exactly as given: no templates.
 	Body []byte `json:"body,omitempty"`
-	// FollowRedirects follows redirects (on the target's origin) as part of the transaction.
-	FollowRedirects bool `json:"follow_redirects,omitempty"`
 }
 
 // headersNotSet are the headers the driver writes itself from the URL and the body.
@@ -139,10 +137,8 @@ func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scena
 	if err != nil {
 		return nil, "", err
 	}
-	r := sc.Steps[0].Request
-	r.FollowRedirects = q.FollowRedirects
 	if len(q.Body) > 0 {
-		r.Body = scenario.Literal(string(q.Body))
+		sc.Steps[0].Request.Body = scenario.Literal(string(q.Body))
 	}
 	return sc, target, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 // WriteSeriesCSV writes the per-second series as CSV, one row a second, with a header: for a
@@ -20,7 +22,7 @@ func (r *Results) WriteSeriesCSV(w io.Writer) error {
 		if !r.StartedAt.IsZero() {
 			t = r.StartedAt.Add(secondsDuration(p.Second)).UTC().Format("2006-01-02T15:04:05Z07:00")
 		}
-		_ = cw.Write([]string{strconv.Itoa(p.Second), t, p.Phase, num(p.TPS), strconv.FormatInt(p.Errors, 10), strconv.FormatInt(p.Hits, 10),
+		_ = cw.Write([]string{strconv.Itoa(p.Second), t, logsafe.CSVCell(p.Phase), num(p.TPS), strconv.FormatInt(p.Errors, 10), strconv.FormatInt(p.Hits, 10),
 			num(p.P50Ms), num(p.P90Ms), num(p.P99Ms), strconv.Itoa(p.Users)})
 	}
 	cw.Flush()
@@ -32,7 +34,7 @@ func (r *Results) WriteTransactionsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"transaction", "count", "pass", "fail", "stop", "tps", "min_ms", "mean_ms", "std_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms"})
 	row := func(name string, t Transaction) {
-		_ = cw.Write([]string{name, i64(t.Count), i64(t.Pass), i64(t.Errors), i64(t.Stop), num(t.TPS), num(t.MinMs), num(t.MeanMs), num(t.StdMs),
+		_ = cw.Write([]string{logsafe.CSVCell(name), i64(t.Count), i64(t.Pass), i64(t.Errors), i64(t.Stop), num(t.TPS), num(t.MinMs), num(t.MeanMs), num(t.StdMs),
 			num(t.P50Ms), num(t.P90Ms), num(t.P95Ms), num(t.P99Ms), num(t.P999Ms), num(t.MaxMs)})
 	}
 	for _, t := range r.Transactions {

@@ -63,6 +63,10 @@ type Results struct {
 	// Driver is the load generator's own CPU over the measured window (the run rules' check
 	// that the driver was not the bottleneck).
 	Driver *DriverUsage `json:"driver,omitempty"`
+	// Machine is the measuring machine's CPU over the measured window: its busy CPU, the
+	// share of tradebench's own processes and what other processes took (the run rule
+	// other_processes). Nil when /proc could not be read (not Linux).
+	Machine *Machine `json:"machine,omitempty"`
 
 	// Series is one point per second over the whole run (all phases).
 	Series []SeriesPoint `json:"series"`
@@ -191,6 +195,17 @@ type PeakSearch struct {
 	PeakSUTCPU float64 `json:"peak_sut_cpu,omitempty"`
 	// Seconds is the search's wall time, the confirming run included.
 	Seconds float64 `json:"seconds,omitempty"`
+	// PeakTPSHalf is the half-width of the 95 % confidence interval of PeakTPS (batch means of
+	// the confirming run's per-second throughput): the capacity is PeakTPS ± PeakTPSHalf.
+	PeakTPSHalf float64 `json:"peak_tps_half,omitempty"`
+	// Limit names what limited the capacity (server CPU, the p90 bound, errors, the driver's
+	// CPU, other processes on the machine…); LimitWhy says what showed it.
+	Limit    string `json:"limit,omitempty"`
+	LimitWhy string `json:"limit_why,omitempty"`
+	// Doubt says why the search does not support its capacity: the steps around the knee
+	// disagreed on a second measurement, or the confirming run disagreed with the search. Any
+	// makes the verdict inconclusive (the run rule capacity_search).
+	Doubt []string `json:"doubt,omitempty"`
 }
 
 // PeakStep is one step of a peak search.
@@ -207,6 +222,20 @@ type PeakStep struct {
 	Phase  string  `json:"phase,omitempty"`
 	Good   bool    `json:"good,omitempty"`
 	SUTCPU float64 `json:"sut_cpu,omitempty"`
+	// OtherShare is the share of the machine's cores other processes took during the step
+	// (Results.Machine); DriverCPU the driver's CPU as a share of its cores.
+	OtherShare float64 `json:"other_share,omitempty"`
+	DriverCPU  float64 `json:"driver_cpu,omitempty"`
+	// Note says why a step was measured again, or how its second measurement compared.
+	Note string `json:"note,omitempty"`
+}
+
+// load is the step's load in words: "800 users" or "12.5/s".
+func (s PeakStep) load() string {
+	if s.Users > 0 {
+		return fmt.Sprintf("%d users", s.Users)
+	}
+	return fmt.Sprintf("%g/s", s.Rate)
 }
 
 // ThresholdResult is one pass/fail criterion evaluated on the results.
@@ -270,8 +299,12 @@ func (r *Results) ErrorRate() float64 {
 
 // WriteFile writes the results as indented JSON, atomically (a temp file renamed into place),
 // so a crash never leaves a half-written results file.
-func (r *Results) WriteFile(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+func (r *Results) WriteFile(path string) error { return writeJSONFile(path, r) }
+
+// writeJSONFile writes v as indented JSON to path atomically: every results file the kit
+// writes (a run's, a verification's) goes through it.
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}

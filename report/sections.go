@@ -1,6 +1,10 @@
 package report
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
 
 // This file holds the results' sections that describe the run's surroundings rather than its
 // measurements: the measuring machine, the system under test's resources, the full disclosure a
@@ -144,6 +148,9 @@ type AgentResult struct {
 	// DriverCPU is the agent's driver's CPU over the measured window, a fraction of its cores
 	// (nil: not reported).
 	DriverCPU *float64 `json:"driver_cpu,omitempty"`
+	// Machine is what the agent's own machine did during the measured window: each agent
+	// judges its own machine (the run rule other_processes).
+	Machine *Machine `json:"machine,omitempty"`
 }
 
 // DriverUsage is the load generator's own CPU use over the measured window.
@@ -162,3 +169,68 @@ const (
 	AgentDone = "done"
 	AgentLost = "lost"
 )
+
+// Machine is what the measuring machine as a whole did during a measured window: its busy CPU
+// (steal included), the share tradebench's own processes took (the driver, and the server when
+// it runs on this machine), and the rest — what other processes took. A benchmark on a shared
+// machine measures its neighbours too; the run rule other_processes (validity.go) judges this.
+// All CPU figures are in cores (CPU seconds per second of the window).
+type Machine struct {
+	// Seconds is the window measured; Cores the machine's online CPUs.
+	Seconds float64 `json:"seconds"`
+	Cores   int     `json:"cores"`
+	// BusyCores is the whole machine's busy CPU (user, nice, system, irq, softirq and steal:
+	// everything but idle and iowait); StealCores the part the hypervisor gave to other guests.
+	BusyCores  float64 `json:"busy_cores"`
+	StealCores float64 `json:"steal_cores"`
+	// OwnCores is tradebench's own processes (Own); OtherCores = BusyCores − OwnCores (never
+	// below zero): what everything else took. OtherShare is OtherCores / Cores.
+	OwnCores   float64 `json:"own_cores"`
+	OtherCores float64 `json:"other_cores"`
+	OtherShare float64 `json:"other_share"`
+	// LoadStart and LoadEnd are the load averages (1, 5, 15 minutes) at the window's start and
+	// end.
+	LoadStart []float64 `json:"load_start,omitempty"`
+	LoadEnd   []float64 `json:"load_end,omitempty"`
+	// Own are the processes counted as the measurement's own; Busiest the other processes that
+	// took the most CPU in the window (at most a few; empty where /proc does not tell).
+	Own     []MachineProcess `json:"own,omitempty"`
+	Busiest []MachineProcess `json:"busiest,omitempty"`
+}
+
+// MachineProcess is one process's CPU over a measured window.
+type MachineProcess struct {
+	Name  string  `json:"name"`
+	PID   int     `json:"pid,omitempty"`
+	Cores float64 `json:"cores"`
+}
+
+// String is the process as the verdict names it: "stress (pid 4242) 0.97 cores".
+func (p MachineProcess) String() string {
+	if p.PID > 0 {
+		return fmt.Sprintf("%s (pid %d) %.2f cores", p.Name, p.PID, p.Cores)
+	}
+	return fmt.Sprintf("%s %.2f cores", p.Name, p.Cores)
+}
+
+// Line is the machine section in one line, as the summary prints it: "2 cores, busy 1.93
+// (steal 0.02), tradebench 0.41, other processes 1.52 (76%); load 1.2 → 3.4; busiest other:
+// …".
+func (m *Machine) Line() string {
+	s := fmt.Sprintf("%d cores, busy %.2f", m.Cores, m.BusyCores)
+	if m.StealCores > 0 {
+		s += fmt.Sprintf(" (steal %.2f)", m.StealCores)
+	}
+	s += fmt.Sprintf(", tradebench %.2f, other processes %.2f (%s of the machine)", m.OwnCores, m.OtherCores, pct(m.OtherShare))
+	if len(m.LoadStart) > 0 && len(m.LoadEnd) > 0 {
+		s += fmt.Sprintf("; load average %.2f → %.2f", m.LoadStart[0], m.LoadEnd[0])
+	}
+	if len(m.Busiest) > 0 {
+		names := make([]string, 0, 3)
+		for _, p := range m.Busiest[:min(3, len(m.Busiest))] {
+			names = append(names, p.String())
+		}
+		s += "; busiest other: " + strings.Join(names, ", ")
+	}
+	return s
+}

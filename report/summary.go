@@ -52,6 +52,9 @@ func (r *Results) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  dropped: %d  late: %d", r.Dropped, r.Late)
 	}
 	fmt.Fprintln(w)
+	if m := r.Machine; m != nil {
+		fmt.Fprintf(w, "machine: %s\n", m.Line())
+	}
 	if len(r.StatusCodes) > 0 {
 		codes := make([]string, 0, len(r.StatusCodes))
 		for c := range r.StatusCodes {
@@ -72,7 +75,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 	r.writeAgents(w)
 	if p := r.Peak; p != nil && r.Validity == nil { // judged results print it as their capacity, first
-		fmt.Fprintf(w, "peak sustained: %.1f tps at %d users (step %d); stopped: %s\n", p.PeakTPS, p.PeakUsers, p.PeakStep, p.StopWhy)
+		fmt.Fprintf(w, "peak sustained: %s tps at %d users (step %d); stopped: %s\n", p.Capacity(), p.PeakUsers, p.PeakStep, p.StopWhy)
 	}
 	for _, t := range r.Thresholds {
 		verdict := "ok"

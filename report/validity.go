@@ -45,6 +45,8 @@ const (
 	RuleLost         = "nothing_lost"
 	RuleAudit        = "audit"
 	RuleSUTSaturated = "sut_saturated"
+	RuleOther        = "other_processes"
+	RuleSearch       = "capacity_search"
 )
 
 // Validity is a result's verdict under the run rules.
@@ -95,6 +97,12 @@ type Rules struct {
 	// SUTCores is the system under test's cores (0 = the measuring machine's, which is right
 	// when the server runs beside the driver).
 	SUTCores float64
+	// MaxOtherCPU bounds what other processes on the measuring machine (each agent's, in a
+	// distributed run) took during the measured window, as a fraction of the machine's cores:
+	// above it the numbers measure the neighbours too, and the verdict cannot be valid
+	// (inconclusive). A capacity search is judged on its confirming run and every step. 1
+	// turns the rule off.
+	MaxOtherCPU float64
 }
 
 // Default bounds of the run rules.
@@ -105,6 +113,7 @@ const (
 	DefaultRuleMinSamplesP99   = 1000
 	DefaultRuleMaxTPSVariation = 0.2
 	DefaultRuleMinSUTCPU       = 0.8
+	DefaultRuleMaxOtherCPU     = 0.1
 	// SteadyBins is how many equal parts the measured window is cut into to judge its
 	// steadiness: fewer when the window is short, for a part must hold at least
 	// SteadyBinSeconds (a second's throughput varies too much to judge by); a window of
@@ -116,7 +125,8 @@ const (
 // DefaultRules are the documented bounds.
 func DefaultRules() Rules {
 	return Rules{MaxErrorRate: DefaultRuleMaxErrorRate, MaxDriverCPU: DefaultRuleMaxDriverCPU, MaxLate: DefaultRuleMaxLate,
-		MinSamplesP99: DefaultRuleMinSamplesP99, MaxTPSVariation: DefaultRuleMaxTPSVariation, MinSUTCPU: DefaultRuleMinSUTCPU}
+		MinSamplesP99: DefaultRuleMinSamplesP99, MaxTPSVariation: DefaultRuleMaxTPSVariation, MinSUTCPU: DefaultRuleMinSUTCPU,
+		MaxOtherCPU: DefaultRuleMaxOtherCPU}
 }
 
 // Validate reports an impossible bound, naming its field.
@@ -128,7 +138,7 @@ func (r Rules) Validate() error {
 		return nil
 	}
 	return errors.Join(frac("MaxErrorRate", r.MaxErrorRate), frac("MaxDriverCPU", r.MaxDriverCPU), frac("MaxLate", r.MaxLate),
-		frac("MinSUTCPU", r.MinSUTCPU), nonNeg("MaxTPSVariation", r.MaxTPSVariation), nonNeg("SUTCores", r.SUTCores),
+		frac("MinSUTCPU", r.MinSUTCPU), frac("MaxOtherCPU", r.MaxOtherCPU), nonNeg("MaxTPSVariation", r.MaxTPSVariation), nonNeg("SUTCores", r.SUTCores),
 		nonNeg("MinSamplesP99", float64(r.MinSamplesP99)))
 }
 
@@ -162,11 +172,13 @@ func Evaluate(res *Results, rules Rules) *Validity {
 	add(ruleSamples(res, rules))
 	add(ruleSteady(res, rules))
 	add(ruleLost(res))
+	add(ruleOther(res, rules))
 	if res.Audit != nil || res.AuditError != "" {
 		add(ruleAudit(res))
 	}
 	if res.Peak != nil {
 		add(ruleSaturated(res, rules))
+		add(ruleSearch(res))
 	}
 	v.Verdict = Valid
 	for _, r := range v.Rules {
@@ -386,6 +398,97 @@ func ruleAudit(res *Results) RuleResult {
 	} else {
 		r.Outcome = RuleFail
 		r.Detail = fmt.Sprintf("the audit found %.0f violations: the system did not do the work it was credited for", r.Value)
+	}
+	return r
+}
+
+// ruleOther judges what other processes took from the measuring machine during the measured
+// window (each agent's machine in a distributed run; a capacity search's confirming run and
+// every step): above the bound the run is inconclusive, naming the share and the busiest
+// others. It is never a failure: the numbers may be right, but nothing shows they are the
+// platform's alone.
+func ruleOther(res *Results, rules Rules) RuleResult {
+	r := RuleResult{Rule: RuleOther, Bound: rules.MaxOtherCPU}
+	type window struct {
+		where string
+		m     *Machine
+	}
+	var ws []window
+	if len(res.Agents) > 0 {
+		for _, a := range res.Agents {
+			if a.Machine != nil {
+				ws = append(ws, window{"agent " + a.Name + "'s machine", a.Machine})
+			}
+		}
+	} else if res.Machine != nil {
+		ws = append(ws, window{"the measured window", res.Machine})
+	}
+	worst, where := -1.0, ""
+	var at *Machine
+	for _, w := range ws {
+		if w.m.OtherShare > worst {
+			worst, where, at = w.m.OtherShare, w.where, w.m
+		}
+	}
+	if p := res.Peak; p != nil {
+		for _, st := range p.Steps {
+			if st.Phase != "confirm" && st.OtherShare > worst {
+				worst, where, at = st.OtherShare, fmt.Sprintf("search step %d (%s)", st.Step, st.load()), nil
+			}
+		}
+	}
+	if worst < 0 {
+		r.Outcome, r.Detail = RuleNotChecked, "the machine's CPU was not measured (no /proc): other processes may have taken part of it"
+		return r
+	}
+	r.Value = worst
+	if worst <= r.Bound {
+		r.Outcome = RulePass
+		r.Detail = fmt.Sprintf("other processes took %s of the machine ≤ %s (worst: %s)", pct(worst), pct(r.Bound), where)
+		if at != nil {
+			r.Detail = fmt.Sprintf("other processes took %s of the machine's %d cores ≤ %s (worst: %s)", pct(worst), at.Cores, pct(r.Bound), where)
+		}
+		return r
+	}
+	r.Outcome = RuleInconclusive
+	r.Detail = fmt.Sprintf("other processes took %s of the machine > %s during %s: the numbers measure the neighbours too", pct(worst), pct(r.Bound), where)
+	if at != nil {
+		r.Detail = fmt.Sprintf("other processes took %.2f of %d cores (%s > %s) during %s: the numbers measure the neighbours too",
+			at.OtherCores, at.Cores, pct(worst), pct(r.Bound), where)
+		if len(at.Busiest) > 0 {
+			names := make([]string, len(at.Busiest))
+			for i, p := range at.Busiest {
+				names[i] = p.String()
+			}
+			r.Detail += "; busiest: " + strings.Join(names, ", ")
+		}
+	}
+	return r
+}
+
+// ruleSearch judges whether a capacity search supports its capacity: the steps around the knee
+// agreed on a second measurement and the confirming run agreed with the search within the
+// noise (package peak says where they did not: PeakSearch.Doubt). A doubt is inconclusive.
+func ruleSearch(res *Results) RuleResult {
+	p := res.Peak
+	r := RuleResult{Rule: RuleSearch, Value: float64(len(p.Doubt))}
+	if len(p.Doubt) > 0 {
+		r.Outcome, r.Detail = RuleInconclusive, strings.Join(p.Doubt, "; ")
+		return r
+	}
+	checked := false
+	for _, st := range p.Steps {
+		checked = checked || st.Phase == "remeasure"
+	}
+	if p.Knee && !checked {
+		// results of a search that did not measure twice (written before it did)
+		r.Outcome, r.Detail = RuleNotChecked, "the search did not measure the steps around its knee twice"
+		return r
+	}
+	r.Outcome = RulePass
+	r.Detail = "the steps around the knee agreed on a second measurement and the confirming run agreed with the search"
+	if p.Limit != "" {
+		r.Detail += "; limited by " + p.Limit + ": " + p.LimitWhy
 	}
 	return r
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -91,7 +92,19 @@ func (r *Results) writeVerdict(w io.Writer) {
 		if r.SUT == nil {
 			cpu = "server CPU not measured (drive --sut-metrics)"
 		}
-		fmt.Fprintf(w, "capacity: %.1f tps at %s, p90 %s ms, %s (search: %d steps in %.0fs; %s)\n",
-			p.PeakTPS, at, FormatMs(p.PeakP90Ms), cpu, len(p.Steps), p.Seconds, p.StopWhy)
+		fmt.Fprintf(w, "capacity: %s tps at %s, p90 %s ms, %s (search: %d steps in %.0fs; %s)\n",
+			p.Capacity(), at, FormatMs(p.PeakP90Ms), cpu, len(p.Steps), p.Seconds, p.StopWhy)
+		if p.Limit != "" {
+			fmt.Fprintf(w, "limited by: %s (%s)\n", p.Limit, p.LimitWhy)
+		}
 	}
+}
+
+// Capacity is the capacity as printed: "936 ± 21" with its 95 % interval, "936.0" without one
+// (results written before the interval was measured).
+func (p *PeakSearch) Capacity() string {
+	if p.PeakTPSHalf > 0 {
+		return fmt.Sprintf("%.0f ± %.0f", p.PeakTPS, math.Ceil(p.PeakTPSHalf))
+	}
+	return fmt.Sprintf("%.1f", p.PeakTPS)
 }

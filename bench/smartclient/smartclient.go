@@ -61,16 +61,15 @@ func (c Config) Validate(users int) error {
 	return nil
 }
 
-// WithDefaults fills the zero fields: 100 shares per buy, a random seed. The result is the
+// SetDefaults fills the zero fields: 100 shares per buy, a random seed. The Config is then the
 // load.Workload.
-func (c Config) WithDefaults() Config {
+func (c *Config) SetDefaults() {
 	if c.Quantity <= 0 {
 		c.Quantity = 100
 	}
 	if c.Seed == 0 {
 		c.Seed = rand.Uint64()
 	}
-	return c
 }
 
 // NewUser implements load.Workload.

@@ -249,7 +249,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	switch {
 	case dc.Peak != nil:
 		pc := *dc.Peak
-		pc.Defaults()
+		pc.SetDefaults()
 		what := fmt.Sprintf("%g users", pc.Start)
 		if pc.Open {
 			what = fmt.Sprintf("%g iterations/s", pc.Start)

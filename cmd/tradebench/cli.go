@@ -37,6 +37,7 @@ const (
 	exitAudit      = 4 // the audit found violations in the database
 	exitAgentsLost = 5 // a distributed run lost load agents
 	exitInvalid    = 6 // a run whose verdict is "invalid": it broke a run rule, its numbers cannot be trusted
+	exitNotConform = 7 // verify: the target failed a check, it does not implement the application
 	// exitInterrupted is a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as a shell reports
 	// it): the results and the report of what finished are written, verdict "interrupted".
 	exitInterrupted = 130
@@ -44,7 +45,8 @@ const (
 
 // exitCode maps a command's error to its exit status. When errors are joined (a run that missed
 // a threshold and whose audit failed), the more specific or serious reason wins: bad input, then
-// an interruption, then lost agents, then the audit, then an invalid run, then thresholds. Lost agents and a failed
+// an interruption, then lost agents, then the audit, then a target that is not conformant, then an
+// invalid run, then thresholds. Lost agents and a failed
 // audit each make a run invalid too, so they name the cause; an invalid verdict outranks a
 // threshold, which was judged on numbers that cannot be trusted.
 func exitCode(err error) int {
@@ -57,6 +59,7 @@ func exitCode(err error) int {
 		se   *setting.Error
 		pf   *driver.PreflightError
 		inv  *report.InvalidError
+		nc   *report.NotConformant
 		intr *driver.InterruptedError
 	)
 	switch {
@@ -73,6 +76,9 @@ func exitCode(err error) int {
 		return exitAgentsLost
 	case errors.As(err, &af):
 		return exitAudit
+	case errors.As(err, &nc):
+		// before a run's own failures: a target that is not the application measured nothing
+		return exitNotConform
 	case errors.As(err, &inv):
 		return exitInvalid
 	case errors.As(err, &tf), errors.As(err, &ce):
@@ -179,7 +185,12 @@ func flagError(fs *flag.FlagSet, err error) error {
 	}
 	if m := reInvalid.FindStringSubmatch(msg); m != nil {
 		value, name, why := m[1], m[2], m[3]
-		if f := fs.Lookup(name); f != nil && isDurationFlag(f) {
+		f := fs.Lookup(name)
+		if a, ok := f.Value.(aliasValue); ok { // an alias: the message names the flag it stands for
+			name, f = a.name, fs.Lookup(a.name)
+		}
+		_, think := f.Value.(thinkFlag)
+		if _, bare := strconv.ParseFloat(value, 64); isDurationFlag(f) || think && bare == nil {
 			return usageErrorf("%s", durationHint(name, value, see))
 		}
 		switch {

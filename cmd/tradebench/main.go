@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's name; it returns
@@ -77,7 +79,8 @@ func runMain(args []string) int {
 	code := exitCode(err)
 	if code != exitOK {
 		if msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": "); msg != "" {
-			fmt.Fprintf(os.Stderr, "tradebench %s: %s\n", c.name, msg)
+			// errors quote files and targets: no escape sequence of theirs reaches the terminal
+			fmt.Fprintf(os.Stderr, "tradebench %s: %s\n", c.name, logsafe.TerminalLines(msg))
 		}
 	}
 	return code

@@ -85,7 +85,7 @@ func TestQuickModeRequestReachesTheServer(t *testing.T) {
 
 // TestQuickModeMeasuresWhatTheURLAnswers: a URL that redirects to a page answering 401 — the
 // monolith's root — is measured as it answers: the preflight accepts the redirect, the redirect is
-// not followed, and the status codes say what came back; with --follow-redirects the 401s are
+// not followed, and the status codes say what came back; with --redirects same-origin the 401s are
 // failed transactions (exit 6), yet still not refused by the preflight (exit 2). A URL that only
 // answers 401 is measured too. A dead port is the one thing the preflight refuses.
 // Mutants: quick-preflight-strict (the preflight refusing an HTTP answer), quick-follows
@@ -120,7 +120,7 @@ func TestQuickModeMeasuresWhatTheURLAnswers(t *testing.T) {
 	if !strings.Contains(stdout, "status codes: 303×") {
 		t.Errorf("the summary does not report the status codes:\n%s", stdout)
 	}
-	code, stdout, stderr = capture(t, "drive", "--url", srv.URL+"/", "--follow-redirects", "-c", "2", "-d", "1s", "--progress", "off")
+	code, stdout, stderr = capture(t, "drive", "--url", srv.URL+"/", "--redirects", "same-origin", "-c", "2", "-d", "1s", "--progress", "off")
 	if code != 6 || !strings.Contains(stdout, "401") {
 		t.Errorf("following to a 401: exit %d, want 6 (measured, invalid)\n%s%s", code, stdout, stderr)
 	}

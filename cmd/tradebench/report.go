@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/report/pricing"
@@ -139,7 +140,8 @@ func runCompare(args []string) error {
 			applyPricing(res, price)
 		}
 		runs[i] = htmlreport.Run{Label: runLabel(files, i, res), Results: res}
-		fmt.Fprintf(os.Stderr, "%s: %s\n", runs[i].Label, res.Validity.VerdictLine())
+		// a results file is anyone's: what it says reaches the terminal escaped
+		fmt.Fprintf(os.Stderr, "%s: %s\n", logsafe.Terminal(runs[i].Label), logsafe.Terminal(res.Validity.VerdictLine()))
 		if i > 0 && !*force {
 			if err := report.Comparable(runs[0].Results, res); err != nil {
 				return usageErrorf("%v; --force compares them anyway", err)

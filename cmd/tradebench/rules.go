@@ -10,14 +10,15 @@ import (
 // rulesFlags are the run rules' bounds (report.Rules), shared by drive and run: flags map to
 // fields; the defaults and checks are report.DefaultRules and Rules.Validate.
 type rulesFlags struct {
-	errors, driverCPU, late, variation, sutCPU string
-	minSamples                                 int64
-	sutCores                                   float64
+	errors, driverCPU, late, variation, sutCPU, otherCPU string
+	minSamples                                           int64
+	sutCores                                             float64
 }
 
 // rulesFlagNames names the flags that set report.Rules' fields.
 var rulesFlagNames = flagNames{"MaxErrorRate": "rule-errors", "MaxDriverCPU": "rule-driver-cpu", "MaxLate": "rule-late",
-	"MaxTPSVariation": "rule-tps-variation", "MinSUTCPU": "rule-sut-cpu", "MinSamplesP99": "rule-min-samples", "SUTCores": "rule-sut-cores"}
+	"MaxTPSVariation": "rule-tps-variation", "MinSUTCPU": "rule-sut-cpu", "MinSamplesP99": "rule-min-samples", "SUTCores": "rule-sut-cores",
+	"MaxOtherCPU": "rule-other-cpu"}
 
 func pctString(f float64) string { return strconv.FormatFloat(100*f, 'g', -1, 64) + "%" }
 
@@ -30,6 +31,7 @@ func (r *rulesFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.variation, "rule-tps-variation", pctString(d.MaxTPSVariation), "run rule: the largest variation (coefficient of variation) of throughput across the measured window")
 	fs.StringVar(&r.sutCPU, "rule-sut-cpu", pctString(d.MinSUTCPU), "run rule: a capacity claim (--peak) needs the server's CPU at this share of its cores, or a knee found")
 	fs.Float64Var(&r.sutCores, "rule-sut-cores", 0, "run rule: the server's cores (0 = this machine's)")
+	fs.StringVar(&r.otherCPU, "rule-other-cpu", pctString(d.MaxOtherCPU), "run rule: other processes on the measuring machine (each agent's) may take at most this share of its cores during the measured window; above it the verdict is inconclusive (100% = off)")
 }
 
 // config is the rules the flags give.
@@ -40,7 +42,7 @@ func (r *rulesFlags) config() (*report.Rules, error) {
 		s    string
 		to   *float64
 	}{{"rule-errors", r.errors, &rules.MaxErrorRate}, {"rule-driver-cpu", r.driverCPU, &rules.MaxDriverCPU}, {"rule-late", r.late, &rules.MaxLate},
-		{"rule-sut-cpu", r.sutCPU, &rules.MinSUTCPU}} {
+		{"rule-sut-cpu", r.sutCPU, &rules.MinSUTCPU}, {"rule-other-cpu", r.otherCPU, &rules.MaxOtherCPU}} {
 		v, err := parseRate(f.s)
 		if err != nil {
 			return nil, usageErrorf("--%s: %v", f.name, err)

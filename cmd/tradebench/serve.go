@@ -16,6 +16,7 @@ import (
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/web"
@@ -70,9 +71,9 @@ func runServe(ctx context.Context, args []string) error {
 	bslListen := fs.String("bsl-listen", "", "bsl role: address of the SOAP (/soap/trade, WSDL at ?wsdl) and REST (/api/v1/, OpenAPI at /api/v1/openapi.json) endpoints (default 127.0.0.1:8081 without the web role; with it, a free loopback port: see /trade/config)")
 	bslGRPCListen := fs.String("bsl-grpc-listen", "", "bsl role: address of the gRPC endpoint (default 127.0.0.1:8082 without the web role; with it, a free loopback port)")
 	accessSwitch := fs.Bool("access-switch", true, "web role: allow switching the access mode on /trade/config (false fixes it for the process's life)")
-	callTimeout := fs.Duration("call-timeout", remote.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
-	maxConns := fs.Int("max-conns-per-host", remote.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
-	grpcConns := fs.Int("grpc-conns", remote.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
+	callTimeout := fs.Duration("call-timeout", clientopt.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
+	maxConns := fs.Int("max-conns-per-host", clientopt.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
+	grpcConns := fs.Int("grpc-conns", clientopt.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
 	tokenFile := fs.String("service-token-file", "", "file holding the service token (mode 0600) the services host and order endpoints require and web tiers and order dispatchers send; $"+svcauth.EnvToken+" wins")
 	var tlsFiles svcauth.TLSFiles
 	fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -29,7 +30,7 @@ func New() *report.Disclosure {
 		Hardware: Hardware(),
 		OS:       OS(),
 		Software: Software(),
-		Command:  append([]string(nil), os.Args...),
+		Command:  dsn.RedactArgs(os.Args), // the command as typed, its URLs' credentials hidden
 	}
 }
 

@@ -631,6 +631,7 @@ func (r *run) merge(at, ended time.Time) (*report.Results, error) {
 				u := d.Utilisation // each agent's own driver, for the run rules
 				a.DriverCPU = &u
 			}
+			a.Machine = m.results.Machine // each agent judges its own machine
 		} else {
 			a.Requests, a.Errors = m.pass+m.errors, m.errors
 			if m.hist.TotalCount() > 0 {

@@ -30,6 +30,11 @@ func sealedAgent(t *testing.T, url, token, name string) *Agent {
 	}
 	t.Cleanup(nc.Close)
 	a := NewAgent(nc, AgentConfig{Name: name, Secret: testSecret, Log: slog.New(slog.DiscardHandler)})
+	// subscribed before Serve's goroutine runs: the test's first forged request must find the
+	// agent (it once met "no responders" and failed, the race Listen exists to prevent)
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { a.Serve(ctx); close(done) }()

@@ -17,6 +17,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/tradebench/tradebench/driver/machine"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/clock"
@@ -52,6 +53,10 @@ type Config struct {
 	// Resources are the system under test's processes to sample each second of the run (CPU,
 	// resident memory) into the results' sut section; none: no sut section.
 	Resources []sut.Source
+	// OwnProcesses are names of other processes on this machine that belong to the measurement
+	// (a local database server the system under test uses): the machine section counts their
+	// CPU as the measurement's own, not as other processes' (package machine).
+	OwnProcesses []string
 	// StartAt, if set, is the wall-clock instant the run starts (the first moment of ramp-up):
 	// the agents of a distributed run all start at the controller's instant, so their seconds
 	// line up. Zero starts now.
@@ -300,6 +305,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	tickWG.Add(1)
 	go func() { defer tickWG.Done(); r.ticker(runCtx, tickDone) }()
 	dcpu := watchDriverCPU(r.steadyStart, r.steadyEnd)
+	mw := machine.Start(runCtx, machine.Config{SUT: cfg.Resources, OwnNames: cfg.OwnProcesses}, r.steadyStart, r.steadyEnd)
 
 	if cfg.Open() {
 		r.runOpen(runCtx)
@@ -330,6 +336,7 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	res.Late = r.late.Load()
 	res.Arrivals = r.arrivals.Load()
 	res.Driver = dcpu.result()
+	res.Machine = mw.Result()
 	for _, src := range cfg.Resources {
 		if res.Driver != nil && src.PID() == os.Getpid() {
 			res.Driver.SharedWithSUT = true // the server runs in this process: its CPU is in ours

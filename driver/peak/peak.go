@@ -11,6 +11,7 @@
 package peak
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/stats"
 )
 
 // Config is a search's growth, steps and stopping rules. Zero fields take the defaults below
@@ -54,8 +56,12 @@ type Config struct {
 	// Resolution ends the bisection when the first bad load is within Resolution of the last
 	// good one (a fraction; 0 = 0.1).
 	Resolution float64
-	// MaxSteps bounds the search steps, the confirming run not counted (0 = 14).
+	// MaxSteps bounds the search steps, the confirming run and the re-measurements not
+	// counted (0 = 14).
 	MaxSteps int
+	// MaxOtherShare is the share of the machine other processes may take during a step before
+	// the search names them as what limited the capacity (0 = 0.1, the run rule's default).
+	MaxOtherShare float64
 }
 
 // Defaults of a search: the embedded run's `tradebench run` finds a 2-core machine's knee
@@ -72,14 +78,19 @@ const (
 	DefaultResolution      = 0.1
 	DefaultPlateau         = 0.03
 	DefaultMaxSteps        = 14
+	DefaultMaxOtherShare   = 0.1
+	// SUTSaturated and DriverSaturated are the shares of their cores at which the server and the
+	// driver are named as what limited the capacity.
+	SUTSaturated    = 0.8
+	DriverSaturated = 0.8
 	// DefaultMaxP90 and DefaultMaxErrorRate are the command line's bounds (a zero Config has
 	// none).
 	DefaultMaxP90       = 500 * time.Millisecond
 	DefaultMaxErrorRate = 0.0001
 )
 
-// Defaults fills zero fields.
-func (c *Config) Defaults() {
+// SetDefaults fills zero fields.
+func (c *Config) SetDefaults() {
 	set := func(v *float64, d float64) {
 		if *v == 0 {
 			*v = d
@@ -91,6 +102,7 @@ func (c *Config) Defaults() {
 	set(&c.Efficiency, DefaultEfficiency)
 	set(&c.Resolution, DefaultResolution)
 	set(&c.Plateau, DefaultPlateau)
+	set(&c.MaxOtherShare, DefaultMaxOtherShare)
 	setD := func(v *time.Duration, d time.Duration) {
 		if *v == 0 {
 			*v = d
@@ -163,6 +175,22 @@ const (
 	PhaseShrink  = "shrink" // the start was past the knee: the load shrinks by Factor
 	PhaseBisect  = "bisect"
 	PhaseConfirm = "confirm"
+	// PhaseRemeasure is a step measured again: it measured less throughput than a lower load
+	// beyond the counting noise, or it is one of the two steps around the knee, which must
+	// agree on a second measurement before the knee is accepted.
+	PhaseRemeasure = "remeasure"
+)
+
+// What limited a capacity (report.PeakSearch.Limit).
+const (
+	LimitServerCPU = "server CPU"
+	LimitP90       = "the p90 bound"
+	LimitErrors    = "errors"
+	LimitDriverCPU = "the driver's CPU"
+	LimitOther     = "other processes on the machine"
+	LimitUnknown   = "not the CPU" // throughput stopped rising with CPU to spare
+	LimitMax       = "the search's maximum load"
+	LimitSteps     = "the search's step limit"
 )
 
 type point struct {
@@ -181,10 +209,36 @@ type searcher struct {
 	bestPer float64
 	// within are the steps within the error and latency bounds, good or past the knee
 	within []point
+	// measured are every measurement within the bounds by load, in order (a load re-measured
+	// has two): the search's throughput at a load is the last
+	measured map[float64]*report.Results
+	// badWhy is why the first bad step was bad: its error, latency or flat throughput
+	lastBadKind string
+	remeasured  map[float64]bool
 }
 
-// step runs one step at load and records it; why is non-empty when the step is bad.
+// step runs one step at load and records it; why is non-empty when the step is bad. A step
+// that measures less throughput than a lower load did, beyond the counting noise, is measured
+// again before it is believed (the first measurement stays in the steps, marked), and the second
+// measurement is judged.
 func (s *searcher) step(ctx context.Context, phase string, load float64) (res *report.Results, why string, knee bool, err error) {
+	res, err = s.run1(ctx, phase, load)
+	if res == nil || err != nil || phase == PhaseConfirm {
+		return res, "", false, err
+	}
+	if lower := s.lowerBeyondNoise(load, res); lower != nil {
+		first := &s.ps.Steps[len(s.ps.Steps)-1]
+		first.Note = fmt.Sprintf("measured %.1f tps, less than %.1f tps at %s beyond the counting noise: measured again", res.Total.TPS, lower.res.Total.TPS, s.unit(lower.load))
+		if res, err = s.run1(ctx, PhaseRemeasure, load); res == nil || err != nil {
+			return res, "", false, err
+		}
+	}
+	why, knee = s.record(load, res)
+	return res, why, knee, nil
+}
+
+// run1 runs one step at load and appends it to the steps, unjudged.
+func (s *searcher) run1(ctx context.Context, phase string, load float64) (*report.Results, error) {
 	s.n++
 	st := Step{N: s.n, Phase: phase, RampUp: s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
 	if s.cfg.Open {
@@ -195,48 +249,124 @@ func (s *searcher) step(ctx context.Context, phase string, load float64) (res *r
 	if phase == PhaseConfirm {
 		st.RampUp, st.Duration = s.cfg.ConfirmRampUp, s.cfg.ConfirmDuration
 	}
-	res, err = s.run(ctx, st)
+	res, err := s.run(ctx, st)
 	if res == nil {
 		if err == nil {
 			err = errors.New("step produced no results")
 		}
-		return nil, "", false, err
+		return nil, err
+	}
+	if res.SteadySeconds == 0 {
+		res.SteadySeconds = st.Duration.Seconds()
 	}
 	ps := report.PeakStep{Step: st.N, Users: st.Users, Rate: st.Rate, TPS: res.Total.TPS, P90Ms: res.Total.P90Ms, P99Ms: res.Total.P99Ms,
 		ErrorRate: res.ErrorRate(), Phase: phase}
 	if cpu, ok := report.SUTCPU(res); ok {
 		ps.SUTCPU = math.Round(cpu*1000) / 1000
 	}
-	if err == nil && phase != PhaseConfirm {
-		var flat bool
-		why, knee, flat = s.judge(load, res)
-		ps.Good = why == ""
-		if why == "" || flat {
-			s.within = append(s.within, point{load, res})
-		}
+	if m := res.Machine; m != nil {
+		ps.OtherShare = m.OtherShare
+	}
+	if d := res.Driver; d != nil {
+		ps.DriverCPU = d.Utilisation
 	}
 	s.ps.Steps = append(s.ps.Steps, ps)
-	return res, why, knee, err
+	return res, err
 }
 
-// judge says why a step at load is bad ("" when good) and whether that is the knee (throughput
-// stopped rising or latency crossed its bound), not an error bound.
-// flat: the step was bad only because its throughput did not rise (it is within the bounds).
-func (s *searcher) judge(load float64, res *report.Results) (why string, knee, flat bool) {
+// record judges the step just run (the last in the steps) and keeps it.
+func (s *searcher) record(load float64, res *report.Results) (why string, knee bool) {
+	why, knee, flat, kind := s.judge(load, res)
+	s.ps.Steps[len(s.ps.Steps)-1].Good = why == ""
+	if why == "" || flat {
+		s.within = append(s.within, point{load, res})
+		s.measured[load] = res
+	}
+	if why != "" {
+		s.lastBadKind = kind
+	}
+	return why, knee
+}
+
+// noise is the standard error of a step's throughput: the larger of the counting noise (a
+// count of n transactions varies by about √n) and the spread of its per-second throughput
+// (the standard deviation of its seconds over √seconds).
+func noise(res *report.Results) float64 {
+	d := res.SteadySeconds
+	if d <= 0 {
+		return 0
+	}
+	se := math.Sqrt(float64(res.Total.Pass)) / d
+	var xs []float64
+	for _, p := range res.Series {
+		if p.Phase == "steady" {
+			xs = append(xs, p.TPS)
+		}
+	}
+	if len(xs) >= 2 {
+		var mean, ss float64
+		for _, x := range xs {
+			mean += x
+		}
+		mean /= float64(len(xs))
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		se = max(se, math.Sqrt(ss/float64(len(xs)-1)/float64(len(xs))))
+	}
+	return se
+}
+
+// differ reports whether two throughputs differ beyond their noise: by more than twice the
+// standard error of their difference (about 95 %).
+func differ(a, b *report.Results) bool {
+	na, nb := noise(a), noise(b)
+	return math.Abs(a.Total.TPS-b.Total.TPS) > 2*math.Sqrt(na*na+nb*nb)
+}
+
+// lowerBeyondNoise is a lower load within the bounds whose throughput was higher than res's
+// beyond the noise (nil: none) — at most one re-measurement per load.
+func (s *searcher) lowerBeyondNoise(load float64, res *report.Results) *point {
+	if s.remeasured[load] {
+		return nil
+	}
+	for i := range s.within {
+		p := &s.within[i]
+		if p.load < load && p.res.Total.TPS > res.Total.TPS && differ(p.res, res) {
+			s.remeasured[load] = true
+			return p
+		}
+	}
+	return nil
+}
+
+// judge says why a step at load is bad ("" when good), whether that is the knee (throughput
+// stopped rising or latency crossed its bound) rather than an error bound, and what kind of
+// bad it was (LimitErrors, LimitP90, or "" for flat throughput). flat: the step was bad only
+// because its throughput did not rise (it is within the bounds).
+func (s *searcher) judge(load float64, res *report.Results) (why string, knee, flat bool, kind string) {
+	why, knee, flat, kind = s.verdict(load, res)
+	if why == "" {
+		s.bestPer = max(s.bestPer, res.Total.TPS/load)
+	}
+	return why, knee, flat, kind
+}
+
+// verdict is judge without keeping anything: a second measurement is judged by the same rule.
+func (s *searcher) verdict(load float64, res *report.Results) (why string, knee, flat bool, kind string) {
 	unit := s.unit(load)
 	if er := res.ErrorRate(); er > s.cfg.MaxErrorRate || res.Total.Pass == 0 {
-		return fmt.Sprintf("error rate %.4f%% at %s is above %.4f%%", 100*er, unit, 100*s.cfg.MaxErrorRate), false, false
+		return fmt.Sprintf("error rate %.4f%% at %s is above %.4f%%", 100*er, unit, 100*s.cfg.MaxErrorRate), false, false, LimitErrors
 	}
 	if s.cfg.MaxP90 > 0 && res.Total.P90Ms > float64(s.cfg.MaxP90)/float64(time.Millisecond) {
-		return fmt.Sprintf("p90 %.1f ms at %s crossed the %v bound", res.Total.P90Ms, unit, s.cfg.MaxP90), true, false
+		return fmt.Sprintf("p90 %.1f ms at %s crossed the %v bound", res.Total.P90Ms, unit, s.cfg.MaxP90), true, false, LimitP90
 	}
 	per := res.Total.TPS / load
 	if s.bestPer > 0 && per < s.cfg.Efficiency*s.bestPer {
 		return fmt.Sprintf("throughput stopped rising: %.1f tps at %s is %.0f%% of the load's best rate (%.3g tps per %s)",
-			res.Total.TPS, unit, 100*per/s.bestPer, s.bestPer, s.perWhat()), true, true
+			res.Total.TPS, unit, 100*per/s.bestPer, s.bestPer, s.perWhat()), true, true, ""
 	}
-	s.bestPer = max(s.bestPer, per)
-	return "", false, false
+	return "", false, false, ""
 }
 
 func (s *searcher) perWhat() string {
@@ -273,12 +403,12 @@ func (s *searcher) round(load float64) float64 {
 // the search and the confirming run's results with Peak filled in (nil if no step stayed within
 // the bounds: the first step was already bad).
 func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *report.Results, error) {
-	cfg.Defaults()
+	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
 	began := time.Now()
-	s := &searcher{cfg: cfg, run: run, ps: &report.PeakSearch{}}
+	s := &searcher{cfg: cfg, run: run, ps: &report.PeakSearch{}, measured: map[float64]*report.Results{}, remeasured: map[float64]bool{}}
 	ps := s.ps
 	defer func() { ps.Seconds = math.Round(time.Since(began).Seconds()*10) / 10 }()
 
@@ -350,14 +480,22 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 	}
 	if bad != nil {
 		ps.StopWhy = fmt.Sprintf("knee between %s (last good) and %s: %s", s.unit(s.good.load), s.unit(bad.load), ps.StopWhy)
+		// the knee is accepted only when the steps around it agree on a second measurement
+		if err := s.checkBracket(ctx, bad); err != nil {
+			ps.StopWhy = "interrupted"
+			return ps, nil, err
+		}
 	}
-	// the peak: the least load within the bounds whose throughput is on the plateau
+	// the peak: the least load within the bounds, and not past the last good step (the stated
+	// bracket), whose throughput is on the plateau
 	peak, top := math.Inf(1), 0.0
 	for _, p := range s.within {
-		top = max(top, p.res.Total.TPS)
+		if p.load <= s.good.load {
+			top = max(top, s.measured[p.load].Total.TPS)
+		}
 	}
 	for _, p := range s.within {
-		if p.res.Total.TPS >= (1-cfg.Plateau)*top {
+		if p.load <= s.good.load && s.measured[p.load].Total.TPS >= (1-cfg.Plateau)*top {
 			peak = min(peak, p.load)
 		}
 	}
@@ -381,6 +519,112 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 	best.Peak = ps
 	if err != nil {
 		ps.StopWhy = "interrupted during the confirming run"
+		return ps, best, err
 	}
-	return ps, best, err
+	s.confirm(peak, best)
+	ps.Limit, ps.LimitWhy = s.limit(best, bad)
+	return ps, best, nil
+}
+
+// checkBracket measures the last good step and the first bad one a second time: each must
+// agree with its first measurement — judged the same, or within the noise of it — or the knee
+// is in doubt (PeakSearch.Doubt: the capacity is inconclusive).
+func (s *searcher) checkBracket(ctx context.Context, bad *point) error {
+	for _, p := range []*point{s.good, bad} {
+		wasGood := p == s.good
+		res, err := s.run1(ctx, PhaseRemeasure, p.load)
+		if res == nil || err != nil {
+			return cmp.Or(err, errors.New("step produced no results"))
+		}
+		why, _, flat, _ := s.verdict(p.load, res)
+		st := &s.ps.Steps[len(s.ps.Steps)-1]
+		st.Good = why == ""
+		if why == "" || flat {
+			s.measured[p.load] = res // the search's throughput at this load is its last measurement
+		}
+		if (why == "") != wasGood && differ(p.res, res) {
+			first, second := "good", "past the knee"
+			if !wasGood {
+				first, second = second, first
+			}
+			st.Note = fmt.Sprintf("disagrees with its first measurement (%.1f tps, %s): %.1f tps, %s", p.res.Total.TPS, first, res.Total.TPS, second)
+			s.ps.Doubt = append(s.ps.Doubt, fmt.Sprintf("the steps around the knee disagree on a second measurement: %s measured %.1f tps, then %.1f tps", s.unit(p.load), p.res.Total.TPS, res.Total.TPS))
+		} else {
+			st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps)", p.res.Total.TPS)
+		}
+	}
+	return nil
+}
+
+// confirm states the capacity's interval (batch means of the confirming run's per-second
+// throughput) and checks that the confirming run agrees with the search at the peak's load
+// within the noise of both.
+func (s *searcher) confirm(peak float64, best *report.Results) {
+	ps := s.ps
+	var series []float64
+	for _, p := range best.Series {
+		if p.Phase == "steady" {
+			series = append(series, p.TPS)
+		}
+	}
+	half := 2 * noise(best)
+	if iv, ok := stats.SeriesInterval(series); ok {
+		half = iv.Half
+	}
+	ps.PeakTPSHalf = math.Round(half*10) / 10
+	search := s.measured[peak]
+	if search == nil {
+		return
+	}
+	tol := math.Hypot(half, 2*noise(search))
+	if d := best.Total.TPS - search.Total.TPS; math.Abs(d) > tol {
+		ps.Doubt = append(ps.Doubt, fmt.Sprintf("the confirm run disagrees with the search: %.1f ± %.1f tps at %s against %.1f tps in the search (a difference of %.1f, beyond the noise of ±%.1f)",
+			best.Total.TPS, half, s.unit(peak), search.Total.TPS, d, tol))
+	}
+}
+
+// limit names what limited the capacity, and says why.
+func (s *searcher) limit(best *report.Results, bad *point) (string, string) {
+	ps, cfg := s.ps, s.cfg
+	// other processes first: on a busy machine nothing else can be told
+	for _, st := range ps.Steps {
+		if st.OtherShare > cfg.MaxOtherShare && (bad != nil && st.Rate+float64(st.Users) >= s.good.load || st.Phase == PhaseConfirm) {
+			return LimitOther, fmt.Sprintf("other processes took %.0f%% of the machine during step %d (%s), above %.0f%%", 100*st.OtherShare, st.Step, s.unit(st.Rate+float64(st.Users)), 100*cfg.MaxOtherShare)
+		}
+	}
+	if bad == nil {
+		if s.good.load >= cfg.Max {
+			return LimitMax, fmt.Sprintf("throughput still rose at the maximum of %s", s.unit(cfg.Max))
+		}
+		return LimitSteps, fmt.Sprintf("throughput still rose after %d steps", cfg.MaxSteps)
+	}
+	switch s.lastBadKind {
+	case LimitErrors:
+		return LimitErrors, fmt.Sprintf("errors above %.4f%% from %s", 100*cfg.MaxErrorRate, s.unit(bad.load))
+	case LimitP90:
+		return LimitP90, fmt.Sprintf("p90 above %v from %s", cfg.MaxP90, s.unit(bad.load))
+	}
+	cores := 0.0
+	switch {
+	case best.Machine != nil:
+		cores = float64(best.Machine.Cores)
+	case best.System != nil:
+		cores = float64(best.System.CPUs)
+	}
+	shared := best.Driver != nil && best.Driver.SharedWithSUT
+	if cpu, ok := report.SUTCPU(best); ok && cores > 0 && cpu >= SUTSaturated*cores {
+		why := fmt.Sprintf("the server used %.2f of %g cores at the peak", cpu, cores)
+		if shared {
+			why += " (with the driver, in one process)"
+		}
+		return LimitServerCPU, why
+	}
+	if d := best.Driver; d != nil && !shared && d.Utilisation >= DriverSaturated {
+		return LimitDriverCPU, fmt.Sprintf("the driver used %.0f%% of its %d cores at the peak", 100*d.Utilisation, d.Cores)
+	}
+	why := "throughput stopped rising with CPU to spare: a lock, the database, the network or the target's own limit"
+	if cpu, ok := report.SUTCPU(best); ok && cores > 0 {
+		why = fmt.Sprintf("throughput stopped rising with the server at %.2f of %g cores: a lock, the database, the network or another limit outside the CPU", cpu, cores)
+	}
+	return LimitUnknown, why
 }

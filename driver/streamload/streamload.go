@@ -20,6 +20,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/sse"
 	"github.com/tradebench/tradebench/report"
 )
@@ -82,7 +83,7 @@ func Start(ctx context.Context, cfg Config) (*Run, error) {
 	r.connectedAtStart = int(r.connected.Load())
 	if r.connectedAtStart == 0 {
 		r.Stop()
-		return nil, fmt.Errorf("no stream subscriber could connect to %s within %v (refused %d, errors %d)", cfg.URL, cfg.ConnectTimeout, r.refused.Load(), r.connectErrs.Load())
+		return nil, fmt.Errorf("no stream subscriber could connect to %s within %v (refused %d, errors %d)", dsn.Redact(cfg.URL), cfg.ConnectTimeout, r.refused.Load(), r.connectErrs.Load())
 	}
 	return r, nil
 }
@@ -166,7 +167,7 @@ func (r *Run) Result(steadySeconds float64) report.StreamDelivery {
 	}
 	r.mu.Unlock()
 	n := all.TotalCount()
-	res := report.StreamDelivery{URL: r.cfg.URL, Subscribers: r.cfg.Subscribers, Connected: r.connectedAtStart,
+	res := report.StreamDelivery{URL: dsn.Redact(r.cfg.URL), Subscribers: r.cfg.Subscribers, Connected: r.connectedAtStart,
 		Delivery:   recorder.Summarize("stream delivery", all, n, 0, 0, steadySeconds),
 		Reconnects: r.reconnects.Load(), Refused: r.refused.Load(), ConnectErrs: r.connectErrs.Load(), Untimed: r.untimed.Load()}
 	if steadySeconds > 0 {

@@ -48,24 +48,55 @@ func (p *Proc) Read(context.Context) (Sample, error) {
 	return Sample{CPUSeconds: cpu, RSSBytes: statusKB(status, "VmRSS:"), PeakRSS: statusKB(status, "VmHWM:")}, nil
 }
 
-// parseStatCPU returns utime + stime in seconds. The command name (field 2) is in parentheses
-// and may itself hold spaces and parentheses, so fields are counted from the last ')'.
+// parseStatCPU returns utime + stime in seconds.
 func parseStatCPU(b []byte) (float64, error) {
+	st, err := ParseStat(b)
+	if err != nil {
+		return 0, err
+	}
+	return float64(st.UTime+st.STime) / clockTicks, nil
+}
+
+// Stat is the part of a /proc/PID/stat line the instrument reads: the command name and the CPU
+// times in clock ticks (ClockTicks a second) — the process's own, and its finished children's
+// (added when it waited for them).
+type Stat struct {
+	Name                         string
+	UTime, STime, CUTime, CSTime uint64
+}
+
+// ClockTicks is the unit of Stat's CPU times (USER_HZ): /proc/stat's too.
+const ClockTicks = clockTicks
+
+// ParseStat reads a /proc/PID/stat line. The command name (field 2) is in parentheses and may
+// itself hold spaces and parentheses, so fields are counted from the last ')'.
+func ParseStat(b []byte) (Stat, error) {
 	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("no command name")
+	j := bytes.IndexByte(b, '(')
+	if i < 0 || j < 0 || j > i {
+		return Stat{}, fmt.Errorf("no command name")
 	}
 	f := bytes.Fields(b[i+1:])
-	// f[0] is field 3 (state); utime is field 14, stime field 15
+	// f[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17
 	if len(f) < 13 {
-		return 0, fmt.Errorf("%d fields after the command name, want at least 13", len(f))
+		return Stat{}, fmt.Errorf("%d fields after the command name, want at least 13", len(f))
 	}
-	ut, err1 := strconv.ParseUint(string(f[11]), 10, 64)
-	st, err2 := strconv.ParseUint(string(f[12]), 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("utime %q, stime %q: not numbers", f[11], f[12])
+	st := Stat{Name: string(b[j+1 : i])}
+	var errs [4]error
+	st.UTime, errs[0] = strconv.ParseUint(string(f[11]), 10, 64)
+	st.STime, errs[1] = strconv.ParseUint(string(f[12]), 10, 64)
+	if errs[0] != nil || errs[1] != nil {
+		return Stat{}, fmt.Errorf("utime %q, stime %q: not numbers", f[11], f[12])
 	}
-	return float64(ut+st) / clockTicks, nil
+	if len(f) >= 15 {
+		// children's times are signed in the kernel's format; a negative one is nonsense: 0
+		cu, err1 := strconv.ParseInt(string(f[13]), 10, 64)
+		cs, err2 := strconv.ParseInt(string(f[14]), 10, 64)
+		if err1 == nil && err2 == nil {
+			st.CUTime, st.CSTime = uint64(max(cu, 0)), uint64(max(cs, 0))
+		}
+	}
+	return st, nil
 }
 
 // statusKB returns a "Key:   N kB" line of /proc/PID/status in bytes (0 if absent: a kernel

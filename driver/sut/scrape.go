@@ -1,6 +1,8 @@
 package sut
 
 import (
+	"github.com/tradebench/tradebench/internal/dsn"
+
 	"context"
 	"fmt"
 	"io"
@@ -20,6 +22,7 @@ const maxScrapeBytes = 8 << 20
 // process_resident_memory_bytes (any client library's process collector exports them).
 type Scrape struct {
 	URL    string
+	shown  string // URL with its credentials hidden (dsn.Redact), for results and errors
 	name   string
 	client *http.Client
 }
@@ -28,14 +31,21 @@ type Scrape struct {
 func NewScrape(u string) (*Scrape, error) {
 	pu, err := url.Parse(u)
 	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-		return nil, fmt.Errorf("%q is not an http(s) URL of a Prometheus endpoint (e.g. http://web1:9464/metrics)", u)
+		return nil, fmt.Errorf("%q is not an http(s) URL of a Prometheus endpoint (e.g. http://web1:9464/metrics)", dsn.Redact(u))
 	}
-	return &Scrape{URL: u, name: pu.Host, client: &http.Client{Timeout: Interval}}, nil
+	// a redirect is followed only on the endpoint's own origin, as the driver's requests are
+	redirect := func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 || req.URL.Scheme != pu.Scheme || req.URL.Host != pu.Host {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	return &Scrape{URL: u, shown: dsn.Redact(u), name: pu.Host, client: &http.Client{Timeout: Interval, CheckRedirect: redirect}}, nil
 }
 
 func (s *Scrape) Name() string   { return s.name }
 func (s *Scrape) PID() int       { return 0 }
-func (s *Scrape) Origin() string { return s.URL }
+func (s *Scrape) Origin() string { return s.shown }
 
 // Read scrapes the endpoint once.
 func (s *Scrape) Read(ctx context.Context) (Sample, error) {
@@ -50,17 +60,17 @@ func (s *Scrape) Read(ctx context.Context) (Sample, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return Sample{}, fmt.Errorf("%s: HTTP %s", s.URL, resp.Status)
+		return Sample{}, fmt.Errorf("%s: HTTP %s", s.shown, resp.Status)
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(io.LimitReader(resp.Body, maxScrapeBytes))
 	if err != nil {
-		return Sample{}, fmt.Errorf("%s: not the Prometheus text format: %w", s.URL, err)
+		return Sample{}, fmt.Errorf("%s: not the Prometheus text format: %w", s.shown, err)
 	}
 	cpu, ok1 := value(fams["process_cpu_seconds_total"])
 	rss, ok2 := value(fams["process_resident_memory_bytes"])
 	if !ok1 || !ok2 {
-		return Sample{}, fmt.Errorf("%s: no process_cpu_seconds_total and process_resident_memory_bytes (the server exports no process metrics)", s.URL)
+		return Sample{}, fmt.Errorf("%s: no process_cpu_seconds_total and process_resident_memory_bytes (the server exports no process metrics)", s.shown)
 	}
 	return Sample{CPUSeconds: cpu, RSSBytes: int64(rss)}, nil
 }

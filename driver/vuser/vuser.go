@@ -22,10 +22,12 @@ import (
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/clock"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 )
 
-// MaxRedirects is how many redirects one request follows before it fails.
+// MaxRedirects is how many redirects one request follows before it fails. Which redirects are
+// followed at all is the HTTP options' Redirects policy (same origin only by default).
 const MaxRedirects = 10
 
 // Config configures a workload.
@@ -65,10 +67,10 @@ func New(cfg Config) (*Workload, error) {
 	if cfg.Target != "" {
 		u, err := url.Parse(strings.TrimRight(cfg.Target, "/"))
 		if err != nil {
-			return nil, fmt.Errorf("target %q: %v", cfg.Target, err)
+			return nil, fmt.Errorf("target %q: %v", dsn.Redact(cfg.Target), err)
 		}
 		if u.Path != "" || u.RawQuery != "" {
-			return nil, fmt.Errorf("target %q: give only scheme://host[:port]; the scenario supplies the paths", cfg.Target)
+			return nil, fmt.Errorf("target %q: give only scheme://host[:port]; the scenario supplies the paths", dsn.Redact(cfg.Target))
 		}
 		ep, err := httpc.ParseEndpoint(u)
 		if err != nil {
@@ -408,14 +410,35 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 		if err != nil {
 			return nil, recorder.Failf("bad redirect", "%s: Location %q: %v", r.Name, resp.Location, err)
 		}
+		pol := u.w.opt.Redirects
+		if pol == httpc.RedirectNone {
+			break
+		}
+		cross := !httpc.SameOrigin(ep, nep)
+		if cross && !pol.Follows(ep, nep) {
+			// a target must not aim the load, and what the request carries, at another host
+			return nil, recorder.Failf("cross-origin redirect", "%s: redirected to another origin (%s://%s), not followed: redirects stay on the target's origin unless --redirects any", r.Name, scheme(nep), nep.Host)
+		}
 		s.tmp = append(s.tmp[:0], next...)
 		s.target, s.tmp = s.tmp, s.target
 		hreq.Target, ep = s.target, nep
 		if resp.Status != 307 && resp.Status != 308 {
 			hreq.Method, hreq.Body = "GET", nil
 		}
+		if cross {
+			// as browsers and curl: another origin gets no body, no cookies, no Authorization
+			hreq.Method, hreq.Body, hreq.NoCookies = "GET", nil, true
+			hreq.Header = httpc.StripCredentials(hreq.Header)
+		}
 	}
 	return u.check(r, resp, s)
+}
+
+func scheme(ep *httpc.Endpoint) string {
+	if ep.TLS {
+		return "https"
+	}
+	return "http"
 }
 
 func isRedirect(status int) bool {
@@ -428,11 +451,7 @@ func isRedirect(status int) bool {
 
 // resolve turns a Location into the next request's target and endpoint.
 func resolve(ep *httpc.Endpoint, target []byte, loc string) (string, *httpc.Endpoint, error) {
-	scheme := "http"
-	if ep.TLS {
-		scheme = "https"
-	}
-	base, err := url.Parse(scheme + "://" + ep.Host + string(target))
+	base, err := url.Parse(scheme(ep) + "://" + ep.Host + string(target))
 	if err != nil {
 		return "", nil, err
 	}

@@ -94,11 +94,19 @@ func (a *app) count(path string) int {
 
 func run(t *testing.T, a *app, yaml string, users, iterations int, keep bool) *report.Results {
 	t.Helper()
+	return runConfig(t, Config{Target: a.srv.URL, KeepConnections: keep}, yaml, users, iterations)
+}
+
+// runConfig runs the scenario yaml under cfg (its Scenario filled in) until each user has done
+// iterations.
+func runConfig(t *testing.T, cfg Config, yaml string, users, iterations int) *report.Results {
+	t.Helper()
 	sc, err := scenario.Parse("test.yaml", []byte(yaml), scenario.Options{RunID: "R"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := New(Config{Target: a.srv.URL, Scenario: sc, KeepConnections: keep})
+	cfg.Scenario = sc
+	w, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

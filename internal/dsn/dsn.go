@@ -5,6 +5,7 @@ package dsn
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -39,29 +40,63 @@ func Parse(s string) (driver, target string, err error) {
 	return "", "", fmt.Errorf("unknown database %q: use %s", Redact(s), Example)
 }
 
-// Redact hides the passwords in a DSN: the URL's user password and a password= query
-// parameter ("postgres://u:xxxxx@h/db?password=xxxxx"). Anything else is returned unchanged.
+// Redact hides the secrets in a DSN or a URL, the one redaction for every URL the kit prints or
+// stores (a target, a metrics endpoint, a broker, a database): each URL's user password
+// ("postgres://u:xxxxx@h/db", every URL of a comma-separated list) and the value of every query
+// parameter that names a secret (password=, sslpassword=, passwd=, pwd=, token=, secret=,
+// api_key=…, matched after percent-decoding the name, so pass%77ord= is caught too). Anything
+// else is returned unchanged.
 func Redact(s string) string {
 	const hidden = "xxxxx"
-	if i := strings.Index(s, "://"); i >= 0 {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "://")
+		if i < 0 {
+			break
+		}
+		i += from
 		auth := s[i+3:]
-		if end := strings.IndexAny(auth, "/?#"); end >= 0 {
+		if end := strings.IndexAny(auth, "/?#, "); end >= 0 {
 			auth = auth[:end]
 		}
 		if at := strings.LastIndex(auth, "@"); at >= 0 {
 			if c := strings.Index(auth[:at], ":"); c >= 0 {
 				s = s[:i+3+c+1] + hidden + s[i+3+at:]
+				auth = s[i+3 : i+3+c+1+len(hidden)+1]
 			}
 		}
+		from = i + 3 + len(auth)
 	}
 	if q := strings.Index(s, "?"); q >= 0 {
 		params := strings.Split(s[q+1:], "&")
 		for k, p := range params {
-			if name, _, ok := strings.Cut(p, "="); ok && strings.EqualFold(name, "password") {
+			if name, _, ok := strings.Cut(p, "="); ok && secretParam(name) {
 				params[k] = name + "=" + hidden
 			}
 		}
 		s = s[:q+1] + strings.Join(params, "&")
 	}
 	return s
+}
+
+// secretParam reports a query parameter's name that names a secret.
+func secretParam(name string) bool {
+	if n, err := url.QueryUnescape(name); err == nil {
+		name = n
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	switch name {
+	case "passwd", "pwd", "pass", "token", "secret", "api_key", "apikey", "access_token", "auth", "key":
+		return true
+	}
+	return strings.HasSuffix(name, "password") || strings.HasSuffix(name, "secret") || strings.HasSuffix(name, "_token")
+}
+
+// RedactArgs is a command line with Redact applied to every argument ("--target=http://u:xxxxx@h"
+// as well as "--target", "http://u:xxxxx@h"): the command a disclosure records.
+func RedactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = Redact(a)
+	}
+	return out
 }

@@ -38,7 +38,14 @@ func TestRedact(t *testing.T) {
 		"postgres://h/db?user=u":                              "postgres://h/db?user=u",
 		"postgres://h/db?note=a:b@c":                          "postgres://h/db?note=a:b@c",
 		"sqlite:trade.db":                                     "sqlite:trade.db",
-		"sqlite:x?_pragma=busy_timeout(5000)":                 "sqlite:x?_pragma=busy_timeout(5000)",
+		// issue 35: sslpassword= and a percent-encoded name were missed; every URL of a list
+		"postgres://h/db?sslpassword=secret&sslmode=verify-full": "postgres://h/db?sslpassword=xxxxx&sslmode=verify-full",
+		"postgres://h/db?pass%77ord=secret":                      "postgres://h/db?pass%77ord=xxxxx",
+		"postgres://h/db?PASSWORD=secret":                        "postgres://h/db?PASSWORD=xxxxx",
+		"nats://u:secret@a:4222,nats://v:secret@b:4222":          "nats://u:xxxxx@a:4222,nats://v:xxxxx@b:4222",
+		"--target=http://admin:secret@127.0.0.1:8080":            "--target=http://admin:xxxxx@127.0.0.1:8080",
+		"http://h/metrics?token=secret":                          "http://h/metrics?token=xxxxx",
+		"sqlite:x?_pragma=busy_timeout(5000)":                    "sqlite:x?_pragma=busy_timeout(5000)",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

@@ -40,6 +40,15 @@ type Options struct {
 	TLS *tls.Config
 	// UserAgent is sent with every request ("" = "tradebench").
 	UserAgent string
+	// Budget bounds the memory of kept bodies across every Client sharing it (nil: one budget
+	// of DefaultBodyBudget for the whole process).
+	Budget *BodyBudget
+	// Redirects is which redirects the caller follows (the zero value: same origin only). The
+	// client itself never follows one: it returns the 3xx with its Location.
+	Redirects RedirectPolicy
+	// MaxHeaderBytes and MaxHeaders bound a response's header section (0: DefaultMaxHeaderBytes,
+	// DefaultMaxHeaders); a response beyond either fails as a bad response.
+	MaxHeaderBytes, MaxHeaders int
 }
 
 // DefaultTimeout bounds a request when Options.Timeout is 0.
@@ -95,8 +104,14 @@ type Request struct {
 	Target []byte // origin-form: /path?query
 	Header []byte // extra header lines, each "Name: value\r\n"
 	Body   []byte
-	// KeepBody asks for the response body in Response.Body (otherwise it is read and counted only).
+	// KeepBody asks for the response body in Response.Body (otherwise it is read and counted only,
+	// as it streams: a body nobody needs costs no memory).
 	KeepBody bool
+	// MaxBody bounds a kept body (0: DefaultMaxBody): a longer one fails the request as soon as
+	// the bound is passed, without reading further.
+	MaxBody int64
+	// NoCookies sends no Cookie header from the jar (a hop to another origin).
+	NoCookies bool
 }
 
 // Response is what came back. Body (with Request.KeepBody) is valid until ReleaseBody or the
@@ -139,6 +154,8 @@ type Client struct {
 	connTo Endpoint
 	used   bool // the connection has carried a request (so the server may have closed it idle)
 	body   *[]byte
+	// reserved is what body holds of the budget: its capacity beyond pooledBody
+	reserved int64
 	// watch interrupts the connection's blocked I/O when watchCtx ends; registered once per
 	// connection and context rather than per request, which costs measurable CPU at 100k req/s
 	watch    func() bool
@@ -174,6 +191,10 @@ func (c *Client) ReleaseBody() {
 			bodyPool.Put(c.body)
 		}
 		c.body = nil
+	}
+	if c.reserved > 0 {
+		c.opt.budget().release(c.reserved)
+		c.reserved = 0
 	}
 }
 
@@ -357,7 +378,7 @@ func (c *Client) appendHead(b []byte, ep *Endpoint, req *Request) []byte {
 		b = append(b, "tradebench"...)
 	}
 	b = append(b, "\r\n"...)
-	b = c.Jar.appendHeader(b, ep, req.Target)
+	b = c.Jar.appendHeader(b, ep, req.Target, !req.NoCookies)
 	if len(req.Body) > 0 || m == "POST" || m == "PUT" || m == "PATCH" {
 		b = append(b, "Content-Length: "...)
 		b = strconv.AppendInt(b, int64(len(req.Body)), 10)
@@ -395,8 +416,19 @@ func (c *Client) readResponse(br *bufio.Reader, req *Request) (resp Response, go
 		keep = line[7] == '1' // HTTP/1.1 keeps alive unless told otherwise; 1.0 closes unless told
 		var length int64 = -1
 		chunked := false
-		for {
+		maxBytes, maxLines := c.opt.MaxHeaderBytes, c.opt.MaxHeaders
+		if maxBytes <= 0 {
+			maxBytes = DefaultMaxHeaderBytes
+		}
+		if maxLines <= 0 {
+			maxLines = DefaultMaxHeaders
+		}
+		headBytes := len(line)
+		for lines := 0; ; lines++ {
 			line, err = br.ReadSlice('\n')
+			if headBytes += len(line); headBytes > maxBytes || lines > maxLines {
+				return resp, got, false, fmt.Errorf("%w: header section beyond %d lines or %d KiB (a target's headers are bounded: docs/security.md)", errMalformed, maxLines, maxBytes>>10)
+			}
 			if err != nil {
 				if err == bufio.ErrBufferFull {
 					err = fmt.Errorf("%w: header line longer than 4 KiB", errMalformed)
@@ -449,20 +481,25 @@ func (c *Client) readResponse(br *bufio.Reader, req *Request) (resp Response, go
 		}
 		noBody := req.Method == "HEAD" || st == 204 || st == 304
 		if req.KeepBody {
-			if c.body == nil {
-				c.body = bodyPool.Get().(*[]byte)
-			}
-			*c.body = (*c.body)[:0]
+			c.takeBody()
+		}
+		maxBody := req.MaxBody
+		if maxBody <= 0 {
+			maxBody = DefaultMaxBody
 		}
 		switch {
 		case noBody:
 		case chunked:
-			err = c.readChunked(br, &resp, req.KeepBody)
+			err = c.readChunked(br, &resp, req.KeepBody, maxBody)
 		case length >= 0:
-			err = c.readN(br, length, &resp, req.KeepBody)
+			if req.KeepBody && length > maxBody {
+				err = fmt.Errorf("%w: body of %d KiB, larger than %d KiB (the bound on a kept body)", errMalformed, length>>10, maxBody>>10)
+				break
+			}
+			err = c.readN(br, length, &resp, req.KeepBody, maxBody)
 		default: // body runs to the end of the connection
 			keep = false
-			err = c.readN(br, -1, &resp, req.KeepBody)
+			err = c.readN(br, -1, &resp, req.KeepBody, maxBody)
 		}
 		if req.KeepBody {
 			resp.Body = *c.body
@@ -471,7 +508,7 @@ func (c *Client) readResponse(br *bufio.Reader, req *Request) (resp Response, go
 	}
 }
 
-func (c *Client) readN(br *bufio.Reader, n int64, resp *Response, keepBody bool) error {
+func (c *Client) readN(br *bufio.Reader, n int64, resp *Response, keepBody bool, maxBody int64) error {
 	for n != 0 {
 		p, err := br.Peek(1)
 		if err != nil {
@@ -490,10 +527,9 @@ func (c *Client) readN(br *bufio.Reader, n int64, resp *Response, keepBody bool)
 		}
 		chunk, _ := br.Peek(k)
 		if keepBody {
-			if len(*c.body)+len(chunk) > maxKeptBody {
-				return fmt.Errorf("%w: body larger than %d MiB", errMalformed, maxKeptBody>>20)
+			if err := c.keep(chunk, maxBody); err != nil {
+				return err
 			}
-			*c.body = append(*c.body, chunk...)
 		}
 		br.Discard(k)
 		resp.Bytes += int64(k)
@@ -504,10 +540,51 @@ func (c *Client) readN(br *bufio.Reader, n int64, resp *Response, keepBody bool)
 	return nil
 }
 
-// maxKeptBody bounds a body kept for checks, so a runaway response cannot exhaust memory.
-const maxKeptBody = 64 << 20
+// takeBody gives the client an empty body buffer for a kept response: from the pool, its
+// capacity beyond pooledBody reserved (a pooled buffer a big page grew; if the budget has no
+// room for it, a fresh small one).
+func (c *Client) takeBody() {
+	if c.body == nil {
+		c.body = bodyPool.Get().(*[]byte)
+		if extra := int64(cap(*c.body)) - pooledBody; extra > 0 {
+			if c.opt.budget().reserve(extra) {
+				c.reserved = extra
+			} else {
+				b := make([]byte, 0, pooledBody)
+				c.body = &b
+			}
+		}
+	}
+	*c.body = (*c.body)[:0]
+}
 
-func (c *Client) readChunked(br *bufio.Reader, resp *Response, keepBody bool) error {
+// keep appends chunk to the kept body, growing its buffer only within maxBody and the budget.
+func (c *Client) keep(chunk []byte, maxBody int64) error {
+	b := *c.body
+	need := len(b) + len(chunk)
+	if int64(need) > maxBody {
+		return fmt.Errorf("%w: body larger than %d KiB (the bound on a kept body)", errMalformed, maxBody>>10)
+	}
+	if need > cap(b) {
+		nc := int64(max(2*cap(b), need))
+		nc = min(nc, maxBody)
+		extra := nc - pooledBody - c.reserved
+		bud := c.opt.budget()
+		if extra > 0 && !bud.reserve(extra) {
+			return &Error{K: KindBodyBudget, Err: fmt.Errorf("a kept body growing to %d KiB would pass the driver's body memory budget of %d MiB (the bodies all users keep at once; --body-budget raises it)", need>>10, bud.Limit()>>20)}
+		}
+		if extra > 0 {
+			c.reserved += extra
+		}
+		nb := make([]byte, len(b), nc)
+		copy(nb, b)
+		b = nb
+	}
+	*c.body = append(b, chunk...)
+	return nil
+}
+
+func (c *Client) readChunked(br *bufio.Reader, resp *Response, keepBody bool, maxBody int64) error {
 	for {
 		line, err := br.ReadSlice('\n')
 		if err != nil {
@@ -535,7 +612,7 @@ func (c *Client) readChunked(br *bufio.Reader, resp *Response, keepBody bool) er
 				}
 			}
 		}
-		if err := c.readN(br, int64(size), resp, keepBody); err != nil {
+		if err := c.readN(br, int64(size), resp, keepBody, maxBody); err != nil {
 			return err
 		}
 		line, err = br.ReadSlice('\n')

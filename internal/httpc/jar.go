@@ -10,6 +10,10 @@ import (
 
 // Jar is a virtual user's cookies: a short list, because a user talks to one site and holds a
 // session cookie or two. It honours Domain, Path, Max-Age and Expires; the zero Jar is empty.
+// It keeps what browsers keep (RFC 6265 section 6.1's minimums, Chrome's limits): at most
+// MaxCookiesPerHost cookies per host or domain and MaxCookies in all, the oldest evicted first,
+// and no cookie whose name and value pass MaxCookieBytes — so a target setting 10,000 cookies a
+// response cannot grow a user's memory, or the time each new cookie costs, without bound.
 type Jar struct {
 	cookies []jarCookie
 	// lastHost is the host of the response being read, for cookies without a Domain attribute.
@@ -29,6 +33,13 @@ func (j *Jar) Reset() {
 	clear(j.cookies)
 	j.cookies = j.cookies[:0]
 }
+
+// The jar's limits.
+const (
+	MaxCookiesPerHost = 50
+	MaxCookies        = 3000
+	MaxCookieBytes    = 4096
+)
 
 // Len is the number of cookies held.
 func (j *Jar) Len() int { return len(j.cookies) }
@@ -52,9 +63,12 @@ func hostOnly(hostport string) string {
 
 // set stores a Set-Cookie header value received from lastHost.
 func (j *Jar) set(line string) {
+	if len(line) > 2*MaxCookieBytes {
+		return // not worth parsing: its name and value cannot fit
+	}
 	ck, err := http.ParseSetCookie(line)
-	if err != nil || ck.Name == "" {
-		return // a malformed cookie is ignored, as browsers do
+	if err != nil || ck.Name == "" || len(ck.Name)+len(ck.Value) > MaxCookieBytes {
+		return // a malformed or oversized cookie is ignored, as browsers do
 	}
 	host := j.lastHost
 	c := jarCookie{name: ck.Name, value: ck.Value, host: host, path: ck.Path}
@@ -88,18 +102,33 @@ func (j *Jar) set(line string) {
 			return
 		}
 	}
-	if !expired {
-		j.cookies = append(j.cookies, c)
+	if expired {
+		return
 	}
+	// evict the host's oldest beyond its limit, then the jar's oldest beyond the total
+	n, oldest := 0, -1
+	for i := range j.cookies {
+		if j.cookies[i].host == c.host {
+			if n++; oldest < 0 {
+				oldest = i
+			}
+		}
+	}
+	if n >= MaxCookiesPerHost {
+		j.cookies = append(j.cookies[:oldest], j.cookies[oldest+1:]...)
+	} else if len(j.cookies) >= MaxCookies {
+		j.cookies = append(j.cookies[:0], j.cookies[1:]...)
+	}
+	j.cookies = append(j.cookies, c)
 }
 
-// appendHeader appends a Cookie header for a request to ep's target path, and remembers the host
-// for the cookies its response sets.
-func (j *Jar) appendHeader(b []byte, ep *Endpoint, target []byte) []byte {
+// appendHeader appends a Cookie header for a request to ep's target path (unless send is false),
+// and remembers the host for the cookies its response sets.
+func (j *Jar) appendHeader(b []byte, ep *Endpoint, target []byte, send bool) []byte {
 	if j.lastHost == "" || j.lastHostFor != ep.Host {
 		j.lastHost, j.lastHostFor = hostOnly(ep.Host), ep.Host
 	}
-	if len(j.cookies) == 0 {
+	if len(j.cookies) == 0 || !send {
 		return b
 	}
 	path := target

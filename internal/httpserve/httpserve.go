@@ -46,7 +46,7 @@ type Options struct {
 // bounded headers. The caller sets TLSConfig if it serves TLS, and calls Serve (or ServeTLS)
 // and Shutdown as usual.
 func New(h http.Handler, o Options) *http.Server {
-	o = o.withDefaults()
+	o.SetDefaults()
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
@@ -58,7 +58,9 @@ func New(h http.Handler, o Options) *http.Server {
 	}
 }
 
-func (o Options) withDefaults() Options {
+// SetDefaults fills the zero fields with the defaults (the header timeout never above the
+// read timeout).
+func (o *Options) SetDefaults() {
 	if o.ReadHeaderTimeout <= 0 {
 		o.ReadHeaderTimeout = DefaultReadHeaderTimeout
 	}
@@ -79,7 +81,6 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return o
 }
 
 // Limits of every gRPC server. A stream costs a goroutine and its buffers, so what one client

@@ -5,6 +5,7 @@
 //   - the systems under test (trade/, wstest/, cacheperf/, xmlmark/) import nothing of the
 //     instrument, of the jobs or of each other: each can be read, built and changed alone;
 //   - the jobs (bench/) combine a system with the instrument and are imported only by the command;
+//     the conformance suite (bench/verify) imports no system: it sees every target over the wire;
 //   - the command (cmd/) maps flags to configuration and errors to exit codes.
 //
 // Shared infrastructure (internal/) sits below all four and imports none of them.

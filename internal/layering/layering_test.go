@@ -39,6 +39,10 @@ var rules = []rule{
 	{trees: []string{"xmlmark"}, forbidden: concat([]string{"trade", "wstest", "cacheperf"}, instrument, jobs, command)},
 	// the jobs: combine a system with the instrument, and are used only by the command
 	{trees: jobs, forbidden: command},
+	// the conformance suite (tradebench verify) knows the application's contract but sees a
+	// target only over the wire, tradebench as any other implementation: it imports no system,
+	// so it cannot pass tradebench by reading its database or calling its code
+	{trees: []string{"bench/verify"}, forbidden: systems},
 	// shared infrastructure: used by every group, so it imports none of them
 	{trees: []string{"internal"}, forbidden: concat(instrument, systems, jobs, command)},
 }

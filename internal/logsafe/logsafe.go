@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
+	"math"
 	"net"
 	"strconv"
 	"strings"
@@ -28,6 +29,36 @@ const MaxMessage = 1000
 // Value returns s with control characters escaped and cut to MaxValue bytes (on a character
 // boundary), saying how long it was.
 func Value(s string) string { return clean(s, MaxValue) }
+
+// Terminal returns an untrusted string (a label, a transaction name, a reason read from a results
+// file) fit to print on a terminal: every control character escaped, newlines included, so an
+// escape sequence cannot set the title, clear the screen or move the cursor, and a newline
+// cannot print a line of its own (a forged "verdict: VALID"). Unlike Value it keeps the whole
+// string.
+func Terminal(s string) string { return clean(s, math.MaxInt) }
+
+// TerminalLines is Terminal for text of several lines (an error message): each line escaped,
+// the newlines between them kept.
+func TerminalLines(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80) }) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Terminal(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// CSVCell returns an untrusted string fit for a CSV cell a spreadsheet opens: one that starts
+// with = + - @, a tab or a carriage return is prefixed with a single quote, as OWASP advises
+// against formula injection (=HYPERLINK(…) in a transaction's name ran as a formula).
+func CSVCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
 
 func clean(s string, max int) string {
 	safe := true

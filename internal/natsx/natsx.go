@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/secretfile"
 )
 
@@ -127,7 +128,7 @@ func Connect(url string, c ConnectConfig) (*nats.Conn, error) {
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to NATS at %s: %w", url, err)
+		return nil, fmt.Errorf("connecting to NATS at %s: %w", dsn.Redact(url), err)
 	}
 	return nc, nil
 }

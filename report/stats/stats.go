@@ -165,3 +165,33 @@ func constant(xs []float64) bool {
 	}
 	return true
 }
+
+// Interval is a throughput (or any rate) measured over one run with its 95 % confidence
+// interval: Mean ± Half.
+type Interval struct {
+	Mean, Half float64
+	// Batches is how many batch means the interval was computed from.
+	Batches int
+}
+
+// String is "936 ± 21".
+func (i Interval) String() string {
+	return strconv.FormatFloat(i.Mean, 'f', 0, 64) + " ± " + strconv.FormatFloat(math.Ceil(i.Half), 'f', 0, 64)
+}
+
+// SeriesInterval is the mean of a steady-state per-second series with its 95 % confidence
+// interval by the method of batch means (as CompareSeries): the batches' means are nearly
+// independent and normal, so the interval is Student's t over them. A median interval from
+// order statistics would be infinite for 5 batches, and the seconds themselves are
+// autocorrelated (an interval over them would be too narrow). False when the series is too
+// short for MinBatches batches.
+func SeriesInterval(series []float64) (Interval, bool) {
+	b := Batches(series)
+	if b == nil {
+		return Interval{}, false
+	}
+	s := mstats.Sample{Xs: b}
+	k := float64(len(b))
+	t := mstats.InvCDF(mstats.TDist{V: k - 1})(1 - (1-Confidence)/2)
+	return Interval{Mean: s.Mean(), Half: t * s.StdDev() / math.Sqrt(k), Batches: len(b)}, true
+}

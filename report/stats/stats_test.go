@@ -114,3 +114,27 @@ func TestCompareSeriesTooShort(t *testing.T) {
 		t.Fatalf("31 s: %d batches, want 8", len(b))
 	}
 }
+
+// The batch-means interval of a series: the mean of its batches ± t(0.975, k−1)·s/√k. Eight
+// batches of 3 s alternating 90 and 110: mean 100, s = 10.69, t(7) = 2.365: ± 8.94.
+// Mutant: the normal quantile (1.96) instead of Student's t — the half-width was 7.41.
+func TestSeriesInterval(t *testing.T) {
+	var series []float64
+	for i := range 8 {
+		v := 90.0
+		if i%2 == 1 {
+			v = 110
+		}
+		series = append(series, v, v, v)
+	}
+	iv, ok := SeriesInterval(series)
+	if !ok || iv.Batches != 8 || math.Abs(iv.Mean-100) > 1e-9 || math.Abs(iv.Half-8.94) > 0.01 {
+		t.Errorf("interval %+v %v", iv, ok)
+	}
+	if iv.String() != "100 ± 9" {
+		t.Errorf("%q", iv.String())
+	}
+	if _, ok := SeriesInterval(series[:14]); ok {
+		t.Error("an interval from fewer than 5 batches")
+	}
+}

@@ -120,10 +120,9 @@ func (s *Switch) Set(mode string) error {
 		return fmt.Errorf("unknown access mode %q: want one of %v", mode, s.Modes())
 	}
 	if prev := s.cur.Swap(next); prev != nil && prev.client != nil {
-		grace := s.cfg.Remote.Timeout
-		if grace <= 0 {
-			grace = remote.DefaultTimeout
-		}
+		opts := s.cfg.Remote
+		opts.SetDefaults()
+		grace := opts.Timeout
 		s.prune()
 		r := &retired{client: prev.client}
 		r.timer = time.AfterFunc(grace+time.Second, func() { _ = r.client.Close(); r.closed.Store(true) })

@@ -87,12 +87,12 @@ type QuotePublisher interface {
 // DefaultOptions: market summary cached for 60 s, synchronous orders, the rest as New fills it.
 func DefaultOptions() Options {
 	o := Options{MarketSummaryTTL: 60 * time.Second}
-	o.setDefaults()
+	o.SetDefaults()
 	return o
 }
 
-// setDefaults fills the zero options that have a default: the one place they are applied.
-func (o *Options) setDefaults() {
+// SetDefaults fills the zero options that have a default: the one place they are applied.
+func (o *Options) SetDefaults() {
 	if o.OrdersLimit <= 0 {
 		o.OrdersLimit = trade.DefaultOrdersLimit
 	}
@@ -130,7 +130,7 @@ var (
 
 // New returns a service on st.
 func New(st store.Store, opts Options) *Service {
-	opts.setDefaults()
+	opts.SetDefaults()
 	seed := opts.Seed
 	if seed == 0 {
 		seed = rand.Uint64()

@@ -23,7 +23,6 @@ import (
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
-	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -262,9 +261,9 @@ func StartServices(ctx context.Context, c Config, svc func(business.OrderDispatc
 			if !strings.Contains(addr, "://") {
 				addr = c.Auth.Scheme() + "://" + addr
 			}
-			proc, err = rest.NewClient(addr, rest.Options{Transport: remote.HTTPTransport(remote.Options{Auth: c.Auth})})
+			proc, err = rest.NewClient(addr, rest.Options{Auth: c.Auth})
 		} else {
-			proc, err = grpcapi.NewClient(addr, grpcapi.Options{Extra: c.Auth.GRPCDialOptions()})
+			proc, err = grpcapi.NewClient(addr, grpcapi.Options{Auth: c.Auth})
 		}
 		if err != nil {
 			return fail(&setting.Error{Field: "Processor", Err: err})

@@ -6,11 +6,10 @@ package remote
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/remote/grpcapi"
 	"github.com/tradebench/tradebench/trade/remote/rest"
 	"github.com/tradebench/tradebench/trade/remote/soap"
@@ -28,29 +27,9 @@ const (
 // Accesses lists the access modes, in-process first.
 func Accesses() []string { return []string{InProcess, SOAP, REST, GRPC} }
 
-// Defaults.
-const (
-	DefaultTimeout         = 10 * time.Second
-	DefaultMaxConnsPerHost = 256
-	DefaultGRPCConns       = grpcapi.DefaultConns
-)
-
-// Options configures a remote client. Zero fields take the defaults.
-type Options struct {
-	// Timeout bounds every call, so a lost services host gives an error, never a hang
-	// (0 = DefaultTimeout).
-	Timeout time.Duration
-	// MaxConnsPerHost is the SOAP/REST client's connection pool: at most this many connections
-	// to the host, all kept idle for reuse (0 = DefaultMaxConnsPerHost). A small pool (the old
-	// .NET default was 2) serialises a web tier's calls and ruins a benchmark.
-	MaxConnsPerHost int
-	// GRPCConns is how many HTTP/2 connections the gRPC client spreads calls over; each one
-	// multiplexes any number of calls (0 = DefaultGRPCConns).
-	GRPCConns int
-	// Auth is what the client presents to the services host: its service token (sent with
-	// every call) and, for mutual TLS, its TLS configuration.
-	Auth svcauth.Client
-}
+// Options configures a remote client: the one options type of the SOAP, REST and gRPC
+// clients (package clientopt). Zero fields take the defaults.
+type Options = clientopt.Options
 
 // Client is a remote trade service: the service contract, the order processor's
 // CompleteOrder, and Close to release connections.
@@ -71,7 +50,7 @@ type Settings struct {
 
 // Describe returns the effective settings Dial would use.
 func Describe(access, addr string, opts Options) Settings {
-	opts = opts.withDefaults()
+	opts.SetDefaults()
 	s := Settings{Access: access, Addr: addr, Timeout: opts.Timeout.String()}
 	if access == GRPC {
 		s.GRPCConns = opts.GRPCConns
@@ -81,49 +60,22 @@ func Describe(access, addr string, opts Options) Settings {
 	return s
 }
 
-func (o Options) withDefaults() Options {
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.MaxConnsPerHost <= 0 {
-		o.MaxConnsPerHost = DefaultMaxConnsPerHost
-	}
-	if o.GRPCConns <= 0 {
-		o.GRPCConns = DefaultGRPCConns
-	}
-	return o
-}
-
 // Dial returns a client for access ("soap", "rest" or "grpc") of the services host at addr.
 // For soap and rest, addr is the host's HTTP address (host:port or http://host:port); for
 // grpc, its gRPC address (host:port). Connections are made lazily: Dial does not wait for the
 // host, and calls fail fast while it is unreachable.
 func Dial(access, addr string, opts Options) (Client, error) {
-	opts = opts.withDefaults()
 	switch strings.ToLower(access) {
 	case SOAP:
-		return soap.NewClient(httpAddr(addr, opts.Auth), soap.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost, Transport: HTTPTransport(opts)})
+		return soap.NewClient(httpAddr(addr, opts.Auth), opts)
 	case REST:
-		return rest.NewClient(httpAddr(addr, opts.Auth), rest.Options{Timeout: opts.Timeout, MaxConnsPerHost: opts.MaxConnsPerHost, Transport: HTTPTransport(opts)})
+		return rest.NewClient(httpAddr(addr, opts.Auth), opts)
 	case GRPC:
-		return grpcapi.NewClient(addr, grpcapi.Options{Timeout: opts.Timeout, Conns: opts.GRPCConns, Extra: opts.Auth.GRPCDialOptions()})
+		return grpcapi.NewClient(addr, opts)
 	case InProcess:
 		return nil, fmt.Errorf("remote: access %q needs no client: use the in-process service", access)
 	}
 	return nil, fmt.Errorf("remote: unknown access mode %q: want one of soap, rest, grpc (or inprocess)", access)
-}
-
-// HTTPTransport is the SOAP and REST clients' connection pool for opts, with the service token
-// on every request and TLS when opts.Auth has it; nil (the clients' own pool) when opts.Auth
-// is empty. The order dispatchers and the smart client build their HTTP clients with it too.
-func HTTPTransport(opts Options) http.RoundTripper {
-	if opts.Auth == (svcauth.Client{}) {
-		return nil
-	}
-	opts = opts.withDefaults()
-	tr := rest.NewTransport(opts.MaxConnsPerHost, min(opts.Timeout, 5*time.Second))
-	tr.TLSClientConfig = opts.Auth.TLS
-	return opts.Auth.Transport(tr)
 }
 
 // httpAddr gives a bare host:port the scheme auth calls for (https with TLS).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/remote/contracttest"
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/remote/internal/testenv"
@@ -252,7 +253,7 @@ func TestDial(t *testing.T) {
 		}
 	}
 	s := remote.Describe(remote.REST, "h:1", remote.Options{})
-	if s.MaxConnsPerHost != remote.DefaultMaxConnsPerHost || s.Timeout != remote.DefaultTimeout.String() {
+	if s.MaxConnsPerHost != clientopt.DefaultMaxConnsPerHost || s.Timeout != clientopt.DefaultTimeout.String() {
 		t.Errorf("Describe defaults: %+v", s)
 	}
 }

@@ -66,6 +66,7 @@ func BenchmarkPagesVsHello(b *testing.B) {
 	rounds := env("TB_PAGES_ROUNDS", 3)
 	profDir := os.Getenv("TB_PAGES_PROFILE")
 
+	load0 := loadAvg()
 	s := startTest(b, accounts, quotes)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -148,12 +149,60 @@ func BenchmarkPagesVsHello(b *testing.B) {
 	b.StopTimer()
 	fmt.Printf("hello: %.0f req/s, %.1f us server CPU per request (medians of %d rounds)\n", median(hellos), median(helloCPU)*1e6, rounds)
 	fmt.Printf("%-10s %15s %17s\n", "page", "req/s vs hello", "CPU/req vs hello")
+	med, cpuMed := map[string]float64{}, map[string]float64{}
 	for i, p := range pageBenchPages {
-		fmt.Printf("%-10s %15.3f %17.3f   (rounds: %s | %s)\n", p.name, median(ratios[i]), median(cpuRatios[i]), fmtRatios(ratios[i]), fmtRatios(cpuRatios[i]))
-		b.ReportMetric(median(ratios[i]), p.name+"/hello")
-		b.ReportMetric(median(cpuRatios[i]), p.name+"-cpu/hello")
+		med[p.name], cpuMed[p.name] = median(ratios[i]), median(cpuRatios[i])
+		fmt.Printf("%-10s %15.3f %17.3f   (rounds: %s | %s)\n", p.name, med[p.name], cpuMed[p.name], fmtRatios(ratios[i]), fmtRatios(cpuRatios[i]))
+		b.ReportMetric(med[p.name], p.name+"/hello")
+		b.ReportMetric(cpuMed[p.name], p.name+"-cpu/hello")
 	}
 	b.ReportMetric(median(hellos), "hello-req/s")
+	fmt.Print(pagesVerdict(med, cpuMed))
+	fmt.Printf("load average: %s at the start, %s at the end (ratios need a quiet machine: under 1)\n", load0, loadAvg())
+}
+
+// The goals of issue 39, on the medians: every page at least pagesGoal of hello's requests/s,
+// and the account page within accountSlack of the home page.
+const (
+	pagesGoal    = 0.25
+	accountSlack = 0.10
+)
+
+// pagesVerdict says, page by page, whether the goals are met, by the throughput ratio (the
+// goal's measure) and by the CPU ratio (what a page would reach with the cores to itself; the
+// steadier figure on a busy machine).
+func pagesVerdict(med, cpuMed map[string]float64) string {
+	mark := func(ok bool) string {
+		if ok {
+			return "PASS"
+		}
+		return "FAIL"
+	}
+	out := fmt.Sprintf("goal: every page >= %.2f of hello; account within %.0f %% of home\n", pagesGoal, accountSlack*100)
+	all, allCPU := true, true
+	for _, p := range pageBenchPages {
+		ok, okCPU := med[p.name] >= pagesGoal, cpuMed[p.name] >= pagesGoal
+		all, allCPU = all && ok, allCPU && okCPU
+		out += fmt.Sprintf("  %-10s req/s %.3f %s   CPU %.3f %s\n", p.name, med[p.name], mark(ok), cpuMed[p.name], mark(okCPU))
+	}
+	acc, accCPU := med["account"]/med["home"], cpuMed["account"]/cpuMed["home"]
+	okAcc, okAccCPU := acc >= 1-accountSlack, accCPU >= 1-accountSlack
+	out += fmt.Sprintf("  %-10s req/s %.3f %s   CPU %.3f %s   (account / home, want >= %.2f)\n", "account/home", acc, mark(okAcc), accCPU, mark(okAccCPU), 1-accountSlack)
+	out += fmt.Sprintf("verdict: %s by requests/s, %s by CPU per request\n", mark(all && okAcc), mark(allCPU && okAccCPU))
+	return out
+}
+
+// loadAvg is the machine's 1, 5 and 15 minute load averages ("?" where /proc has none).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // wrkResult is one wrk run: requests per second, and this process's CPU time per request.

@@ -412,7 +412,7 @@ func (s *Server) connectQuotes() error {
 	}
 	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench quotes", Token: token})
 	if err != nil {
-		return fmt.Errorf("live quotes: connect to NATS %s: %w", url, err)
+		return fmt.Errorf("live quotes: connect to NATS %s: %w", dsn.Redact(url), err)
 	}
 	s.nc = nc
 	if s.roles.Web {

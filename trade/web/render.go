@@ -8,7 +8,6 @@ import (
 	"html/template"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -91,35 +90,12 @@ func (v *view) href(name string) templ.SafeURL {
 	return "/trade/home"
 }
 
-// quoteHref links to the quotes page of one symbol; the symbol is query-escaped, so the link
-// cannot carry a scheme of its own.
-func (v *view) quoteHref(sym string) templ.SafeURL {
-	if v.DT {
-		return templ.SafeURL("app?action=quotes&symbols=" + url.QueryEscape(sym))
-	}
-	return templ.SafeURL("/trade/quotes?symbols=" + url.QueryEscape(sym))
-}
-
 // formAction is where a form named action posts.
 func (v *view) formAction(action string) templ.SafeURL {
 	if v.DT {
 		return "app"
 	}
 	return v.href(action)
-}
-
-// sellLink is DayTrader's sell link, written as its scripts match it: a bare & in the href
-// (app?action=sell&holdingID=N), as the original JSPs render it. The id is an integer, so the
-// markup needs no escaping; an attribute expression would write &amp;.
-func sellLink(holdingID int64) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		var b [64]byte
-		out := append(b[:0], `<a href="app?action=sell&holdingID=`...)
-		out = strconv.AppendInt(out, holdingID, 10)
-		out = append(out, `">sell</a>`...)
-		_, err := w.Write(out)
-		return err
-	})
 }
 
 // content is the templ component of a page's data. The config page's content is its

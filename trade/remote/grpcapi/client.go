@@ -13,32 +13,17 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	pb "github.com/tradebench/tradebench/trade/remote/tradepb"
 )
 
-// Client defaults.
-const (
-	DefaultTimeout = 10 * time.Second
-	// DefaultConns is the number of HTTP/2 connections calls are spread over. One connection
-	// multiplexes any number of concurrent calls, but a single connection is one TCP stream
-	// with one reader and one writer goroutine per side: a few spread the work over cores.
-	DefaultConns = 4
-	// DefaultClientMaxRecvBytes bounds a response: 100 orders or quotes are ~10 KB.
-	DefaultClientMaxRecvBytes = 16 << 20
-)
+// DefaultClientMaxRecvBytes bounds a response: 100 orders or quotes are ~10 KB.
+const DefaultClientMaxRecvBytes = 16 << 20
 
-// Options configures a Client.
-type Options struct {
-	// Timeout bounds every call (0 = DefaultTimeout); a shorter context deadline wins.
-	Timeout time.Duration
-	// Conns is the connection pool size (0 = DefaultConns).
-	Conns int
-	// DialTimeout bounds establishing a connection (0 = the call timeout).
-	DialTimeout time.Duration
-	// Extra dial options, applied after the client's own (the service token's per-RPC
-	// credentials, TLS transport credentials: see svcauth.Client.GRPCDialOptions).
-	Extra []ggrpc.DialOption
-}
+// Options configures a Client: the remote clients' one options type (GRPCConns is the pool;
+// Auth's dial options, the service token's per-RPC credentials and TLS, come after the
+// client's own).
+type Options = clientopt.Options
 
 // Client implements trade.Service and trade.OrderProcessor over gRPC. It is safe for
 // concurrent use. Calls fail fast (UNAVAILABLE) while the host is unreachable instead of
@@ -65,17 +50,13 @@ func NewClient(addr string, opts Options) (*Client, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, fmt.Errorf("grpc: services host address %q: want host:port: %w", addr, err)
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.Conns <= 0 {
-		opts.Conns = DefaultConns
-	}
-	if opts.DialTimeout <= 0 {
-		opts.DialTimeout = opts.Timeout
+	opts.SetDefaults()
+	dialTimeout := opts.DialTimeout
+	if dialTimeout <= 0 {
+		dialTimeout = opts.Timeout
 	}
 	c := &Client{addr: addr, opts: opts, timeout: opts.Timeout}
-	for range opts.Conns {
+	for range opts.GRPCConns {
 		do := append([]ggrpc.DialOption{
 			ggrpc.WithTransportCredentials(insecure.NewCredentials()),
 			ggrpc.WithDefaultCallOptions(ggrpc.MaxCallRecvMsgSize(DefaultClientMaxRecvBytes)),
@@ -87,9 +68,9 @@ func NewClient(addr string, opts Options) (*Client, error) {
 			// soon after it returns; meanwhile calls fail fast.
 			ggrpc.WithConnectParams(ggrpc.ConnectParams{
 				Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 2 * time.Second},
-				MinConnectTimeout: opts.DialTimeout,
+				MinConnectTimeout: dialTimeout,
 			}),
-		}, opts.Extra...)
+		}, opts.Auth.GRPCDialOptions()...)
 		cc, err := ggrpc.NewClient("passthrough:///"+addr, do...)
 		if err != nil {
 			c.Close()

@@ -90,7 +90,7 @@ func TestServiceTokenRequired(t *testing.T) {
 	}
 	// gRPC without the token and with a wrong one
 	for _, auth := range []svcauth.Client{{}, {Token: "wrong-token-0123456789abcdef"}} {
-		c, err := grpcapi.NewClient(in.GRPCAddr, grpcapi.Options{Timeout: 5 * time.Second, Extra: auth.GRPCDialOptions()})
+		c, err := grpcapi.NewClient(in.GRPCAddr, grpcapi.Options{Timeout: 5 * time.Second, Auth: auth})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,30 +15,14 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 )
 
-// Client defaults.
-const (
-	DefaultTimeout = 10 * time.Second
-	// DefaultMaxConnsPerHost is generous on purpose: a client throttled to a couple of
-	// connections per host (the old .NET default of 2) serialises a whole web tier's calls.
-	DefaultMaxConnsPerHost = 256
-	// DefaultMaxResponseBytes bounds a response body the client will read.
-	DefaultMaxResponseBytes = 16 << 20
-)
+// DefaultMaxResponseBytes bounds a response body the client will read.
+const DefaultMaxResponseBytes = 16 << 20
 
-// Options configures a Client.
-type Options struct {
-	// Timeout bounds every call (0 = DefaultTimeout); a shorter context deadline wins.
-	Timeout time.Duration
-	// MaxConnsPerHost bounds open connections to the host, and as many are kept idle for
-	// reuse (0 = DefaultMaxConnsPerHost).
-	MaxConnsPerHost int
-	// DialTimeout bounds establishing a TCP connection (0 = min(Timeout, 5s)).
-	DialTimeout time.Duration
-	// Transport replaces the HTTP transport (tests); the pool settings are then its own.
-	Transport http.RoundTripper
-}
+// Options configures a Client: the remote clients' one options type.
+type Options = clientopt.Options
 
 // Client implements trade.Service and trade.OrderProcessor over the REST API. It is safe for
 // concurrent use.
@@ -47,7 +30,6 @@ type Client struct {
 	base string // scheme://host[:port] + "/api/v1"
 	opts Options
 	hc   *http.Client
-	tr   *http.Transport // nil when Options.Transport was given
 }
 
 var (
@@ -62,40 +44,10 @@ func NewClient(addr string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rest: %w", err)
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxConnsPerHost <= 0 {
-		opts.MaxConnsPerHost = DefaultMaxConnsPerHost
-	}
-	if opts.DialTimeout <= 0 {
-		opts.DialTimeout = min(opts.Timeout, 5*time.Second)
-	}
+	opts.SetDefaults()
 	c := &Client{base: base, opts: opts}
-	rt := opts.Transport
-	if rt == nil {
-		c.tr = NewTransport(opts.MaxConnsPerHost, opts.DialTimeout)
-		rt = c.tr
-	}
-	c.hc = &http.Client{Transport: rt, Timeout: opts.Timeout}
+	c.hc = &http.Client{Transport: opts.HTTPTransport(), Timeout: opts.Timeout}
 	return c, nil
-}
-
-// NewTransport is the pooled HTTP transport the REST and SOAP clients use: maxConns connections
-// per host, all of them kept idle for reuse, keep-alives on.
-func NewTransport(maxConns int, dialTimeout time.Duration) *http.Transport {
-	d := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
-	return &http.Transport{
-		Proxy:                 nil, // loopback and LAN hosts: never through an environment proxy
-		DialContext:           d.DialContext,
-		MaxConnsPerHost:       maxConns,
-		MaxIdleConnsPerHost:   maxConns,
-		MaxIdleConns:          maxConns * 4,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   dialTimeout,
-		ExpectContinueTimeout: time.Second,
-		ForceAttemptHTTP2:     false,
-	}
 }
 
 // baseURL normalises "host:port" or a URL to scheme://host + path (defaultPath if none).

@@ -5,38 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/tradebench/tradebench/internal/soapxml"
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 )
 
-// Client defaults.
-const (
-	DefaultTimeout = 10 * time.Second
-	// DefaultMaxConnsPerHost is generous on purpose: a client throttled to a couple of
-	// connections per host (the old .NET default of 2) serialises a whole web tier's calls.
-	DefaultMaxConnsPerHost = 256
-	// DefaultMaxResponseBytes bounds a response the client will read.
-	DefaultMaxResponseBytes = 16 << 20
-)
+// DefaultMaxResponseBytes bounds a response the client will read.
+const DefaultMaxResponseBytes = 16 << 20
 
-// Options configures a Client.
-type Options struct {
-	// Timeout bounds every call (0 = DefaultTimeout); a shorter context deadline wins.
-	Timeout time.Duration
-	// MaxConnsPerHost bounds open connections to the host, and as many are kept idle for
-	// reuse (0 = DefaultMaxConnsPerHost).
-	MaxConnsPerHost int
-	// DialTimeout bounds establishing a TCP connection (0 = min(Timeout, 5s)).
-	DialTimeout time.Duration
-	// Transport replaces the HTTP transport (tests); the pool settings are then its own.
-	Transport http.RoundTripper
-}
+// Options configures a Client: the remote clients' one options type.
+type Options = clientopt.Options
 
 // Client implements trade.Service and trade.OrderProcessor over the SOAP endpoint. It is safe
 // for concurrent use.
@@ -44,7 +26,6 @@ type Client struct {
 	url  string
 	opts Options
 	hc   *http.Client
-	tr   *http.Transport
 }
 
 var (
@@ -69,31 +50,9 @@ func NewClient(addr string, opts Options) (*Client, error) {
 		u.Path = Path
 	}
 	u.RawQuery, u.Fragment = "", ""
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxConnsPerHost <= 0 {
-		opts.MaxConnsPerHost = DefaultMaxConnsPerHost
-	}
-	if opts.DialTimeout <= 0 {
-		opts.DialTimeout = min(opts.Timeout, 5*time.Second)
-	}
+	opts.SetDefaults()
 	c := &Client{url: u.String(), opts: opts}
-	rt := opts.Transport
-	if rt == nil {
-		d := &net.Dialer{Timeout: opts.DialTimeout, KeepAlive: 30 * time.Second}
-		c.tr = &http.Transport{
-			DialContext:           d.DialContext,
-			MaxConnsPerHost:       opts.MaxConnsPerHost,
-			MaxIdleConnsPerHost:   opts.MaxConnsPerHost,
-			MaxIdleConns:          opts.MaxConnsPerHost * 4,
-			IdleConnTimeout:       90 * time.Second,
-			TLSHandshakeTimeout:   opts.DialTimeout,
-			ExpectContinueTimeout: time.Second,
-		}
-		rt = c.tr
-	}
-	c.hc = &http.Client{Transport: rt, Timeout: opts.Timeout}
+	c.hc = &http.Client{Transport: opts.HTTPTransport(), Timeout: opts.Timeout}
 	return c, nil
 }
 

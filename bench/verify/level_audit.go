@@ -1,0 +1,173 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Level 4, the audit through the contract: a short load — accounts of verify's own trading at
+// once — and then every account reconciled from what its pages say, as trade/audit reconciles
+// a database after a run, without the database: money conserved, every order accounted for once.
+
+// trader is one account of the audit's load and what it did.
+type trader struct {
+	u      *user
+	placed []int64 // the orders it placed, in order
+	kinds  map[int64]string
+	sold   map[int64]bool // holdings it sold
+	errs   []string
+	final  snapshot
+	open   []int64
+	ok     bool
+}
+
+func (v *verifier) audit() {
+	const L = 4
+	deps := []string{"business.orders_complete"}
+	var ts []*trader
+	defer func() {
+		for _, t := range ts {
+			if t.u != nil {
+				t.u.close()
+			}
+		}
+	}()
+	v.check("audit.load", L, fmt.Sprintf("a short load: %d accounts of verify's own buy and sell at once, %d orders each, every order confirmed", v.cfg.AuditUsers, v.cfg.AuditTrades), deps, func(c *ck) {
+		for i := range v.cfg.AuditUsers {
+			t := &trader{kinds: map[int64]string{}, sold: map[int64]bool{}}
+			ts = append(ts, t)
+			var ok bool
+			if t.u, _, ok = v.register(c, fmt.Sprintf("audit %d", i)); !ok {
+				return
+			}
+		}
+		var wg sync.WaitGroup
+		for i, t := range ts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v.load(t, i)
+			}()
+		}
+		wg.Wait()
+		for _, t := range ts {
+			for _, e := range t.errs {
+				c.fail(nil, "%s: %s", t.u.uid, e)
+			}
+		}
+		// every account's orders final (or the bound passed) before anything is reconciled
+		for _, t := range ts {
+			var ok bool
+			if t.final, t.open, ok = t.u.waitFinal(c, t.placed); !ok {
+				return
+			}
+			t.ok = true
+		}
+	})
+	deps = []string{"audit.load"}
+	v.check("audit.orders_once", L, "every order placed is on its account's page exactly once, completed, as placed; no order that was not placed", deps, func(c *ck) {
+		for _, t := range ts {
+			seen := map[int64]int{}
+			for _, o := range t.final.orders {
+				seen[o.ID]++
+			}
+			var bad []string
+			for _, id := range t.placed {
+				switch n := seen[id]; {
+				case n == 0:
+					bad = append(bad, fmt.Sprintf("order %d missing", id))
+				case n > 1:
+					bad = append(bad, fmt.Sprintf("order %d listed %d times", id, n))
+				}
+				if o, ok := t.final.order(id); ok && (!o.done() || o.Type != t.kinds[id]) {
+					bad = append(bad, fmt.Sprintf("order %d is %s %s, placed as a %s", id, o.Status, o.Type, t.kinds[id]))
+				}
+			}
+			for id := range seen {
+				if _, ok := t.kinds[id]; !ok {
+					bad = append(bad, fmt.Sprintf("order %d was never placed", id))
+				}
+			}
+			if len(bad) > 0 {
+				sort.Strings(bad)
+				ev := t.final.account.evidence(fmt.Sprintf("the %d orders placed, each once, completed", len(t.placed)), strings.Join(bad, "; "))
+				c.fail(&ev, "%s's orders do not reconcile: %s", t.u.uid, strings.Join(bad, "; "))
+			}
+		}
+	})
+	v.check("audit.money_conserved", L, "each account's cash is its opening balance less its buys (price × quantity + fee) plus its sells (price × quantity − fee), and its holdings are what its orders bought and did not sell", deps, func(c *ck) {
+		for _, t := range ts {
+			cash := t.final.open
+			shares := map[string]int64{}
+			for _, o := range t.final.orders {
+				if !o.done() {
+					continue
+				}
+				switch o.Type {
+				case "buy":
+					cash -= o.Price.Times(o.Quantity) + o.Fee
+					shares[o.Symbol] += o.Quantity
+				case "sell":
+					cash += o.Price.Times(o.Quantity) - o.Fee
+					shares[o.Symbol] -= o.Quantity
+				}
+			}
+			if cash != t.final.cash {
+				ev := t.final.account.evidence("cash "+cash.String()+" (opening balance and the orders listed)", "cash "+t.final.cash.String())
+				c.fail(&ev, "%s's cash is %s; its orders leave %s (%s unaccounted for)", t.u.uid, t.final.cash, cash, t.final.cash-cash)
+			}
+			held := map[string]int64{}
+			for _, h := range t.final.holdings {
+				held[h.Symbol] += h.Quantity
+			}
+			for sym, n := range shares {
+				if n == 0 {
+					delete(shares, sym)
+				}
+			}
+			if fmt.Sprint(held) != fmt.Sprint(shares) {
+				ev := t.final.portfolio.evidence(fmt.Sprintf("holdings %v (bought less sold)", shares), fmt.Sprintf("holdings %v", held))
+				c.fail(&ev, "%s holds %v; its orders leave %v", t.u.uid, held, shares)
+			}
+		}
+	})
+}
+
+// load is one trader's share of the audit's load: buys and sells of its own holdings in turn,
+// each order confirmed (its id kept) or the failure noted.
+func (v *verifier) load(t *trader, i int) {
+	var c ck // failures of this goroutine's requests, gathered into t.errs
+	for k := range v.cfg.AuditTrades {
+		if v.ctx.Err() != nil {
+			return
+		}
+		var pl placed
+		var ok bool
+		kind := "buy"
+		if k%2 == 1 {
+			p, err := t.u.get(v.ctx, "/daytrader/app?action=portfolio")
+			hs, herr := readHoldings(p.body)
+			// a holding not sold yet (an async sell takes a while to remove it)
+			hs = slices.DeleteFunc(hs, func(h holding) bool { return t.sold[h.ID] })
+			if err == nil && herr == nil && len(hs) > 0 {
+				kind = "sell"
+				h := hs[(i+k)%len(hs)].ID
+				t.sold[h] = true
+				pl, ok = t.u.sell(&c, h)
+			}
+		}
+		if kind == "buy" {
+			pl, ok = t.u.buy(&c, v.cfg.Symbols[(i+k)%len(v.cfg.Symbols)], int64(1+(i*7+k*3)%20))
+		}
+		if !ok {
+			t.errs = append(t.errs, fmt.Sprintf("%s %d: %s", kind, k+1, c.Reason))
+			c = ck{}
+			continue
+		}
+		t.placed = append(t.placed, pl.id)
+		t.kinds[pl.id] = kind
+	}
+}

@@ -1,0 +1,419 @@
+// Package verify is `tradebench verify`: a conformance suite that checks, over the wire, that a
+// target implements the StockTrader / DayTrader application before anyone measures it. A target
+// that skips the commission, never completes its orders, serves pages from a stale cache or lets
+// one user sell another's holdings posts better numbers than an honest one; verify finds it.
+//
+// It speaks only the DayTrader contract a browser with JavaScript off speaks (the servlet's
+// /daytrader/app?action=…, the JSF pages, the REST quotes), reads the pages by their words and
+// headings, and never touches a database: what it checks is what any user of the target sees.
+// It creates its own accounts (user ids vf-RUN-N) and trades only with them, so it is safe on a
+// shared target; its trades move the prices of the quotes it trades, as every trade does.
+//
+// The checks are grouped in four levels, each a rung of "DayTrader-compatible":
+//
+//  1. pages: every action and page the built-in scenarios use, with the markers they check;
+//  2. business rules: balances, commission, holdings, order completion, totals, the market
+//     summary, profiles and sessions, as the pages show them;
+//  3. isolation and input: one user cannot see, sell or change another's; bad input gets a
+//     clear 4xx (never a 500) and changes nothing;
+//  4. audit: a short load on accounts verify registered, every one reconciled from its pages.
+//
+// A check that needs what failed before it, or that the target does not offer (no JSF, no REST
+// quotes), is skipped with its reason, never failed. The job sits above the application and the
+// report model (bench/): it knows the contract; the report renders what it found.
+package verify
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/internal/money"
+	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/version"
+	"github.com/tradebench/tradebench/report"
+)
+
+// Config is one verification.
+type Config struct {
+	// Target is the web tier's base URL (http://host:port, or with a path prefix the
+	// /daytrader/… paths are below).
+	Target string
+	// Timeout bounds each request (default 30s).
+	Timeout time.Duration
+	// OrderBound is how long an order may take to reach a completed state (default 10s). A
+	// target whose /trade/config.json says its orders are synchronous must complete them at once.
+	OrderBound time.Duration
+	// Symbols are the quotes verify trades (default s:1,s:2,s:3: every DayTrader data set has them).
+	Symbols []string
+	// AuditUsers and AuditTrades size the audit's load: users trading at once, trades each.
+	AuditUsers, AuditTrades int
+	// Insecure accepts any TLS certificate of the target.
+	Insecure bool
+	// Progress, if set, gets one line per check as it completes.
+	Progress io.Writer
+}
+
+// Defaults.
+const (
+	DefaultTimeout     = 30 * time.Second
+	DefaultOrderBound  = 10 * time.Second
+	DefaultAuditUsers  = 4
+	DefaultAuditTrades = 6
+)
+
+// DefaultSymbols are the quotes verify trades when none are given.
+var DefaultSymbols = []string{"s:1", "s:2", "s:3"}
+
+// SetDefaults fills the zero fields that have a default.
+func (c *Config) SetDefaults() {
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.OrderBound == 0 {
+		c.OrderBound = DefaultOrderBound
+	}
+	if len(c.Symbols) == 0 {
+		c.Symbols = DefaultSymbols
+	}
+	if c.AuditUsers == 0 {
+		c.AuditUsers = DefaultAuditUsers
+	}
+	if c.AuditTrades == 0 {
+		c.AuditTrades = DefaultAuditTrades
+	}
+}
+
+// Validate checks the configuration as SetDefaults leaves it.
+func (c *Config) Validate() error {
+	u, err := url.Parse(c.Target)
+	switch {
+	case c.Target == "":
+		return setting.Errorf("Target", "is required: the web tier's URL, e.g. http://127.0.0.1:8080")
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return setting.Errorf("Target", "%q is not an http:// or https:// URL", c.Target)
+	case c.Timeout < 0:
+		return setting.Errorf("Timeout", "must not be negative")
+	case c.OrderBound < 0:
+		return setting.Errorf("OrderBound", "must not be negative")
+	case c.AuditUsers < 1 || c.AuditUsers > 100:
+		return setting.Errorf("AuditUsers", "must be 1 to 100, not %d", c.AuditUsers)
+	case c.AuditTrades < 2 || c.AuditTrades > 50:
+		return setting.Errorf("AuditTrades", "must be 2 to 50 (the account page lists at most 100 orders), not %d", c.AuditTrades)
+	}
+	for _, s := range c.Symbols {
+		if s == "" || len(s) > 32 || strings.ContainsAny(s, ", <>&\"") {
+			return setting.Errorf("Symbols", "%q is not a symbol", s)
+		}
+	}
+	if len(c.Symbols) < 2 {
+		return setting.Errorf("Symbols", "needs at least two symbols")
+	}
+	return nil
+}
+
+// Levels are the levels' names, level 1 first.
+var Levels = []string{"pages", "business rules", "isolation and input", "audit"}
+
+// Notice is what verify says before it changes anything: the accounts it creates.
+func Notice(run string) string {
+	return fmt.Sprintf("verify registers its own accounts (vf-%s-1, vf-%s-2, …) and trades only with them; "+
+		"it changes no other account (its trades move the prices of the quotes it trades, as any trade does)", run, run)
+}
+
+// NewRun is a fresh run id: the accounts of one verification are vf-RUN-N.
+func NewRun() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Run verifies cfg.Target; run names its accounts (NewRun). The error is for a verification
+// that could not be made at all (a bad configuration); a target that fails checks is a
+// Verification that is not Conformant (see its Err).
+func Run(ctx context.Context, cfg Config, run string) (*report.Verification, error) {
+	cfg.SetDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	base, _ := url.Parse(strings.TrimSuffix(cfg.Target, "/"))
+	v := &verifier{cfg: cfg, base: base, run: run, ctx: ctx, failed: map[string]bool{},
+		res: &report.Verification{SchemaVersion: report.VerificationSchemaVersion, Tool: "tradebench",
+			Version: version.Version, Target: cfg.Target, StartedAt: time.Now().UTC(), Accounts: []string{}}}
+	v.discover()
+	v.pages()
+	v.business()
+	v.isolation()
+	v.audit()
+	v.res.EndedAt = time.Now().UTC()
+	v.res.Judge(Levels)
+	if err := ctx.Err(); err != nil {
+		// the checks not made were skipped: that is no verdict on the target
+		v.res.Conformant = false
+		return v.res, fmt.Errorf("verification interrupted: %w", err)
+	}
+	return v.res, nil
+}
+
+// verifier is one verification's state.
+type verifier struct {
+	cfg    Config
+	base   *url.URL
+	run    string
+	ctx    context.Context
+	res    *report.Verification
+	failed map[string]bool // check id -> failed or skipped: what later checks need
+	n      int             // accounts registered
+
+	syncOrders bool // the target's /trade/config.json says its orders are synchronous
+	ordersMode string
+}
+
+// discover reads what the target says about itself, if it is a tradebench (config.json):
+// its order mode, which decides whether orders must complete at once.
+func (v *verifier) discover() {
+	u := v.newUser()
+	defer u.close()
+	p, err := u.get(v.ctx, "/trade/config.json")
+	if err != nil || p.status != 200 || !strings.Contains(p.ctype, "json") {
+		return
+	}
+	var c struct {
+		Orders struct {
+			Mode string `json:"mode"`
+		} `json:"orders"`
+	}
+	if json.Unmarshal([]byte(p.body), &c) == nil && c.Orders.Mode != "" {
+		v.ordersMode = c.Orders.Mode
+		v.syncOrders = c.Orders.Mode == "sync"
+	}
+}
+
+// ck is one check while it runs.
+type ck struct {
+	report.Check
+	v *verifier
+}
+
+// fail records a failure with its evidence; the first reason is kept, every evidence.
+func (c *ck) fail(ev *report.Evidence, format string, args ...any) {
+	if c.Outcome != report.CheckFail {
+		c.Outcome, c.Reason = report.CheckFail, clean(fmt.Sprintf(format, args...), 500)
+	}
+	if ev != nil {
+		c.Evidence = append(c.Evidence, *ev)
+	}
+}
+
+// skip records why the check could not be made.
+func (c *ck) skip(format string, args ...any) {
+	if c.Outcome == "" {
+		c.Outcome, c.Reason = report.CheckSkip, clean(fmt.Sprintf(format, args...), 500)
+	}
+}
+
+// done reports whether the check already has its outcome (a failure or a skip).
+func (c *ck) done() bool { return c.Outcome != "" }
+
+// transport records a request that got no answer.
+func (c *ck) transport(p page, err error) {
+	c.fail(&report.Evidence{Request: p.req, Expected: "an answer", Got: clean(err.Error(), 300)}, "the target did not answer: %v", err)
+}
+
+// check runs one check: fn records failures and skips; a check that records neither passes.
+// A check that needs others (needs) is skipped when one of them failed or was skipped.
+func (v *verifier) check(id string, level int, rule string, needs []string, fn func(c *ck)) {
+	c := &ck{Check: report.Check{ID: id, Level: level, Rule: rule}, v: v}
+	start := time.Now()
+	for _, n := range needs {
+		if v.failed[n] {
+			c.skip("needs %s, which did not pass", n)
+			break
+		}
+	}
+	if !c.done() {
+		if err := v.ctx.Err(); err != nil {
+			c.skip("verification interrupted")
+		} else {
+			fn(c)
+		}
+	}
+	if c.Outcome == "" {
+		c.Outcome = report.CheckPass
+	}
+	c.DurationMs = since(start)
+	if c.Outcome != report.CheckPass {
+		v.failed[id] = true
+	}
+	v.res.Checks = append(v.res.Checks, c.Check)
+	if w := v.cfg.Progress; w != nil {
+		fmt.Fprintf(w, "%-4s %-28s %s\n", strings.ToUpper(c.Outcome), id, c.Reason)
+	}
+}
+
+// nextUID is a new account's user id.
+func (v *verifier) nextUID() string {
+	v.n++
+	return fmt.Sprintf("vf-%s-%d", v.run, v.n)
+}
+
+// Opening balance of verify's accounts.
+const openBalance = "100000.00"
+
+// register registers a new account as a new visitor, who is then logged in (DayTrader answers a
+// registration with the new user's home page).
+func (v *verifier) register(c *ck, label string) (*user, page, bool) {
+	u := v.newUser()
+	u.uid, u.pass = v.nextUID(), "vf-"+v.run
+	v.res.Accounts = append(v.res.Accounts, u.uid)
+	p, err := u.post(v.ctx, "/daytrader/app", registerForm(u.uid, u.pass, "Verify "+label+" "+v.run, "vf"+v.run+"@example.com"))
+	if err != nil {
+		c.transport(p, err)
+		return u, p, false
+	}
+	if p.status != 200 || !welcomes(p.body, u.uid) {
+		ev := p.evidence("200 and the new user's home page (Welcome "+u.uid+")", fmt.Sprintf("status %d", p.status))
+		c.fail(&ev, "registering %s did not open the new user's home page", u.uid)
+		return u, p, false
+	}
+	return u, p, true
+}
+
+func registerForm(uid, pass, name, email string) url.Values {
+	return url.Values{"action": {"register"}, "Full Name": {name}, "snail mail": {"1 Verify Way"}, "email": {email},
+		"user id": {uid}, "passwd": {pass}, "confirm passwd": {pass}, "money": {openBalance},
+		"Credit Card Number": {"0000-1111-2222-3333"}}
+}
+
+// snapshot is one account as its pages show it at one moment.
+type snapshot struct {
+	cash, open money.Money
+	holdings   []holding
+	orders     []order
+	account    page // the account page it was read from
+	portfolio  page
+}
+
+// snap reads the account and portfolio pages of u; a failure is recorded on c.
+func (u *user) snap(c *ck) (snapshot, bool) {
+	var s snapshot
+	var err error
+	if s.account, err = u.get(u.v.ctx, "/daytrader/app?action=account"); err != nil {
+		c.transport(s.account, err)
+		return s, false
+	}
+	if s.account.status != 200 {
+		ev := s.account.evidence("200 and the account page", fmt.Sprintf("status %d", s.account.status))
+		c.fail(&ev, "the account page of %s did not load", u.uid)
+		return s, false
+	}
+	if s.cash, err = labelMoney(s.account.body, "cash balance"); err == nil {
+		s.open, err = labelMoney(s.account.body, "opening balance")
+	}
+	if err == nil {
+		s.orders, err = readOrders(s.account.body)
+	}
+	if err != nil {
+		ev := s.account.evidence("the cash balance, opening balance and orders of "+u.uid, err.Error())
+		c.fail(&ev, "the account page of %s cannot be read: %v", u.uid, err)
+		return s, false
+	}
+	if s.portfolio, err = u.get(u.v.ctx, "/daytrader/app?action=portfolio"); err != nil {
+		c.transport(s.portfolio, err)
+		return s, false
+	}
+	if s.portfolio.status == 200 {
+		s.holdings, err = readHoldings(s.portfolio.body)
+	} else {
+		err = fmt.Errorf("status %d", s.portfolio.status)
+	}
+	if err != nil {
+		ev := s.portfolio.evidence("the holdings of "+u.uid, err.Error())
+		c.fail(&ev, "the portfolio page of %s cannot be read: %v", u.uid, err)
+		return s, false
+	}
+	return s, true
+}
+
+func (s snapshot) order(id int64) (order, bool) {
+	for _, o := range s.orders {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return order{}, false
+}
+
+func (s snapshot) holding(id int64) (holding, bool) {
+	for _, h := range s.holdings {
+		if h.ID == id {
+			return h, true
+		}
+	}
+	return holding{}, false
+}
+
+// placed is an order as its confirmation page showed it.
+type placed struct {
+	id   int64
+	page page
+	at   time.Time
+}
+
+// buy places a buy order; ok is false (and c failed) when no order was confirmed.
+func (u *user) buy(c *ck, symbol string, qty int64) (placed, bool) {
+	p, err := u.post(u.v.ctx, "/daytrader/app", url.Values{"action": {"buy"}, "symbol": {symbol}, "quantity": {fmt.Sprint(qty)}})
+	return u.confirmed(c, p, err, fmt.Sprintf("buy %d %s", qty, symbol))
+}
+
+// sell places a sell order for a whole holding, by the servlet's link.
+func (u *user) sell(c *ck, holdingID int64) (placed, bool) {
+	p, err := u.get(u.v.ctx, fmt.Sprintf("/daytrader/app?action=sell&holdingID=%d", holdingID))
+	return u.confirmed(c, p, err, fmt.Sprintf("sell holding %d", holdingID))
+}
+
+func (u *user) confirmed(c *ck, p page, err error, what string) (placed, bool) {
+	if err != nil {
+		c.transport(p, err)
+		return placed{}, false
+	}
+	id, found := orderID(p.body)
+	if p.status != 200 || !submitted(p.body) || !found {
+		ev := p.evidence("200 and an order confirmation naming its order id (\"… has been submitted\")", fmt.Sprintf("status %d", p.status))
+		c.fail(&ev, "%s of %s was not confirmed", what, u.uid)
+		return placed{}, false
+	}
+	return placed{id: id, page: p, at: time.Now()}, true
+}
+
+// waitFinal polls u's account page until the orders are final or the bound passes; it returns
+// the last snapshot and the orders not final by then.
+func (u *user) waitFinal(c *ck, ids []int64) (snapshot, []int64, bool) {
+	deadline := time.Now().Add(u.v.cfg.OrderBound)
+	for {
+		s, ok := u.snap(c)
+		if !ok {
+			return s, nil, false
+		}
+		var open []int64
+		for _, id := range ids {
+			if o, found := s.order(id); !found || !o.final() {
+				open = append(open, id)
+			}
+		}
+		if len(open) == 0 || time.Now().After(deadline) {
+			return s, open, true
+		}
+		select {
+		case <-u.v.ctx.Done():
+			return s, open, true
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/server"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// startServer starts a tradebench process on a small data set; mut changes its configuration.
+func startServer(t testing.TB, mut func(*server.Config)) *server.Server {
+	t.Helper()
+	dir := t.TempDir()
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = 20, 120 // over 100 quotes: the market summary has index quotes
+	cfg := server.DefaultConfig()
+	cfg.DB, cfg.Listen, cfg.LoadIfEmpty = "sqlite:"+filepath.Join(dir, "verify.db"), "127.0.0.1:0", &spec
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg.Orders.WorkDir = dir
+	if mut != nil {
+		mut(&cfg)
+	}
+	s, err := server.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// verifyTarget runs the suite against url with a short audit and returns what it found.
+func verifyTarget(t testing.TB, url string) *report.Verification {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, Config{Target: url, AuditUsers: 3, AuditTrades: 4, OrderBound: 20 * time.Second}, NewRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// mustConform fails t with the summary (every failure's evidence) unless res is conformant.
+// Its message starts "failed [IDS]", the ids of every failed check, which is what the mutants
+// in scripts/mutants.d/verify-*.sed expect: each breaks one rule and must fail exactly its check.
+func mustConform(t testing.TB, res *report.Verification) {
+	t.Helper()
+	if res.Conformant {
+		return
+	}
+	var b bytes.Buffer
+	res.WriteSummary(&b)
+	t.Fatalf("failed [%s]\n%s", strings.Join(res.Failed(), " "), b.String())
+}
+
+// The monolith in its default mode (SQLite, in-process access, synchronous orders) passes every
+// check and says which accounts it made. Mutants killed (scripts/mutants.d/verify-*.sed), each
+// failing exactly its check: no commission (business.commission), orders never completed
+// (business.orders_complete), a holding sellable by another user (isolation.sell_other), a 500
+// on a negative quantity (input.quantity).
+func TestVerifyTradebench(t *testing.T) {
+	s := startServer(t, nil)
+	res := verifyTarget(t, s.URL())
+	mustConform(t, res)
+	if len(res.Accounts) < 5 || !strings.HasPrefix(res.Accounts[0], "vf-") {
+		t.Fatalf("accounts %v, want verify's own vf-… accounts", res.Accounts)
+	}
+	for _, c := range res.Checks {
+		if c.Outcome == report.CheckSkip && c.ID != "isolation.cancel_other" {
+			t.Errorf("%s skipped against tradebench: %s", c.ID, c.Reason)
+		}
+	}
+}
+
+func TestShowSummary(t *testing.T) {
+	s := startServer(t, nil)
+	res := verifyTarget(t, s.URL())
+	var b bytes.Buffer
+	res.WriteSummary(&b)
+	t.Log(b.String())
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tradebench/tradebench/bench/verify"
+	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/htmlreport"
+)
+
+func init() {
+	register(&command{name: "verify", summary: "certify a DayTrader-compatible target before measuring it: the application's pages, business rules, isolation and input, and an audit, checked over the wire", run: runVerifyCmd})
+}
+
+const verifyHelp = `usage: tradebench verify --target URL [--out FILE.json] [--junit FILE.xml] [flags]
+
+Checks, over HTTP and as a browser with JavaScript off would, that the target implements the
+StockTrader / DayTrader application (tradebench, Apache DayTrader, or any other implementation of
+the /daytrader/app servlet contract), before anyone measures it. Each check is a named rule,
+reported with its evidence (the request, what was expected, what came, an excerpt of the page).
+The checks are grouped in four levels:
+
+  1 pages                 every servlet action and JSF page the built-in scenarios use, with the
+                          markers they check; the REST quotes
+  2 business rules        opening balance; buy and sell arithmetic; the 24.95 commission; orders
+                          completed (at once when synchronous, else within --order-bound); totals;
+                          the market summary; profile updates; logout ends the session
+  3 isolation and input   one user cannot see, sell or change another's; bad input gets a clear
+                          4xx, never a 500, and changes nothing
+  4 audit                 a short load on verify's own accounts, every one reconciled from its
+                          pages: money conserved, every order accounted for once
+
+A target is "DayTrader-compatible to level N of 4" when no check of levels 1..N failed. A check
+the target cannot support (no JSF, no REST quotes) is skipped with its reason, never failed.
+
+verify registers its own accounts (vf-RUN-N) and trades only with them, so it is safe on a shared
+target; it says so before it starts. Its trades move the prices of the quotes it trades.
+
+Output: the summary on stdout; --out FILE.json the results (and FILE.html, the report, beside
+it unless --no-report); --junit FILE.xml for CI. Exit status: 0 conformant, 7 not conformant,
+2 a bad command line, 1 the target could not be verified at all.
+
+examples:
+  tradebench verify --target http://127.0.0.1:8080
+  tradebench verify --target http://daytrader:9080 --out verify.json --junit verify.xml
+  tradebench verify --target http://127.0.0.1:8080 --order-bound 30s   # asynchronous orders
+
+flags:
+`
+
+// verifyFlags maps verify.Config's fields to the flags that set them.
+var verifyFlags = flagNames{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
+	"AuditUsers": "audit-users", "AuditTrades": "audit-trades"}
+
+func runVerifyCmd(ctx context.Context, args []string) error {
+	fs := newFlagSet("verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
+	var cfg verify.Config
+	fs.StringVar(&cfg.Target, "target", "", "the web tier's base URL, e.g. http://127.0.0.1:8080 (the /daytrader/… paths are below it)")
+	fs.DurationVar(&cfg.Timeout, "timeout", verify.DefaultTimeout, "bound of each request")
+	fs.DurationVar(&cfg.OrderBound, "order-bound", verify.DefaultOrderBound, "how long an order may take to complete (a target whose /trade/config.json says its orders are synchronous must complete them at once)")
+	symbols := fs.String("symbols", strings.Join(verify.DefaultSymbols, ","), "the quotes verify trades (at least two; every DayTrader data set has s:1, s:2, s:3)")
+	fs.IntVar(&cfg.AuditUsers, "audit-users", verify.DefaultAuditUsers, "accounts trading at once in the audit's load")
+	fs.IntVar(&cfg.AuditTrades, "audit-trades", verify.DefaultAuditTrades, "orders each audit account places")
+	fs.BoolVar(&cfg.Insecure, "insecure", false, "accept any TLS certificate of the target")
+	out := fs.String("out", "", "write the verification JSON here (and the HTML report beside it, FILE.html)")
+	junit := fs.String("junit", "", "write the checks as JUnit XML here (one suite per level), for CI")
+	noReport := fs.Bool("no-report", false, "do not write the HTML report beside --out")
+	setHelp(fs, verifyHelp)
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	cfg.Symbols = splitList(*symbols)
+	cfg.SetDefaults()
+	if err := cfg.Validate(); err != nil {
+		return verifyFlags.usageError(err)
+	}
+	for flag, path := range map[string]string{"--out": *out, "--junit": *junit} {
+		if path != "" {
+			if err := report.CheckWritable(path); err != nil {
+				return usageErrorf("%s: %v", flag, err)
+			}
+		}
+	}
+	res, err := verifyTarget(ctx, cfg, os.Stderr)
+	if res == nil {
+		return verifyFlags.orUsage(err)
+	}
+	res.WriteSummary(os.Stdout)
+	if err != nil {
+		return err // interrupted: what was checked is printed, but it is no verdict
+	}
+	if err := writeVerification(res, *out, *junit, *noReport); err != nil {
+		return err
+	}
+	return res.Err()
+}
+
+// verifyTarget runs the suite, saying first what it will create (on log).
+func verifyTarget(ctx context.Context, cfg verify.Config, log io.Writer) (*report.Verification, error) {
+	run := verify.NewRun()
+	fmt.Fprintf(log, "verify %s: %s\n", dsn.Redact(cfg.Target), verify.Notice(run))
+	cfg.Progress = log
+	return verify.Run(ctx, cfg, run)
+}
+
+// writeVerification writes verify's --out (and its report) and --junit.
+func writeVerification(res *report.Verification, out, junit string, noReport bool) error {
+	if out != "" {
+		if err := res.WriteFile(out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
+		if !noReport {
+			html := htmlreport.PathFor(out)
+			if err := htmlreport.WriteFile(html, func(w io.Writer) error { return htmlreport.RenderVerification(w, res) }); err != nil {
+				return fmt.Errorf("report: %w", err)
+			}
+			fmt.Fprintf(os.Stderr, "report written to %s\n", html)
+		}
+	}
+	if junit != "" {
+		f, err := os.Create(junit)
+		if err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+		if err := res.WriteJUnit(f); err != nil {
+			f.Close()
+			return fmt.Errorf("--junit: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+	}
+	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

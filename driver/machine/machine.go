@@ -1,0 +1,332 @@
+// Package machine measures the measuring machine itself during a run's measured window: its
+// busy CPU from /proc/stat (steal included), the CPU of the measurement's own processes (this
+// driver, and the system under test when it runs on this machine) and the difference — what
+// other processes took — with the load averages at the window's start and end and the busiest
+// other processes by name. The results carry it as their machine section, and the run rule
+// other_processes (report/validity.go) judges it: a benchmark on a shared machine measures its
+// neighbours too, and a number that did must not be called valid.
+//
+// It is part of the instrument: it reads only /proc and the system under test's resource
+// sources (package sut), never a system under test.
+package machine
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/report"
+)
+
+// Busiest is how many of the busiest other processes the machine section names.
+const Busiest = 5
+
+// Config says where /proc is and which processes are the measurement's own.
+type Config struct {
+	// Root is the proc file system ("" = /proc; tests point elsewhere).
+	Root string
+	// Self is this process's pid (0 = os.Getpid()).
+	Self int
+	// SUT are the system under test's resource sources: a process on this machine (a pid) or a
+	// server scraped at a loopback address is the measurement's own; one elsewhere is not.
+	SUT []sut.Source
+	// OwnNames are process names (as /proc/PID/stat gives them, e.g. "postgres") counted as
+	// the measurement's own: a database server on this machine that the system under test uses.
+	OwnNames []string
+}
+
+// snapshot is one reading of the machine.
+type snapshot struct {
+	at          time.Time
+	busy, steal uint64 // /proc/stat ticks over all CPUs
+	cores       int
+	load        []float64
+	procs       map[int]sut.Stat
+	// scraped are the loopback SUT sources' CPU seconds, in the order of Watch.scrapes, and
+	// whether each read succeeded
+	scraped   []float64
+	scrapedOK []bool
+}
+
+// Watch measures the window [from, to) of a run in the background.
+type Watch struct {
+	cfg     Config
+	scrapes []sut.Source
+	stop    chan struct{}
+	done    chan struct{}
+	mu      sync.Mutex
+	result  *report.Machine
+}
+
+// Start measures the machine from the instant from until to, or until Result is called first
+// (a run cut short). Without a readable /proc, Result is nil.
+func Start(ctx context.Context, cfg Config, from, to time.Time) *Watch {
+	if cfg.Root == "" {
+		cfg.Root = "/proc"
+	}
+	if cfg.Self == 0 {
+		cfg.Self = os.Getpid()
+	}
+	w := &Watch{cfg: cfg, stop: make(chan struct{}), done: make(chan struct{})}
+	for _, s := range cfg.SUT {
+		if s.PID() == 0 && loopback(s.Origin()) {
+			w.scrapes = append(w.scrapes, s)
+		}
+	}
+	go func() {
+		defer close(w.done)
+		wait := func(t time.Time) bool {
+			tm := time.NewTimer(time.Until(t))
+			defer tm.Stop()
+			select {
+			case <-tm.C:
+				return true
+			case <-w.stop:
+				return false
+			}
+		}
+		if !wait(from) {
+			return
+		}
+		a, ok := w.read(ctx)
+		if !ok {
+			return
+		}
+		wait(to)
+		b, ok := w.read(ctx)
+		if !ok {
+			return
+		}
+		m := w.measure(a, b)
+		w.mu.Lock()
+		w.result = m
+		w.mu.Unlock()
+	}()
+	return w
+}
+
+// Result ends the measurement (the run is over) and returns it: nil when the window was never
+// reached or /proc could not be read.
+func (w *Watch) Result() *report.Machine {
+	close(w.stop)
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.result
+}
+
+// loopback reports whether a scraped source's URL is on this machine.
+func loopback(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (w *Watch) read(ctx context.Context) (snapshot, bool) {
+	s := snapshot{}
+	stat, err := os.ReadFile(w.cfg.Root + "/stat")
+	if err != nil {
+		return s, false
+	}
+	if s.busy, s.steal, s.cores, err = parseCPU(stat); err != nil {
+		return s, false
+	}
+	s.at = time.Now()
+	if b, err := os.ReadFile(w.cfg.Root + "/loadavg"); err == nil {
+		s.load = parseLoad(b)
+	}
+	for _, src := range w.scrapes {
+		rctx, cancel := context.WithTimeout(ctx, sut.Interval)
+		smp, err := src.Read(rctx)
+		cancel()
+		s.scraped = append(s.scraped, smp.CPUSeconds)
+		s.scrapedOK = append(s.scrapedOK, err == nil)
+	}
+	s.procs = scan(w.cfg.Root)
+	return s, true
+}
+
+// parseCPU reads /proc/stat's aggregate line: busy ticks (everything but idle and iowait;
+// guest time is already inside user), steal ticks, and the number of cpuN lines (online CPUs).
+func parseCPU(b []byte) (busy, steal uint64, cores int, err error) {
+	seen := false
+	for line := range bytes.Lines(b) {
+		f := bytes.Fields(line)
+		if len(f) == 0 || !bytes.HasPrefix(f[0], []byte("cpu")) {
+			continue
+		}
+		if len(f[0]) > 3 {
+			cores++
+			continue
+		}
+		// cpu user nice system idle iowait irq softirq steal guest guest_nice
+		var v [8]uint64
+		for i := 0; i < 8 && i+1 < len(f); i++ {
+			if v[i], err = strconv.ParseUint(string(f[i+1]), 10, 64); err != nil {
+				return 0, 0, 0, err
+			}
+		}
+		busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
+		steal = v[7]
+		seen = true
+	}
+	if !seen || cores == 0 {
+		return 0, 0, 0, os.ErrNotExist
+	}
+	return busy, steal, cores, nil
+}
+
+func parseLoad(b []byte) []float64 {
+	f := bytes.Fields(b)
+	var out []float64
+	for i := 0; i < 3 && i < len(f); i++ {
+		v, err := strconv.ParseFloat(string(f[i]), 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// scan reads every process's stat line (a process gone between listing and reading is
+// skipped).
+func scan(root string) map[int]sut.Stat {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	out := make(map[int]sut.Stat, len(ents))
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid <= 0 {
+			continue
+		}
+		b, err := os.ReadFile(root + "/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		if st, err := sut.ParseStat(b); err == nil {
+			out[pid] = st
+		}
+	}
+	return out
+}
+
+// measure turns two snapshots into the window's machine section.
+func (w *Watch) measure(a, b snapshot) *report.Machine {
+	secs := b.at.Sub(a.at).Seconds()
+	if secs <= 0 {
+		return nil
+	}
+	cores := func(ticks uint64) float64 { return float64(ticks) / sut.ClockTicks / secs }
+	m := &report.Machine{Seconds: round(secs, 2), Cores: b.cores, LoadStart: a.load, LoadEnd: b.load}
+	if b.busy >= a.busy {
+		m.BusyCores = cores(b.busy - a.busy)
+	}
+	if b.steal >= a.steal {
+		m.StealCores = cores(b.steal - a.steal)
+	}
+	own := map[int]bool{w.cfg.Self: true}
+	for _, s := range w.cfg.SUT {
+		if s.PID() > 0 {
+			own[s.PID()] = true
+		}
+	}
+	var ownCores float64
+	// the other processes grouped by name (two loops are "sh ×2"; a kernel thread's name is cut
+	// at its '/': kworker/u8:3 is a kworker)
+	type group struct {
+		pid, n int
+		cores  float64
+	}
+	others := map[string]*group{}
+	var seenOther float64
+	for pid, end := range b.procs {
+		start, seen := a.procs[pid]
+		if seen && start.Name != end.Name {
+			seen = false // the pid was reused
+		}
+		used := end.UTime + end.STime // a process started in the window: all of it
+		if seen {
+			used -= min(used, start.UTime+start.STime)
+		}
+		if own[pid] || slices.Contains(w.cfg.OwnNames, end.Name) {
+			ownCores += cores(used)
+			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3)})
+			continue
+		}
+		if used == 0 {
+			continue
+		}
+		name, _, _ := strings.Cut(end.Name, "/")
+		g := others[name]
+		if g == nil {
+			g = &group{pid: pid}
+			others[name] = g
+		}
+		g.n++
+		g.cores += cores(used)
+		seenOther += cores(used)
+	}
+	var busiest []report.MachineProcess
+	for name, g := range others {
+		p := report.MachineProcess{Name: name, PID: g.pid, Cores: round(g.cores, 2)}
+		if g.n > 1 {
+			p.Name, p.PID = fmt.Sprintf("%s ×%d", name, g.n), 0
+		}
+		busiest = append(busiest, p)
+	}
+	for i, s := range w.scrapes {
+		if a.scrapedOK[i] && b.scrapedOK[i] && b.scraped[i] >= a.scraped[i] {
+			c := (b.scraped[i] - a.scraped[i]) / secs
+			ownCores += c
+			m.Own = append(m.Own, report.MachineProcess{Name: s.Name(), Cores: round(c, 3)})
+		}
+	}
+	m.OwnCores = round(ownCores, 3)
+	m.OtherCores = round(max(m.BusyCores-ownCores, 0), 3)
+	// what other processes took beyond the ones still running at the window's end: processes
+	// that came and went within it (a build's compilers), the kernel's interrupts, steal
+	if gone := m.OtherCores - seenOther; gone >= 0.01 {
+		busiest = append(busiest, report.MachineProcess{Name: "(ended within the window, interrupts, steal)", Cores: round(gone, 2)})
+	}
+	slices.SortFunc(m.Own, func(x, y report.MachineProcess) int { return x.PID - y.PID })
+	slices.SortFunc(busiest, func(x, y report.MachineProcess) int {
+		if c := cmp.Compare(y.Cores, x.Cores); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+	m.Busiest = busiest[:min(len(busiest), Busiest)]
+	m.BusyCores, m.StealCores = round(m.BusyCores, 3), round(m.StealCores, 3)
+	if m.Cores > 0 {
+		m.OtherShare = round(m.OtherCores/float64(m.Cores), 4)
+	}
+	return m
+}
+
+func round(v float64, digits int) float64 {
+	p := 1.0
+	for range digits {
+		p *= 10
+	}
+	return float64(int64(v*p+0.5)) / p
+}

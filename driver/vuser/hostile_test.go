@@ -1,0 +1,139 @@
+package vuser
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/report"
+)
+
+func runWith(t *testing.T, target, yaml string, users, iterations int, opt httpc.Options) *report.Results {
+	t.Helper()
+	return runConfig(t, Config{Target: target, HTTP: opt}, yaml, users, iterations)
+}
+
+// seen is what the other host was sent.
+type seen struct {
+	mu   sync.Mutex
+	reqs []string // method, Authorization, Cookie, body
+}
+
+func (s *seen) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reqs...)
+}
+
+// TestCrossOriginRedirect is finding 3 of issue 35: a target answering the login with a 307 to
+// another host:port had the driver send every login there, password and Authorization header
+// included, and the run was VALID. By default a cross-origin redirect is not followed (the
+// transaction fails, saying why) and the other host gets nothing; with --redirects any it is
+// followed as browsers and curl do: a GET with no body, no cookies and no Authorization.
+// Mutants: redirect-cross-origin-followed (the policy check gone), redirect-credentials-kept
+// (StripCredentials not applied).
+func TestCrossOriginRedirect(t *testing.T) {
+	var other seen
+	thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		other.mu.Lock()
+		other.reqs = append(other.reqs, fmt.Sprintf("%s auth=%q cookie=%q body=%q", r.Method, r.Header.Get("Authorization"), r.Header.Get("Cookie"), b))
+		other.mu.Unlock()
+		fmt.Fprint(w, "Welcome")
+	}))
+	defer thief.Close()
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "s3ss", Path: "/", Domain: "127.0.0.1"})
+		http.Redirect(w, r, thief.URL+"/steal", http.StatusTemporaryRedirect)
+	}))
+	defer target.Close()
+	const sc = `
+name: t
+flow:
+  - request:
+      name: login
+      method: POST
+      url: /login
+      headers: {Authorization: "Bearer T0kenSecret", Cookie: "pre=SetCookieSecret"}
+      form: {uid: "uid:0", passwd: "PassW0rdSecret"}
+      check: {contains: Welcome}
+`
+	res := runWith(t, target.URL, sc, 2, 3, httpc.Options{})
+	if got := other.all(); len(got) != 0 {
+		t.Fatalf("same-origin policy (the default): the other host got %d requests: %q", len(got), got)
+	}
+	if x := tx(t, res, "login"); x.Errors != 6 || len(res.Errors) != 1 || res.Errors[0].Kind != "cross-origin redirect" {
+		t.Errorf("the refused redirect is not a failure saying why: %+v %+v", x, res.Errors)
+	}
+
+	res = runWith(t, target.URL, sc, 1, 2, httpc.Options{Redirects: httpc.RedirectAny})
+	got := other.all()
+	if len(got) != 2 {
+		t.Fatalf("--redirects any: the other host got %q", got)
+	}
+	for _, g := range got {
+		if g != `GET auth="" cookie="" body=""` || strings.Contains(g, "Secret") || strings.Contains(g, "s3ss") {
+			t.Errorf("a cross-origin hop carried what it must not: %s", g)
+		}
+	}
+	if x := tx(t, res, "login"); x.Pass != 2 {
+		t.Errorf("--redirects any: %+v %+v", x, res.Errors)
+	}
+
+	res = runWith(t, target.URL, sc, 1, 1, httpc.Options{Redirects: httpc.RedirectNone})
+	if len(other.all()) != 2 || res.StatusCodes["307"] != 1 {
+		t.Errorf("--redirects none: followed, or the 307 not the response: %v", res.StatusCodes)
+	}
+}
+
+// TestBodyBudgetBoundsTheDriver is finding 2 of issue 35: the cap on a kept body was per user,
+// so a target sending huge bodies after the login took the driver to 3.7 GiB with 30 users of
+// 1 GiB bodies. Now every user's kept bodies share one budget. Scaled down: 12 users each fetch
+// a 32 MiB body they must check (384 MiB if each kept its own) with a 16 MiB budget; the
+// driver runs in a child process and its peak RSS (rusage Maxrss, not timing-dependent) must
+// stay under 150 MiB. Mutant: body-budget-off (the budget's check gone).
+func TestBodyBudgetBoundsTheDriver(t *testing.T) {
+	if os.Getenv("TB_BUDGET_CHILD") != "" {
+		budget := httpc.NewBodyBudget(16 << 20)
+		res := runWith(t, os.Getenv("TB_BUDGET_CHILD"), `
+name: t
+flow:
+  - request: {name: big, url: /big, check: {contains: "the end"}}
+`, 12, 1, httpc.Options{Budget: budget})
+		fmt.Printf("peak=%d errors=%v\n", budget.Peak(), res.Errors)
+		return
+	}
+	body := []byte(strings.Repeat("x", 32<<20-7) + "the end")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
+	defer srv.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestBodyBudgetBoundsTheDriver$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TB_BUDGET_CHILD="+srv.URL)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("driver peak RSS %d MiB; %s", rss>>20, strings.TrimSpace(string(out)))
+	if rss > 150<<20 {
+		t.Errorf("the driver's peak RSS was %d MiB with a 16 MiB body budget (bound 150 MiB)", rss>>20)
+	}
+	if !strings.Contains(string(out), "body budget") {
+		t.Errorf("bodies past the budget did not fail as such:\n%s", out)
+	}
+}

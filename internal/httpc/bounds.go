@@ -1,0 +1,169 @@
+package httpc
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync/atomic"
+)
+
+// What a target can make the driver hold is bounded (docs/security.md, "Pointing the driver at a
+// system you do not trust"): a response's headers, a kept body, all kept bodies at once, the
+// cookies, and where a redirect may lead.
+
+// DefaultMaxHeaderBytes bounds a response's header section (status line included), as browsers
+// do (Chrome: 256 KiB); DefaultMaxHeaders bounds its number of header lines. A target sending
+// 100,000 Set-Cookie lines used to hold the preflight on CPU for its whole timeout.
+const (
+	DefaultMaxHeaderBytes = 256 << 10
+	DefaultMaxHeaders     = 500
+)
+
+// DefaultMaxBody bounds one body kept for checks or extraction (Request.MaxBody 0).
+const DefaultMaxBody = 64 << 20
+
+// DefaultBodyBudget is the whole driver's memory for kept bodies when Options.Budget is nil.
+const DefaultBodyBudget = 128 << 20
+
+// pooledBody is the capacity of a body buffer that costs the budget nothing: every user's
+// buffer starts from the pool at this size, so a run of ordinary pages never touches the
+// budget's shared counter; only growth beyond it is reserved.
+const pooledBody = 16 << 10
+
+// BodyBudget is the memory every Client sharing it may hold in kept response bodies at once,
+// counted as buffer capacity beyond the first 16 KiB each. A body that would take the total past
+// the limit fails its request (KindBodyBudget) instead of growing: the driver's memory stays
+// bounded however many users a target sends huge pages to (30 users of 1 GiB bodies used to take
+// 3.7 GiB, each user capped on its own). Safe for concurrent use.
+type BodyBudget struct {
+	limit      int64
+	used, peak atomic.Int64
+}
+
+// NewBodyBudget returns a budget of limit bytes (<= 0: DefaultBodyBudget).
+func NewBodyBudget(limit int64) *BodyBudget {
+	if limit <= 0 {
+		limit = DefaultBodyBudget
+	}
+	return &BodyBudget{limit: limit}
+}
+
+// Limit is the budget's size in bytes.
+func (b *BodyBudget) Limit() int64 { return b.limit }
+
+// Peak is the most the budget's clients held at once.
+func (b *BodyBudget) Peak() int64 { return b.peak.Load() }
+
+// InUse is what the budget's clients hold now.
+func (b *BodyBudget) InUse() int64 { return b.used.Load() }
+
+func (b *BodyBudget) reserve(n int64) bool {
+	for {
+		u := b.used.Load()
+		if u+n > b.limit {
+			return false
+		}
+		if b.used.CompareAndSwap(u, u+n) {
+			for p := b.peak.Load(); u+n > p && !b.peak.CompareAndSwap(p, u+n); p = b.peak.Load() {
+			}
+			return true
+		}
+	}
+}
+
+func (b *BodyBudget) release(n int64) { b.used.Add(-n) }
+
+// defaultBudget is shared by every Options without a Budget: one budget for the process.
+var defaultBudget = NewBodyBudget(DefaultBodyBudget)
+
+func (o *Options) budget() *BodyBudget {
+	if o.Budget != nil {
+		return o.Budget
+	}
+	return defaultBudget
+}
+
+// KindBodyBudget is a kept body the budget had no room for.
+const KindBodyBudget = "body budget"
+
+// RedirectPolicy says which redirects a client of the driver follows. The zero value is
+// RedirectSameOrigin, the default: a target cannot aim the load (and the login's password) at
+// another host by answering 307.
+type RedirectPolicy uint8
+
+const (
+	// RedirectSameOrigin follows a redirect only to the same scheme, host and port.
+	RedirectSameOrigin RedirectPolicy = iota
+	// RedirectNone follows no redirect: the 3xx is the response.
+	RedirectNone
+	// RedirectAny follows redirects to any origin; a hop to another origin carries no body, no
+	// cookies and no Authorization (StripCredentials), as browsers and curl do.
+	RedirectAny
+)
+
+// RedirectPolicies are the names ParseRedirectPolicy takes, in the order of the flag's help.
+var RedirectPolicies = []string{"same-origin", "none", "any"}
+
+func (p RedirectPolicy) String() string {
+	if int(p) < len(RedirectPolicies) {
+		return RedirectPolicies[p]
+	}
+	return fmt.Sprintf("RedirectPolicy(%d)", p)
+}
+
+// MarshalText writes the policy's name (in a results file's settings).
+func (p RedirectPolicy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a policy's name.
+func (p *RedirectPolicy) UnmarshalText(b []byte) error {
+	v, err := ParseRedirectPolicy(string(b))
+	*p = v
+	return err
+}
+
+// ParseRedirectPolicy reads a policy's name.
+func ParseRedirectPolicy(s string) (RedirectPolicy, error) {
+	for i, n := range RedirectPolicies {
+		if s == n {
+			return RedirectPolicy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown redirect policy %q: use %s", s, strings.Join(RedirectPolicies, ", "))
+}
+
+// SameOrigin reports whether two endpoints are one origin (scheme, host, port).
+func SameOrigin(a, b *Endpoint) bool {
+	return a.TLS == b.TLS && a.Addr == b.Addr && strings.EqualFold(a.Host, b.Host)
+}
+
+// Follows reports whether the policy follows a redirect from one endpoint to another.
+func (p RedirectPolicy) Follows(from, to *Endpoint) bool {
+	switch p {
+	case RedirectAny:
+		return true
+	case RedirectSameOrigin:
+		return SameOrigin(from, to)
+	}
+	return false
+}
+
+// StripCredentials removes the header lines a request must not carry to another origin
+// (Authorization, Proxy-Authorization, Cookie) from pre-rendered header lines.
+func StripCredentials(header []byte) []byte {
+	out := header[:0:0]
+	for len(header) > 0 {
+		line := header
+		if i := bytes.IndexByte(header, '\n'); i >= 0 {
+			line, header = header[:i+1], header[i+1:]
+		} else {
+			header = nil
+		}
+		name, _, _ := bytes.Cut(line, []byte(":"))
+		name = bytes.TrimSpace(name)
+		if bytes.EqualFold(name, []byte("Authorization")) || bytes.EqualFold(name, []byte("Proxy-Authorization")) || bytes.EqualFold(name, []byte("Cookie")) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}

@@ -1,0 +1,5 @@
+# a response's header section is read whatever its size
+# kill: ./internal/httpc TestCookieJarAndHeadersBounded
+# file: internal/httpc/httpc.go
+# expect: header bound
+s#if headBytes += len(line); headBytes > maxBytes || lines > maxLines {#if headBytes += len(line); false {#

@@ -1,0 +1,5 @@
+# report compare prints a results file's label raw on the terminal
+# kill: ./cmd/tradebench TestUntrustedResultsReachTerminalAndCSVEscaped
+# file: cmd/tradebench/report.go
+# expect: control character
+s#logsafe.Terminal(runs\[i\].Label)#runs[i].Label#
