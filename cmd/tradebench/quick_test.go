@@ -178,7 +178,8 @@ func TestReadmeQuickModeAgainstTheMonolith(t *testing.T) {
 	}
 	defer s.Close()
 	code, stdout, stderr := capture(t, "drive", "--url", s.URL()+"/", "-c", "50", "-d", "2s", "--progress", "off")
-	if code != 0 || !strings.Contains(stdout, "verdict: VALID") {
+	// the verdict may be inconclusive on a busy machine (the machine rule); the run succeeds
+	if code != 0 || !strings.Contains(stdout, "status codes: 303×") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
