@@ -96,8 +96,21 @@ func TestDriveVerifyFirst(t *testing.T) {
 	if err != nil || !strings.Contains(string(page), "measured anyway (--verify-force)") {
 		t.Fatalf("the report's header does not say the target failed verification: %v", err)
 	}
+	cmp := filepath.Join(dir, "cmp.html")
+	if code, stdout, stderr := capture(t, "report", "compare", filepath.Join(dir, "good.json"), out, "--out", cmp); code != 0 {
+		t.Fatalf("report compare: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if page, err := os.ReadFile(cmp); err != nil || !strings.Contains(string(page), "verified 4/4</span>") || !strings.Contains(string(page), "verified 2/4, forced</span>") {
+		t.Fatalf("report compare does not show each run's verification: %v", err)
+	}
 	if code, _, stderr := capture(t, append([]string{"drive", "--target", bad.URL, "--verify-force"}, load...)...); code != exitUsage || !strings.Contains(stderr, "--verify") {
 		t.Fatalf("--verify-force alone: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := capture(t, "run", "--verify", "--work-dir", filepath.Join(dir, "w")); code != exitUsage || !strings.Contains(stderr, "--verify checks a --target") {
+		t.Fatalf("run --verify without --target: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "w")); err == nil {
+		t.Fatal("a refused run --verify created its working directory")
 	}
 }
 
