@@ -129,8 +129,10 @@ type Config struct {
 	NoPreflight bool `json:"-"`
 	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
 	// that a comparison can tell a change from run-to-run noise: the results keep every run's
-	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
-	// controller repeats a distributed drive; each agent's share is one run.
+	// headline numbers (Results.Repeats) and otherwise are the last run's. With Peak, each run is
+	// a whole capacity search and keeps its capacity (a capacity's variance lives between
+	// searches: Kalibera & Jones). The controller repeats a distributed drive; each agent's
+	// share is one run.
 	Repeat int `json:"-"`
 	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
 	// that each run starts from the same state.
@@ -153,6 +155,10 @@ type Config struct {
 	// scraper takes the final numbers and an open dashboard its final report (0: they close with
 	// the run; at most MaxLiveLinger).
 	LiveLinger time.Duration `json:"-"`
+	// FaultsFile, if set, is read after the run: the faults injected during it (one JSON line
+	// each, as scripts/testbed crash writes them; report.ReadFaults), whose windows and errors
+	// the results, the verdict and the report show (report.Results.Faults).
+	FaultsFile string `json:"-"`
 	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
 	LiveLog *slog.Logger `json:"-"`
 	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).

@@ -122,7 +122,11 @@ func (r *Results) writeAgents(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  agent\thost\trequests\terrors\tp99 ms\tstate\t")
 	for _, a := range r.Agents {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\t\n", a.Name, a.Host, a.Requests, a.Errors, FormatMs(a.P99Ms), a.State)
+		p99 := "—" // the samples rule, as in the transactions table
+		if EnoughSamples(a.Pass(), 99, r.MinSamples()) {
+			p99 = FormatMs(a.P99Ms)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\t\n", a.Name, a.Host, a.Requests, a.Errors, p99, a.State)
 	}
 	tw.Flush()
 	if len(lost) > 0 {
