@@ -13,15 +13,12 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
@@ -34,6 +31,7 @@ import (
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/untrusted"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -57,6 +55,8 @@ type Config struct {
 	// URL selects quick mode: every iteration is one GET of this URL (templates allowed, e.g.
 	// s:{0..1000}). Target and Scenario must then be empty.
 	URL string `json:"url,omitempty"`
+	// Request is quick mode's request beyond its URL: method, headers, body (nil: a GET).
+	Request *QuickRequest `json:"request,omitempty"`
 	// Params override scenario parameters.
 	Params map[string]string `json:"params,omitempty"`
 
@@ -155,6 +155,12 @@ type Config struct {
 	// scraper takes the final numbers and an open dashboard its final report (0: they close with
 	// the run; at most MaxLiveLinger).
 	LiveLinger time.Duration `json:"-"`
+	// LiveToken, if set, is required of every request to the live metrics and dashboard
+	// (?token=TOKEN in the dashboard's URL; Authorization: Bearer TOKEN for a scraper).
+	LiveToken string `json:"-"`
+	// LiveAllowHosts are host names the live views answer to besides loopback names and their
+	// own address (the Host check keeps a DNS-rebinding page out).
+	LiveAllowHosts []string `json:"-"`
 	// FaultsFile, if set, is read after the run: the faults injected during it (one JSON line
 	// each, as scripts/testbed crash writes them; report.ReadFaults), whose windows and errors
 	// the results, the verdict and the report show (report.Results.Faults).
@@ -218,6 +224,9 @@ func (c Config) Validate() error {
 	if err := checkRepeat(c); err != nil {
 		return err
 	}
+	if err := c.Request.validate(c.URL != ""); err != nil {
+		return err
+	}
 	return c.checkLive()
 }
 
@@ -268,7 +277,7 @@ func ReadScenario(nameOrPath string) ([]byte, error) {
 	if data, ok := scenarios.Get(nameOrPath); ok && builtinName(nameOrPath) {
 		return data, nil
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := untrusted.ReadFile(nameOrPath, untrusted.MaxScenarioBytes, "scenario")
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("scenario %q is neither a built-in (%s) nor a file", nameOrPath, strings.Join(scenarios.Names(), ", "))
@@ -295,40 +304,6 @@ func NewRunID() string {
 	rand.Read(b[:])
 	r := strconv.FormatUint(uint64(b[0])<<16|uint64(b[1])<<8|uint64(b[2]), 36)
 	return strconv.FormatInt(time.Now().Unix(), 36) + strings.Repeat("0", 5-len(r)) + r
-}
-
-// quickScenario is quick mode's one-request scenario, written in the scenario format so it
-// runs through exactly the same engine.
-func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, "", setting.Errorf("URL", "%q: %v", rawURL, err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, "", setting.Errorf("URL", "%q: give an absolute http:// or https:// URL", rawURL)
-	}
-	target := u.Scheme + "://" + u.Host
-	// the path and query as written: u.RequestURI() would escape a template's braces in the
-	// path (s:{0..1000} -> s:%7B0..1000%7D) and every request would ask for the literal text
-	rest := rawURL[strings.Index(rawURL, "://")+3:]
-	path := "/"
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		path = rest[i:]
-	}
-	if strings.HasPrefix(path, "?") {
-		path = "/" + path
-	}
-	path, _, _ = strings.Cut(path, "#")
-	doc := map[string]any{
-		"name": "quick",
-		"flow": []any{map[string]any{"request": map[string]any{"name": "GET " + u.Path, "url": path}}},
-	}
-	data, err := yaml.Marshal(doc)
-	if err != nil {
-		return nil, "", err
-	}
-	sc, err := scenario.Parse("url", data, opt)
-	return sc, target, err
 }
 
 // Plan is a drive ready to run: its scenario compiled, its virtual users' workload built and its
@@ -365,7 +340,7 @@ func Prepare(cfg Config) (*Plan, error) {
 		if len(cfg.Params) > 0 {
 			return nil, setting.Errorf("Params", "parameters apply to scenarios; quick mode (one URL) has none")
 		}
-		p.sc, p.target, err = quickScenario(cfg.URL, opt)
+		p.sc, p.target, err = quickScenario(cfg.URL, cfg.Request, opt)
 	default:
 		if cfg.Target == "" {
 			return nil, setting.Errorf("Target", "the target is required (the base URL of the system under test, e.g. http://localhost:8080), or a URL for quick mode")

@@ -22,7 +22,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 	if r.Target != "" {
 		fmt.Fprintf(w, " against %s", r.Target)
 	}
-	fmt.Fprintf(w, " — measured %.1fs of steady state\n\n", r.SteadySeconds)
+	fmt.Fprintf(w, " — measured %.1fs of steady state\n", r.SteadySeconds)
+	if d := r.Disclosure; d != nil && d.Verification != nil {
+		fmt.Fprintf(w, "target verified: %s\n", d.Verification.Line())
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "transaction\tcount\tpass\tfail\tstop\ttps\tmin ms\tmean ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t")
 	few := false
@@ -66,6 +70,9 @@ func (r *Results) WriteSummary(w io.Writer) {
 			parts[i] = fmt.Sprintf("%s×%d", c, r.StatusCodes[c])
 		}
 		fmt.Fprintf(w, "status codes: %s\n", strings.Join(parts, "  "))
+		if n := r.notSuccess(); n > 0 && r.Settings.Mode == ModeQuick {
+			fmt.Fprintf(w, "  %d of the answers were not 2xx: quick mode measures whatever the URL answers, as wrk does\n", n)
+		}
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s ×%d in %s — first: %s\n", e.Kind, e.Count, e.Transaction, e.Example)
@@ -128,4 +135,15 @@ func (r *Results) writeAgents(w io.Writer) {
 	if len(lost) > 0 {
 		fmt.Fprintf(w, "LOST AGENTS: %s stopped reporting; the table above merges the other agents only\n", strings.Join(lost, ", "))
 	}
+}
+
+// notSuccess counts the answers whose status is not 2xx.
+func (r *Results) notSuccess() int64 {
+	var n int64
+	for c, k := range r.StatusCodes {
+		if !strings.HasPrefix(c, "2") {
+			n += k
+		}
+	}
+	return n
 }
