@@ -153,6 +153,10 @@ type Config struct {
 	// scraper takes the final numbers and an open dashboard its final report (0: they close with
 	// the run; at most MaxLiveLinger).
 	LiveLinger time.Duration `json:"-"`
+	// FaultsFile, if set, is read after the run: the faults injected during it (one JSON line
+	// each, as scripts/testbed crash writes them; report.ReadFaults), whose windows and errors
+	// the results, the verdict and the report show (report.Results.Faults).
+	FaultsFile string `json:"-"`
 	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
 	LiveLog *slog.Logger `json:"-"`
 	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).

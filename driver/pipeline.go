@@ -133,6 +133,11 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	}
 	res.Label = cfg.Label
 	res.Notes = append(res.Notes, p.Notes...)
+	if cfg.FaultsFile != "" {
+		if ferr := res.AddFaultsFile(cfg.FaultsFile); ferr != nil {
+			res.Notes = append(res.Notes, "faults not recorded: "+ferr.Error())
+		}
+	}
 	if sess != nil {
 		if ferr := sess.Finish(res); ferr != nil {
 			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())

@@ -142,7 +142,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	}
 	cfg := f.cfg
 	cfg.Phases, cfg.Label, cfg.Repeat, cfg.Progress, cfg.ProgressTTY = base.Phases, base.Label, base.Repeat, base.Progress, base.ProgressTTY
-	cfg.Thresholds, cfg.Rules = base.Thresholds, base.Rules
+	cfg.Thresholds, cfg.Rules, cfg.FaultsFile = base.Thresholds, base.Rules, base.FaultsFile
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
 	cfg.URL, cfg.Params = quickURL, f.set
 	cfg.BodyBudget = f.bodyBudget.n

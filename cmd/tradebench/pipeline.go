@@ -97,6 +97,7 @@ type pipelineFlags struct {
 	maxP90, maxP99 time.Duration
 	minTPS         float64
 	live           driver.Config // MetricsListen, Dashboard, LiveLinger
+	faults         string
 }
 
 func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut string) {
@@ -113,6 +114,7 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.live.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
 	fs.StringVar(&f.live.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.StringVar(&f.faults, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
 	fs.DurationVar(&f.live.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 }
 
@@ -124,7 +126,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	if cfg.Phases, err = f.phases.phases(); err != nil {
 		return cfg, err
 	}
-	cfg.Label, cfg.Repeat = f.label, f.repeat
+	cfg.Label, cfg.Repeat, cfg.FaultsFile = f.label, f.repeat, f.faults
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = f.live.MetricsListen, f.live.Dashboard, f.live.LiveLinger, printLive
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	if f.maxErrorRate != "" {

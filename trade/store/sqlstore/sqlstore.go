@@ -87,6 +87,17 @@ func (s Scan[T, P]) AccountWithProfile(r Scanner) (trade.Account, trade.AccountP
 	return a, p, nil
 }
 
+// AccountSummary scans a row of store.AccountSummarySQL: AccountCols, then the holdings' count
+// and purchase basis.
+func (s Scan[T, P]) AccountSummary(r Scanner) (trade.Account, trade.HoldingsSummary, error) {
+	var n, basis int64
+	a, err := s.account(r, &n, &basis)
+	if err != nil {
+		return trade.Account{}, trade.HoldingsSummary{}, err
+	}
+	return a, trade.HoldingsSummary{Count: int(n), Basis: trade.Money(basis)}, nil
+}
+
 // Profile scans "userid, " + ProfileCols.
 func (Scan[T, P]) Profile(r Scanner) (trade.AccountProfile, error) {
 	var p trade.AccountProfile
@@ -120,13 +131,24 @@ func (Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, error
 }
 
 // Order scans OrderCols.
-func (Scan[T, P]) Order(r Scanner) (trade.Order, error) {
+func (s Scan[T, P]) Order(r Scanner) (trade.Order, error) { return s.order(r) }
+
+// PartOrder scans a row of store.OrdersWithClosedSQL: the part, then OrderCols.
+func (s Scan[T, P]) PartOrder(r Scanner) (store.PartOrder, error) {
+	var p store.PartOrder
+	var err error
+	p.Order, err = s.order(r, &p.Part)
+	return p, err
+}
+
+// order scans the columns into lead, then OrderCols.
+func (Scan[T, P]) order(r Scanner, lead ...any) (trade.Order, error) {
 	var o trade.Order
 	var hid *int64
 	var opened, done T
 	var typ, status string
 	var price, fee int64
-	err := r.Scan(&o.OrderID, &o.AccountID, &hid, &o.Symbol, &typ, &status, P(&opened), P(&done), &o.Quantity, &price, &fee)
+	err := r.Scan(append(lead, &o.OrderID, &o.AccountID, &hid, &o.Symbol, &typ, &status, P(&opened), P(&done), &o.Quantity, &price, &fee)...)
 	if hid != nil {
 		o.HoldingID = *hid
 	}
