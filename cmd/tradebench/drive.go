@@ -29,6 +29,7 @@ examples:
   tradebench drive --target http://dt:9080 --scenario my-flow.yaml --rate 100 -d 5m --max-p90 500ms
   tradebench drive --target http://localhost:8080 --peak --peak-start 50 --peak-p90 500ms
   tradebench drive --url http://localhost:8080/daytrader/app -c 50 -d 15s        # quick mode, like wrk/hey
+  tradebench drive --url http://localhost:8080/api -m POST -H 'Content-Type: application/json' --body @req.json -c50 -d30s
   tradebench drive --url 'http://localhost:8080/daytrader/rest/quotes/s:{0..1000}' --rate 2000 -d 30s
 
 Scenarios: built-ins are %s; anything else is read as a YAML file in the same
@@ -79,7 +80,7 @@ var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "p
 
 // driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
 // smart client job's (a drive's errors name any of them; the phases' are phaseNames).
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers",
+var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers",
 	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
@@ -219,9 +220,9 @@ func runDrive(ctx context.Context, args []string) error {
 	f.register(fs, driver.Phases{Users: driver.DefaultUsers, Duration: driver.DefaultDuration})
 	var ff fleetFlags
 	ff.register(fs)
-	var quickURL string
+	var qf quickFlags
+	qf.register(fs)
 	var list bool
-	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
 	var sf streamFlags
 	sf.register(fs)
@@ -236,10 +237,17 @@ func runDrive(ctx context.Context, args []string) error {
 		return listScenarios()
 	}
 	given := givenFlags(fs)
-	if quickURL != "" && !given["users"] {
+	if qf.url != "" && !given["users"] {
 		f.phases.p.Users = driver.DefaultQuickUsers
 	}
-	cfg, err := f.config(fs, quickURL)
+	if qf.url != "" && !given["redirects"] {
+		f.cfg.Redirects = httpc.RedirectNone // quick mode measures what the URL itself answers
+	}
+	var err error
+	if f.cfg.Request, err = qf.request(fs); err != nil {
+		return err
+	}
+	cfg, err := f.config(fs, qf.url)
 	if err != nil {
 		return err
 	}
