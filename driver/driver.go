@@ -13,15 +13,12 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
@@ -57,6 +54,8 @@ type Config struct {
 	// URL selects quick mode: every iteration is one GET of this URL (templates allowed, e.g.
 	// s:{0..1000}). Target and Scenario must then be empty.
 	URL string `json:"url,omitempty"`
+	// Request is quick mode's request beyond its URL: method, headers, body (nil: a GET).
+	Request *QuickRequest `json:"request,omitempty"`
 	// Params override scenario parameters.
 	Params map[string]string `json:"params,omitempty"`
 
@@ -129,8 +128,10 @@ type Config struct {
 	NoPreflight bool `json:"-"`
 	// Repeat runs the same measurement this many times, one after the other (0 or 1: once), so
 	// that a comparison can tell a change from run-to-run noise: the results keep every run's
-	// headline numbers (Results.Repeats) and otherwise are the last run's. Not with Peak. The
-	// controller repeats a distributed drive; each agent's share is one run.
+	// headline numbers (Results.Repeats) and otherwise are the last run's. With Peak, each run is
+	// a whole capacity search and keeps its capacity (a capacity's variance lives between
+	// searches: Kalibera & Jones). The controller repeats a distributed drive; each agent's
+	// share is one run.
 	Repeat int `json:"-"`
 	// BetweenRepeats, if set, runs before every repeat but the first: a job resets its data so
 	// that each run starts from the same state.
@@ -153,6 +154,10 @@ type Config struct {
 	// scraper takes the final numbers and an open dashboard its final report (0: they close with
 	// the run; at most MaxLiveLinger).
 	LiveLinger time.Duration `json:"-"`
+	// FaultsFile, if set, is read after the run: the faults injected during it (one JSON line
+	// each, as scripts/testbed crash writes them; report.ReadFaults), whose windows and errors
+	// the results, the verdict and the report show (report.Results.Faults).
+	FaultsFile string `json:"-"`
 	// LiveLog receives the live listeners' own errors (nil: slog.Default()).
 	LiveLog *slog.Logger `json:"-"`
 	// OnLive, if set, is told the live views' URLs once they listen (before the run starts).
@@ -210,6 +215,9 @@ func (c Config) Validate() error {
 		}
 	}
 	if err := checkRepeat(c); err != nil {
+		return err
+	}
+	if err := c.Request.validate(c.URL != ""); err != nil {
 		return err
 	}
 	return c.checkLive()
@@ -291,40 +299,6 @@ func NewRunID() string {
 	return strconv.FormatInt(time.Now().Unix(), 36) + strings.Repeat("0", 5-len(r)) + r
 }
 
-// quickScenario is quick mode's one-request scenario, written in the scenario format so it
-// runs through exactly the same engine.
-func quickScenario(rawURL string, opt scenario.Options) (*scenario.Scenario, string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, "", setting.Errorf("URL", "%q: %v", rawURL, err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, "", setting.Errorf("URL", "%q: give an absolute http:// or https:// URL", rawURL)
-	}
-	target := u.Scheme + "://" + u.Host
-	// the path and query as written: u.RequestURI() would escape a template's braces in the
-	// path (s:{0..1000} -> s:%7B0..1000%7D) and every request would ask for the literal text
-	rest := rawURL[strings.Index(rawURL, "://")+3:]
-	path := "/"
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		path = rest[i:]
-	}
-	if strings.HasPrefix(path, "?") {
-		path = "/" + path
-	}
-	path, _, _ = strings.Cut(path, "#")
-	doc := map[string]any{
-		"name": "quick",
-		"flow": []any{map[string]any{"request": map[string]any{"name": "GET " + u.Path, "url": path}}},
-	}
-	data, err := yaml.Marshal(doc)
-	if err != nil {
-		return nil, "", err
-	}
-	sc, err := scenario.Parse("url", data, opt)
-	return sc, target, err
-}
-
 // Plan is a drive ready to run: its scenario compiled, its virtual users' workload built and its
 // limits checked. A distributed run's controller prepares one to check the drive before it asks
 // any agent, and each agent prepares its own share before the run may start.
@@ -359,7 +333,7 @@ func Prepare(cfg Config) (*Plan, error) {
 		if len(cfg.Params) > 0 {
 			return nil, setting.Errorf("Params", "parameters apply to scenarios; quick mode (one URL) has none")
 		}
-		p.sc, p.target, err = quickScenario(cfg.URL, opt)
+		p.sc, p.target, err = quickScenario(cfg.URL, cfg.Request, opt)
 	default:
 		if cfg.Target == "" {
 			return nil, setting.Errorf("Target", "the target is required (the base URL of the system under test, e.g. http://localhost:8080), or a URL for quick mode")

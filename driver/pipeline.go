@@ -133,6 +133,11 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	}
 	res.Label = cfg.Label
 	res.Notes = append(res.Notes, p.Notes...)
+	if cfg.FaultsFile != "" {
+		if ferr := res.AddFaultsFile(cfg.FaultsFile); ferr != nil {
+			res.Notes = append(res.Notes, "faults not recorded: "+ferr.Error())
+		}
+	}
 	if sess != nil {
 		if ferr := sess.Finish(res); ferr != nil {
 			res.Notes = append(res.Notes, "live dashboard: "+ferr.Error())
@@ -149,7 +154,13 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if err != nil {
 		return res, err
 	}
-	verr := Judge(res, cfg.rules(), p.Target)
+	var verr error
+	if p.Measure != nil && res.Validity != nil {
+		// a workload that measured several points judged each and gave the verdict of them all
+		verr = res.Validity.Err()
+	} else {
+		verr = Judge(res, cfg.rules(), p.Target)
+	}
 	if len(cfg.Thresholds) > 0 {
 		if terr := res.CheckThresholds(cfg.Thresholds); terr != nil && lost == nil {
 			// both reasons are returned: the command's exit-code table says which one wins

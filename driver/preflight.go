@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -26,9 +28,14 @@ type PreflightError struct {
 	Target      string
 	Transaction string // the scenario's first transaction
 	Err         error
+	// Quick: the drive was quick mode's one URL, which only a failed connection refuses.
+	Quick bool
 }
 
 func (e *PreflightError) Error() string {
+	if e.Quick {
+		return fmt.Sprintf("preflight: %s failed before any load: %v — is the target up and the URL right?", e.Target, e.Err)
+	}
 	what := "the scenario's first request"
 	if e.Transaction != "" {
 		what = fmt.Sprintf("the scenario's first transaction (%s)", e.Transaction)
@@ -42,7 +49,8 @@ func (e *PreflightError) Unwrap() error { return e.Err }
 // *PreflightError when it fails (a dead port, a wrong page, a login refused).
 func (p *Plan) Preflight(ctx context.Context) error {
 	name, err := p.w.Probe(ctx)
-	if err == nil {
+	if err == nil || p.quick && answered(err) {
+		// quick mode measures whatever the URL answers: any HTTP answer will do, as for wrk
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -52,7 +60,14 @@ func (p *Plan) Preflight(ctx context.Context) error {
 	if p.quick {
 		target = p.cfg.URL
 	}
-	return &PreflightError{Target: dsn.Redact(target), Transaction: name, Err: err}
+	return &PreflightError{Target: dsn.Redact(target), Transaction: name, Err: err, Quick: p.quick}
+}
+
+// answered reports whether a probe's failure is an HTTP answer it did not accept (a status),
+// not a connection that failed.
+func answered(err error) bool {
+	var f *recorder.Failure
+	return errors.As(err, &f) && strings.HasPrefix(f.K, "status ")
 }
 
 // targetConfig is what the instrument reads of a tradebench target's /trade/config.json: the

@@ -18,8 +18,6 @@ func checkRepeat(cfg Config) error {
 	switch {
 	case cfg.Repeat < 0 || cfg.Repeat > MaxRepeat:
 		return setting.Errorf("Repeat", "runs of the same measurement must be between 1 and %d, got %d", MaxRepeat, cfg.Repeat)
-	case cfg.Repeat > 1 && cfg.Peak != nil:
-		return setting.Errorf("Repeat", "a peak search steps its own runs; it cannot be repeated")
 	}
 	return nil
 }

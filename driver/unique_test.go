@@ -64,7 +64,7 @@ func TestFitUnique(t *testing.T) {
 	if _, _, err := fitUnique(Config{Peak: &peak.Config{Start: 50}}, sc); err == nil || !strings.HasPrefix(err.Error(), "Peak.Start: 50 at once:") {
 		t.Errorf("peak search starting above the range: %v", err)
 	}
-	quick, _, err := quickScenario("http://h/x?{0..3}", scenario.Options{})
+	quick, _, err := quickScenario("http://h/x?{0..3}", nil, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

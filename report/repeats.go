@@ -26,6 +26,12 @@ type Repeat struct {
 	// Verdict is this run's own verdict (valid, invalid, inconclusive): the results' validity
 	// is the last run's, so an earlier invalid run shows here.
 	Verdict string `json:"verdict,omitempty"`
+	// PeakTPS, PeakTPSHalf, PeakUsers and PeakRate are a repeated capacity search's capacity
+	// in this run (run --repeat N repeats the whole search).
+	PeakTPS     float64 `json:"peak_tps,omitempty"`
+	PeakTPSHalf float64 `json:"peak_tps_half,omitempty"`
+	PeakUsers   int     `json:"peak_users,omitempty"`
+	PeakRate    float64 `json:"peak_rate,omitempty"`
 }
 
 // RepeatOf records one run's headline numbers for Results.Repeats.
@@ -35,6 +41,9 @@ func RepeatOf(n int, r *Results) Repeat {
 	rep.Total.Histogram = ""
 	if r.Validity != nil {
 		rep.Verdict = r.Validity.Verdict
+	}
+	if p := r.Peak; p != nil {
+		rep.PeakTPS, rep.PeakTPSHalf, rep.PeakUsers, rep.PeakRate = p.PeakTPS, p.PeakTPSHalf, p.PeakUsers, p.PeakRate
 	}
 	for _, t := range r.Transactions {
 		t.Histogram = ""
@@ -54,6 +63,9 @@ type Metric struct {
 	Of func(t Transaction, hitsPerSec float64) float64
 	// PerSecond reads it from one second of the series (nil: the series has no such value).
 	PerSecond func(p SeriesPoint) float64
+	// Percentile is the latency percentile the metric is (50, 90, 99; 0: not a percentile): a
+	// percentile is shown only where its window had enough samples (EnoughSamples).
+	Percentile float64
 }
 
 // Headline metrics, in the order pages show them.
@@ -74,11 +86,11 @@ var (
 			}
 			return 0
 		}}
-	MetricP50 = Metric{Name: "p50 (ms)", Unit: "ms", Of: func(t Transaction, _ float64) float64 { return t.P50Ms },
+	MetricP50 = Metric{Name: "p50 (ms)", Unit: "ms", Percentile: 50, Of: func(t Transaction, _ float64) float64 { return t.P50Ms },
 		PerSecond: func(p SeriesPoint) float64 { return p.P50Ms }}
-	MetricP90 = Metric{Name: "p90 (ms)", Unit: "ms", Of: func(t Transaction, _ float64) float64 { return t.P90Ms },
+	MetricP90 = Metric{Name: "p90 (ms)", Unit: "ms", Percentile: 90, Of: func(t Transaction, _ float64) float64 { return t.P90Ms },
 		PerSecond: func(p SeriesPoint) float64 { return p.P90Ms }}
-	MetricP99 = Metric{Name: "p99 (ms)", Unit: "ms", Of: func(t Transaction, _ float64) float64 { return t.P99Ms },
+	MetricP99 = Metric{Name: "p99 (ms)", Unit: "ms", Percentile: 99, Of: func(t Transaction, _ float64) float64 { return t.P99Ms },
 		PerSecond: func(p SeriesPoint) float64 { return p.P99Ms }}
 	MetricHits = Metric{Name: "Hits/s", Unit: "hits/s", HigherBetter: true, Of: func(_ Transaction, h float64) float64 { return h },
 		PerSecond: func(p SeriesPoint) float64 { return float64(p.Hits) }}
@@ -189,23 +201,71 @@ func shellQuote(s string) string {
 }
 
 // WriteRepeats prints, for a repeated measurement, each headline metric over the runs as
-// benchstat does: the median, its 95 % confidence interval and the range.
+// benchstat does: the median, its 95 % confidence interval and the range; a percentile only
+// where every run had enough samples for it (else "—", not enough samples); and a repeated
+// capacity search's capacity over the searches.
 func (r *Results) WriteRepeats(w io.Writer) {
 	if len(r.Repeats) < 2 {
 		return
 	}
 	fmt.Fprintf(w, "\n%s — %d runs: median [95 %% confidence interval] (min – max)\n", r.Name(), len(r.Repeats))
+	if caps := r.Capacities(); caps != nil {
+		s := stats.Summarize(caps)
+		f := func(v float64) string { return FormatMetric(MetricTPS, v) }
+		fmt.Fprintf(w, "  %-18s %10s  [%s, %s]  (%s – %s)\n", "Capacity (TPS)", f(s.Median), f(s.Lo), f(s.Hi), f(s.Min), f(s.Max))
+	}
+	few := false
 	for _, m := range HeadlineMetrics {
 		if m.Unit == "hits/s" && r.Hits == 0 {
+			continue
+		}
+		if !r.RepeatsHaveSamples(m) {
+			fmt.Fprintf(w, "  %-18s %10s  (%s in some run's window)\n", m.Name, "—", NotEnoughSamples)
+			few = true
 			continue
 		}
 		s := stats.Summarize(r.RunValues(m))
 		f := func(v float64) string { return FormatMetric(m, v) }
 		fmt.Fprintf(w, "  %-18s %10s  [%s, %s]  (%s – %s)\n", m.Name, f(s.Median), f(s.Lo), f(s.Hi), f(s.Min), f(s.Max))
 	}
+	if few {
+		fmt.Fprintf(w, "  (— %s: a p99 needs %d passed transactions in each run's window, a p90 %d)\n", NotEnoughSamples, r.MinSamples(), r.MinSamples()/10)
+	}
 	if s := stats.Summarize(r.RunValues(MetricTPS)); s.N < 6 {
 		fmt.Fprintf(w, "  (a closed 95 %% interval needs 6 runs or more; ∞ marks an open side)\n")
 	}
+}
+
+// Capacities is a repeated capacity search's capacity in each search (nil: not a repeated
+// search).
+func (r *Results) Capacities() []float64 {
+	var out []float64
+	for _, rep := range r.Repeats {
+		if rep.PeakTPS > 0 {
+			out = append(out, rep.PeakTPS)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// RepeatsHaveSamples reports whether a metric can be shown over the runs: a percentile needs
+// enough samples in every run's window (a single run: in its own).
+func (r *Results) RepeatsHaveSamples(m Metric) bool {
+	if m.Percentile == 0 {
+		return true
+	}
+	if len(r.Repeats) == 0 {
+		return EnoughSamples(r.Total.Pass, m.Percentile, r.MinSamples())
+	}
+	for _, rep := range r.Repeats {
+		if !EnoughSamples(rep.Total.Pass, m.Percentile, r.MinSamples()) {
+			return false
+		}
+	}
+	return true
 }
 
 // FormatMetric writes a metric's value as pages and summaries show it.

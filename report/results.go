@@ -95,6 +95,9 @@ type Results struct {
 	Agents           []AgentResult     `json:"agents,omitempty"`
 
 	Notes []string `json:"notes,omitempty"`
+	// Faults are the faults injected during the run with their windows and errors (drive
+	// --faults; faults.go): the run rules judge the errors inside them apart.
+	Faults []Fault `json:"faults,omitempty"`
 
 	// Repeats are the runs of a repeated measurement (--repeat N), in order, each with its own
 	// headline numbers; the rest of the results (series, histograms, errors) are the last run's.

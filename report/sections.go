@@ -153,6 +153,9 @@ type AgentResult struct {
 	Machine *Machine `json:"machine,omitempty"`
 }
 
+// Pass is the agent's passed requests: the samples behind its p99.
+func (a AgentResult) Pass() int64 { return a.Requests - a.Errors }
+
 // DriverUsage is the load generator's own CPU use over the measured window.
 type DriverUsage struct {
 	CPUSeconds float64 `json:"cpu_seconds"`

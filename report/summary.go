@@ -66,6 +66,9 @@ func (r *Results) WriteSummary(w io.Writer) {
 			parts[i] = fmt.Sprintf("%s×%d", c, r.StatusCodes[c])
 		}
 		fmt.Fprintf(w, "status codes: %s\n", strings.Join(parts, "  "))
+		if n := r.notSuccess(); n > 0 && r.Settings.Mode == ModeQuick {
+			fmt.Fprintf(w, "  %d of the answers were not 2xx: quick mode measures whatever the URL answers, as wrk does\n", n)
+		}
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s ×%d in %s — first: %s\n", e.Kind, e.Count, e.Transaction, e.Example)
@@ -118,10 +121,25 @@ func (r *Results) writeAgents(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  agent\thost\trequests\terrors\tp99 ms\tstate\t")
 	for _, a := range r.Agents {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\t\n", a.Name, a.Host, a.Requests, a.Errors, FormatMs(a.P99Ms), a.State)
+		p99 := "—" // the samples rule, as in the transactions table
+		if EnoughSamples(a.Pass(), 99, r.MinSamples()) {
+			p99 = FormatMs(a.P99Ms)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\t\n", a.Name, a.Host, a.Requests, a.Errors, p99, a.State)
 	}
 	tw.Flush()
 	if len(lost) > 0 {
 		fmt.Fprintf(w, "LOST AGENTS: %s stopped reporting; the table above merges the other agents only\n", strings.Join(lost, ", "))
 	}
+}
+
+// notSuccess counts the answers whose status is not 2xx.
+func (r *Results) notSuccess() int64 {
+	var n int64
+	for c, k := range r.StatusCodes {
+		if !strings.HasPrefix(c, "2") {
+			n += k
+		}
+	}
+	return n
 }

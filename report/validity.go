@@ -47,6 +47,7 @@ const (
 	RuleSUTSaturated = "sut_saturated"
 	RuleOther        = "other_processes"
 	RuleSearch       = "capacity_search"
+	RuleFaults       = "faults" // faults.go
 )
 
 // Validity is a result's verdict under the run rules.
@@ -180,6 +181,9 @@ func Evaluate(res *Results, rules Rules) *Validity {
 		add(ruleSaturated(res, rules))
 		add(ruleSearch(res))
 	}
+	if len(res.Faults) > 0 {
+		add(ruleFaults(res))
+	}
 	v.Verdict = Valid
 	for _, r := range v.Rules {
 		switch r.Outcome {
@@ -202,16 +206,23 @@ func pct(f float64) string {
 
 func ruleErrors(res *Results, rules Rules) RuleResult {
 	r := RuleResult{Rule: RuleErrors, Bound: rules.MaxErrorRate, Value: res.ErrorRate()}
+	errs, excused := res.Total.Errors, ""
+	if n := res.FaultErrors(); n > 0 {
+		// errors inside injected faults' windows are the faults' cost, judged by RuleFaults
+		errs -= n
+		r.Value = float64(errs) / float64(res.Total.Count)
+		excused = fmt.Sprintf(" (%d errors in fault windows not counted)", n)
+	}
 	switch {
 	case res.Total.Count == 0 || res.Total.Pass == 0:
 		r.Outcome, r.Value = RuleFail, 1
 		r.Detail = fmt.Sprintf("nothing passed: %d transactions, %d failed", res.Total.Count, res.Total.Errors)
 	case r.Value > r.Bound:
 		r.Outcome = RuleFail
-		r.Detail = fmt.Sprintf("error rate %s (%d of %d) > %s", pct(r.Value), res.Total.Errors, res.Total.Count, pct(r.Bound))
+		r.Detail = fmt.Sprintf("error rate %s (%d of %d) > %s%s", pct(r.Value), errs, res.Total.Count, pct(r.Bound), excused)
 	default:
 		r.Outcome = RulePass
-		r.Detail = fmt.Sprintf("error rate %s ≤ %s", pct(r.Value), pct(r.Bound))
+		r.Detail = fmt.Sprintf("error rate %s ≤ %s%s", pct(r.Value), pct(r.Bound), excused)
 	}
 	return r
 }

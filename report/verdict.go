@@ -83,6 +83,9 @@ func (r *Results) writeVerdict(w io.Writer) {
 			fmt.Fprintf(w, "  · %s\n", x)
 		}
 	}
+	for _, f := range r.Faults {
+		fmt.Fprintf(w, "  fault: %s at %.1f–%.1f s of the run: %d errors\n", f.Name, f.StartS, f.EndS, f.Errors)
+	}
 	if p := r.Peak; p != nil {
 		at := fmt.Sprintf("%d users", p.PeakUsers)
 		if p.PeakRate > 0 {

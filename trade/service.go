@@ -89,6 +89,70 @@ func GetAccountWithProfile(ctx context.Context, svc Service, userID string) (Acc
 	return a, p, nil
 }
 
+// OrdersWithClosedGetter is, like AccountWithProfileGetter, an offer besides the contract: what
+// the account page asks for its orders, GetClosedOrders (the alerts, which it marks completed)
+// and then GetOrders, in one call. The in-process service reads both in one statement and
+// writes only when something was closed; the listed orders then show the alerted ones completed,
+// as GetOrders after GetClosedOrders would.
+type OrdersWithClosedGetter interface {
+	GetOrdersWithClosed(ctx context.Context, userID string, limit int) (orders, closed []Order, err error)
+}
+
+// GetOrdersWithClosed returns OrdersWithClosedGetter's answer: in one call where svc offers it,
+// else as GetClosedOrders and then GetOrders.
+func GetOrdersWithClosed(ctx context.Context, svc Service, userID string, limit int) (orders, closed []Order, err error) {
+	if g, ok := svc.(OrdersWithClosedGetter); ok {
+		return g.GetOrdersWithClosed(ctx, userID, limit)
+	}
+	if closed, err = svc.GetClosedOrders(ctx, userID); err != nil {
+		return nil, nil, err
+	}
+	if orders, err = svc.GetOrders(ctx, userID, limit); err != nil {
+		return nil, nil, err
+	}
+	return orders, closed, nil
+}
+
+// HoldingsSummary is what the home page shows of a user's holdings: how many, and their
+// purchase basis (the sum of purchase price × quantity), exact.
+type HoldingsSummary struct {
+	Count int
+	Basis Money
+}
+
+// AccountSummaryGetter is, like AccountWithProfileGetter, an offer besides the contract: the
+// account of userID and the summary of its holdings, read together, which is what the home page
+// shows. The in-process service reads both in one statement, so the figures are one snapshot.
+type AccountSummaryGetter interface {
+	GetAccountSummary(ctx context.Context, userID string) (Account, HoldingsSummary, error)
+}
+
+// GetAccountSummary returns AccountSummaryGetter's answer: in one call where svc offers it, else
+// as GetAccountData and GetHoldings, summed here.
+func GetAccountSummary(ctx context.Context, svc Service, userID string) (Account, HoldingsSummary, error) {
+	if g, ok := svc.(AccountSummaryGetter); ok {
+		return g.GetAccountSummary(ctx, userID)
+	}
+	a, err := svc.GetAccountData(ctx, userID)
+	if err != nil {
+		return Account{}, HoldingsSummary{}, err
+	}
+	hs, err := svc.GetHoldings(ctx, userID)
+	if err != nil {
+		return Account{}, HoldingsSummary{}, err
+	}
+	return a, SummarizeHoldings(hs), nil
+}
+
+// SummarizeHoldings is the HoldingsSummary of hs.
+func SummarizeHoldings(hs []Holding) HoldingsSummary {
+	s := HoldingsSummary{Count: len(hs)}
+	for _, h := range hs {
+		s.Basis += h.PurchasePrice.Times(h.Quantity)
+	}
+	return s
+}
+
 // HoldingsWithQuotesGetter is, like AccountWithProfileGetter, an offer besides the contract:
 // the holdings of userID with, at the same index, the quote of each one's symbol (the zero
 // Quote when there is none), which is what the portfolio page shows; the in-process service

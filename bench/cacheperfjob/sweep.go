@@ -27,10 +27,10 @@ import (
 	"github.com/tradebench/tradebench/cacheperf"
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
-	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
@@ -56,46 +56,48 @@ type Config struct {
 	MixKeys      []int // ranges of the mix sweep (empty or OtherWorkMix 0 = no mix)
 	OtherWorkMix int   // percent of threads doing other work in the mix (the CachePerf paper's 60)
 	Baseline     bool  // also measure GET /cacheperf/hello, the HTTP stack's ceiling, before and after the sweep
-	Threads      int   // client threads (closed model, no think time)
 
-	Warmup time.Duration // load before each measured window (not measured)
-	Steady time.Duration // the measured window of each point
-	// RampDown is load after each measured window while the threads stop (not measured; 0 =
-	// they stop at once).
-	RampDown time.Duration
+	// Phases is each point's load shape: Users are the client threads (the paper's 40, no think
+	// time unless one is given), RampUp the unmeasured load after the warming pass, Duration the
+	// measured window, RampDown the load while the threads stop (0 = they stop at once).
+	driver.Phases
 	// Quick is recorded in the results only: the command's --quick preset chose the sizes.
 	Quick bool
 
-	Progress    io.Writer // phase lines and the load engine's progress (nil = quiet)
-	ProgressTTY bool
+	Log io.Writer // the sweep's own lines: loading, warming, each point (nil = quiet)
 	// SampleEvery is the RSS sampling period (0 = 50ms).
 	SampleEvery time.Duration
 }
 
-func (c *Config) validate() error {
+// Validate reports a sweep that cannot run, as a *setting.Error naming the field.
+func (c *Config) Validate() error {
+	if err := c.Phases.Validate(true); err != nil {
+		return err
+	}
 	switch {
 	case len(c.Keys) == 0:
 		return setting.Errorf("Keys", "no key ranges: give some, e.g. 500,1000,2000")
-	case c.Threads < 1:
-		return fmt.Errorf("threads must be at least 1, got %d", c.Threads)
-	case c.Steady <= 0:
-		return fmt.Errorf("steady must be positive, got %v", c.Steady)
-	case c.Warmup < 0:
-		return fmt.Errorf("warmup must not be negative, got %v", c.Warmup)
-	case c.RampDown < 0:
-		return fmt.Errorf("ramp-down must not be negative, got %v", c.RampDown)
+	case c.Rate > 0:
+		return setting.Errorf("Rate", "the sweep's points are a closed model: give the client threads (users)")
 	case c.OtherWorkMix < 0 || c.OtherWorkMix > 100:
-		return fmt.Errorf("other-work mix is a percentage of threads, 0..100, got %d", c.OtherWorkMix)
+		return setting.Errorf("OtherWorkMix", "is a percentage of threads, 0..100, got %d", c.OtherWorkMix)
+	case c.Items < 0:
+		return setting.Errorf("Items", "must not be negative, got %d", c.Items)
+	case c.DB == "" && (c.Size < 16 || c.Size > 1<<30):
+		return setting.Errorf("Size", "must be between 16B and 1GB, got %s", cacheperf.FormatSize(c.Size))
 	}
 	for _, k := range append(slices.Clone(c.Keys), c.MixKeys...) {
 		if k < 1 {
-			return fmt.Errorf("key ranges must be at least 1, got %d", k)
+			return setting.Errorf("Keys", "key ranges must be at least 1, got %d", k)
 		}
 	}
+	if most := slices.Max(append(slices.Clone(c.Keys), c.MixKeys...)); c.DB == "" && c.Items > 0 && c.Items < most {
+		return setting.Errorf("Items", "%d is fewer than the largest key range (%d, of the keys or the mix keys): load at least %d items", c.Items, most, most)
+	}
 	if c.OtherWorkMix > 0 && len(c.MixKeys) > 0 {
-		other := c.Threads * c.OtherWorkMix / 100
-		if other == 0 || other == c.Threads {
-			return fmt.Errorf("a %d%% other-work mix of %d threads leaves no thread for one side: use more threads", c.OtherWorkMix, c.Threads)
+		other := c.Users * c.OtherWorkMix / 100
+		if other == 0 || other == c.Users {
+			return setting.Errorf("OtherWorkMix", "a %d%% other-work mix of %d threads leaves no thread for one side: use more threads", c.OtherWorkMix, c.Users)
 		}
 	}
 	return nil
@@ -159,6 +161,8 @@ type Point struct {
 	CacheBytes int64   `json:"cache_bytes"`     // accounted at the end of the point
 	Ceiling    int64   `json:"ceiling_bytes"`
 	WithinCeil bool    `json:"within_ceiling"`
+	// Verdict is the point's own under the run rules (valid, invalid, inconclusive).
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // What a Point's PeakRSS is: the kernel's high-water mark, reset at the point's start, or — when
@@ -169,119 +173,167 @@ const (
 	PeakSampled = "sampled"
 )
 
-// Run runs the sweep and returns its results: Workload "cacheperf", Scenario "sweep", one
-// transaction per point and kind named "item@KEYS", "mix-item@KEYS", "mix-otherwork@KEYS",
-// "hello@0" and "hello@1" (the baseline before and after the sweep; histograms kept, so points can be merged or compared later), and the points in
-// Extra["points"] as []Point. Each point's peak RSS is also a threshold of the results (at most its
-// ceiling); when a point is over, Run returns the results and a *CeilingExceeded error, so the
-// results can still be written but the broken memory promise cannot pass unnoticed.
-func Run(ctx context.Context, cfg Config) (*report.Results, error) {
-	if err := cfg.validate(); err != nil {
+// Run runs the sweep through the one pipeline (driver.Drive) under the drive's other settings d
+// (rules, progress, live views, repeats) and returns its results: Workload "cacheperf",
+// Scenario "sweep", one transaction per point and kind named "item@KEYS", "mix-item@KEYS",
+// "mix-otherwork@KEYS", "hello@0" and "hello@1" (the baseline before and after the sweep;
+// histograms kept, so points can be merged or compared later), and the points in the detail
+// section. Every point is judged by the run rules (Point.Verdict) and the sweep carries the
+// worst of its points' verdicts. Each point's peak RSS is also a threshold of the results (at
+// most its ceiling); when a point is over, Run returns the results and a *CeilingExceeded error,
+// so the results can still be written but the broken memory promise cannot pass unnoticed.
+func Run(ctx context.Context, cfg Config, d driver.Config) (*report.Results, error) {
+	d.Phases = cfg.Phases
+	res, err := driver.Drive(ctx, d, &cfg)
+	if res == nil {
+		return nil, err
+	}
+	points, perr := PointsOf(res)
+	if perr != nil {
+		return res, errors.Join(err, perr)
+	}
+	return res, errors.Join(err, checkCeilings(res, points))
+}
+
+// Prepare implements driver.Workload: the database opened (or a temporary one loaded) and
+// checked against the largest key range.
+func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Prepared, error) {
+	cfg.Phases = d.Phases
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.SampleEvery <= 0 {
 		cfg.SampleEvery = 50 * time.Millisecond
 	}
 	maxKey := slices.Max(append(slices.Clone(cfg.Keys), cfg.MixKeys...))
-	st, cleanup, err := openStore(ctx, &cfg, maxKey)
+	st, cleanup, err := openStore(ctx, cfg, maxKey)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
+	fail := func(err error) (*driver.Prepared, error) { cleanup(); return nil, err }
 	n, maxID, err := st.Count(ctx)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if n < int64(maxKey) || maxID < int64(maxKey) {
-		return nil, fmt.Errorf("the database has %d items (largest id %d) but the sweep asks for %d unique keys: load at least %d items or sweep smaller key ranges", n, maxID, maxKey, maxKey)
+		return fail(fmt.Errorf("the database has %d items (largest id %d) but the sweep asks for %d unique keys: load at least %d items or sweep smaller key ranges", n, maxID, maxKey, maxKey))
 	}
 	sample, err := st.Meta(ctx, 1)
 	if err != nil {
-		return nil, fmt.Errorf("reading item 1: %w", err)
+		return fail(fmt.Errorf("reading item 1: %w", err))
 	}
-	itemWeight := sample.Size + int64(len(sample.Name)+len(sample.ContentType)) + objcache.EntryOverhead
-
-	sw := &sweeper{cfg: cfg, st: st, itemWeight: itemWeight}
+	sw := &sweeper{cfg: *cfg, st: st, itemWeight: sample.Size + int64(len(sample.Name)+len(sample.ContentType)) + objcache.EntryOverhead}
 	sw.client = &http.Client{Transport: &http.Transport{
-		MaxIdleConns: cfg.Threads * 2, MaxIdleConnsPerHost: cfg.Threads * 2, IdleConnTimeout: time.Minute,
+		MaxIdleConns: cfg.Users * 2, MaxIdleConnsPerHost: cfg.Users * 2, IdleConnTimeout: time.Minute,
 		DisableCompression: true,
 	}}
-	defer sw.client.CloseIdleConnections()
+	rs := RunSettings{Keys: cfg.Keys, MixKeys: cfg.MixKeys, OtherWorkMix: cfg.OtherWorkMix, CacheMode: sw.mode(),
+		CacheBudget: cfg.Cache.Budget, ItemBytes: sample.Size, Store: st.Kind(), Items: n, Baseline: cfg.Baseline, Quick: cfg.Quick}
+	return &driver.Prepared{Name: "cacheperf sweep", Measure: sw.sweep,
+		Describe: func(_ context.Context, res *report.Results) error {
+			res.Workload, res.Scenario = "cacheperf", "sweep"
+			res.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
+			res.Settings.Think = cfg.ThinkOr(scenario.Think{}).Mean().String()
+			var err error
+			res.Settings.Workload, err = report.Section(rs)
+			return err
+		},
+		Close: func() { sw.client.CloseIdleConnections(); cleanup() }}, nil
+}
 
+// sweep measures every point, each through m (so each is judged by the run rules), and folds
+// them into one result whose verdict is the worst of the points'. Interrupted, it returns the
+// points measured so far.
+func (sw *sweeper) sweep(ctx context.Context, m *driver.Measurer) (*report.Results, error) {
+	cfg := sw.cfg
 	out := report.New("cacheperf")
-	out.Scenario = "sweep"
 	out.StartedAt = time.Now().UTC()
 	var points []Point
 	var parts []*report.Results
-	add := func(p Point, r *report.Results) {
+	type at struct {
+		phase string
+		keys  int
+	}
+	var plan []at
+	if cfg.Baseline {
+		plan = append(plan, at{"baseline", 0})
+	}
+	for _, k := range cfg.Keys {
+		plan = append(plan, at{"cache", k})
+	}
+	if cfg.Baseline { // again after the sweep: the machine may be busier or quieter than at the start
+		plan = append(plan, at{"baseline", 0})
+	}
+	if cfg.OtherWorkMix > 0 {
+		for _, k := range cfg.MixKeys {
+			plan = append(plan, at{"mix", k})
+		}
+	}
+	var err error
+	for _, pt := range plan {
+		var p Point
+		var r *report.Results
+		if p, r, err = sw.point(ctx, m, pt.phase, pt.keys); err != nil {
+			break
+		}
 		points = append(points, p)
 		parts = append(parts, r)
 		sw.logf("%s", p.line())
 	}
-	if cfg.Baseline {
-		p, r, err := sw.point(ctx, "baseline", 0)
-		if err != nil {
-			return nil, err
-		}
-		add(p, r)
-	}
-	for _, k := range cfg.Keys {
-		p, r, err := sw.point(ctx, "cache", k)
-		if err != nil {
-			return nil, err
-		}
-		add(p, r)
-	}
-	if cfg.Baseline {
-		// again after the sweep: the machine may be busier or quieter than at the start
-		p, r, err := sw.point(ctx, "baseline", 0)
-		if err != nil {
-			return nil, err
-		}
-		add(p, r)
-	}
-	if cfg.OtherWorkMix > 0 {
-		for _, k := range cfg.MixKeys {
-			p, r, err := sw.point(ctx, "mix", k)
-			if err != nil {
-				return nil, err
-			}
-			add(p, r)
-		}
-	}
-	if err := combine(out, parts); err != nil {
+	if err != nil && (ctx.Err() == nil || len(parts) == 0) {
 		return nil, err
 	}
+	if cerr := combine(out, parts); cerr != nil {
+		return nil, cerr
+	}
 	out.EndedAt = time.Now().UTC()
-	out.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
-	out.Settings = report.Settings{Model: report.ModelClosed, Users: cfg.Threads, Think: "0s",
-		RampUp: cfg.Warmup.String(), Steady: cfg.Steady.String(), RampDown: cfg.RampDown.String()}
-	out.System = load.System()
-	rs := RunSettings{Keys: cfg.Keys, MixKeys: cfg.MixKeys, OtherWorkMix: cfg.OtherWorkMix, CacheMode: sw.mode(),
-		CacheBudget: cfg.Cache.Budget, ItemBytes: sample.Size, Store: st.Kind(), Items: n, Baseline: cfg.Baseline, Quick: cfg.Quick}
-	d := Detail{Points: points, ItemWeight: itemWeight}
+	out.Settings = report.Settings{Model: report.ModelClosed, Users: cfg.Users, RampUp: cfg.RampUp.String(), Steady: cfg.Duration.String(), RampDown: cfg.RampDown.String()}
+	d := Detail{Points: points, ItemWeight: sw.itemWeight}
 	if len(parts) > 0 && parts[0].Disclosure != nil {
 		// every point runs the same engine on the same machine: the first point's disclosure,
 		// with the sweep as its workload
 		d := *parts[0].Disclosure
 		d.Workload.Scenario = fmt.Sprintf("cacheperf sweep: %d points (keys %v, other-work mix keys %v at %d%%)", len(parts), cfg.Keys, cfg.MixKeys, cfg.OtherWorkMix)
-		d.RunRules.MeasuredWindow = fmt.Sprintf("the steady state of each point: %v measured after a %v warm-up", cfg.Steady, cfg.Warmup)
+		d.RunRules.MeasuredWindow = fmt.Sprintf("the steady state of each point: %v measured after a %v warm-up", cfg.Duration, cfg.RampUp)
 		out.Disclosure = &d
 	}
 	if len(points) > 0 {
 		d.Limits = &sw.limits
 	}
-	if out.Settings.Workload, err = report.Section(rs); err != nil {
-		return nil, err
-	}
-	if out.Detail, err = report.Section(d); err != nil {
-		return nil, err
+	var serr error
+	if out.Detail, serr = report.Section(d); serr != nil {
+		return nil, serr
 	}
 	if slices.ContainsFunc(points, func(p Point) bool { return p.PeakSource == PeakSampled }) {
 		out.Notes = append(out.Notes, fmt.Sprintf("the kernel refused to reset the peak RSS (/proc/self/clear_refs): "+
 			"peak RSS is the largest of samples taken every %v and may miss shorter spikes", cfg.SampleEvery))
 	}
-	return out, checkCeilings(out, points)
+	out.Validity = sweepValidity(points, parts)
+	return out, err
+}
+
+// sweepValidity is the sweep's verdict: the worst of its points' (invalid over inconclusive over
+// valid), each point one rule, the failing points' reasons named by the point.
+func sweepValidity(points []Point, parts []*report.Results) *report.Validity {
+	rank := map[string]int{report.Valid: 0, report.Inconclusive: 1, report.Invalid: 2}
+	outcome := map[string]string{report.Valid: report.RulePass, report.Inconclusive: report.RuleInconclusive, report.Invalid: report.RuleFail}
+	v := &report.Validity{Verdict: report.Valid}
+	for i, r := range parts {
+		pv := r.Validity
+		if pv == nil {
+			continue
+		}
+		if rank[pv.Verdict] > rank[v.Verdict] {
+			v.Verdict = pv.Verdict
+		}
+		label := points[i].label()
+		v.Rules = append(v.Rules, report.RuleResult{Rule: "point " + label, Outcome: outcome[pv.Verdict], Detail: pv.VerdictLine()})
+		for _, x := range pv.Reasons {
+			x.Detail = label + ": " + x.Detail
+			v.Reasons = append(v.Reasons, x)
+		}
+	}
+	return v
 }
 
 // CeilingExceeded is the error of a sweep that ran to the end but whose process passed the
@@ -346,10 +398,10 @@ func openStore(ctx context.Context, cfg *Config, maxKey int) (blobstore.Store, f
 		return nil, nil, err
 	}
 	done := func() { st.Close(); os.RemoveAll(dir) }
-	if cfg.Progress != nil {
-		fmt.Fprintf(cfg.Progress, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, cacheperf.FormatSize(cfg.Size), dir)
+	if cfg.Log != nil {
+		fmt.Fprintf(cfg.Log, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, cacheperf.FormatSize(cfg.Size), dir)
 	}
-	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: cfg.Progress}); err != nil {
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: cfg.Log}); err != nil {
 		done()
 		return nil, nil, err
 	}
@@ -373,13 +425,13 @@ func (s *sweeper) mode() string {
 }
 
 func (s *sweeper) logf(format string, args ...any) {
-	if s.cfg.Progress != nil {
-		fmt.Fprintf(s.cfg.Progress, "cacheperf sweep: "+format+"\n", args...)
+	if s.cfg.Log != nil {
+		fmt.Fprintf(s.cfg.Log, "cacheperf sweep: "+format+"\n", args...)
 	}
 }
 
 // point measures one key range with a fresh application and cache.
-func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *report.Results, error) {
+func (s *sweeper) point(ctx context.Context, m *driver.Measurer, phase string, keys int) (Point, *report.Results, error) {
 	label := phase
 	if keys > 0 {
 		label = fmt.Sprintf("%s@%d", phase, keys)
@@ -406,29 +458,26 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 			return Point{}, nil, fmt.Errorf("%s: warming: %w", label, err)
 		}
 	}
-	w := &workload{base: srv.URL, client: s.client, keys: keys, seed: s.cfg.Seed}
+	w := &workload{base: srv.URL, client: s.client, keys: keys, seed: s.cfg.Seed, think: s.cfg.ThinkOr(scenario.Think{})}
 	switch phase {
 	case "baseline":
 		w.hello = true
 	case "mix":
-		w.otherUsers = s.cfg.Threads * s.cfg.OtherWorkMix / 100
+		w.otherUsers = s.cfg.Users * s.cfg.OtherWorkMix / 100
 	}
 	// The cache's counters are sampled at the steady window's edges for the hit ratio.
 	c := srv.App.Cache()
 	var before, after objcache.Stats
 	var gotAfter bool
 	var mu sync.Mutex
-	timerStart := time.AfterFunc(s.cfg.Warmup, func() { mu.Lock(); before = c.Stats(); mu.Unlock() })
-	timerEnd := time.AfterFunc(s.cfg.Warmup+s.cfg.Steady, func() { mu.Lock(); after, gotAfter = c.Stats(), true; mu.Unlock() })
-	lc := load.Config{Users: s.cfg.Threads, RampUp: s.cfg.Warmup, Steady: s.cfg.Steady, RampDown: s.cfg.RampDown}
-	lc.Watchers = []load.Watcher{&progress.Line{W: s.cfg.Progress, TTY: s.cfg.ProgressTTY, Every: 5 * time.Second, Label: "cacheperf " + label, Total: lc.RampUp + lc.Steady + lc.RampDown}}
-	res, err := load.Run(ctx, lc, w)
+	timerStart := time.AfterFunc(s.cfg.RampUp, func() { mu.Lock(); before = c.Stats(); mu.Unlock() })
+	timerEnd := time.AfterFunc(s.cfg.RampUp+s.cfg.Duration, func() { mu.Lock(); after, gotAfter = c.Stats(), true; mu.Unlock() })
+	res, err := m.Measure(ctx, "cacheperf "+label, w)
 	timerStart.Stop()
 	timerEnd.Stop()
 	if err != nil {
 		return Point{}, nil, err
 	}
-	disclose.Fill(res)
 	mu.Lock()
 	if !gotAfter {
 		after = c.Stats() // the run ended a hair before the timer
@@ -445,6 +494,9 @@ func (s *sweeper) point(ctx context.Context, phase string, keys int) (Point, *re
 		Misses: delta.Misses, Evictions: delta.Evictions, Errors: res.Total.Errors, PeakRSS: peak, PeakSource: source, PeakGo: peakGo, CacheBytes: c.Stats().Bytes,
 		Ceiling: s.limits.Ceiling}
 	p.WithinCeil = p.PeakRSS <= p.Ceiling
+	if res.Validity != nil {
+		p.Verdict = res.Validity.Verdict
+	}
 	if keys > 0 {
 		p.WorkingSet = int64(keys) * s.itemWeight
 	}
@@ -496,8 +548,8 @@ func pointPeak(sampled int64, reset bool) (int64, string) {
 func (s *sweeper) warm(ctx context.Context, base string, keys int) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	errc := make(chan error, s.cfg.Threads)
-	for i := 0; i < s.cfg.Threads; i++ {
+	errc := make(chan error, s.cfg.Users)
+	for i := 0; i < s.cfg.Users; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -573,6 +625,7 @@ func combine(out *report.Results, parts []*report.Results) error {
 // workload is the sweep's virtual users: each requests the item page for a uniformly random key
 // in 1..keys (or, in the mix, the first otherUsers users request the other-work page).
 type workload struct {
+	think      scenario.Think
 	base       string
 	client     *http.Client
 	keys       int
@@ -593,6 +646,9 @@ type user struct {
 }
 
 func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
+	if u.w.think.Kind != scenario.ThinkNone {
+		defer func() { it.Think(ctx, u.w.think.Sample(u.rng)) }()
+	}
 	switch {
 	case u.w.hello:
 		return u.request(ctx, it, "hello", u.w.base+"/cacheperf/hello", "Hello, World!")

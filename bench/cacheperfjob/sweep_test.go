@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -41,9 +42,8 @@ func TestSweepSmall(t *testing.T) {
 		Items: 200, Size: size, Seed: 3,
 		Cache: objcache.Config{Budget: budget},
 		Keys:  []int{4, 200}, MixKeys: []int{4}, OtherWorkMix: 50, Baseline: true,
-		Threads: 4, Warmup: 100 * time.Millisecond, Steady: 400 * time.Millisecond,
-		Progress: &progress,
-	})
+		Phases: driver.Phases{Users: 4, RampUp: 100 * time.Millisecond, Duration: 400 * time.Millisecond}, Log: &progress,
+	}, driver.Config{})
 	var over *CeilingExceeded
 	if err != nil && !(raceEnabled && errors.As(err, &over)) {
 		t.Fatal(err)
@@ -131,21 +131,21 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestSweepConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
-		{Threads: 4, Steady: time.Second},                                                       // no keys
-		{Keys: []int{10}, Threads: 0, Steady: time.Second},                                      // no threads
-		{Keys: []int{10}, Threads: 4},                                                           // no steady
-		{Keys: []int{0}, Threads: 4, Steady: time.Second},                                       // bad key
-		{Keys: []int{10}, Threads: 1, Steady: time.Second, OtherWorkMix: 60, MixKeys: []int{5}}, // nobody left
-		{Keys: []int{10}, Threads: 4, Steady: time.Second, OtherWorkMix: 101},
+		{Phases: driver.Phases{Users: 4, Duration: time.Second}},                                                       // no keys
+		{Keys: []int{10}, Phases: driver.Phases{Users: 0, Duration: time.Second}},                                      // no threads
+		{Keys: []int{10}, Phases: driver.Phases{Users: 4}},                                                             // no steady
+		{Keys: []int{0}, Phases: driver.Phases{Users: 4, Duration: time.Second}},                                       // bad key
+		{Keys: []int{10}, Phases: driver.Phases{Users: 1, Duration: time.Second}, OtherWorkMix: 60, MixKeys: []int{5}}, // nobody left
+		{Keys: []int{10}, Phases: driver.Phases{Users: 4, Duration: time.Second}, OtherWorkMix: 101},
 	} {
-		if _, err := Run(context.Background(), cfg); err == nil {
+		if _, err := Run(context.Background(), cfg, driver.Config{}); err == nil {
 			t.Errorf("Run(%+v) succeeded", cfg)
 		}
 	}
 }
 
 func TestSweepRefusesTooSmallDatabase(t *testing.T) {
-	_, err := Run(context.Background(), Config{Items: 5, Size: 1024, Keys: []int{10}, Threads: 2, Steady: time.Second, Cache: objcache.Config{Budget: 1 << 20}})
+	_, err := Run(context.Background(), Config{Items: 5, Size: 1024, Keys: []int{10}, Phases: driver.Phases{Users: 2, Duration: time.Second}, Cache: objcache.Config{Budget: 1 << 20}}, driver.Config{})
 	if err == nil || !strings.Contains(err.Error(), "load at least 10 items") {
 		t.Fatalf("sweep over more keys than items: %v", err)
 	}
@@ -163,8 +163,8 @@ func TestSweepOverCeilingFails(t *testing.T) {
 
 	res, err := Run(context.Background(), Config{
 		Items: 10, Size: 1 << 10, Cache: objcache.Config{Budget: 1 << 20},
-		Keys: []int{5, 10}, Threads: 2, Steady: 100 * time.Millisecond, SampleEvery: 10 * time.Millisecond,
-	})
+		Keys: []int{5, 10}, Phases: driver.Phases{Users: 2, Duration: 100 * time.Millisecond}, SampleEvery: 10 * time.Millisecond,
+	}, driver.Config{})
 	var over *CeilingExceeded
 	if !errors.As(err, &over) || res == nil {
 		t.Fatalf("a sweep over its ceiling: results %v, error %v; want results and a *CeilingExceeded", res != nil, err)

@@ -279,10 +279,15 @@ var reSum = `sum\s+of\s+cash\s*(?:/|and)\s*holdings`
 // the sum of each holding at its current price, and each current price is the quote's. A
 // holding is bought first, so there is something to value.
 func (v *verifier) totals(c *ck, u *user) {
-	if _, ok := u.buy(c, v.cfg.Symbols[1], 5); !ok {
+	pl, ok := u.buy(c, v.cfg.Symbols[1], 5)
+	if !ok {
 		return
 	}
-	if _, open, ok := u.waitFinal(c, nil); !ok || len(open) > 0 {
+	if s, open, ok := u.waitFinal(c, []int64{pl.id}); !ok || len(open) > 0 {
+		if ok {
+			ev := s.account.evidence(fmt.Sprintf("order %d completed within %v", pl.id, v.cfg.OrderBound), "not completed")
+			c.fail(&ev, "the buy to value did not complete")
+		}
 		return
 	}
 	h := u.home()

@@ -80,7 +80,7 @@ func (v *verifier) isolation() {
 			ev := p.evidence(fmt.Sprintf("a refusal (4xx): holding %d is %s's", held, victim.uid), fmt.Sprintf("status %d%s", p.status, cond(submitted(p.body), ", an order submitted", "")))
 			c.fail(&ev, "%s's attempt to sell %s's holding %d was not refused", stranger.uid, victim.uid, held)
 		}
-		s, _, ok := victim.waitFinal(c, nil)
+		s, ok := victim.snap(c)
 		if !ok {
 			return
 		}
@@ -196,7 +196,7 @@ func (v *verifier) badInputs(c *ck, u *user, what string, values []string, form 
 
 // unchanged checks that u's cash, holdings and orders are what before showed.
 func (v *verifier) unchanged(c *ck, u *user, before snapshot, after string) {
-	s, _, ok := u.waitFinal(c, nil)
+	s, ok := u.snap(c)
 	if !ok {
 		return
 	}

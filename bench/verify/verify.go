@@ -407,6 +407,13 @@ func (u *user) waitFinal(c *ck, ids []int64) (snapshot, []int64, bool) {
 				open = append(open, id)
 			}
 		}
+		if len(open) == 0 && len(ids) > 0 {
+			// a page reads the balance and the orders one after the other: an order that
+			// completed between the two shows completed beside the balance before it. Read
+			// again, now that nothing is pending.
+			s, ok = u.snap(c)
+			return s, nil, ok
+		}
 		if len(open) == 0 || time.Now().After(deadline) {
 			return s, open, true
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
 )
 
@@ -82,10 +84,51 @@ func TestVerifyTradebench(t *testing.T) {
 	}
 }
 
-func TestShowSummary(t *testing.T) {
-	s := startServer(t, nil)
-	res := verifyTarget(t, s.URL())
-	var b bytes.Buffer
-	res.WriteSummary(&b)
-	t.Log(b.String())
+// tradebench passes every check in every deployment mode: each access mode and each order mode
+// of the monolith on SQLite, the monolith on PostgreSQL, and the split deployment (a services
+// host with the durable queue, a separate order processor, web tiers calling the host over SOAP
+// and gRPC) on PostgreSQL. (The default mode is TestVerifyTradebench.)
+func TestVerifyEveryMode(t *testing.T) {
+	type mode struct {
+		name string
+		mut  func(*server.Config)
+	}
+	var modes []mode
+	for _, a := range remote.Accesses()[1:] {
+		modes = append(modes, mode{"sqlite/access-" + a, func(c *server.Config) { c.Access = a }})
+	}
+	for _, o := range orders.Modes {
+		if o != orders.Sync {
+			modes = append(modes, mode{"sqlite/orders-" + string(o), func(c *server.Config) { c.Orders.Mode = o }})
+		}
+	}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			mustConform(t, verifyTarget(t, startServer(t, m.mut).URL()))
+		})
+	}
+	t.Run("postgres/monolith", func(t *testing.T) {
+		dsn := pgtest.DSN(t)
+		mustConform(t, verifyTarget(t, startServer(t, func(c *server.Config) { c.DB = dsn }).URL()))
+	})
+	t.Run("postgres/split", func(t *testing.T) {
+		dsn := pgtest.DSN(t)
+		const token = "verify-split-test-token-0123456789"
+		bsl := startServer(t, func(c *server.Config) {
+			c.DB, c.Roles, c.Orders.Mode, c.ServiceToken = dsn, server.Roles{BSL: true}, orders.AsyncDurable, token
+		})
+		startServer(t, func(c *server.Config) {
+			c.DB, c.Roles, c.Orders.Mode, c.ServiceToken, c.LoadIfEmpty = dsn, server.Roles{Orders: true}, orders.AsyncDurable, token, nil
+			c.Orders.NATS, c.Orders.NATSToken = bsl.Orders().NATSURL, bsl.Orders().NATSToken
+			c.OrderHTTPListen, c.OrderGRPCListen = "127.0.0.1:0", "127.0.0.1:0"
+		})
+		in := bsl.Host().Info()
+		for _, a := range []string{remote.SOAP, remote.GRPC} {
+			web := startServer(t, func(c *server.Config) {
+				c.DB, c.Roles, c.Access, c.ServiceToken, c.LoadIfEmpty = "", server.Roles{Web: true}, a, token, nil
+				c.BSL, c.BSLGRPC = in.HTTPAddr, in.GRPCAddr
+			})
+			mustConform(t, verifyTarget(t, web.URL()))
+		}
+	})
 }

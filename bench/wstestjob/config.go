@@ -18,6 +18,9 @@ import (
 
 	"gopkg.in/ini.v1"
 
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/scenario"
+
 	"github.com/tradebench/tradebench/wstest"
 )
 
@@ -53,18 +56,16 @@ const (
 
 // Config is one WSTest run.
 type Config struct {
+	// Phases is the load shape: the old kit's Agents (Users), RampUp, SteadyState (Duration),
+	// RampDown and ThinkTime (Think: before each request; nil = none).
+	driver.Phases
 	Name        string // the configuration's name (file or built-in), for the results
 	Encoding    string
 	Methodology string
-	Agents      int
-	RampUp      time.Duration
-	Steady      time.Duration
-	RampDown    time.Duration
 	Mix         [wstest.NumOps]int // relative weights (the kit's percentages)
 	ListSize    int                // EchoStruct array and EchoList length
 	NumBytes    int                // EchoSynthetic byte array
 	MessageSize int                // GetOrder line items
-	Think       time.Duration      // before each request
 	KeepAlive   bool
 
 	Target     string // HTTP base URL, e.g. http://127.0.0.1:8080
@@ -226,7 +227,7 @@ func Resolve(s Settings) (*Config, error) {
 		return v, s.from[k], ok
 	}
 	c := &Config{Encoding: SOAP, Methodology: Sun, ListSize: DefaultListSize, NumBytes: DefaultNumBytes, MessageSize: DefaultMessageSize,
-		RampUp: DefaultRampUp, Steady: DefaultSteady, RampDown: DefaultRampDown}
+		Phases: driver.Phases{RampUp: DefaultRampUp, Duration: DefaultSteady, RampDown: DefaultRampDown}}
 	if v, from, ok := get("Methodology"); ok {
 		switch strings.ToLower(v) {
 		case Sun, "1":
@@ -237,10 +238,11 @@ func Resolve(s Settings) (*Config, error) {
 			return nil, fmt.Errorf("%s = %q: want sun (no think time, kept-alive connections) or users (1 s think time, connection closed after each request)", from, v)
 		}
 	}
+	var think time.Duration
 	if c.Methodology == Sun {
-		c.Agents, c.Think, c.KeepAlive = DefaultSunAgents, 0, true
+		c.Users, c.KeepAlive = DefaultSunAgents, true
 	} else {
-		c.Agents, c.Think, c.KeepAlive = DefaultUsersAgents, DefaultUsersThink, false
+		c.Users, think, c.KeepAlive = DefaultUsersAgents, DefaultUsersThink, false
 	}
 	if v, from, ok := get("Encoding"); ok {
 		switch strings.ToLower(v) {
@@ -276,20 +278,23 @@ func Resolve(s Settings) (*Config, error) {
 	}
 	lim := wstest.DefaultLimits()
 	for _, e := range []error{
-		intKey("Agents", 1, 100000, &c.Agents),
+		intKey("Agents", 1, 100000, &c.Users),
 		intKey("ListSize", 0, lim.MaxItems, &c.ListSize),
 		intKey("NumBytes", 0, 4<<20, &c.NumBytes),
 		intKey("MessageSize", 0, lim.MaxItems, &c.MessageSize),
 		durKey("RampUp", &c.RampUp),
-		durKey("SteadyState", &c.Steady),
+		durKey("SteadyState", &c.Duration),
 		durKey("RampDown", &c.RampDown),
-		durKey("ThinkTime", &c.Think),
+		durKey("ThinkTime", &think),
 	} {
 		if e != nil {
 			return nil, e
 		}
 	}
-	if c.Steady <= 0 {
+	if think > 0 {
+		c.Think = &scenario.Think{Kind: scenario.ThinkFixed, A: think}
+	}
+	if c.Duration <= 0 {
 		_, from, _ := get("SteadyState")
 		return nil, fmt.Errorf("%s: the steady state must be longer than 0", from)
 	}

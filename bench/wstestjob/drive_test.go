@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/wstest"
 	"github.com/tradebench/tradebench/wstest/soap"
@@ -39,8 +40,8 @@ NumBytes = 2048
 		t.Fatal(err)
 	}
 	want := [wstest.NumOps]int{10, 20, 30, 15, 25}
-	if c.Agents != 16 || c.RampUp != 300*time.Second || c.Steady != 300*time.Second || c.RampDown != 10*time.Second ||
-		c.Mix != want || c.ListSize != 100 || c.NumBytes != 2048 || c.Methodology != Sun || c.Think != 0 || !c.KeepAlive {
+	if c.Users != 16 || c.RampUp != 300*time.Second || c.Duration != 300*time.Second || c.RampDown != 10*time.Second ||
+		c.Mix != want || c.ListSize != 100 || c.NumBytes != 2048 || c.Methodology != Sun || c.Think != nil || !c.KeepAlive {
 		t.Fatalf("%+v", c)
 	}
 	// flags win over the file; --mix replaces the whole mix
@@ -54,7 +55,7 @@ NumBytes = 2048
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Agents != 4 || c.Steady != 90*time.Second || c.Mix != [wstest.NumOps]int{0, 3, 0, 0, 100} || c.Think != time.Second || c.KeepAlive {
+	if c.Users != 4 || c.Duration != 90*time.Second || c.Mix != [wstest.NumOps]int{0, 3, 0, 0, 100} || c.Think == nil || c.Think.Mean() != time.Second || c.KeepAlive {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -100,7 +101,7 @@ func TestBuiltinsResolve(t *testing.T) {
 		if err != nil || name != n {
 			t.Fatalf("%s: %v", n, err)
 		}
-		if strings.HasPrefix(n, "users") && (c.Methodology != Users || c.Think != time.Second || c.KeepAlive) {
+		if strings.HasPrefix(n, "users") && (c.Methodology != Users || c.Think == nil || c.Think.Mean() != time.Second || c.KeepAlive) {
 			t.Errorf("%s: %+v", n, c)
 		}
 	}
@@ -145,7 +146,7 @@ func TestRunEveryEncodingAndMethodology(t *testing.T) {
 					t.Fatal(err)
 				}
 				c.Target, c.GRPCTarget = "http://"+r.HTTPAddr.String(), r.GRPCAddr.String()
-				res, err := Run(context.Background(), c, nil, false)
+				res, err := Run(context.Background(), c, driver.Config{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,9 +177,9 @@ func TestWrongEchoFails(t *testing.T) {
 		w.Write(wrong)
 	}))
 	defer srv.Close()
-	c := &Config{Encoding: SOAP, Methodology: Sun, Agents: 2, Steady: 500 * time.Millisecond, ListSize: 20, KeepAlive: true, Target: srv.URL}
+	c := &Config{Encoding: SOAP, Methodology: Sun, Phases: driver.Phases{Users: 2, Duration: 500 * time.Millisecond}, ListSize: 20, KeepAlive: true, Target: srv.URL}
 	c.Mix[wstest.EchoList] = 1
-	res, err := Run(context.Background(), c, nil, false)
+	res, err := Run(context.Background(), c, driver.Config{})
 	// nothing passed: the run is invalid, and says so in its results and its error (mutant: the
 	// job not judging its results — no verdict, no error)
 	var invalid *report.InvalidError

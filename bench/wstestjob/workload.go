@@ -3,17 +3,15 @@ package wstestjob
 import (
 	"context"
 	"errors"
-	"io"
 	"math/rand/v2"
 	"net/url"
 	"strings"
 	"sync"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -55,10 +53,7 @@ func (c *Config) Validate() error {
 			return setting.Errorf("Target", "%q: want an http(s) URL like http://127.0.0.1:8080", c.Target)
 		}
 	}
-	if c.Agents < 1 {
-		return setting.Errorf("Agents", "must be at least 1")
-	}
-	return nil
+	return c.Phases.Validate(true)
 }
 
 // NewWorkload prepares the payloads (built once, shared read-only by every user).
@@ -121,15 +116,16 @@ func (w *Workload) Close() {
 
 // NewUser implements load.Workload.
 func (w *Workload) NewUser(id int) load.User {
-	return &user{w: w, id: id, rng: rand.New(rand.NewPCG(uint64(id), 0x5753_5465_7374))}
+	return &user{w: w, id: id, think: w.cfg.ThinkOr(scenario.Think{}), rng: rand.New(rand.NewPCG(uint64(id), 0x5753_5465_7374))}
 }
 
 type user struct {
-	w   *Workload
-	id  int
-	rng *rand.Rand
-	c   wstest.Client
-	n   int32
+	w     *Workload
+	think scenario.Think
+	id    int
+	rng   *rand.Rand
+	c     wstest.Client
+	n     int32
 }
 
 func (u *user) pick() wstest.Op {
@@ -144,8 +140,8 @@ func (u *user) pick() wstest.Op {
 
 // Iterate implements load.User: think (methodology 2), call one operation, check the echo.
 func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
-	if u.w.cfg.Think > 0 {
-		if err := it.Think(ctx, u.w.cfg.Think); err != nil {
+	if u.think.Kind != scenario.ThinkNone {
+		if err := it.Think(ctx, u.think.Sample(u.rng)); err != nil {
 			return nil // the run ended while thinking
 		}
 	}
@@ -210,44 +206,48 @@ func (u *user) call(ctx context.Context, op wstest.Op) error {
 	return nil
 }
 
-// Run runs cfg against its target and returns the results with the WSTest settings filled in.
-func Run(ctx context.Context, cfg *Config, progressW io.Writer, progressTTY bool) (*report.Results, error) {
-	w, err := NewWorkload(cfg)
+// Run drives cfg against its target through the one pipeline (driver.Drive) under the drive's
+// other settings d (thresholds, rules, repeats, live views, progress): the results carry the
+// WSTest settings and a verdict.
+func Run(ctx context.Context, cfg *Config, d driver.Config) (*report.Results, error) {
+	d.Phases = cfg.Phases
+	return driver.Drive(ctx, d, cfg)
+}
+
+// Prepare implements driver.Workload: the payloads built once, the users' clients made as they
+// start.
+func (c *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Prepared, error) {
+	c.Phases = d.Phases
+	if c.Timeout == 0 {
+		c.Timeout = d.Timeout
+	}
+	w, err := NewWorkload(c)
 	if err != nil {
 		return nil, err
 	}
-	defer w.Close()
-	label := "wstest " + cfg.Encoding
-	lc := load.Config{Users: cfg.Agents, RampUp: cfg.RampUp, Steady: cfg.Steady, RampDown: cfg.RampDown}
-	lc.Watchers = []load.Watcher{&progress.Line{W: progressW, TTY: progressTTY, Label: label, Total: cfg.RampUp + cfg.Steady + cfg.RampDown}}
-	res, err := load.Run(ctx, lc, w)
-	if res == nil {
-		return nil, err
+	target := c.Target
+	if c.Encoding == GRPC {
+		target = "http://" + c.GRPCTarget // the driver_cpu rule reads the port
 	}
-	disclose.Fill(res)
+	return &driver.Prepared{Name: "wstest " + c.Encoding, Target: target, Users: w, Close: w.Close, Describe: c.describe}, nil
+}
+
+// describe fills the WSTest part of the results.
+func (c *Config) describe(_ context.Context, res *report.Results) error {
 	res.Workload = "wstest"
-	res.Scenario = cfg.Name
+	res.Scenario = c.Name
 	if res.Scenario == "" {
-		res.Scenario = cfg.Methodology + " " + cfg.MixString()
+		res.Scenario = c.Methodology + " " + c.MixString()
 	}
-	res.Target = dsn.Redact(cfg.Target)
-	if cfg.Encoding == GRPC {
-		res.Target = "grpc://" + cfg.GRPCTarget
-	}
-	res.Settings.Think = cfg.Think.String()
-	ws, serr := report.Section(RunSettings{Encoding: cfg.Encoding, Methodology: cfg.Methodology, Mix: cfg.MixString(), ListSize: cfg.ListSize, NumBytes: cfg.NumBytes, MessageSize: cfg.MessageSize, KeepAlive: cfg.KeepAlive})
-	if serr != nil {
-		return res, errors.Join(err, serr)
-	}
-	res.Settings.Workload = ws
-	if cfg.Encoding == GRPC {
+	res.Target = dsn.Redact(c.Target)
+	if c.Encoding == GRPC {
+		res.Target = "grpc://" + c.GRPCTarget
 		res.Notes = append(res.Notes, "gRPC hits are HTTP/2 responses (status 200, bytes = response message size)")
 	}
-	target := cfg.Target
-	if cfg.Encoding == GRPC {
-		target = "http://" + cfg.GRPCTarget // servedHere reads the port
-	}
-	return res, errors.Join(err, driver.Judge(res, report.DefaultRules(), target))
+	res.Settings.Think = c.ThinkOr(scenario.Think{}).String()
+	ws, err := report.Section(RunSettings{Encoding: c.Encoding, Methodology: c.Methodology, Mix: c.MixString(), ListSize: c.ListSize, NumBytes: c.NumBytes, MessageSize: c.MessageSize, KeepAlive: c.KeepAlive})
+	res.Settings.Workload = ws
+	return err
 }
 
 // RunSettings are WSTest's own settings in a results file (settings.workload).

@@ -8,28 +8,42 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/disclose"
 	"github.com/tradebench/tradebench/driver/load"
-	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/xmlmark"
 )
 
-// RunOptions are the runner's settings beyond the configuration.
-type RunOptions struct {
+// Config is one XML Mark run: the configuration (the old kit's INI keys) under a load shape.
+type Config struct {
+	// Phases is the load shape: from the configuration's Agents (Users), RampUp, SteadyState
+	// (Duration) and RampDown (New), which the command line's flags override. No think time
+	// unless one is given.
+	driver.Phases
+	// XML is the configuration: the mix, the documents, the transactions' work.
+	XML *xmlmark.Config
 	// Only restricts the mix to one kind ("" = the configuration's mix).
 	Only xmlmark.Kind
 	// Warn receives warnings before the run (nil = none): a document the schema rejects when
 	// the configuration validates.
 	Warn io.Writer
-	// Progress receives the load engine's live progress line (nil = none).
-	Progress    io.Writer
-	ProgressTTY bool
+}
+
+// New is the run of configuration c under its own phases.
+func New(c *xmlmark.Config) Config {
+	return Config{XML: c, Phases: driver.Phases{Users: c.Agents, RampUp: c.RampUp, Duration: c.SteadyState, RampDown: c.RampDown}}
+}
+
+// Run runs c through the one pipeline (driver.Drive) under the drive's other settings d.
+func Run(ctx context.Context, c Config, d driver.Config) (*report.Results, error) {
+	d.Phases = c.Phases
+	return driver.Drive(ctx, d, &c)
 }
 
 // RunSettings are XML Mark's own settings in its results (settings.workload), under the old
@@ -87,18 +101,20 @@ func DetailOf(res *report.Results) (Detail, error) {
 
 // workload is the load engine's view of a run.
 type workload struct {
-	plan *xmlmark.Plan
+	plan  *xmlmark.Plan
+	think scenario.Think
 }
 
 type user struct {
 	w       *workload
 	id      int
+	rng     *rand.Rand
 	worker  *xmlmark.Worker
 	current []int // smooth weighted round-robin state
 }
 
 func (w *workload) NewUser(id int) load.User {
-	u := &user{w: w, id: id, worker: w.plan.NewWorker(), current: make([]int, len(w.plan.Kinds))}
+	u := &user{w: w, id: id, worker: w.plan.NewWorker(), current: make([]int, len(w.plan.Kinds)), rng: rand.New(rand.NewPCG(uint64(id), 0x584d4c))}
 	// users start at different points of the mix so they do not all run the same kind at once
 	for i := 0; i < id%100; i++ {
 		u.nextKind()
@@ -134,48 +150,51 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 		err = recorder.Failf(string(kind), "%s: %v", u.w.plan.Docs[di].Name, err)
 	}
 	it.Done(string(kind), start, err)
+	if u.w.think.Kind != scenario.ThinkNone {
+		it.Think(ctx, u.w.think.Sample(u.rng))
+	}
 	return nil
 }
 
-// Run runs the configuration under the load engine: Agents workers, no think time, one
-// transaction (one document's whole life) per iteration, through RampUp, SteadyState (measured)
-// and RampDown.
-func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Results, error) {
-	mix, err := c.Mix(opt.Only)
+// Prepare implements driver.Workload: the documents generated or read and checked, the mix
+// planned; an invalid document is run, not refused (its validated transactions fail, as the
+// original kit's validating parsers failed), with a warning before the run.
+func (cfg *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Prepared, error) {
+	c := cfg.XML
+	mix, err := c.Mix(cfg.Only)
 	if err != nil {
 		return nil, err
 	}
-	var notes []string
 	plan, err := c.Prepare(mix)
 	if err != nil {
 		return nil, err
 	}
-	docs := plan.Docs
-	// An invalid document is run, not refused: its validated transactions fail, as the original
-	// kit's validating parsers failed; say so before the run rather than after it.
 	for i, e := range plan.Expected {
-		if e.Invalid != nil && opt.Warn != nil {
-			fmt.Fprintf(opt.Warn, "warning: %s is %v; its validated transactions (Validation = %d%%) will fail\n", docs[i].Name, e.Invalid, c.Validation)
+		if e.Invalid != nil && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: %s is %v; its validated transactions (Validation = %d%%) will fail\n", plan.Docs[i].Name, e.Invalid, c.Validation)
 		}
 	}
-	lc := load.Config{Users: c.Agents, RampUp: c.RampUp, Steady: c.SteadyState, RampDown: c.RampDown}
-	lc.Watchers = []load.Watcher{&progress.Line{W: opt.Progress, TTY: opt.ProgressTTY, Label: "xmlmark " + c.Name, Total: c.RampUp + c.SteadyState + c.RampDown}}
-	res, err := load.Run(ctx, lc, &workload{plan: plan})
-	if res == nil {
-		return nil, err
-	}
-	disclose.Fill(res)
+	think := d.ThinkOr(scenario.Think{})
+	// the documents are processed in this process: the driver's CPU is the system's (Target "")
+	return &driver.Prepared{Name: "xmlmark " + c.Name, Users: &workload{plan: plan, think: think},
+		Describe: func(_ context.Context, res *report.Results) error { return cfg.describe(res, plan, mix, think) }}, nil
+}
+
+// describe fills XML Mark's part of the results.
+func (cfg *Config) describe(res *report.Results, plan *xmlmark.Plan, mix xmlmark.Mix, think scenario.Think) error {
+	c, docs := cfg.XML, plan.Docs
+	var notes []string
 	res.Workload = "xmlmark"
 	res.Scenario = c.Name
 	res.Target = fmt.Sprintf("in-process, %s: dom = github.com/beevik/etree v1.8.1, sax = github.com/orisano/gosax v1.1.1, pull = encoding/xml", runtime.Version())
 	if plan.Schema != nil {
 		res.Target += ", validation = " + xmlmark.ValidatorModule
 	}
-	res.Settings.Think = "0s"
+	res.Settings.Think = think.Mean().String()
 	rs := RunSettings{DOMUsage: c.DOMUsage, SAXUsage: c.SAXUsage, PullParserUsage: c.PullParserUsage,
 		Selection: c.Selection, Validation: c.Validation, ContentModification: c.ContentModification,
 		StructureModification: c.StructureModification, Serialization: c.Serialization,
-		XMLDocCount: len(c.XMLFiles), Only: string(opt.Only)}
+		XMLDocCount: len(c.XMLFiles), Only: string(cfg.Only)}
 	d := Detail{Mix: MixShares{DOM: mix.DOM, SAX: mix.SAX, Pull: mix.Pull}, ParsedMBPerSec: map[string]float64{}}
 	if plan.Schema != nil {
 		d.Validator = xmlmark.ValidatorModule
@@ -195,19 +214,18 @@ func Run(ctx context.Context, c *xmlmark.Config, opt RunOptions) (*report.Result
 	for _, t := range res.Transactions {
 		d.ParsedMBPerSec[t.Name] = t.TPS * meanBytes / 1e6
 	}
-	var serr error
-	if res.Settings.Workload, serr = report.Section(rs); serr == nil {
-		res.Detail, serr = report.Section(d)
+	var err error
+	if res.Settings.Workload, err = report.Section(rs); err == nil {
+		res.Detail, err = report.Section(d)
 	}
-	if serr != nil {
-		return res, errors.Join(err, serr)
+	if err != nil {
+		return err
 	}
 	res.Notes = append(res.Notes, notes...)
-	res.Notes = append(res.Notes, "phase lengths are seconds in the old kit's INI files; think time is zero (a new transaction starts when the last ends)")
+	res.Notes = append(res.Notes, "phase lengths are seconds in the old kit's INI files; think time is zero unless --think is given (a new transaction starts when the last ends)")
 	if c.SchemaFile != "" || c.OutputDir != "" || c.OutputFilePrefix != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("SchemaFile, OutputDir and OutputFilePrefix (%s) are not used: the schema is built in (tradebench xmlmark gen --xsd) and results go to --out",
 			strings.Trim(strings.Join([]string{c.SchemaFile, c.OutputDir, c.OutputFilePrefix}, ", "), ", ")))
 	}
-	// the documents are processed in this process: the driver's CPU is the system's
-	return res, errors.Join(err, driver.Judge(res, report.DefaultRules(), ""))
+	return nil
 }

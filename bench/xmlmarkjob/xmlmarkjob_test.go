@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/xmlmark"
 )
@@ -44,7 +45,7 @@ func TestRunStreamingMix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), c, RunOptions{})
+	res, err := Run(context.Background(), New(c), driver.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,9 @@ func runINI(t *testing.T, name, text string) (*report.Results, string) {
 		t.Fatal(err)
 	}
 	var warn bytes.Buffer
-	res, err := Run(context.Background(), c, RunOptions{Warn: &warn})
+	cfg := New(c)
+	cfg.Warn = &warn
+	res, err := Run(context.Background(), cfg, driver.Config{})
 	var invalid *report.InvalidError
 	if err != nil && !errors.As(err, &invalid) {
 		t.Fatal(err)

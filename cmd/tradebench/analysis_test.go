@@ -256,8 +256,8 @@ func TestCompareRefusesMixedWorkloads(t *testing.T) {
 }
 
 // run --repeat resets the data set between runs (the audit of the last run passes: it starts
-// from the loaded state) and keeps every run; a repeat count out of range, or with a peak
-// search, is a usage error naming --repeat. Mutant: dropping the trade job's BetweenRepeats
+// from the loaded state) and keeps every run; a repeat count out of range is a usage error
+// naming --repeat (a capacity search may be repeated: each run is a whole search). Mutant: dropping the trade job's BetweenRepeats
 // (no reset) fails the "reset" line; checkRepeat accepting -1 fails the usage half.
 func TestRunRepeatResetsBetweenRuns(t *testing.T) {
 	dir := t.TempDir()
@@ -275,7 +275,7 @@ func TestRunRepeatResetsBetweenRuns(t *testing.T) {
 		t.Errorf("run --repeat 2: %d repeats, audit %+v, name %q", len(res.Repeats), res.Audit, res.Name())
 	}
 	srv, _ := delayServer(t, 0)
-	for _, args := range [][]string{{"--repeat", "-1"}, {"--repeat", "2", "--peak"}} {
+	for _, args := range [][]string{{"--repeat", "-1"}, {"--repeat", "101"}} {
 		r := tb(t, append([]string{"drive", "--target", srv.URL, "--progress", "off", "-d", "1s"}, args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, "--repeat") {
 			t.Errorf("drive %v: exit %d, %q; want 2 naming --repeat", args, r.code, r.stderr)

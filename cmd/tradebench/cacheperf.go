@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf"
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
@@ -235,21 +235,10 @@ flags:
 	mixKeys := fs.String("mix-keys", joinInts(cacheperfjob.PaperMixKeys), "unique-key ranges of the other-work mix")
 	mix := fs.Int("other-work-mix", cacheperfjob.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
-	threads := fs.Int("users", cacheperfjob.DefaultThreads, "client threads: closed-model users with no think time (the CachePerf paper used 40)")
-	warmup := fs.Duration("ramp-up", cacheperfjob.DefaultWarmup, "unmeasured load before each point's measurement (after a pass that requests every key once)")
-	steady := fs.Duration("duration", cacheperfjob.DefaultSteady, "measured window of each point")
-	rampDown := fs.Duration("ramp-down", 0, "unmeasured load after each point's measurement while the users stop (0 = they stop at once)")
-	out := fs.String("out", cacheperfjob.DefaultOut, "results file (report JSON; the points in detail.points), and its HTML report beside it (X.json → X.html)")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
-	progress := addProgress(fs)
-	var pub publishFlags
-	pub.register(fs)
 	yes := addYes(fs)
-	var label string
-	addLabel(fs, &label)
-	alias(fs, "users", "threads", "c")
-	alias(fs, "ramp-up", "warmup")
-	alias(fs, "duration", "steady", "d")
+	var f pipelineFlags
+	f.register(fs, driver.Phases{Users: cacheperfjob.DefaultThreads, RampUp: cacheperfjob.DefaultWarmup, Duration: cacheperfjob.DefaultSteady}, cacheperfjob.DefaultOut)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -281,70 +270,44 @@ flags:
 	if err != nil {
 		return err
 	}
-	if *items < 0 {
-		return usageErrorf("--items must not be negative, got %d", *items)
-	}
-	if size.n < 16 || size.n > 1<<30 {
-		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
-	}
-	if *threads < 1 {
-		return usageErrorf("--users must be at least 1, got %d", *threads)
-	}
-	if *steady <= 0 {
-		return usageErrorf("--duration must be positive, got %v", *steady)
-	}
-	if *warmup < 0 || *rampDown < 0 {
-		return usageErrorf("--ramp-up and --ramp-down must not be negative")
-	}
-	if *mix < 0 || *mix > 100 {
-		return usageErrorf("--other-work-mix is a percentage, 0..100, got %d", *mix)
-	}
 	cc, err := cf.config()
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	if f.out == "" {
 		return usageErrorf("--out must name a file")
 	}
-	if err := checkOutDir(*out); err != nil {
+	d, err := f.config()
+	if err != nil {
 		return err
 	}
-	if err := pub.load(); err != nil {
-		return err
+	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc, Phases: d.Phases,
+		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Quick: *quick}
+	cfg.Log, _ = f.progress.writer()
+	if err := cfg.Validate(); err != nil {
+		return sweepFlags.usageError(err)
 	}
 	if *db == "" {
-		n, most := *items, slices.Max(append(slices.Clone(ks), mks...))
-		if n == 0 {
-			n = most
-		}
-		if n < most {
-			return usageErrorf("--items %d is fewer than the largest key range (%d, of --keys or --mix-keys): load at least that many", n, most)
-		}
+		n := max(*items, slices.Max(append(slices.Clone(ks), mks...)))
 		if err := confirmSize(*yes, int64(n), size.n, "the temporary database"); err != nil {
 			return err
 		}
 	}
-	pw, tty := progress.writer()
-	res, err := cacheperfjob.Run(ctx, cacheperfjob.Config{
-		DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc,
-		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Threads: *threads,
-		Warmup: *warmup, Steady: *steady, RampDown: *rampDown, Progress: pw, ProgressTTY: tty, Quick: *quick,
-	})
+	res, err := cacheperfjob.Run(ctx, cfg, d)
 	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
 	// the sweep was done: its results are written and shown first.
-	var over *cacheperfjob.CeilingExceeded
-	if err != nil && !errors.As(err, &over) {
-		return err
+	if res == nil {
+		return sweepFlags.orUsage(err)
 	}
-	res.Label = label
-	points, perr := cacheperfjob.PointsOf(res)
-	if perr != nil {
-		return perr
+	if points, perr := cacheperfjob.PointsOf(res); perr == nil {
+		cacheperfjob.WriteTable(os.Stdout, points)
 	}
-	pub.price(res)
-	cacheperfjob.WriteTable(os.Stdout, points)
-	return errors.Join(err, writeResults(res, *out, &pub))
+	return f.finish(res, err)
 }
+
+// sweepFlags names the flags that set cacheperfjob.Config's fields.
+var sweepFlags = flagNames{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Users": "users",
+	"Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Rate": "rate", "Think": "think", "Repeat": "repeat"}
 
 func joinInts(v []int) string {
 	s := make([]string, len(v))

@@ -103,6 +103,7 @@ func newFlagSet(name, synopsis string) *flag.FlagSet {
 // mistake is a one-line usage error (see flagError), and the help is not printed. Stray
 // positional arguments are refused unless allowArgs.
 func parseFlags(fs *flag.FlagSet, args []string, allowArgs bool) error {
+	args = joinedShortFlags(fs, args)
 	usage, out := fs.Usage, fs.Output()
 	fs.Usage = func() {} // the flag package calls it on every error: the help is printed below, on request only
 	fs.SetOutput(io.Discard)
@@ -122,6 +123,45 @@ func parseFlags(fs *flag.FlagSet, args []string, allowArgs bool) error {
 		return usageErrorf("unexpected argument %q (flags go before it?); see '%s --help'", fs.Arg(0), fs.Name())
 	}
 	return nil
+}
+
+// joinedShortFlags accepts wrk's and hey's spelling of a one-letter flag with its value joined
+// to it (-c50, -d30s, -HAccept:x): "-c50" becomes "-c=50" when -c is a flag that takes a value
+// and -c50 is no flag of its own. Values of other flags are left alone (--body -c50 sends "-c50").
+func joinedShortFlags(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	takesValue := func(f *flag.Flag) bool {
+		b, ok := f.Value.(interface{ IsBoolFlag() bool })
+		return !ok || !b.IsBoolFlag()
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			if a == "--" {
+				out = append(out, args[i+1:]...)
+				break
+			}
+			continue
+		}
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if takesValue(f) && i+1 < len(args) {
+				i++
+				out = append(out, args[i]) // the flag's value, whatever it looks like
+			}
+			continue
+		}
+		if !strings.HasPrefix(a, "--") && len(name) > 1 {
+			if f := fs.Lookup(name[:1]); f != nil && takesValue(f) {
+				out[len(out)-1] = "-" + name[:1] + "=" + name[1:]
+			}
+		}
+	}
+	return out
 }
 
 // The flag package's error messages; matched to say the same thing in one line with a hint.
@@ -145,7 +185,12 @@ func flagError(fs *flag.FlagSet, err error) error {
 	}
 	if m := reInvalid.FindStringSubmatch(msg); m != nil {
 		value, name, why := m[1], m[2], m[3]
-		if f := fs.Lookup(name); f != nil && isDurationFlag(f) {
+		f := fs.Lookup(name)
+		if a, ok := f.Value.(aliasValue); ok { // an alias: the message names the flag it stands for
+			name, f = a.name, fs.Lookup(a.name)
+		}
+		_, think := f.Value.(thinkFlag)
+		if _, bare := strconv.ParseFloat(value, 64); isDurationFlag(f) || think && bare == nil {
 			return usageErrorf("%s", durationHint(name, value, see))
 		}
 		switch {

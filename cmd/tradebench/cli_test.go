@@ -61,7 +61,7 @@ func cliCases() []cliCase {
 		cliCase{args: []string{"serve", "--role", "bsl", "--nats-port", "4222"}, code: exitUsage, want: []string{"--nats-port", "async-durable"}},
 		cliCase{args: []string{"cacheperf", "load", "--db", "sqlite:cp.db"}, code: exitUsage, want: []string{"19.1GB", "--yes"}},
 		cliCase{args: []string{"cacheperf", "sweep"}, code: exitUsage, want: []string{"19.1GB", "--yes"}},
-		cliCase{args: []string{"cacheperf", "sweep", "--items", "10", "--keys", "20"}, code: exitUsage, want: []string{"--items 10 is fewer than the largest key range (4500"}},
+		cliCase{args: []string{"cacheperf", "sweep", "--items", "10", "--keys", "20"}, code: exitUsage, want: []string{"--items: 10 is fewer than the largest key range (4500"}},
 		cliCase{args: []string{"nosuch"}, code: exitUsage, want: []string{`unknown command "nosuch"`}},
 		cliCase{args: []string{"serv"}, code: exitUsage, want: []string{"did you mean serve?"}},
 		cliCase{args: []string{"drive", "--users", "x"}, code: exitUsage, want: []string{`--users "x": not a number`}},
@@ -74,7 +74,7 @@ func cliCases() []cliCase {
 		{"xmlmark", "run", "DOM1", "-d", "2"}, {"cacheperf", "sweep", "--duration", "2"}, {"cacheperf", "serve", "--ttl", "8"},
 		{"serve", "--session-ttl", "30"}, {"client", "--call-timeout", "5"}} {
 		name, value := c[len(c)-2], c[len(c)-1]
-		if name == "-d" && c[0] == "wstest" {
+		if name == "-d" {
 			name = "--duration" // an alias: the message names the flag it stands for
 		}
 		cs = append(cs, cliCase{args: c, code: exitUsage, want: []string{name + " " + value + ": a duration needs a unit, e.g. " + value + "s"}})

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tradebench/tradebench/bench/smartclient"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/clientopt"
@@ -93,7 +93,7 @@ func runClient(ctx context.Context, args []string) error {
 		return usageErrorf("--bsl %s: %v", *bsl, err)
 	}
 	defer svc.Close()
-	if err := reachable(ctx, svc, *timeout); err != nil {
+	if err := smartclient.Reachable(ctx, svc, *timeout); err != nil {
 		return usageErrorf("--bsl %s: the services host does not answer over %s: %v", *bsl, *access, err)
 	}
 	if *batch != "" {
@@ -119,19 +119,4 @@ func runClient(ctx context.Context, args []string) error {
 		return nil // interrupted: a normal way to leave
 	}
 	return err
-}
-
-// reachable makes one cheap call: any answer from the services, an error included (no such
-// symbol, a refused token), proves the host is there; a transport failure does not.
-func reachable(ctx context.Context, svc trade.Service, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, min(timeout, 5*time.Second))
-	defer cancel()
-	_, err := svc.GetQuote(ctx, "s:0")
-	if err == nil || trade.AsError(err) != nil {
-		if te := trade.AsError(err); te != nil && te.Code == trade.CodeUnauthorized {
-			return fmt.Errorf("%s (give the deployment's service token: $%s or --service-token-file)", te.Message, svcauth.EnvToken)
-		}
-		return nil
-	}
-	return errors.New(strings.Join(strings.Fields(err.Error()), " "))
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +16,6 @@ import (
 	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/httpc"
-	"github.com/tradebench/tradebench/report"
 )
 
 func init() {
@@ -32,6 +29,7 @@ examples:
   tradebench drive --target http://dt:9080 --scenario my-flow.yaml --rate 100 -d 5m --max-p90 500ms
   tradebench drive --target http://localhost:8080 --peak --peak-start 50 --peak-p90 500ms
   tradebench drive --url http://localhost:8080/daytrader/app -c 50 -d 15s        # quick mode, like wrk/hey
+  tradebench drive --url http://localhost:8080/api -m POST -H 'Content-Type: application/json' --body @req.json -c50 -d30s
   tradebench drive --url 'http://localhost:8080/daytrader/rest/quotes/s:{0..1000}' --rate 2000 -d 30s
 
 Scenarios: built-ins are %s; anything else is read as a YAML file in the same
@@ -80,30 +78,24 @@ func (m kvFlag) Set(s string) error {
 var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "peak-factor", "StepRampUp": "peak-ramp-up",
 	"StepDuration": "peak-step-duration", "MaxP90": "peak-p90", "Efficiency": "peak-efficiency", "MaxErrorRate": "peak-max-error-rate"}
 
-// driverFlags names the flags that set driver.Config's fields, and fleet.ControllerConfig's (a
-// distributed drive's errors name either).
-var driverFlags = flagNames{"URL": "url", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
+// driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
+// smart client job's (a drive's errors name any of them).
+var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
 	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
 	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
-	"Agents": "agents", "Wait": "agents-wait",
+	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 
-// driveFlags are the flags drive and run share. A flag that sets a driver.Config field as it is
-// is bound to the field itself (the library fills its defaults and checks it); the fields here
-// are the flags that need parsing or stand for something else.
+// driveFlags are the flags drive and run share: every load command's (pipelineFlags) and the HTTP
+// scenario's. A flag that sets a driver.Config field as it is is bound to the field itself (the
+// library fills its defaults and checks it); the others need parsing or stand for something else.
 type driveFlags struct {
-	cfg            driver.Config
-	out            string
-	think          string
-	keep           optBool
-	set            kvFlag
-	maxErrorRate   string
-	maxP90, maxP99 time.Duration
-	minTPS         float64
-	progress       *progressFlag
-	sutMetrics     string
-	publish        publishFlags
-	bodyBudget     *sizeFlag
+	pipelineFlags
+	cfg        driver.Config // the HTTP scenario's fields
+	keep       optBool
+	set        kvFlag
+	sutMetrics string
+	bodyBudget *sizeFlag
 
 	peak                         bool
 	peakStart, peakMax, peakStep float64
@@ -111,21 +103,13 @@ type driveFlags struct {
 	peakStepDur, peakP90         time.Duration
 	peakRampUp, peakConfirm      time.Duration
 	peakMaxErrRate               float64
-	rules                        rulesFlags
 }
 
-func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp, defRampDown time.Duration) {
+func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	f.set = kvFlag{}
+	f.pipelineFlags.register(fs, def, "")
 	fs.StringVar(&f.cfg.Target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
 	fs.StringVar(&f.cfg.Scenario, "scenario", driver.DefaultScenario, "built-in scenario name or a scenario YAML file")
-	fs.IntVar(&f.cfg.Users, "users", defUsers, "virtual users (closed model)")
-	fs.IntVar(&f.cfg.Users, "c", defUsers, "same as --users")
-	fs.DurationVar(&f.cfg.Duration, "duration", defDur, "the measured steady state")
-	fs.DurationVar(&f.cfg.Duration, "d", defDur, "same as --duration")
-	fs.DurationVar(&f.cfg.RampUp, "ramp-up", defRampUp, "users start evenly over this time before the steady state (not measured)")
-	fs.DurationVar(&f.cfg.RampDown, "ramp-down", defRampDown, "users stop over this time after the steady state (not measured)")
-	fs.StringVar(&f.think, "think", "", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the scenario's; none in quick mode)")
-	fs.Float64Var(&f.cfg.Rate, "rate", 0, "open model: iterations started per second (instead of --users)")
 	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = "+strconv.Itoa(load.DefaultMaxInFlight)+")")
 	fs.IntVar(&f.cfg.Iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
 	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the original papers ran)")
@@ -135,19 +119,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.TextVar(&f.cfg.Redirects, "redirects", httpc.RedirectSameOrigin, "which redirects requests follow: "+strings.Join(httpc.RedirectPolicies, ", ")+" (a hop to another origin carries no body, cookies or Authorization; docs/security.md)")
 	f.bodyBudget = newSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
-	fs.StringVar(&f.out, "out", "", "write the results JSON to this file")
-	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
-	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
-	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
-	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
-	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
-	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
-	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
-	f.progress = addProgress(fs)
-	f.publish.register(fs)
-	fs.IntVar(&f.cfg.Repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
-	addLabel(fs, &f.cfg.Label)
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "capacity search: grow the load (users, or with --rate the arrival rate) geometrically until throughput stops rising or a bound is crossed, bisect to the knee, confirm at the peak")
 	fs.Float64Var(&f.peakStart, "peak-start", peak.DefaultStart, "capacity search: the first step's users (with --rate: the search starts at --rate)")
@@ -161,16 +133,21 @@ func (f *driveFlags) register(fs *flag.FlagSet, defUsers int, defDur, defRampUp,
 	fs.Float64Var(&f.peakEff, "peak-efficiency", peak.DefaultEfficiency, "capacity search: a step is past the knee when its throughput per user (per iteration/s) falls below this fraction of the best")
 	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "capacity search: highest error rate a step may have (fraction)")
 	fs.Float64Var(&f.peakStep, "peak-step", 0, "obsolete: the search grows geometrically (--peak-factor) and bisects")
-	f.rules.register(fs)
 }
 
 // config turns the flags into a drive configuration; quickURL is quick mode's --url.
-func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Config, err error) {
+func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
 	given := givenFlags(fs)
-	cfg = f.cfg
+	base, err := f.pipelineFlags.config()
+	if err != nil {
+		return base, err
+	}
+	cfg := f.cfg
+	cfg.Phases, cfg.Label, cfg.Repeat, cfg.Progress, cfg.ProgressTTY = base.Phases, base.Label, base.Repeat, base.Progress, base.ProgressTTY
+	cfg.Thresholds, cfg.Rules, cfg.FaultsFile = base.Thresholds, base.Rules, base.FaultsFile
+	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
 	cfg.URL, cfg.Params = quickURL, f.set
 	cfg.BodyBudget = f.bodyBudget.n
-	cfg.OnLive = printLive
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
@@ -186,56 +163,24 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 			cfg.RampDown = 0
 		}
 	}
-	if cfg.Rate > 0 && (given["users"] || given["c"]) {
-		return cfg, usageErrorf("give --users (closed model) or --rate (open model), not both")
-	}
-	if f.think != "" {
-		t, err := scenario.ParseThink(f.think)
-		if err != nil {
-			return cfg, usageErrorf("--think: %v", err)
-		}
-		cfg.Think = &t
-	}
 	if f.keep.set {
 		v := f.keep.v
 		cfg.KeepConnections = &v
 	}
-	if f.maxErrorRate != "" {
-		r, err := parseRate(f.maxErrorRate)
-		if err != nil {
-			return cfg, usageErrorf("--max-error-rate: %v", err)
-		}
-		cfg.Thresholds = append(cfg.Thresholds, report.MaxErrorRate(r))
-	}
-	if f.maxP90 < 0 || f.maxP99 < 0 || f.minTPS < 0 {
-		return cfg, usageErrorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
-	}
-	if f.maxP90 > 0 {
-		cfg.Thresholds = append(cfg.Thresholds, report.MaxP90Ms(ms(f.maxP90)))
-	}
-	if f.maxP99 > 0 {
-		cfg.Thresholds = append(cfg.Thresholds, report.MaxP99Ms(ms(f.maxP99)))
-	}
-	if f.minTPS > 0 {
-		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
-	}
-	if givenFlags(fs)["peak-step"] {
+	if given["peak-step"] {
 		return cfg, usageErrorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
 	}
 	if f.peak {
 		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: f.peakRampUp, StepDuration: f.peakStepDur,
 			ConfirmRampUp: peak.DefaultConfirmRampUp, ConfirmDuration: f.peakConfirm, MaxP90: f.peakP90, Efficiency: f.peakEff, MaxErrorRate: f.peakMaxErrRate}
-		if f.cfg.Rate > 0 {
-			pc.Open, pc.Start = true, f.cfg.Rate
+		if cfg.Rate > 0 {
+			pc.Open, pc.Start = true, cfg.Rate
 		}
 		pc.SetDefaults()
 		if err := pc.Validate(); err != nil {
 			return cfg, peakFlags.usageError(err)
 		}
 		cfg.Peak = &pc
-	}
-	if cfg.Rules, err = f.rules.config(); err != nil {
-		return cfg, err
 	}
 	if f.sutMetrics != "" {
 		for _, u := range strings.Split(f.sutMetrics, ",") {
@@ -246,24 +191,10 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (cfg driver.Confi
 			cfg.Resources = append(cfg.Resources, src)
 		}
 	}
-	if err := f.publish.load(); err != nil {
-		return cfg, err
-	}
-	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	if err := cfg.Validate(); err != nil {
 		return cfg, driverFlags.usageError(err)
 	}
 	return cfg, nil
-}
-
-// printLive tells the user where the run's live views are.
-func printLive(metricsURL, dashboardURL string) {
-	if metricsURL != "" {
-		fmt.Fprintf(os.Stderr, "live metrics at %s\n", metricsURL)
-	}
-	if dashboardURL != "" {
-		fmt.Fprintf(os.Stderr, "live dashboard at %s\n", dashboardURL)
-	}
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -284,27 +215,15 @@ func parseRate(s string) (float64, error) {
 	return v, nil
 }
 
-// finish prices the results (with --pricing), prints the summary, writes --out and the HTML
-// report beside it (pub nil: no report), and passes on the run's error (a threshold failure
-// keeps its exit status 3).
-func finish(res *report.Results, out string, pub *publishFlags, runErr error) error {
-	if res == nil {
-		return runErr
-	}
-	pub.price(res)
-	res.WriteSummary(os.Stdout)
-	return errors.Join(runErr, writeResults(res, out, pub))
-}
-
 func runDrive(ctx context.Context, args []string) error {
 	fs := newFlagSet("drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
 	var f driveFlags
-	f.register(fs, driver.DefaultUsers, driver.DefaultDuration, 0, 0)
+	f.register(fs, driver.Phases{Users: driver.DefaultUsers, Duration: driver.DefaultDuration})
 	var ff fleetFlags
 	ff.register(fs)
-	var quickURL string
+	var qf quickFlags
+	qf.register(fs)
 	var list bool
-	fs.StringVar(&quickURL, "url", "", "quick mode: load one URL (GET) like wrk/hey; -c users, keep-alive")
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
 	var sf streamFlags
 	sf.register(fs)
@@ -316,38 +235,33 @@ func runDrive(ctx context.Context, args []string) error {
 		return err
 	}
 	if list {
-		for _, n := range scenarios.Names() {
-			data, _ := scenarios.Get(n)
-			sc, err := scenario.Parse(n, data, scenario.Options{})
-			if err != nil {
-				return err
-			}
-			fmt.Printf("%-14s %s\n", n, sc.Description)
-		}
-		fmt.Printf("%-14s %s\n", smartclient.Name, "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout.")
-		return nil
-	}
-	if f.cfg.Scenario == smartclient.Name {
-		return runClientScenario(ctx, fs, &f, cf, sf)
+		return listScenarios()
 	}
 	given := givenFlags(fs)
-	if quickURL != "" && !given["users"] && !given["c"] {
-		f.cfg.Users = driver.DefaultQuickUsers
+	if qf.url != "" && !given["users"] {
+		f.phases.p.Users = driver.DefaultQuickUsers
 	}
-	cfg, err := f.config(fs, quickURL)
+	if qf.url != "" && !given["redirects"] {
+		f.cfg.Redirects = httpc.RedirectNone // quick mode measures what the URL itself answers
+	}
+	var err error
+	if f.cfg.Request, err = qf.request(fs); err != nil {
+		return err
+	}
+	cfg, err := f.config(fs, qf.url)
 	if err != nil {
 		return err
 	}
-	if cfg.URL == "" && cfg.Target == "" {
+	var w driver.Workload = driver.HTTP
+	if cfg.Scenario == smartclient.Name {
+		if w, err = cf.job(given, f.set); err != nil {
+			return err
+		}
+	} else if cfg.URL == "" && cfg.Target == "" {
 		return usageErrorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
 	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
 		return err
-	}
-	if f.out != "" {
-		if err := report.CheckWritable(f.out); err != nil {
-			return usageErrorf("--out: %v", err)
-		}
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
@@ -355,14 +269,27 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
-	res, err := driver.Drive(ctx, cfg, driver.HTTP)
-	if res == nil && err != nil && !errors.Is(err, context.Canceled) {
+	res, err := driver.Drive(ctx, cfg, w)
+	if res == nil && err != nil {
 		return driverFlags.orUsage(err)
 	}
-	err = agentLossHint(err)
-	err = finish(res, f.out, &f.publish, err)
+	err = f.finish(res, agentLossHint(err))
 	if res != nil && res.Stream != nil {
 		fmt.Println(res.Stream.Line())
 	}
 	return err
+}
+
+// listScenarios is drive --list: the built-in scenarios and the smart client's.
+func listScenarios() error {
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Get(n)
+		sc, err := scenario.Parse(n, data, scenario.Options{})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-14s %s\n", n, sc.Description)
+	}
+	fmt.Printf("%-14s %s\n", smartclient.Name, "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout.")
+	return nil
 }

@@ -175,7 +175,7 @@ type flagNames map[string]string
 // *setting.Error names the flag that sets the field, when there is one.
 func (names flagNames) usageError(err error) error {
 	if f, msg, ok := names.flag(err); ok {
-		return usageErrorf("--%s: %s", f, msg)
+		return usageErrorf("%s: %s", dashed(f), msg)
 	}
 	return usageErrorf("%v", err)
 }

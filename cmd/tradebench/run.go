@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/tradejob"
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -74,7 +75,7 @@ var runFlags = flagNames{"Out": "out", "Force": "force"}
 func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run", "[flags]")
 	var f driveFlags
-	f.register(fs, tradejob.DefaultUsers, tradejob.DefaultDuration, tradejob.DefaultRampUp, tradejob.DefaultRampDown)
+	f.register(fs, driver.Phases{Users: tradejob.DefaultUsers, RampUp: tradejob.DefaultRampUp, Duration: tradejob.DefaultDuration, RampDown: tradejob.DefaultRampDown})
 	var ff fleetFlags
 	ff.register(fs)
 	workdir := fs.String("work-dir", tradejob.DefaultWorkdir, "working directory for the database and results")

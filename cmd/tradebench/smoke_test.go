@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
 )
 
 // The smoke tests run the real command line: this test binary re-executed with smokeMainEnv set
@@ -26,7 +28,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m) // m.Run, then stop the throwaway PostgreSQL cluster if a test started one
 }
 
 // smokeTimeout bounds one command: the runs here take a few seconds; the bound only turns a

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/wstestjob"
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/wstest"
@@ -115,14 +117,11 @@ func wstestConfigs(args []string) error {
 }
 
 // wstestFlagKeys maps drive flags to the old kit's INI keys they override.
-var wstestFlagKeys = map[string]string{
-	"users": "Agents", "ramp-up": "RampUp", "duration": "SteadyState", "ramp-down": "RampDown",
-	"list-size": "ListSize", "num-bytes": "NumBytes", "message-size": "MessageSize",
-	"encoding": "Encoding", "methodology": "Methodology", "think": "ThinkTime",
-}
+var wstestFlagKeys = map[string]string{"list-size": "ListSize", "num-bytes": "NumBytes", "message-size": "MessageSize",
+	"encoding": "Encoding", "methodology": "Methodology"}
 
 // wstestDriveFlags names the flags that set wstestjob.Config's fields.
-var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Agents": "users"}
+var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Think": "think", "Rate": "rate", "Repeat": "repeat"}
 
 const wstestDriveHelp = `usage: tradebench wstest drive --target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]
 
@@ -148,54 +147,28 @@ func wstestDrive(ctx context.Context, args []string) error {
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
 	config := fs.String("config", "", "INI file with the old kit's keys (Agents, RampUp, SteadyState, RampDown, EchoVoidMix, EchoStructMix, EchoListMix, EchoSyntheticMix, GetOrderMix, ListSize, NumBytes, plus MessageSize, Encoding, Methodology, ThinkTime), or a built-in name: "+strings.Join(wstestjob.Builtins(), ", ")+"; flags override it")
 	fs.String("encoding", wstestjob.SOAP, "soap | json | grpc")
-	fs.String("methodology", wstestjob.Sun, "sun: a few users with no think time on kept-alive connections (WSTest 1.0); users: many users, 1s think time, connection closed after every request (WSTest 1.1's 50 clients)")
-	fs.String("users", "", fmt.Sprintf("virtual users, the old kit's Agents (-c; default %d for sun, %d for users)", wstestjob.DefaultSunAgents, wstestjob.DefaultUsersAgents))
-	fs.String("ramp-up", wstestjob.DefaultRampUp.String(), "ramp-up, a duration such as 10s (not measured)")
-	fs.String("duration", wstestjob.DefaultSteady.String(), "the measured steady state, a duration such as 2m (-d)")
-	fs.String("ramp-down", wstestjob.DefaultRampDown.String(), "ramp-down, a duration such as 5s (not measured)")
-	fs.String("think", "", fmt.Sprintf("think time before each request (default 0 for sun, %v for users)", wstestjob.DefaultUsersThink))
+	fs.String("methodology", wstestjob.Sun, fmt.Sprintf("sun: %d users with no think time on kept-alive connections (WSTest 1.0); users: %d users, %v think time, connection closed after every request (WSTest 1.1's 50 clients)", wstestjob.DefaultSunAgents, wstestjob.DefaultUsersAgents, wstestjob.DefaultUsersThink))
 	mix := fs.String("mix", "EchoList=100", "operation weights, e.g. EchoList=80,EchoStruct=20 (replaces the config's mix)")
 	fs.String("list-size", strconv.Itoa(wstestjob.DefaultListSize), "EchoStruct array and EchoList length (ListSize)")
 	fs.String("num-bytes", strconv.Itoa(wstestjob.DefaultNumBytes), "EchoSynthetic byte array length (NumBytes)")
 	fs.String("message-size", strconv.Itoa(wstestjob.DefaultMessageSize), "GetOrder line items")
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
-	out := fs.String("out", "", "write the results JSON to this file, and its HTML report beside it (X.json → X.html)")
-	progress := addProgress(fs)
-	var pub publishFlags
-	pub.register(fs)
-	var label string
-	addLabel(fs, &label)
-	alias(fs, "users", "c")
-	alias(fs, "ramp-up", "rampup")
-	alias(fs, "duration", "steady", "d")
-	alias(fs, "ramp-down", "rampdown")
+	var f pipelineFlags
+	f.register(fs, driver.Phases{RampUp: wstestjob.DefaultRampUp, Duration: wstestjob.DefaultSteady, RampDown: wstestjob.DefaultRampDown}, "")
 	setHelp(fs, wstestDriveHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	// the INI file's phases are whole seconds, as in the old kit; a flag is a duration with its
-	// unit, as on every other command
-	for _, name := range []string{"ramp-up", "duration", "ramp-down", "think"} {
-		if err := checkDurationArg(fs, name); err != nil {
-			return err
-		}
-	}
-	if *out != "" {
-		if err := checkOutDir(*out); err != nil {
-			return err
-		}
-	}
-	if err := pub.load(); err != nil {
+	d, err := f.config()
+	if err != nil {
 		return err
 	}
 	var s wstestjob.Settings
 	name := ""
 	if *config != "" {
-		n, err := wstestjob.LoadINI(*config, &s)
-		if err != nil {
+		if name, err = wstestjob.LoadINI(*config, &s); err != nil {
 			return usageErrorf("--config: %v", err)
 		}
-		name = n
 	}
 	given := givenFlags(fs)
 	for name, key := range wstestFlagKeys {
@@ -212,16 +185,13 @@ func wstestDrive(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	f.phases.over(&cfg.Phases) // the flags win over the file
 	cfg.Name, cfg.Target, cfg.GRPCTarget, cfg.SOAPPath, cfg.Timeout = name, *target, *grpcTarget, *soapPath, *timeout
 	if err := cfg.Validate(); err != nil {
 		return wstestDriveFlags.usageError(err)
 	}
 	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d users, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
-		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Agents, cfg.Think, cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Steady, cfg.RampDown)
-	w, tty := progress.writer()
-	res, err := wstestjob.Run(ctx, cfg, w, tty)
-	if res != nil {
-		res.Label = label
-	}
-	return finish(res, *out, &pub, err)
+		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Users, cfg.ThinkOr(scenario.Think{}).Mean(), cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Duration, cfg.RampDown)
+	res, err := wstestjob.Run(ctx, cfg, d)
+	return f.finish(res, wstestDriveFlags.orUsage(err))
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/xmlmarkjob"
+	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/xmlmark"
 )
 
@@ -143,22 +143,10 @@ examples:
 
 flags:
 `, strings.Join(xmlmark.BuiltinNames(), ", ")))
-	rampUp := fs.Duration("ramp-up", 0, "override the configuration's RampUp (e.g. 10s)")
-	steady := fs.Duration("duration", 0, "override the configuration's SteadyState, the measured window (e.g. 60s)")
-	rampDown := fs.Duration("ramp-down", 0, "override the configuration's RampDown (e.g. 0s)")
-	agents := fs.Int("users", 0, "override the configuration's Agents (worker goroutines: closed-model users with no think time)")
 	only := fs.String("only", "", "run only one kind of the configuration's mix: dom, sax or pull")
-	out := fs.String("out", "", "write the results JSON (the driver's schema) to FILE, and its HTML report beside it (X.json → X.html)")
 	validation := fs.Int("validation", 0, "override the configuration's Validation: the percentage (0-100) of each kind's transactions that validate their document against the invoice schema (XSD)")
-	progress := addProgress(fs)
-	var pub publishFlags
-	pub.register(fs)
-	var label string
-	addLabel(fs, &label)
-	alias(fs, "users", "c")
-	alias(fs, "ramp-up", "rampup")
-	alias(fs, "duration", "steady", "d")
-	alias(fs, "ramp-down", "rampdown")
+	var f pipelineFlags
+	f.register(fs, driver.Phases{}, "") // the configuration's phases, which the flags override
 	// the configuration may come before or after the flags
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
@@ -171,63 +159,36 @@ flags:
 		return err
 	}
 	set := givenFlags(fs)
-	if *out != "" {
-		if err := checkOutDir(*out); err != nil {
-			return err
-		}
-	}
-	if err := pub.load(); err != nil {
+	d, err := f.config()
+	if err != nil {
 		return err
 	}
-
-	cfg, err := xmlmark.LoadConfig(name)
+	xc, err := xmlmark.LoadConfig(name)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	if set["ramp-up"] {
-		if *rampUp < 0 {
-			return usageErrorf("--ramp-up must not be negative")
-		}
-		cfg.RampUp = *rampUp
-	}
-	if set["duration"] {
-		if *steady <= 0 {
-			return usageErrorf("--duration must be above 0")
-		}
-		cfg.SteadyState = *steady
-	}
-	if set["ramp-down"] {
-		if *rampDown < 0 {
-			return usageErrorf("--ramp-down must not be negative")
-		}
-		cfg.RampDown = *rampDown
-	}
-	if set["users"] {
-		if *agents < 1 || *agents > 10000 {
-			return usageErrorf("--users must be from 1 to 10000, got %d", *agents)
-		}
-		cfg.Agents = *agents
+	cfg := xmlmarkjob.New(xc)
+	f.phases.over(&cfg.Phases)
+	if err := cfg.Validate(true); err != nil {
+		return phaseNames.usageError(err)
 	}
 	if set["validation"] {
-		cfg.Validation = *validation
-		if err := cfg.Check(); err != nil {
+		xc.Validation = *validation
+		if err := xc.Check(); err != nil {
 			return usageErrorf("--validation: %v", err)
 		}
 	}
 	kind := xmlmark.Kind(*only)
-	if _, err := cfg.Mix(kind); err != nil {
+	if _, err := xc.Mix(kind); err != nil {
 		return usageErrorf("--only: %v", err)
 	}
-	opt := xmlmarkjob.RunOptions{Only: kind, Warn: os.Stderr}
-	opt.Progress, opt.ProgressTTY = progress.writer()
-	fmt.Fprintf(os.Stderr, "xmlmark %s: %d users, ramp-up %v, steady %v, ramp-down %v\n", cfg.Name, cfg.Agents, cfg.RampUp, cfg.SteadyState, cfg.RampDown)
-	res, err := xmlmarkjob.Run(ctx, cfg, opt)
+	cfg.Only, cfg.Warn = kind, os.Stderr
+	fmt.Fprintf(os.Stderr, "xmlmark %s: %d users, ramp-up %v, steady %v, ramp-down %v\n", xc.Name, cfg.Users, cfg.RampUp, cfg.Duration, cfg.RampDown)
+	res, err := xmlmarkjob.Run(ctx, cfg, d)
 	if res == nil {
-		return err
+		return phaseNames.orUsage(err)
 	}
-	res.Label = label
-	pub.price(res)
-	res.WriteSummary(os.Stdout)
+	err = f.finish(res, err)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {
 		mbps := d.ParsedMBPerSec
 		kinds := make([]string, 0, len(mbps))
@@ -241,9 +202,6 @@ flags:
 	}
 	for _, n := range res.Notes {
 		fmt.Printf("note: %s\n", n)
-	}
-	if werr := writeResults(res, *out, &pub); werr != nil {
-		return errors.Join(err, werr)
 	}
 	if err != nil {
 		return err

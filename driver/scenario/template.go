@@ -59,6 +59,16 @@ type Env interface {
 // Source is the template's text as written.
 func (t *Template) Source() string { return t.src }
 
+// Literal is a template without holes: s sent exactly as given, braces and all (quick mode's
+// --body, which may be any bytes).
+func Literal(s string) *Template {
+	t := &Template{src: s, konst: true}
+	if s != "" {
+		t.segs = []seg{{kind: segLit, lit: s, esc: string(AppendQueryEscape(nil, s))}}
+	}
+	return t
+}
+
 // Const reports whether the template renders the same text every time, and that text.
 func (t *Template) Const() (string, bool) {
 	if !t.konst {

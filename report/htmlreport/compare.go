@@ -269,7 +269,7 @@ func newCompareView(runs []Run) compareView {
 		t, p := make([]*float64, len(names)), make([]*float64, len(names))
 		for i, name := range names {
 			if tr, ok := r.Results.Transaction(name); ok {
-				t[i], p[i] = val(tr.TPS), val(tr.P90Ms)
+				t[i], p[i] = val(tr.TPS), val(txPercentile(90)(r.Results, tr)) // no bar without enough samples
 			}
 		}
 		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{Label: r.Label, Values: t})
@@ -287,8 +287,8 @@ func newCompareView(runs []Run) compareView {
 			missing[i] = !ok
 			t[i], p[i], e[i] = tr.TPS, tr.P90Ms, float64(tr.Errors)
 		}
-		row.TPS = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.TPS }, formatTPS, true, true, load)
-		row.P90 = repeatedTxCells(runs, name, func(t report.Transaction) float64 { return t.P90Ms }, ms, false, false, load)
+		row.TPS = repeatedTxCells(runs, name, func(_ *report.Results, t report.Transaction) float64 { return t.TPS }, formatTPS, true, true, load)
+		row.P90 = repeatedTxCells(runs, name, txPercentile(90), ms, false, false, load)
 		row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
 		v.Tx = append(v.Tx, row)
 	}

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -113,7 +114,14 @@ func loadNotes(runs []Run, load [][]string) []string {
 func statCells(runs []Run, m report.Metric, load [][]string) []cell {
 	out := make([]cell, len(runs))
 	centre := make([]float64, len(runs))
+	few := make([]bool, len(runs))
 	for i, r := range runs {
+		// a percentile without enough samples behind it in every run is shown as "—"
+		if few[i] = !r.Results.RepeatsHaveSamples(m); few[i] {
+			out[i] = cell{Value: "—", Title: report.NotEnoughSamples}
+			centre[i] = math.NaN()
+			continue
+		}
 		vals := r.Results.RunValues(m)
 		s := stats.Summarize(vals)
 		centre[i] = s.Median
@@ -122,7 +130,7 @@ func statCells(runs []Run, m report.Metric, load [][]string) []cell {
 			out[i].Title = "median of " + strconv.Itoa(s.N) + " runs; 95 % interval [" + report.FormatMetric(m, s.Lo) + ", " + report.FormatMetric(m, s.Hi) + "], range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
 			out[i].Range = "range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
 		}
-		if i == 0 {
+		if i == 0 || few[0] {
 			continue
 		}
 		c := report.Compare(runs[0].Results, r.Results, m)
@@ -163,7 +171,21 @@ func statCells(runs []Run, m report.Metric, load [][]string) []cell {
 // centreOf is a run's value of a metric as the pages show it: the median over its runs when
 // repeated, else the run's own value.
 func centreOf(r *report.Results, m report.Metric) float64 {
+	if !r.RepeatsHaveSamples(m) {
+		return math.NaN() // not enough samples: no bar
+	}
 	return stats.Summarize(r.RunValues(m)).Median
+}
+
+// txPercentile is a transaction's percentile p in a run, NaN where the transaction had too few
+// samples for it.
+func txPercentile(p float64) func(*report.Results, report.Transaction) float64 {
+	return func(r *report.Results, t report.Transaction) float64 {
+		if v, ok := r.PercentileMs(t, p); ok {
+			return v
+		}
+		return math.NaN()
+	}
 }
 
 // relative is a change as benchstat writes it: "+12.3 %", or in percentage points for a rate.
@@ -187,29 +209,38 @@ const classIncomparable = "incomparable"
 // repeatedTxCells tests one transaction's metric across repeated runs (benchstat's U test);
 // single runs have no per-transaction series to test, so their change is shown uncoloured, and
 // so is a throughput (throughput true) of a run that offered another load (load[i]).
-func repeatedTxCells(runs []Run, name string, of func(report.Transaction) float64, f func(float64) string, higher, throughput bool, load [][]string) []cell {
+//
+// of reads the metric from one of a run's transactions; a percentile's is NaN where the
+// transaction had too few samples for it (txPercentile), and the cell is then "—", not enough
+// samples, as in a single run's table.
+func repeatedTxCells(runs []Run, name string, of func(*report.Results, report.Transaction) float64, f func(float64) string, higher, throughput bool, load [][]string) []cell {
 	out := make([]cell, len(runs))
 	per := make([][]float64, len(runs))
+	few := make([]bool, len(runs))
 	for i, r := range runs {
 		res := r.Results
 		if len(res.Repeats) > 1 {
 			for _, rep := range res.Repeats {
 				for _, t := range rep.Transactions {
 					if t.Name == name {
-						per[i] = append(per[i], of(t))
+						per[i] = append(per[i], of(res, t))
 					}
 				}
 			}
 		} else if t, ok := res.Transaction(name); ok {
-			per[i] = []float64{of(t)}
+			per[i] = []float64{of(res, t)}
 		}
 		if len(per[i]) == 0 {
 			out[i].Value = "—"
 			continue
 		}
+		if few[i] = slices.ContainsFunc(per[i], math.IsNaN); few[i] {
+			out[i] = cell{Value: "—", Title: report.NotEnoughSamples}
+			continue
+		}
 		s := stats.Summarize(per[i])
 		out[i].Value = f(s.Median)
-		if i == 0 || len(per[0]) == 0 {
+		if i == 0 || len(per[0]) == 0 || few[0] {
 			continue
 		}
 		base := stats.Summarize(per[0]).Median

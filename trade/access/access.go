@@ -265,6 +265,16 @@ func (s *Switch) GetAccountWithProfile(ctx context.Context, userID string) (trad
 	return trade.GetAccountWithProfile(ctx, s.svc(), userID)
 }
 
+// GetOrdersWithClosed passes trade.OrdersWithClosedGetter through like GetAccountWithProfile.
+func (s *Switch) GetOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
+	return trade.GetOrdersWithClosed(ctx, s.svc(), userID, limit)
+}
+
+// GetAccountSummary passes trade.AccountSummaryGetter through like GetAccountWithProfile.
+func (s *Switch) GetAccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
+	return trade.GetAccountSummary(ctx, s.svc(), userID)
+}
+
 // GetHoldingsWithQuotes passes trade.HoldingsWithQuotesGetter through like GetAccountWithProfile.
 func (s *Switch) GetHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
 	return trade.GetHoldingsWithQuotes(ctx, s.svc(), userID)

@@ -307,6 +307,16 @@ func (s *Service) GetAccountWithProfile(ctx context.Context, userID string) (tra
 	return a, p, missing(err, "no user %q", userID)
 }
 
+// GetAccountSummary returns the account of userID and the summary of its holdings in one
+// statement (trade.AccountSummaryGetter).
+func (s *Service) GetAccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
+	if err := checkUser(userID); err != nil {
+		return trade.Account{}, trade.HoldingsSummary{}, err
+	}
+	a, sum, err := s.st.AccountSummary(ctx, userID)
+	return a, sum, missing(err, "no user %q", userID)
+}
+
 // UpdateAccountProfile changes the profile fields and, if p.Password is set, the password. A
 // password change also counts a logout: web sessions are stamped with the logout count, so
 // every session of the user started before the change ends (the web tier that made the change
@@ -428,16 +438,60 @@ func (s *Service) GetClosedOrders(ctx context.Context, userID string) ([]trade.O
 	if len(pending) == 0 {
 		return []trade.Order{}, nil
 	}
+	return s.completeClosed(ctx, pending[0].AccountID)
+}
+
+// completeClosed marks the account's closed orders completed and returns them as they were
+// (status closed), oldest first.
+func (s *Service) completeClosed(ctx context.Context, accountID int64) ([]trade.Order, error) {
 	var out []trade.Order
-	err = s.st.Update(ctx, func(tx store.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		var err error
-		out, err = tx.CompleteClosedOrders(ctx, pending[0].AccountID)
+		out, err = tx.CompleteClosedOrders(ctx, accountID)
 		return err
 	})
 	if out == nil && err == nil {
 		out = []trade.Order{}
 	}
 	return out, err
+}
+
+// GetOrdersWithClosed is GetClosedOrders and then GetOrders (trade.OrdersWithClosedGetter): one
+// statement reads both, and only when something was closed does a write transaction complete
+// it; the listed orders then show those completed, as a read after the write would.
+func (s *Service) GetOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
+	if err := checkUser(userID); err != nil {
+		return nil, nil, err
+	}
+	if limit <= 0 {
+		limit = s.opts.OrdersLimit
+	}
+	orders, pending, err := s.st.UserOrdersWithClosed(ctx, userID, min(limit, MaxOrdersLimit))
+	if err != nil {
+		return nil, nil, missing(err, "no user %q", userID)
+	}
+	if len(pending) == 0 {
+		return orders, pending, nil
+	}
+	closed, err := s.completeClosed(ctx, pending[0].AccountID)
+	if err != nil {
+		return nil, nil, err
+	}
+	// every order closed when read, or completed by the write, is completed now (by this
+	// call or a concurrent one: a closed order only ever becomes completed)
+	done := make(map[int64]bool, len(pending)+len(closed))
+	for _, o := range pending {
+		done[o.OrderID] = true
+	}
+	for _, o := range closed {
+		done[o.OrderID] = true
+	}
+	for i := range orders {
+		if done[orders[i].OrderID] {
+			orders[i].Status = trade.StatusCompleted
+		}
+	}
+	return orders, closed, nil
 }
 
 // GetQuote returns the quote of symbol.

@@ -643,3 +643,50 @@ func BenchmarkBuy(b *testing.B) {
 		})
 	}
 }
+
+// GetOrdersWithClosed answers what GetClosedOrders and then GetOrders answer (the account page's
+// reads), on twin accounts that bought the same: the alerts (status closed, oldest first), then
+// the orders with the alerted ones completed; the alerts are shown once. Mutant: the listed
+// orders left as read, the alerted one "closed" (scripts/mutants.d/business-orders-with-closed-status.sed).
+func TestOrdersWithClosedAsTwoCalls(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		_, svc := setup(t, dsn, small(), business.Options{})
+		for _, u := range []string{"uid:1", "uid:2"} {
+			must[trade.Order](t)(svc.Buy(ctx, u, "s:3", 10))
+			must[trade.Order](t)(svc.Buy(ctx, u, "s:4", 5))
+		}
+		closed := must[[]trade.Order](t)(svc.GetClosedOrders(ctx, "uid:1"))
+		// the two most recent orders: the buys (the loaded ones differ between the twins)
+		orders := must[[]trade.Order](t)(svc.GetOrders(ctx, "uid:1", 2))
+		orders2, closed2, err := svc.GetOrdersWithClosed(ctx, "uid:2", 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(closed) != 2 || len(closed2) != 2 || len(orders) != 2 || len(orders2) != 2 {
+			t.Fatalf("two calls: %d alerts, %d orders; one: %d alerts, %d orders", len(closed), len(orders), len(closed2), len(orders2))
+		}
+		same := func(a, b trade.Order) bool { // the twins' orders differ in ids, accounts, prices and times
+			return a.Type == b.Type && a.Status == b.Status && a.Symbol == b.Symbol && a.Quantity == b.Quantity
+		}
+		for i := range closed {
+			if !same(closed[i], closed2[i]) || closed2[i].Status != trade.StatusClosed || (i > 0 && closed2[i].OrderID < closed2[i-1].OrderID) {
+				t.Errorf("alert %d: %+v, two calls %+v", i, closed2[i], closed[i])
+			}
+		}
+		for i := range orders {
+			if !same(orders[i], orders2[i]) || (i > 0 && orders2[i].OrderID > orders2[i-1].OrderID) {
+				t.Errorf("order %d: %+v, two calls %+v", i, orders2[i], orders[i])
+			}
+		}
+		if orders2[0].Status != trade.StatusCompleted {
+			t.Errorf("the alerted order is listed %s, want completed", orders2[0].Status)
+		}
+		if _, again, err := svc.GetOrdersWithClosed(ctx, "uid:2", 4); err != nil || len(again) != 0 {
+			t.Errorf("alerts shown twice: %+v, %v", again, err)
+		}
+		if _, _, err := svc.GetOrdersWithClosed(ctx, "uid:nobody", 4); trade.AsError(err) == nil || trade.AsError(err).Code != trade.CodeNotFound {
+			t.Errorf("unknown user: %v, want not found", err)
+		}
+	})
+}

@@ -61,6 +61,9 @@ type Reader interface {
 	// AccountWithProfile returns the account of userID and its profile (without the
 	// password) in one statement: the account page shows both (ErrNotFound).
 	AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error)
+	// AccountSummary returns the account of userID and the summary of its holdings in one
+	// statement: the home page shows both (ErrNotFound).
+	AccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error)
 	// PasswordHash returns the stored password hash of userID (ErrNotFound).
 	PasswordHash(ctx context.Context, userID string) (string, error)
 	// Holdings returns an account's holdings, oldest first.
@@ -81,6 +84,9 @@ type Reader interface {
 	UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error)
 	UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error)
 	UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error)
+	// UserOrdersWithClosed is UserOrders and UserClosedOrders in one statement: the account
+	// page's orders and alerts.
+	UserOrdersWithClosed(ctx context.Context, userID string, limit int) (orders, closed []trade.Order, err error)
 	// Order returns one order by id (ErrNotFound).
 	Order(ctx context.Context, orderID int64) (trade.Order, error)
 	// Quote returns one quote (ErrNotFound).
@@ -104,6 +110,17 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 	return []T{}, nil
 }
 
+// AccountSummarySQL is AccountSummary's statement for a store whose userParam is its first
+// placeholder: the account's columns, then the number of its holdings and their purchase basis
+// (each an aggregate over the holdings index on accountid; the basis an exact integer sum in
+// cents, bigint in PostgreSQL as in SQLite).
+func AccountSummarySQL(accountCols, userParam string) string {
+	return "SELECT " + accountCols + ", " +
+		"(SELECT count(*) FROM holdings h WHERE h.accountid = a.accountid), " +
+		"(SELECT CAST(COALESCE(sum(h.purchaseprice * h.quantity), 0) AS BIGINT) FROM holdings h WHERE h.accountid = a.accountid) " +
+		"FROM accounts a WHERE a.userid = " + userParam
+}
+
 // HoldingsWithQuotesSQL is UserHoldingsWithQuotes' statement for a store whose userAccount
 // selects the user's account id: the holding's columns, then the quote's, zero where the
 // holding's symbol has no quote (holdings h LEFT JOIN quotes q by primary key).
@@ -123,6 +140,57 @@ func OfUserWithQuotes(ctx context.Context, r Reader, userID string, hs []trade.H
 		qs = []trade.Quote{}
 	}
 	return hs, qs, nil
+}
+
+// OrdersWithClosedSQL is UserOrdersWithClosed's statement for a store whose userAccount selects
+// the user's account id and whose limit is the LIMIT's value: each row is a part (0: the
+// account's marker row, as in UserClosedOrders; 1: a closed order; 2: one of the most recent
+// orders) and then the order's columns (orderCols). marker is the marker row's columns after
+// the part. The parts' rows come in any order (SplitOrdersWithClosed sorts them).
+func OrdersWithClosedSQL(orderCols, marker, userParam, userAccount, limit string) string {
+	return "SELECT 0, " + marker + " FROM accounts WHERE userid = " + userParam +
+		" UNION ALL SELECT 1, " + orderCols + " FROM orders WHERE accountid = " + userAccount + " AND status = 'closed'" +
+		" UNION ALL SELECT * FROM (SELECT 2, " + orderCols + " FROM orders WHERE accountid = " + userAccount +
+		" ORDER BY opendate DESC, orderid DESC LIMIT " + limit + ") recent"
+}
+
+// PartOrder is a row of OrdersWithClosedSQL: its part and its order.
+type PartOrder struct {
+	Part  int
+	Order trade.Order
+}
+
+// SplitOrdersWithClosed finishes a UserOrdersWithClosed read: the recent orders most recent
+// first, the closed ones oldest first, ErrNotFound without the marker row.
+func SplitOrdersWithClosed(rows []PartOrder, err error) (orders, closed []trade.Order, _ error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	found := false
+	for _, r := range rows {
+		switch r.Part {
+		case 0:
+			found = true
+		case 1:
+			closed = append(closed, r.Order)
+		default:
+			orders = append(orders, r.Order)
+		}
+	}
+	if !found {
+		return nil, nil, ErrNotFound
+	}
+	slices.SortFunc(closed, func(a, b trade.Order) int { return cmp.Compare(a.OrderID, b.OrderID) })
+	slices.SortFunc(orders, func(a, b trade.Order) int {
+		if c := b.OpenDate.Compare(a.OpenDate); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.OrderID, a.OrderID)
+	})
+	if closed == nil {
+		closed = []trade.Order{}
+	}
+	return orders, closed, nil
 }
 
 // MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one

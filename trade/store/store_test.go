@@ -374,6 +374,16 @@ func TestUserReads(t *testing.T) {
 		if got, err := st.UserHoldings(ctx, "uid:3"); err != nil || !reflect.DeepEqual(got, hs) {
 			t.Errorf("UserHoldings = %v, %v; want %v", got, err, hs)
 		}
+		// the home page's summary: the holdings' count and exact purchase basis, with the account
+		if got, sum, err := st.AccountSummary(ctx, "uid:3"); err != nil || got != a || sum != trade.SummarizeHoldings(hs) {
+			t.Errorf("AccountSummary = %+v, %+v, %v; want %+v, %+v", got, sum, err, a, trade.SummarizeHoldings(hs))
+		}
+		if _, sum, err := st.AccountSummary(ctx, "empty"); err != nil || sum != (trade.HoldingsSummary{}) {
+			t.Errorf("AccountSummary(a user without holdings) = %+v, %v; want zero", sum, err)
+		}
+		if _, _, err := st.AccountSummary(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("AccountSummary(no such user) = %v, want ErrNotFound", err)
+		}
 		os, err := st.Orders(ctx, a.AccountID, 3)
 		if err != nil || len(os) != 3 {
 			t.Fatalf("Orders: %d, %v", len(os), err)
@@ -381,8 +391,20 @@ func TestUserReads(t *testing.T) {
 		if got, err := st.UserOrders(ctx, "uid:3", 3); err != nil || !reflect.DeepEqual(got, os) {
 			t.Errorf("UserOrders = %v, %v; want %v", got, err, os)
 		}
-		if got, err := st.UserClosedOrders(ctx, "uid:3"); err != nil || len(got) != 1 || got[0].OrderID != closedID {
-			t.Errorf("UserClosedOrders = %v, %v; want order %d", got, err, closedID)
+		closed, err := st.UserClosedOrders(ctx, "uid:3")
+		if err != nil || len(closed) != 1 || closed[0].OrderID != closedID {
+			t.Errorf("UserClosedOrders = %v, %v; want order %d", closed, err, closedID)
+		}
+		// the account page's one statement: the recent orders (the closed one among them, the most
+		// recent) and the closed ones, as the two reads answer them
+		if got, gotClosed, err := st.UserOrdersWithClosed(ctx, "uid:3", 3); err != nil || !reflect.DeepEqual(got, os) || !reflect.DeepEqual(gotClosed, closed) {
+			t.Errorf("UserOrdersWithClosed = %v, %v, %v; want %v, %v", got, gotClosed, err, os, closed)
+		}
+		if got, gotClosed, err := st.UserOrdersWithClosed(ctx, "empty", 3); err != nil || len(got) != 0 || len(gotClosed) != 0 {
+			t.Errorf("UserOrdersWithClosed(a user without orders) = %v, %v, %v; want none", got, gotClosed, err)
+		}
+		if _, _, err := st.UserOrdersWithClosed(ctx, "nobody", 3); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("UserOrdersWithClosed(no such user) = %v, want ErrNotFound", err)
 		}
 
 		for name, f := range map[string]func(string) (int, error){

@@ -90,22 +90,15 @@ type homeData struct {
 
 func (a *app) renderHome(q *req, msg string) error {
 	ctx, uid := q.r.Context(), q.sess.UserID
-	acct, err := a.svc.GetAccountData(ctx, uid)
+	acct, sum, err := trade.GetAccountSummary(ctx, a.svc, uid)
 	if err != nil {
 		return a.sessionUserErr(q, err)
-	}
-	hs, err := a.svc.GetHoldings(ctx, uid)
-	if err != nil {
-		return err
 	}
 	ms, err := a.svc.GetMarketSummary(ctx)
 	if err != nil {
 		return err
 	}
-	d := homeData{Account: acct, NumHoldings: len(hs), Market: ms}
-	for _, h := range hs {
-		d.HoldingsTotal += h.PurchasePrice.Times(h.Quantity)
-	}
+	d := homeData{Account: acct, NumHoldings: sum.Count, HoldingsTotal: sum.Basis, Market: ms}
 	d.Total = acct.Balance + d.HoldingsTotal
 	d.Gain = d.Total - acct.OpenBalance
 	d.GainPct = percent(d.Gain, acct.OpenBalance)
@@ -144,12 +137,8 @@ func (a *app) renderAccount(q *req, status int, msg, formErr string, form *trade
 	if err != nil {
 		return a.sessionUserErr(q, err)
 	}
-	// alerts first: they mark the orders completed, so the list below agrees with them
-	closed, err := a.svc.GetClosedOrders(ctx, uid)
-	if err != nil {
-		return err
-	}
-	orders, err := a.svc.GetOrders(ctx, uid, a.opts.OrdersLimit)
+	// the alerts mark the orders completed, and the list agrees with them
+	orders, closed, err := trade.GetOrdersWithClosed(ctx, a.svc, uid, a.opts.OrdersLimit)
 	if err != nil {
 		return err
 	}

@@ -192,8 +192,12 @@ func (s *sessions) start(a trade.Account) session {
 // returned as it is.
 func (s *sessions) current(ctx context.Context, svc trade.Service, ss session, fresh bool) error {
 	if !fresh && s.checks != nil {
-		if stamp, ok := s.checks.get(ss.UserID, s.now()); ok {
-			if stamp != ss.Stamp {
+		// The logout count only grows. A check that saw a higher count than the session's stamp
+		// proves it ended; one that saw a lower count is older than the session (a logout and a
+		// new login on another tier since: balanced round-robin, the next login of a user who
+		// logged out lands anywhere), so it proves nothing and the services are asked.
+		if stamp, ok := s.checks.get(ss.UserID, s.now()); ok && stamp >= ss.Stamp {
+			if stamp > ss.Stamp {
 				return errEndedSession
 			}
 			return nil

@@ -6,9 +6,11 @@ package plantest
 import (
 	"context"
 	"errors"
+	"reflect"
 	"regexp"
 	"testing"
 
+	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
 )
@@ -45,6 +47,18 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	}
 	if _, _, err := r.AccountWithProfile(ctx, "no such user"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("AccountWithProfile of a missing user: %v, want store.ErrNotFound", err)
+	}
+	// the home page's one statement must answer what the account and its holdings do
+	allHs, err := r.UserHoldings(ctx, uid)
+	if err != nil {
+		t.Fatalf("UserHoldings: %v", err)
+	}
+	a3, sum, err := r.AccountSummary(ctx, uid)
+	if want := trade.SummarizeHoldings(allHs); err != nil || a3 != a || sum != want || sum.Count == 0 {
+		t.Fatalf("AccountSummary = %+v, %+v, %v; want %+v, %+v", a3, sum, err, a, want)
+	}
+	if _, _, err := r.AccountSummary(ctx, "no such user"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("AccountSummary of a missing user: %v, want store.ErrNotFound", err)
 	}
 	if _, err := r.PasswordHash(ctx, uid); err != nil {
 		t.Fatalf("PasswordHash: %v", err)
@@ -88,8 +102,21 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if os, err := r.UserOrders(ctx, uid, 100); err != nil || len(os) == 0 {
 		t.Fatalf("UserOrders: %d, %v", len(os), err)
 	}
-	if _, err := r.UserClosedOrders(ctx, uid); err != nil {
+	closed, err := r.UserClosedOrders(ctx, uid)
+	if err != nil {
 		t.Fatalf("UserClosedOrders: %v", err)
+	}
+	// the account page's one statement must answer what the two do
+	recent, err := r.UserOrders(ctx, uid, 3)
+	if err != nil {
+		t.Fatalf("UserOrders: %v", err)
+	}
+	os2, closed2, err := r.UserOrdersWithClosed(ctx, uid, 3)
+	if err != nil || !reflect.DeepEqual(os2, recent) || !reflect.DeepEqual(closed2, closed) {
+		t.Fatalf("UserOrdersWithClosed = %v, %v, %v; want %v, %v", os2, closed2, err, recent, closed)
+	}
+	if _, _, err := r.UserOrdersWithClosed(ctx, "no such user", 3); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("UserOrdersWithClosed of a missing user: %v, want store.ErrNotFound", err)
 	}
 	if _, err := r.Quote(ctx, hs[0].Symbol); err != nil {
 		t.Fatalf("Quote: %v", err)

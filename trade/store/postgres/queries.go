@@ -76,6 +76,10 @@ func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account
 	return scan.AccountWithProfile(q.db.QueryRow(ctx, "SELECT "+accountCols+", "+sqlstore.ProfileCols+" FROM accounts WHERE userid = $1", userID))
 }
 
+func (q q) AccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
+	return scan.AccountSummary(q.db.QueryRow(ctx, store.AccountSummarySQL(accountCols, "$1"), userID))
+}
+
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 	var h string
 	return h, sqlstore.NotFound(q.db.QueryRow(ctx, "SELECT passwd FROM accounts WHERE userid = $1", userID).Scan(&h))
@@ -112,6 +116,12 @@ func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Or
 // orders: the account page asks on every visit, and usually nothing is closed.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
 	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
+}
+
+func (q q) UserOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
+	return store.SplitOrdersWithClosed(all(q, ctx, scan.PartOrder,
+		store.OrdersWithClosedSQL(orderCols, "0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0", "$1", userAccount, "$2"),
+		userID, limit))
 }
 
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {

@@ -131,6 +131,14 @@ func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account
 	return scan.AccountWithProfile(row)
 }
 
+func (q q) AccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
+	row, err := q.queryRow(ctx, store.AccountSummarySQL(accountCols, "?"), userID)
+	if err != nil {
+		return trade.Account{}, trade.HoldingsSummary{}, err
+	}
+	return scan.AccountSummary(row)
+}
+
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 	row, err := q.queryRow(ctx, "SELECT passwd FROM accounts WHERE userid = ?", userID)
 	if err != nil {
@@ -171,6 +179,12 @@ func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Or
 // orders: the account page asks on every visit, and usually nothing is closed.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
 	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0 FROM accounts WHERE userid = ? UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID, userID))
+}
+
+func (q q) UserOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
+	return store.SplitOrdersWithClosed(all(q, ctx, scan.PartOrder,
+		store.OrdersWithClosedSQL(orderCols, "0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0", "?", userAccount, "?+0"),
+		userID, userID, userID, limit))
 }
 
 func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) {

@@ -62,29 +62,57 @@ type TimeCol[T any] interface {
 // maps a driver's "no rows" to store.ErrNotFound.
 type Scan[T any, P TimeCol[T]] struct{}
 
-// account scans AccountCols, then the extra columns into extra.
-func (Scan[T, P]) account(r Scanner, extra ...any) (trade.Account, error) {
-	var a trade.Account
-	var created, last T
-	var bal, open int64
-	err := r.Scan(append([]any{&a.AccountID, &a.UserID, &bal, &open, P(&created), P(&last), &a.LoginCount, &a.LogoutCount}, extra...)...)
-	a.Balance, a.OpenBalance = trade.Money(bal), trade.Money(open)
-	a.CreationDate, a.LastLogin = P(&created).UTC(), P(&last).UTC()
+// The scanners put a row's destinations (the values, the []any of pointers Scan takes) in one
+// struct: pointers to separate locals, passed to Scan through interfaces, made each local a
+// heap allocation of its own (eight to fifteen per row, most of a page's allocations after the
+// driver's); now a row costs one (TestScanAllocations).
+
+// accountRow is the destinations of AccountCols and up to four extra columns.
+type accountRow[T any] struct {
+	a             trade.Account
+	created, last T
+	bal, open     int64
+	p             trade.AccountProfile
+	n, basis      int64
+	ptrs          [12]any
+}
+
+// account scans AccountCols, then the extra columns (pointers into d).
+func (Scan[T, P]) account(r Scanner, d *accountRow[T], extra ...any) (trade.Account, error) {
+	dest := append(d.ptrs[:0], &d.a.AccountID, &d.a.UserID, &d.bal, &d.open, P(&d.created), P(&d.last), &d.a.LoginCount, &d.a.LogoutCount)
+	err := r.Scan(append(dest, extra...)...)
+	a := d.a
+	a.Balance, a.OpenBalance = trade.Money(d.bal), trade.Money(d.open)
+	a.CreationDate, a.LastLogin = P(&d.created).UTC(), P(&d.last).UTC()
 	return a, NotFound(err)
 }
 
 // Account scans AccountCols.
-func (s Scan[T, P]) Account(r Scanner) (trade.Account, error) { return s.account(r) }
+func (s Scan[T, P]) Account(r Scanner) (trade.Account, error) {
+	return s.account(r, new(accountRow[T]))
+}
 
 // AccountWithProfile scans AccountCols, then ProfileCols.
 func (s Scan[T, P]) AccountWithProfile(r Scanner) (trade.Account, trade.AccountProfile, error) {
-	var p trade.AccountProfile
-	a, err := s.account(r, &p.FullName, &p.Address, &p.Email, &p.CreditCard)
+	d := new(accountRow[T])
+	a, err := s.account(r, d, &d.p.FullName, &d.p.Address, &d.p.Email, &d.p.CreditCard)
 	if err != nil {
 		return trade.Account{}, trade.AccountProfile{}, err
 	}
+	p := d.p
 	p.UserID = a.UserID
 	return a, p, nil
+}
+
+// AccountSummary scans a row of store.AccountSummarySQL: AccountCols, then the holdings' count
+// and purchase basis.
+func (s Scan[T, P]) AccountSummary(r Scanner) (trade.Account, trade.HoldingsSummary, error) {
+	d := new(accountRow[T])
+	a, err := s.account(r, d, &d.n, &d.basis)
+	if err != nil {
+		return trade.Account{}, trade.HoldingsSummary{}, err
+	}
+	return a, trade.HoldingsSummary{Count: int(d.n), Basis: trade.Money(d.basis)}, nil
 }
 
 // Profile scans "userid, " + ProfileCols.
@@ -94,53 +122,88 @@ func (Scan[T, P]) Profile(r Scanner) (trade.AccountProfile, error) {
 	return p, NotFound(err)
 }
 
-// Holding scans HoldingCols.
-func (Scan[T, P]) Holding(r Scanner) (trade.Holding, error) {
-	var h trade.Holding
-	var price int64
-	var bought T
-	err := r.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &price, P(&bought))
-	h.PurchasePrice, h.PurchaseDate = trade.Money(price), P(&bought).UTC()
-	return h, NotFound(err)
+// holdingRow is the destinations of HoldingCols, then QuoteCols.
+type holdingRow[T any] struct {
+	h                                   trade.Holding
+	x                                   trade.Quote
+	hprice, price, open, low, high, chg int64
+	bought                              T
+	ptrs                                [14]any
 }
 
-// HoldingWithQuote scans a row of store.HoldingsWithQuotesSQL: HoldingCols, then QuoteCols.
-func (Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, error) {
-	var h trade.Holding
-	var x trade.Quote
-	var hprice, price, open, low, high, change int64
-	var bought T
-	if err := r.Scan(&h.HoldingID, &h.AccountID, &h.Symbol, &h.Quantity, &hprice, P(&bought),
-		&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume); err != nil {
-		return trade.Holding{}, trade.Quote{}, err
+// holding scans HoldingCols into d, and QuoteCols after them if withQuote.
+func (Scan[T, P]) holding(r Scanner, d *holdingRow[T], withQuote bool) (trade.Holding, trade.Quote, error) {
+	dest := append(d.ptrs[:0], &d.h.HoldingID, &d.h.AccountID, &d.h.Symbol, &d.h.Quantity, &d.hprice, P(&d.bought))
+	if withQuote {
+		dest = append(dest, &d.x.Symbol, &d.x.CompanyName, &d.price, &d.open, &d.low, &d.high, &d.chg, &d.x.Volume)
 	}
-	h.PurchasePrice, h.PurchaseDate = trade.Money(hprice), P(&bought).UTC()
-	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
+	if err := r.Scan(dest...); err != nil {
+		return trade.Holding{}, trade.Quote{}, NotFound(err)
+	}
+	h, x := d.h, d.x
+	h.PurchasePrice, h.PurchaseDate = trade.Money(d.hprice), P(&d.bought).UTC()
+	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(d.price), trade.Money(d.open), trade.Money(d.low), trade.Money(d.high), trade.Money(d.chg)
 	return h, x, nil
 }
 
+// Holding scans HoldingCols.
+func (s Scan[T, P]) Holding(r Scanner) (trade.Holding, error) {
+	h, _, err := s.holding(r, new(holdingRow[T]), false)
+	return h, err
+}
+
+// HoldingWithQuote scans a row of store.HoldingsWithQuotesSQL: HoldingCols, then QuoteCols.
+func (s Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, error) {
+	return s.holding(r, new(holdingRow[T]), true)
+}
+
+// orderRow is the destinations of a part (store.OrdersWithClosedSQL) and OrderCols.
+type orderRow[T any] struct {
+	o            trade.Order
+	part         int
+	hid          sql.NullInt64
+	opened, done T
+	typ, status  string
+	price, fee   int64
+	ptrs         [12]any
+}
+
 // Order scans OrderCols.
-func (Scan[T, P]) Order(r Scanner) (trade.Order, error) {
-	var o trade.Order
-	var hid *int64
-	var opened, done T
-	var typ, status string
-	var price, fee int64
-	err := r.Scan(&o.OrderID, &o.AccountID, &hid, &o.Symbol, &typ, &status, P(&opened), P(&done), &o.Quantity, &price, &fee)
-	if hid != nil {
-		o.HoldingID = *hid
-	}
-	o.Type, o.Status, o.Price, o.Fee = trade.OrderType(typ), trade.OrderStatus(status), trade.Money(price), trade.Money(fee)
-	o.OpenDate, o.CompletionDate = P(&opened).UTC(), P(&done).UTC()
+func (s Scan[T, P]) Order(r Scanner) (trade.Order, error) {
+	d := new(orderRow[T])
+	return s.order(r, d, d.ptrs[:0])
+}
+
+// PartOrder scans a row of store.OrdersWithClosedSQL: the part, then OrderCols.
+func (s Scan[T, P]) PartOrder(r Scanner) (store.PartOrder, error) {
+	d := new(orderRow[T])
+	o, err := s.order(r, d, append(d.ptrs[:0], &d.part))
+	return store.PartOrder{Part: d.part, Order: o}, err
+}
+
+// order scans the leading columns (dest, pointers into d), then OrderCols.
+func (Scan[T, P]) order(r Scanner, d *orderRow[T], dest []any) (trade.Order, error) {
+	err := r.Scan(append(dest, &d.o.OrderID, &d.o.AccountID, &d.hid, &d.o.Symbol, &d.typ, &d.status, P(&d.opened), P(&d.done), &d.o.Quantity, &d.price, &d.fee)...)
+	o := d.o
+	o.HoldingID = d.hid.Int64
+	o.Type, o.Status, o.Price, o.Fee = trade.OrderType(d.typ), trade.OrderStatus(d.status), trade.Money(d.price), trade.Money(d.fee)
+	o.OpenDate, o.CompletionDate = P(&d.opened).UTC(), P(&d.done).UTC()
 	return o, NotFound(err)
+}
+
+// quoteRow is the destinations of QuoteCols.
+type quoteRow struct {
+	x                           trade.Quote
+	price, open, low, high, chg int64
+	ptrs                        [8]any
 }
 
 // Quote scans QuoteCols.
 func (Scan[T, P]) Quote(r Scanner) (trade.Quote, error) {
-	var x trade.Quote
-	var price, open, low, high, change int64
-	err := r.Scan(&x.Symbol, &x.CompanyName, &price, &open, &low, &high, &change, &x.Volume)
-	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(price), trade.Money(open), trade.Money(low), trade.Money(high), trade.Money(change)
+	d := new(quoteRow)
+	err := r.Scan(append(d.ptrs[:0], &d.x.Symbol, &d.x.CompanyName, &d.price, &d.open, &d.low, &d.high, &d.chg, &d.x.Volume)...)
+	x := d.x
+	x.Price, x.Open, x.Low, x.High, x.Change = trade.Money(d.price), trade.Money(d.open), trade.Money(d.low), trade.Money(d.high), trade.Money(d.chg)
 	return x, NotFound(err)
 }
 

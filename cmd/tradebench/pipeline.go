@@ -1,0 +1,180 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/report"
+)
+
+// The flags every load command shares (drive, run, wstest drive, xmlmark run, cacheperf sweep):
+// the load shape (driver.Phases), registered here once, and the pipeline's own settings
+// (thresholds, run rules, repeats, live views, progress, the results file and its report).
+// Each command adds only what its workload needs.
+
+// phaseNames names the flags that set driver.Phases' fields.
+var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think"}
+
+// phaseFlags are the load shape's flags: bound to a driver.Phases that starts from the
+// command's defaults.
+type phaseFlags struct {
+	fs *flag.FlagSet
+	p  driver.Phases
+}
+
+// addPhases registers the load shape's flags on fs with the command's defaults def, and the
+// earlier names as hidden aliases (-c, --threads; -d, --steady; --rampup, --warmup; --rampdown).
+func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
+	f := &phaseFlags{fs: fs, p: def}
+	fs.IntVar(&f.p.Users, "users", def.Users, "virtual users, closed model (-c)")
+	fs.Float64Var(&f.p.Rate, "rate", def.Rate, "open model: iterations started per second (instead of --users)")
+	fs.DurationVar(&f.p.RampUp, "ramp-up", def.RampUp, "users start evenly over this time before the measured steady state (not measured)")
+	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
+	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
+	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	alias(fs, "users", "c", "threads")
+	alias(fs, "duration", "d", "steady")
+	alias(fs, "ramp-up", "rampup", "warmup")
+	alias(fs, "ramp-down", "rampdown")
+	return f
+}
+
+// phases is the load shape the flags give, defaults included.
+func (f *phaseFlags) phases() (driver.Phases, error) {
+	given := givenFlags(f.fs)
+	if f.p.Rate > 0 && given["users"] {
+		return f.p, usageErrorf("give --users (closed model) or --rate (open model), not both")
+	}
+	return f.p, nil
+}
+
+// over sets in dst the phases given on the command line: they override a configuration file's.
+func (f *phaseFlags) over(dst *driver.Phases) {
+	given := givenFlags(f.fs)
+	for name, set := range map[string]func(){
+		"users": func() { dst.Users = f.p.Users }, "rate": func() { dst.Rate = f.p.Rate }, "ramp-up": func() { dst.RampUp = f.p.RampUp },
+		"duration": func() { dst.Duration = f.p.Duration }, "ramp-down": func() { dst.RampDown = f.p.RampDown }, "think": func() { dst.Think = f.p.Think },
+	} {
+		if given[name] {
+			set()
+		}
+	}
+}
+
+// thinkFlag is --think, parsed as it is given (a mistake names the flag at once).
+type thinkFlag struct{ t **scenario.Think }
+
+func (f thinkFlag) String() string {
+	if f.t == nil || *f.t == nil {
+		return ""
+	}
+	return (*f.t).String()
+}
+
+func (f thinkFlag) Set(s string) error {
+	t, err := scenario.ParseThink(s)
+	*f.t = &t
+	return err
+}
+
+// pipelineFlags are the flags of every load command: the phases and the pipeline's settings.
+type pipelineFlags struct {
+	phases         *phaseFlags
+	out            string
+	label          string
+	repeat         int
+	progress       *progressFlag
+	publish        publishFlags
+	rules          rulesFlags
+	maxErrorRate   string
+	maxP90, maxP99 time.Duration
+	minTPS         float64
+	live           driver.Config // MetricsListen, Dashboard, LiveLinger
+	faults         string
+}
+
+func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut string) {
+	f.phases = addPhases(fs, def)
+	fs.StringVar(&f.out, "out", defOut, "write the results JSON to this file, and its HTML report beside it (X.json → X.html)")
+	addLabel(fs, &f.label)
+	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
+	f.progress = addProgress(fs)
+	f.publish.register(fs)
+	f.rules.register(fs)
+	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
+	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
+	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
+	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
+	fs.StringVar(&f.live.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
+	fs.StringVar(&f.live.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.StringVar(&f.faults, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
+	fs.DurationVar(&f.live.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
+}
+
+// config is the drive the flags give: the phases and the pipeline's settings, checked, with the
+// results file's directory and the price list checked before any load.
+func (f *pipelineFlags) config() (driver.Config, error) {
+	var cfg driver.Config
+	var err error
+	if cfg.Phases, err = f.phases.phases(); err != nil {
+		return cfg, err
+	}
+	cfg.Label, cfg.Repeat, cfg.FaultsFile = f.label, f.repeat, f.faults
+	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = f.live.MetricsListen, f.live.Dashboard, f.live.LiveLinger, printLive
+	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
+	if f.maxErrorRate != "" {
+		r, err := parseRate(f.maxErrorRate)
+		if err != nil {
+			return cfg, usageErrorf("--max-error-rate: %v", err)
+		}
+		cfg.Thresholds = append(cfg.Thresholds, report.MaxErrorRate(r))
+	}
+	if f.maxP90 < 0 || f.maxP99 < 0 || f.minTPS < 0 {
+		return cfg, usageErrorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
+	}
+	if f.maxP90 > 0 {
+		cfg.Thresholds = append(cfg.Thresholds, report.MaxP90Ms(ms(f.maxP90)))
+	}
+	if f.maxP99 > 0 {
+		cfg.Thresholds = append(cfg.Thresholds, report.MaxP99Ms(ms(f.maxP99)))
+	}
+	if f.minTPS > 0 {
+		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
+	}
+	if cfg.Rules, err = f.rules.config(); err != nil {
+		return cfg, err
+	}
+	if f.out != "" {
+		if err := report.CheckWritable(f.out); err != nil {
+			return cfg, usageErrorf("--out: %v", err)
+		}
+	}
+	return cfg, f.publish.load()
+}
+
+// printLive tells the user where the run's live views are.
+func printLive(metricsURL, dashboardURL string) {
+	if metricsURL != "" {
+		fmt.Fprintf(os.Stderr, "live metrics at %s\n", metricsURL)
+	}
+	if dashboardURL != "" {
+		fmt.Fprintf(os.Stderr, "live dashboard at %s\n", dashboardURL)
+	}
+}
+
+// finish is every load command's end: it prices the results (with --pricing), prints the
+// summary, writes --out and the HTML report beside it, and passes on the run's error (its exit
+// status; an interrupted run's results are written all the same).
+func (f *pipelineFlags) finish(res *report.Results, runErr error) error {
+	if res == nil {
+		return runErr
+	}
+	f.publish.price(res)
+	res.WriteSummary(os.Stdout)
+	return errors.Join(runErr, writeResults(res, f.out, &f.publish))
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tradebench/tradebench/driver"
+)
+
+// quickFlags are quick mode's flags, spelled as wrk, hey and oha spell them: --url, -H
+// (repeatable), -m and --body (text or @FILE). Redirects are the drive's --redirects, whose
+// default in quick mode is none: the URL's own answer is what is measured.
+type quickFlags struct {
+	url     string
+	headers listFlag
+	method  string
+	body    string
+}
+
+// listFlag collects a repeatable flag's values in order.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, "; ") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// maxQuickBody bounds --body @FILE: the body is held in memory and sent by every request.
+const maxQuickBody = 64 << 20
+
+func (q *quickFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (400 and above as failed), only a connection failure is refused; redirects are not followed unless --redirects says so")
+	fs.Var(&q.headers, "header", "quick mode: add a request header 'Name: value' (repeatable)")
+	fs.Var(&q.headers, "H", "same as --header")
+	fs.StringVar(&q.method, "method", "", "quick mode: the HTTP method (default GET, or POST with --body)")
+	fs.StringVar(&q.method, "m", "", "same as --method")
+	fs.StringVar(&q.body, "body", "", "quick mode: the request body, as given, or @FILE for a file's content")
+}
+
+// request is the drive's quick-mode request, or nil; a quick-mode flag without --url is refused.
+func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
+	given := givenFlags(fs)
+	if q.url == "" {
+		for _, f := range []string{"H", "header", "m", "method", "body"} {
+			if given[f] {
+				return nil, usageErrorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", dashed(f))
+			}
+		}
+		return nil, nil
+	}
+	r := &driver.QuickRequest{Method: q.method, Headers: q.headers}
+	if path, ok := strings.CutPrefix(q.body, "@"); ok {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usageErrorf("--body @%s: %v", path, err)
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, maxQuickBody+1))
+		if err != nil {
+			return nil, usageErrorf("--body @%s: %v", path, err)
+		}
+		if len(b) > maxQuickBody {
+			return nil, usageErrorf("--body @%s: larger than %d MiB", path, maxQuickBody>>20)
+		}
+		r.Body = b
+	} else {
+		r.Body = []byte(q.body)
+	}
+	if len(r.Body) == 0 {
+		r.Body = nil
+	}
+	return r, nil
+}

@@ -1,0 +1,363 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/internal/testing/pgtest"
+	"github.com/tradebench/tradebench/report"
+)
+
+// The clustered test bed (docs/testbed.md), for real: scripts/testbed brings up haproxy in front
+// of two web tiers, a services host on PostgreSQL and two order processors over NATS JetStream,
+// each on its own loopback address, with this test binary as tradebench. Then:
+//   - one user walks the pages through the balancer (round-robin, no stickiness): every page
+//     after the login is served logged in, by both tiers in turn, a form's CSRF token made on
+//     one tier is accepted by the other, and a logout on one tier ends the session on both;
+//   - every built-in scenario runs through the balancer with no error;
+//   - the fault test: a stocktrader mix driven by two agents over NATS, during which web1 and then
+//     orders1 are SIGKILLed and restarted (scripts/testbed crash): the run continues, its errors
+//     are the requests in flight on web1 (haproxy's 502s, each in its log) and fall inside the
+//     fault's window, the order processor's crash costs no request, every order placed reaches
+//     a final state, the audit passes, and the results, verdict and report show both windows;
+//   - down leaves no process behind.
+//
+// Mutants seen failing it: every tier with its own session secret
+// (scripts/mutants.d/testbed-session-secret: the walk's second page is the login page), and
+// haproxy retrying no refused connection (testbed-no-redispatch: requests sent to the dead tier
+// before its health check fail outside the in-flight count).
+
+// testbedUsers is the fault test's virtual users: each has at most one request in flight, so
+// the requests a killed tier can lose are at most this many.
+const testbedUsers = 20
+
+func TestTestbed(t *testing.T) {
+	if _, err := exec.LookPath("haproxy"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("haproxy is not installed: the test bed needs it (.ci/run installs Debian's haproxy)")
+		}
+		t.Skip("haproxy is not installed (Debian: apt-get install haproxy); the test bed test needs it")
+	}
+	if testing.Short() {
+		t.Skip("the test bed takes about two minutes")
+	}
+	db := pgtest.DSN(t)
+	self, err := filepath.Abs(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("../../scripts/testbed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bed := filepath.Join(dir, "bed")
+	// a /24 of loopback of its own, so that parallel runs on one machine do not meet
+	net := fmt.Sprintf("127.%d.%d", 100+rand.IntN(150), 1+rand.IntN(250))
+	env := append(os.Environ(), "TRADEBENCH="+self, smokeMainEnv+"=1")
+	bedCmd := func(ctx context.Context, args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, "bash", append([]string{script}, append(args, "--dir", bed)...)...)
+		cmd.Env, cmd.Dir = env, dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	out, err := bedCmd(ctx, "up", "--net", net, "--db", db)
+	t.Cleanup(func() {
+		if out, err := bedCmd(context.Background(), "down"); err != nil {
+			t.Errorf("testbed down: %v\n%s", err, out)
+		}
+	})
+	if err != nil {
+		t.Fatalf("testbed up: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "url=http://"+net+".1:") {
+		t.Fatalf("testbed up's last line is %q, want url=http://%s.1:PORT", last, net)
+	}
+	target := strings.TrimPrefix(last, "url=")
+
+	t.Run("walk", func(t *testing.T) { walkPages(t, target) })
+
+	for _, sc := range []string{"stocktrader", "buysell", "daytrader-mix"} {
+		t.Run(sc, func(t *testing.T) {
+			res := filepath.Join(dir, sc+".json")
+			r := tb(t, "drive", "--target", target, "--scenario", sc, "--users", "4", "--think", "0.05s", "-d", "4s", "--set", "users=5000", "--set", "quotes=1000",
+				"--no-report", "--out", res)
+			rs := readResults(t, res)
+			if rs.Total.Errors != 0 || rs.Total.Pass == 0 {
+				t.Fatalf("%s through the balancer: %d passed, %d errors (exit %d)\n%s", sc, rs.Total.Pass, rs.Total.Errors, r.code, r.stderr)
+			}
+		})
+	}
+
+	t.Run("faults", func(t *testing.T) { faultTest(ctx, t, dir, bed, net, target, db, bedCmd) })
+
+	// down: nothing left running
+	pids := map[string]int{}
+	for _, p := range []string{"bsl", "orders1", "orders2", "web1", "web2", "haproxy"} {
+		b, err := os.ReadFile(filepath.Join(bed, p+".pid"))
+		if err != nil {
+			t.Fatalf("%s has no pid file: %v", p, err)
+		}
+		pids[p], _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	if out, err := bedCmd(ctx, "down"); err != nil {
+		t.Fatalf("testbed down: %v\n%s", err, out)
+	}
+	for p, pid := range pids {
+		if pid <= 0 {
+			t.Errorf("%s: bad pid %d", p, pid)
+		} else if syscall.Kill(pid, 0) == nil {
+			t.Errorf("%s (pid %d) still runs after down", p, pid)
+		}
+	}
+}
+
+// walkPages logs one user in through the balancer and walks the /trade/ pages, checking that
+// each is served logged in and that both tiers serve them.
+func walkPages(t *testing.T, target string) {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	tiers := map[string]int{}
+	var csrf string
+	csrfRe := regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	do := func(method, path string, form url.Values) (*http.Response, string) {
+		t.Helper()
+		var resp *http.Response
+		var err error
+		if method == http.MethodPost {
+			resp, err = c.PostForm(target+path, form)
+		} else {
+			resp, err = c.Get(target + path)
+		}
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		if m := csrfRe.FindSubmatch(b); m != nil {
+			csrf = string(m[1])
+		}
+		return resp, string(b)
+	}
+	loggedIn := func(method, path string, form url.Values) {
+		t.Helper()
+		resp, body := do(method, path, form)
+		if resp.StatusCode != http.StatusOK || resp.Request.URL.Path == "/trade/login" || !strings.Contains(body, "uid:7") {
+			t.Fatalf("%s %s: status %d at %s (tier %s), not the logged-in page:\n%.400s", method, path, resp.StatusCode,
+				resp.Request.URL.Path, resp.Header.Get("X-Tradebench-Tier"), body)
+		}
+		tiers[resp.Header.Get("X-Tradebench-Tier")]++
+	}
+	do(http.MethodGet, "/trade/login", nil)
+	loggedIn(http.MethodPost, "/trade/login", url.Values{"uid": {"uid:7"}, "passwd": {"xxx"}})
+	for _, p := range []string{"/trade/home", "/trade/account", "/trade/portfolio", "/trade/quotes?symbols=s:1,s:2", "/trade/marketsummary", "/trade/home"} {
+		loggedIn(http.MethodGet, p, nil)
+	}
+	// a CSRF token made by one tier, used on the next (round-robin: the other)
+	loggedIn(http.MethodPost, "/trade/buy", url.Values{"symbol": {"s:3"}, "quantity": {"2"}, "csrf": {csrf}})
+	loggedIn(http.MethodGet, "/trade/portfolio", nil)
+	if tiers["web1"] < 3 || tiers["web2"] < 3 {
+		t.Fatalf("the walk's pages were served by %v: want both tiers in turn (round-robin, no stickiness)", tiers)
+	}
+	// a logout on one tier ends the session on every tier
+	do(http.MethodPost, "/trade/logout", url.Values{"csrf": {csrf}})
+	for i := 0; i < 2; i++ {
+		resp, body := do(http.MethodGet, "/trade/home", nil)
+		if resp.StatusCode == http.StatusOK && resp.Request.URL.Path != "/trade/login" || strings.Contains(body, "uid:7") {
+			t.Fatalf("after the logout, /trade/home on %s was served logged in (status %d at %s)",
+				resp.Header.Get("X-Tradebench-Tier"), resp.StatusCode, resp.Request.URL.Path)
+		}
+	}
+}
+
+// faultTest is the fault test (see TestTestbed).
+func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db string, bedCmd func(context.Context, ...string) (string, error)) {
+	before := auditSummary(ctx, t, db, false)
+	token := filepath.Join(dir, "fleet-token")
+	if err := os.WriteFile(token, []byte(fmt.Sprintf("%032x", rand.Uint64())), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	broker := net + ".8:4222"
+	res := filepath.Join(dir, "fault.json")
+	drive := smokeCmd(ctx, dir, "drive", "--agents", "2", "--nats-listen", broker, "--nats-token-file", token, "--agents-wait", "60s",
+		"--target", target, "--scenario", "stocktrader", "--set", "users=5000", "--set", "quotes=1000", "--users", strconv.Itoa(testbedUsers), "--think", "0.1s",
+		"--ramp-up", "2s", "-d", "30s", "--faults", filepath.Join(bed, "faults.jsonl"), "--out", res)
+	pr, pw := io.Pipe()
+	drive.Stdout, drive.Stderr = pw, pw
+	if err := drive.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var log strings.Builder
+	started := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		once := sync.Once{}
+		for sc.Scan() {
+			mu.Lock()
+			log.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			if strings.Contains(sc.Text(), "the run starts at") {
+				once.Do(func() { close(started) })
+			}
+		}
+	}()
+	driveDone := make(chan error, 1)
+	go func() { err := drive.Wait(); pw.Close(); driveDone <- err }()
+	for i := 1; i <= 2; i++ {
+		a := smokeCmd(ctx, dir, "agent", "--nats", "nats://"+broker, "--nats-token-file", token, "--name", fmt.Sprintf("a%d", i))
+		if err := a.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Process.Signal(syscall.SIGTERM); a.Wait() })
+	}
+	driveLog := func() string { mu.Lock(); defer mu.Unlock(); return log.String() }
+	select {
+	case <-started:
+	case err := <-driveDone:
+		t.Fatalf("drive ended before the run started: %v\n%s", err, driveLog())
+	case <-time.After(90 * time.Second):
+		t.Fatalf("the agents' run did not start:\n%s", driveLog())
+	}
+	// the run starts 2 s after that line; ramp-up 2 s; the kills at about 8 s and 18 s of 30
+	time.Sleep(10 * time.Second)
+	for _, p := range []string{"web1", "orders1"} {
+		if out, err := bedCmd(ctx, "crash", p); err != nil {
+			t.Fatalf("crash %s: %v\n%s", p, err, out)
+		}
+		time.Sleep(8 * time.Second)
+	}
+	var derr error
+	select {
+	case derr = <-driveDone:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("drive did not end:\n%s", driveLog())
+	}
+	t.Logf("drive (exit %v):\n%s", derr, driveLog())
+	rs := readResults(t, res)
+
+	// the run continued on both agents, and the faults are in the results
+	if len(rs.Agents) != 2 || rs.Agents[0].State != "done" || rs.Agents[1].State != "done" || rs.Total.Pass == 0 {
+		t.Fatalf("agents %+v, %d passed", rs.Agents, rs.Total.Pass)
+	}
+	if len(rs.Faults) != 2 || rs.Faults[0].Name != "SIGKILL web1" || rs.Faults[1].Name != "SIGKILL orders1" {
+		t.Fatalf("faults in the results: %+v", rs.Faults)
+	}
+	web, orders := rs.Faults[0], rs.Faults[1]
+	if web.StartS < rs.Phases.RampUpSeconds || orders.EndS > rs.Phases.RampUpSeconds+rs.Phases.SteadySeconds {
+		t.Fatalf("the faults fell outside the measured window: %+v (phases %+v)", rs.Faults, rs.Phases)
+	}
+	// errors: only the requests in flight on web1, each a 502 haproxy logged for web1
+	inflight := int64(len(regexp.MustCompile(`web/web1 \S+ 502 `).FindAllString(readFile(t, filepath.Join(bed, "haproxy.log")), -1)))
+	status502 := rs.StatusCodes["502"]
+	if rs.Total.Errors != web.Errors || web.Errors != status502 || status502 != inflight || web.Errors > testbedUsers || orders.Errors != 0 {
+		t.Fatalf("errors: %d in all, %d in web1's window (502: %d; haproxy logged %d cut off on the killed tier; at most %d in flight), %d in orders1's; errors %+v",
+			rs.Total.Errors, web.Errors, status502, inflight, testbedUsers, orders.Errors, rs.Errors)
+	}
+	v := rs.Validity
+	for _, rule := range []string{report.RuleFaults, report.RuleErrors, report.RuleLost} {
+		for _, r := range v.Rules {
+			if r.Rule == rule && r.Outcome != report.RulePass {
+				t.Errorf("rule %s: %s", rule, r)
+			}
+		}
+	}
+	html := readFile(t, strings.TrimSuffix(res, ".json")+".html")
+	if !strings.Contains(html, "SIGKILL web1 at ") || !strings.Contains(html, "SIGKILL orders1 at ") {
+		t.Errorf("the HTML report does not show the fault windows")
+	}
+	if !strings.Contains(driveLog(), "fault: SIGKILL web1 at") {
+		t.Errorf("the summary does not show the fault windows")
+	}
+
+	// every order placed reaches a final state (the durable queue redelivers what orders1 held),
+	// and the audit passes
+	var after auditJSON
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		after = auditSummary(ctx, t, db, true)
+		if after.OpenOrders == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	final := auditSummary(ctx, t, db, false)
+	placed := final.Orders - before.Orders
+	var buys int64
+	for _, tx := range rs.Transactions {
+		if tx.Name == "buy" {
+			buys = tx.Pass
+		}
+	}
+	t.Logf("fault test: %d transactions passed, %d errors (all in web1's window %.1f–%.1f s: requests in flight on the killed tier), %d in orders1's window %.1f–%.1f s; "+
+		"orders placed %d (buys acknowledged in the measured window %d), completed %d, open %d; audit passed %v (%d checks)",
+		rs.Total.Pass, rs.Total.Errors, web.StartS, web.EndS, orders.Errors, orders.StartS, orders.EndS,
+		placed, buys, placed-final.OpenOrders, final.OpenOrders, final.Passed, final.Checks)
+	if !final.Passed || final.OpenOrders != 0 || placed < buys || buys == 0 {
+		t.Fatalf("after the run: audit %+v, %d orders placed, %d buys acknowledged", final, placed, buys)
+	}
+}
+
+type auditJSON struct {
+	Passed     bool  `json:"passed"`
+	Checks     int   `json:"checks"`
+	OpenOrders int64 `json:"open_orders"`
+	Orders     int64 `json:"orders"`
+}
+
+// auditSummary runs tradebench audit --json on db (allowOpen: open orders listed, not
+// violations) and returns its summary.
+func auditSummary(ctx context.Context, t *testing.T, db string, allowOpen bool) auditJSON {
+	t.Helper()
+	args := []string{"audit", "--db", db, "--json", "--limit", "5"}
+	if allowOpen {
+		args = append(args, "--allow-open")
+	}
+	cmd := smokeCmd(ctx, t.TempDir(), args...)
+	out, _ := cmd.Output()
+	var a auditJSON
+	if err := json.Unmarshal(out, &a); err != nil {
+		t.Fatalf("audit --json: %v\n%s", err, out)
+	}
+	return a
+}
+
+func readResults(t *testing.T, path string) *report.Results {
+	t.Helper()
+	var r report.Results
+	if err := json.Unmarshal([]byte(readFile(t, path)), &r); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &r
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,144 @@
+package driver
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/setting"
+)
+
+// QuickRequest is quick mode's request beyond its URL, as wrk, hey and oha take it: the method,
+// extra headers and a body sent as is. Quick mode measures what the URL answers: its preflight
+// accepts any HTTP answer (only a connection failure refuses the run), every status is counted in
+// the results, and an answer of 400 or above counts as a failed transaction, as in a scenario.
+// Which redirects are followed is the drive's Redirects policy (the command line's default in
+// quick mode is none: a 303 to a login page would otherwise measure the login page's 401).
+type QuickRequest struct {
+	// Method is the HTTP method ("" = GET, or POST with a body).
+	Method string `json:"method,omitempty"`
+	// Headers are "Name: value" lines, in order; a name may appear once.
+	Headers []string `json:"headers,omitempty"`
+	// Body is sent exactly as given: no templates.
+	Body []byte `json:"body,omitempty"`
+}
+
+// headersNotSet are the headers the driver writes itself from the URL and the body.
+var headersNotSet = map[string]bool{"host": true, "content-length": true, "transfer-encoding": true, "connection": true}
+
+// header splits a "Name: value" line.
+func header(line string) (name, value string, err error) {
+	name, value, ok := strings.Cut(line, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	switch {
+	case !ok:
+		return "", "", fmt.Errorf("%q: want 'Name: value'", line)
+	case name == "" || strings.ContainsAny(name, " \t\"(),/;<=>?@[\\]{}") || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }):
+		return "", "", fmt.Errorf("%q: %q is not a header name", line, name)
+	case strings.ContainsAny(value, "\r\n"):
+		return "", "", fmt.Errorf("%q: the value has a line break", line)
+	case headersNotSet[strings.ToLower(name)]:
+		return "", "", fmt.Errorf("%q: %s is written by the driver itself (from the URL and the body)", line, http.CanonicalHeaderKey(name))
+	}
+	return name, value, nil
+}
+
+// validate checks the request; quick says the drive is in quick mode (a request is quick
+// mode's only).
+func (q *QuickRequest) validate(quick bool) error {
+	if q == nil {
+		return nil
+	}
+	if !quick {
+		return setting.Errorf("Request", "a method, headers and a body shape quick mode's one URL; a scenario's requests carry their own")
+	}
+	if q.Method != "" {
+		m := strings.ToUpper(q.Method)
+		if m == "" || strings.ContainsFunc(m, func(r rune) bool { return !('A' <= r && r <= 'Z' || r == '-' || r == '_') }) {
+			return setting.Errorf("Request.Method", "%q is not an HTTP method (GET, POST, PUT, DELETE, …)", q.Method)
+		}
+	}
+	seen := map[string]bool{}
+	for _, h := range q.Headers {
+		name, _, err := header(h)
+		if err != nil {
+			return setting.Errorf("Request.Headers", "%v", err)
+		}
+		if seen[strings.ToLower(name)] {
+			return setting.Errorf("Request.Headers", "%s given twice: give each header once (join values with a comma)", name)
+		}
+		seen[strings.ToLower(name)] = true
+	}
+	return nil
+}
+
+// noScheme is the error for a quick-mode URL written without its scheme ("127.0.0.1:8080/"): the error
+// suggests the URL with http:// in front.
+func noScheme(rawURL string) error {
+	return setting.Errorf("URL", "%q has no scheme: did you mean http://%s ?", rawURL, rawURL)
+}
+
+// quickScenario is quick mode's one-request scenario, written in the scenario format so it
+// runs through exactly the same engine; q shapes its request (nil: a GET).
+func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scenario.Scenario, string, error) {
+	if !strings.Contains(rawURL, "://") {
+		return nil, "", noScheme(rawURL)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, "", setting.Errorf("URL", "%q: %v", rawURL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, "", setting.Errorf("URL", "%q: give an absolute http:// or https:// URL", rawURL)
+	}
+	if q == nil {
+		q = &QuickRequest{}
+	}
+	target := u.Scheme + "://" + u.Host
+	// the path and query as written: u.RequestURI() would escape a template's braces in the
+	// path (s:{0..1000} -> s:%7B0..1000%7D) and every request would ask for the literal text
+	rest := rawURL[strings.Index(rawURL, "://")+3:]
+	path := "/"
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		path = rest[i:]
+	}
+	if strings.HasPrefix(path, "?") {
+		path = "/" + path
+	}
+	path, _, _ = strings.Cut(path, "#")
+	method := strings.ToUpper(q.Method)
+	if method == "" {
+		method = http.MethodGet
+		if len(q.Body) > 0 {
+			method = http.MethodPost
+		}
+	}
+	req := map[string]any{"name": method + " " + u.Path, "url": path, "method": method}
+	if len(q.Headers) > 0 {
+		hs := map[string]string{}
+		for _, h := range q.Headers {
+			name, value, err := header(h)
+			if err != nil {
+				return nil, "", setting.Errorf("Request.Headers", "%v", err)
+			}
+			hs[name] = value
+		}
+		req["headers"] = hs
+	}
+	data, err := yaml.Marshal(map[string]any{"name": "quick", "flow": []any{map[string]any{"request": req}}})
+	if err != nil {
+		return nil, "", err
+	}
+	sc, err := scenario.Parse("url", data, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(q.Body) > 0 {
+		sc.Steps[0].Request.Body = scenario.Literal(string(q.Body))
+	}
+	return sc, target, nil
+}

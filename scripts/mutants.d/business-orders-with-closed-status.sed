@@ -1,0 +1,5 @@
+# the account page's listed orders keep the status they were read with: an alerted order shows "closed"
+# kill: ./trade/business TestOrdersWithClosedAsTwoCalls
+# file: trade/business/inprocess.go
+# expect: listed closed, want completed
+s/orders\[i\]\.Status = trade\.StatusCompleted/_ = i/

@@ -1,0 +1,5 @@
+# capacity search: flat measurements (within the bounds, below the efficiency line) left out of the search's throughput
+# kill: ./driver/peak TestFlatRemeasureIsTheSearchsThroughput
+# file: driver/peak/peak.go
+# expect: agrees with the search's last measurement
+s#if why == "" || flat {#if why == "" || flat \&\& false {#
