@@ -464,9 +464,9 @@ func (s *Service) GetOrdersWithClosed(ctx context.Context, userID string, limit 
 		return nil, nil, err
 	}
 	if limit <= 0 {
-		limit = s.opts.OrdersLimit
+		limit = trade.DefaultOrdersLimit
 	}
-	orders, pending, err := s.st.UserOrdersWithClosed(ctx, userID, min(limit, MaxOrdersLimit))
+	orders, pending, err := s.st.UserOrdersWithClosed(ctx, userID, min(limit, trade.MaxOrdersLimit))
 	if err != nil {
 		return nil, nil, missing(err, "no user %q", userID)
 	}
