@@ -146,6 +146,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	cfg.Phases, cfg.Label, cfg.Repeat, cfg.Progress, cfg.ProgressTTY = base.Phases, base.Label, base.Repeat, base.Progress, base.ProgressTTY
 	cfg.Thresholds, cfg.Rules, cfg.FaultsFile = base.Thresholds, base.Rules, base.FaultsFile
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
+	cfg.LiveToken, cfg.LiveAllowHosts = base.LiveToken, base.LiveAllowHosts
 	cfg.URL, cfg.Params = quickURL, f.set
 	cfg.BodyBudget = f.bodyBudget.n
 	if len(f.set) == 0 {
@@ -229,6 +230,8 @@ func runDrive(ctx context.Context, args []string) error {
 	sf.register(fs)
 	var cf clientScenarioFlags
 	cf.register(fs)
+	var vf verifyFirst
+	vf.register(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
 	if err := parseFlags(fs, args, false); err != nil {
@@ -269,10 +272,15 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
+	verified, err := vf.check(ctx, cfg.Target, cfg.Insecure)
+	if err != nil {
+		return err
+	}
 	res, err := driver.Drive(ctx, cfg, w)
 	if res == nil && err != nil {
 		return driverFlags.orUsage(err)
 	}
+	addVerification(res, verified)
 	err = f.finish(res, agentLossHint(err))
 	if res != nil && res.Stream != nil {
 		fmt.Println(res.Stream.Line())
