@@ -79,10 +79,9 @@ var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "p
 	"StepDuration": "peak-step-duration", "MaxP90": "peak-p90", "Efficiency": "peak-efficiency", "MaxErrorRate": "peak-max-error-rate"}
 
 // driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
-// smart client job's (a drive's errors name any of them).
-var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
-	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
-	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
+// smart client job's (a drive's errors name any of them; the phases' are phaseNames).
+var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers",
+	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 

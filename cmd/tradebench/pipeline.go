@@ -20,7 +20,7 @@ import (
 // Each command adds only what its workload needs.
 
 // phaseNames names the flags that set driver.Phases' fields.
-var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think"}
+var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think", "StartAt": "start-at"}
 
 // phaseFlags are the load shape's flags: bound to a driver.Phases that starts from the
 // command's defaults.
@@ -38,6 +38,7 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.RampUp, "ramp-up", def.RampUp, "users start evenly over this time before the measured steady state (not measured)")
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
+	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
 	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
 	alias(fs, "users", "c", "threads")
 	alias(fs, "duration", "d", "steady")
@@ -61,6 +62,7 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 	for name, set := range map[string]func(){
 		"users": func() { dst.Users = f.p.Users }, "rate": func() { dst.Rate = f.p.Rate }, "ramp-up": func() { dst.RampUp = f.p.RampUp },
 		"duration": func() { dst.Duration = f.p.Duration }, "ramp-down": func() { dst.RampDown = f.p.RampDown }, "think": func() { dst.Think = f.p.Think },
+		"start-at": func() { dst.StartAt = f.p.StartAt },
 	} {
 		if given[name] {
 			set()
