@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -103,7 +104,7 @@ func runRun(ctx context.Context, args []string) error {
 		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
 	if !slices.Contains(remote.Accesses(), *acc) {
-		return usageErrorf("--access: unknown access mode %q: use one of %s", *acc, strings.Join(remote.Accesses(), ", "))
+		return usageErrorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
 	}
 	om, err := orders.ParseMode(*ordersMode)
 	if err != nil {

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tradebench/tradebench/internal/suggest"
 )
 
 // Scenario is a compiled scenario, ready to execute.
@@ -209,7 +211,7 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 	}
 	for k, v := range opt.Params {
 		if _, ok := c.params[k]; !ok {
-			return nil, fmt.Errorf("unknown parameter %q (this scenario's parameters: %s)", k, c.paramList())
+			return nil, fmt.Errorf("unknown parameter %q%s (this scenario's parameters: %s)", k, suggest.DidYouMean(k, c.order), c.paramList())
 		}
 		c.params[k] = v
 	}
