@@ -32,6 +32,7 @@ import (
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/suggest"
+	"github.com/tradebench/tradebench/internal/untrusted"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -155,6 +156,12 @@ type Config struct {
 	// scraper takes the final numbers and an open dashboard its final report (0: they close with
 	// the run; at most MaxLiveLinger).
 	LiveLinger time.Duration `json:"-"`
+	// LiveToken, if set, is required of every request to the live metrics and dashboard
+	// (?token=TOKEN in the dashboard's URL; Authorization: Bearer TOKEN for a scraper).
+	LiveToken string `json:"-"`
+	// LiveAllowHosts are host names the live views answer to besides loopback names and their
+	// own address (the Host check keeps a DNS-rebinding page out).
+	LiveAllowHosts []string `json:"-"`
 	// FaultsFile, if set, is read after the run: the faults injected during it (one JSON line
 	// each, as scripts/testbed crash writes them; report.ReadFaults), whose windows and errors
 	// the results, the verdict and the report show (report.Results.Faults).
@@ -271,7 +278,7 @@ func ReadScenario(nameOrPath string) ([]byte, error) {
 	if data, ok := scenarios.Get(nameOrPath); ok && builtinName(nameOrPath) {
 		return data, nil
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := untrusted.ReadFile(nameOrPath, untrusted.MaxScenarioBytes, "scenario")
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			hint := ""

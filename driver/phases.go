@@ -31,6 +31,11 @@ type Phases struct {
 	// Think, if set, replaces the workload's own think time after each transaction (nil: the
 	// workload's — a scenario's, WSTest's methodology's, none for XML Mark and CachePerf).
 	Think *scenario.Think `json:"think,omitempty"`
+	// StartAt, if set, is the wall-clock instant the ramp-up begins (LoadRunner's scheduled
+	// start): drivers on several machines without a fleet, or a drive and a monitoring window,
+	// start together. Zero starts at once. (A distributed run's agents start at their
+	// controller's instant, so it does not travel.)
+	StartAt time.Time `json:"-"`
 }
 
 // SetDefaults fills the zero fields that have a default from def, the job's own defaults (its
@@ -60,6 +65,10 @@ func (p Phases) Validate(needDuration bool) error {
 		return setting.Errorf("RampUp", "must not be negative, got %v", p.RampUp)
 	case p.RampDown < 0:
 		return setting.Errorf("RampDown", "must not be negative, got %v", p.RampDown)
+	case !p.StartAt.IsZero() && time.Until(p.StartAt) > MaxStartDelay:
+		return setting.Errorf("StartAt", "%s is more than %v ahead", p.StartAt.Format(time.RFC3339), MaxStartDelay)
+	case !p.StartAt.IsZero() && time.Since(p.StartAt) > time.Minute:
+		return setting.Errorf("StartAt", "%s has passed", p.StartAt.Format(time.RFC3339))
 	}
 	if t := p.Think; t != nil && (t.A < 0 || t.B < 0 || t.Kind == scenario.ThinkUniform && t.B < t.A || t.Kind > scenario.ThinkExponential) {
 		return setting.Errorf("Think", "%v is not a think time (use 1s, 0.5s..1.5s, exp:1s or 0)", *t)
@@ -78,5 +87,8 @@ func (p Phases) ThinkOr(def scenario.Think) scenario.Think {
 // Load is the load engine's configuration of these phases: the one mapping from the load shape
 // to the engine.
 func (p Phases) Load() load.Config {
-	return load.Config{Users: p.Users, Rate: p.Rate, RampUp: p.RampUp, Steady: p.Duration, RampDown: p.RampDown}
+	return load.Config{Users: p.Users, Rate: p.Rate, RampUp: p.RampUp, Steady: p.Duration, RampDown: p.RampDown, StartAt: p.StartAt}
 }
+
+// MaxStartDelay bounds how far ahead Phases.StartAt may be: further is a mistyped date.
+const MaxStartDelay = 24 * time.Hour

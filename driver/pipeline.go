@@ -205,7 +205,7 @@ func complete(res *report.Results) {
 // startLive opens the run's live views, if any, with the workload described as their first frame.
 func startLive(ctx context.Context, cfg Config, p *Prepared) (*live.Session, error) {
 	opt := live.Options{MetricsListen: cfg.MetricsListen, Dashboard: cfg.Dashboard, Linger: cfg.LiveLinger,
-		Thresholds: cfg.Thresholds, Log: cfg.LiveLog}
+		Thresholds: cfg.Thresholds, Log: cfg.LiveLog, Token: cfg.LiveToken, AllowHosts: cfg.LiveAllowHosts}
 	if !opt.Enabled() {
 		return nil, nil
 	}

@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
 // ReadFile reads a results file of schema version 2, or of version 1 converted to version 2
 // (see fromV1). Anything else is refused with an error naming the file and the problem: not
 // JSON, truncated, not a results file, or a schema version this build does not read.
 func ReadFile(path string) (*Results, error) {
-	b, err := os.ReadFile(path)
+	b, err := untrusted.ReadFile(path, untrusted.MaxResultsBytes, "results file")
 	if err != nil {
 		return nil, err
 	}
@@ -28,6 +29,10 @@ func ReadFile(path string) (*Results, error) {
 func Decode(b []byte) (*Results, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, errors.New("empty file, not a tradebench results file")
+	}
+	// a results file is anyone's: its nesting is bounded before anything decodes it
+	if err := untrusted.CheckJSON(b, untrusted.MaxDepth); err != nil {
+		return nil, err
 	}
 	var head struct {
 		SchemaVersion *int   `json:"schema_version"`

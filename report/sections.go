@@ -60,6 +60,9 @@ type Disclosure struct {
 	RunRules      RunRules        `json:"run_rules"`
 	// Command is the exact command line that produced the results.
 	Command []string `json:"command,omitempty"`
+	// Verification is `tradebench verify`'s outcome for the target, checked before the run
+	// (drive/run --target --verify): whether the measured target implements the application.
+	Verification *VerificationSummary `json:"verification,omitempty"`
 }
 
 // Hardware is the measuring machine's hardware.

@@ -22,7 +22,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 	if r.Target != "" {
 		fmt.Fprintf(w, " against %s", r.Target)
 	}
-	fmt.Fprintf(w, " — measured %.1fs of steady state\n\n", r.SteadySeconds)
+	fmt.Fprintf(w, " — measured %.1fs of steady state\n", r.SteadySeconds)
+	if d := r.Disclosure; d != nil && d.Verification != nil {
+		fmt.Fprintf(w, "target verified: %s\n", d.Verification.Line())
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "transaction\tcount\tpass\tfail\tstop\ttps\tmin ms\tmean ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t")
 	few := false

@@ -311,3 +311,12 @@ func (v *Verification) Summary() *VerificationSummary {
 	return &VerificationSummary{Conformant: v.Conformant, Level: v.Level, Levels: len(v.Levels),
 		Headline: v.Headline(), Failed: v.Failed(), At: v.EndedAt}
 }
+
+// Line is the verification as a results header shows it: the headline, and when the target was
+// measured although it is not conformant, that it was forced.
+func (s *VerificationSummary) Line() string {
+	if s.Forced {
+		return s.Headline + " — measured anyway (--verify-force)"
+	}
+	return s.Headline
+}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	iofs "io/fs"
 	"log/slog"
-	"net"
 	"os"
 	"time"
 
@@ -103,57 +101,19 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 			}
 		}
 		return nil, close, nil
-	case f.natsURL == "" && f.listen == "":
-		return nil, close, usageErrorf("--agents needs --nats URL (a NATS server the agents joined) or --nats-listen ADDR (start one here)")
-	case f.natsURL != "" && f.listen != "":
-		return nil, close, usageErrorf("give --nats (an existing server) or --nats-listen (an embedded one), not both")
 	case cfg.Peak != nil:
 		return nil, close, usageErrorf("--peak runs in one process; it cannot be combined with --agents")
 	}
-	cc := fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss}
-	if err := cc.Validate(); err != nil {
-		return nil, close, driverFlags.usageError(err)
-	}
-	// a token file generated here is removed again if the broker cannot start (nothing is left
-	// behind by a refused command)
-	_, statErr := os.Stat(natsx.DefaultTokenFile)
-	token, tokenPath, err := natsx.ResolveToken(f.tokenFile, f.listen != "")
+	c, close, err := fleet.Dial(fleet.Broker{URL: f.natsURL, Listen: f.listen, TokenFile: f.tokenFile, Log: os.Stderr},
+		fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss})
 	if err != nil {
-		return nil, close, usageErrorf("--nats-token-file: %v", err)
+		return nil, close, fleetFlagNames.usageError(err)
 	}
-	generated := f.tokenFile == "" && tokenPath == natsx.DefaultTokenFile && errors.Is(statErr, iofs.ErrNotExist)
-	cc.Secret = token
-	url := f.natsURL
-	var broker *natsx.Server
-	if f.listen != "" {
-		if broker, err = natsx.Start(natsx.ServerConfig{Name: "tradebench-fleet", Addr: f.listen, Token: token, MaxPayload: fleet.MaxPayload}); err != nil {
-			if generated {
-				os.Remove(tokenPath)
-			}
-			return nil, close, usageErrorf("--nats-listen: %v", err)
-		}
-		url = broker.URL()
-		where := "$" + natsx.EnvToken
-		if tokenPath != "" {
-			where = tokenPath
-		}
-		fmt.Fprintf(os.Stderr, "NATS listening on %s (token in %s): start agents with 'tradebench agent --nats nats://THIS-HOST:%s' and that token\n", broker.Addr(), where, portOf(broker.Addr()))
-	}
-	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench controller", Token: token})
-	if err != nil {
-		if broker != nil {
-			broker.Shutdown()
-		}
-		return nil, close, usageErrorf("--nats: %v", err)
-	}
-	close = func() {
-		nc.Close()
-		if broker != nil {
-			broker.Shutdown()
-		}
-	}
-	return fleet.NewController(nc, cc), close, nil
+	return c, close, nil
 }
+
+// fleetFlagNames names the flags that set fleet.Broker's and fleet.ControllerConfig's fields.
+var fleetFlagNames = flagNames{"URL": "nats", "Listen": "nats-listen", "TokenFile": "nats-token-file", "Agents": "agents", "Wait": "agents-wait"}
 
 // agentLossHint adds to a lost agent's error the flag that accepts the loss; the exit status
 // stays the error's.
@@ -163,9 +123,4 @@ func agentLossHint(err error) error {
 		return fmt.Errorf("%w (--allow-agent-loss accepts this)", err)
 	}
 	return err
-}
-
-func portOf(a net.Addr) string {
-	_, port, _ := net.SplitHostPort(a.String())
-	return port
 }

@@ -26,7 +26,7 @@ func TestAgentFlags(t *testing.T) {
 		{[]string{"agent", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"}, // none in its directory
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"},
 		{[]string{"drive", "--url", srv.URL, "--nats-listen", "127.0.0.1:0"}, "--nats-listen applies to distributed runs"},
-		{[]string{"drive", "--url", srv.URL, "--agents", "2"}, "--agents needs --nats URL"},
+		{[]string{"drive", "--url", srv.URL, "--agents", "2"}, "--nats: needed with agents"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://x:1", "--nats-listen", "127.0.0.1:0"}, "not both"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "-1"}, "--agents must not be negative"},
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--agents-wait", "-1s", "--nats", "nats://x:1"}, "--agents-wait: must be positive"},

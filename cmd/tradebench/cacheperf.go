@@ -306,8 +306,7 @@ flags:
 }
 
 // sweepFlags names the flags that set cacheperfjob.Config's fields.
-var sweepFlags = flagNames{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Users": "users",
-	"Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Rate": "rate", "Think": "think", "Repeat": "repeat"}
+var sweepFlags = flagNames{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}
 
 func joinInts(v []int) string {
 	s := make([]string, len(v))

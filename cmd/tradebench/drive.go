@@ -79,10 +79,9 @@ var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "p
 	"StepDuration": "peak-step-duration", "MaxP90": "peak-p90", "Efficiency": "peak-efficiency", "MaxErrorRate": "peak-max-error-rate"}
 
 // driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
-// smart client job's (a drive's errors name any of them).
-var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Rate": "rate", "Scenario": "scenario", "Stream": "stream-subscribers",
-	"Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Timeout": "timeout", "ConnectTimeout": "connect-timeout",
-	"MaxInFlight": "max-in-flight", "Iterations": "iterations", "Think": "think", "Peak": "peak", "Peak.Start": "peak-start",
+// smart client job's (a drive's errors name any of them; the phases' are phaseNames).
+var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers",
+	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
 
@@ -146,6 +145,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	cfg.Phases, cfg.Label, cfg.Repeat, cfg.Progress, cfg.ProgressTTY = base.Phases, base.Label, base.Repeat, base.Progress, base.ProgressTTY
 	cfg.Thresholds, cfg.Rules, cfg.FaultsFile = base.Thresholds, base.Rules, base.FaultsFile
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
+	cfg.LiveToken, cfg.LiveAllowHosts = base.LiveToken, base.LiveAllowHosts
 	cfg.URL, cfg.Params = quickURL, f.set
 	cfg.BodyBudget = f.bodyBudget.n
 	if len(f.set) == 0 {
@@ -229,6 +229,8 @@ func runDrive(ctx context.Context, args []string) error {
 	sf.register(fs)
 	var cf clientScenarioFlags
 	cf.register(fs)
+	var vf verifyFirst
+	vf.register(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
 	if err := parseFlags(fs, args, false); err != nil {
@@ -269,10 +271,15 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
+	verified, err := vf.check(ctx, cfg.Target, cfg.Insecure)
+	if err != nil {
+		return err
+	}
 	res, err := driver.Drive(ctx, cfg, w)
 	if res == nil && err != nil {
 		return driverFlags.orUsage(err)
 	}
+	addVerification(res, verified)
 	err = f.finish(res, agentLossHint(err))
 	if res != nil && res.Stream != nil {
 		fmt.Println(res.Stream.Line())

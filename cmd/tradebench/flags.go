@@ -192,7 +192,11 @@ func (names flagNames) orUsage(err error) error {
 func (names flagNames) flag(err error) (flagName, msg string, ok bool) {
 	var se *setting.Error
 	if errors.As(err, &se) {
-		if f, ok := names[se.Field]; ok {
+		f, ok := names[se.Field]
+		if !ok {
+			f, ok = phaseNames[se.Field] // every load command's phases, named once
+		}
+		if ok {
 			return f, se.Err.Error(), true
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
 )
@@ -19,7 +21,7 @@ import (
 // Each command adds only what its workload needs.
 
 // phaseNames names the flags that set driver.Phases' fields.
-var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think"}
+var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think", "StartAt": "start-at"}
 
 // phaseFlags are the load shape's flags: bound to a driver.Phases that starts from the
 // command's defaults.
@@ -37,6 +39,7 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.RampUp, "ramp-up", def.RampUp, "users start evenly over this time before the measured steady state (not measured)")
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
+	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
 	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
 	alias(fs, "users", "c", "threads")
 	alias(fs, "duration", "d", "steady")
@@ -60,6 +63,7 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 	for name, set := range map[string]func(){
 		"users": func() { dst.Users = f.p.Users }, "rate": func() { dst.Rate = f.p.Rate }, "ramp-up": func() { dst.RampUp = f.p.RampUp },
 		"duration": func() { dst.Duration = f.p.Duration }, "ramp-down": func() { dst.RampDown = f.p.RampDown }, "think": func() { dst.Think = f.p.Think },
+		"start-at": func() { dst.StartAt = f.p.StartAt },
 	} {
 		if given[name] {
 			set()
@@ -96,6 +100,8 @@ type pipelineFlags struct {
 	maxP90, maxP99 time.Duration
 	minTPS         float64
 	live           driver.Config // MetricsListen, Dashboard, LiveLinger
+	liveTokenFile  string
+	liveAllowHosts string
 	faults         string
 	force          bool
 }
@@ -115,6 +121,8 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
 	fs.StringVar(&f.live.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
 	fs.StringVar(&f.live.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.StringVar(&f.liveTokenFile, "live-token-file", "", "require the token in this file (yours alone, mode 600) of every request to --metrics-listen and --dashboard: open the dashboard as http://ADDR/?token=TOKEN, scrape with Authorization: Bearer TOKEN")
+	fs.StringVar(&f.liveAllowHosts, "live-allow-host", "", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
 	fs.StringVar(&f.faults, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
 	fs.DurationVar(&f.live.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 }
@@ -129,6 +137,21 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	}
 	cfg.Label, cfg.Repeat, cfg.FaultsFile = f.label, f.repeat, f.faults
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = f.live.MetricsListen, f.live.Dashboard, f.live.LiveLinger, printLive
+	if f.liveTokenFile != "" {
+		if cfg.LiveToken, err = secretfile.Read(f.liveTokenFile, "live token", func(t string) error {
+			if len(t) < 16 {
+				return errors.New("the live token must be at least 16 characters")
+			}
+			return nil
+		}); err != nil {
+			return cfg, usageErrorf("--live-token-file: %v", err)
+		}
+	}
+	for _, h := range strings.Split(f.liveAllowHosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, h)
+		}
+	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
 	if f.maxErrorRate != "" {
 		r, err := parseRate(f.maxErrorRate)

@@ -86,6 +86,8 @@ func runRun(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
+	var vf verifyFirst
+	vf.register(fs)
 	setHelp(fs, runHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -129,6 +131,10 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	defer closeFleet()
 	cfg.Distributor = dist
+	verified, err := vf.check(ctx, cfg.Target, cfg.Insecure)
+	if err != nil {
+		return err
+	}
 	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Force: f.force, Log: os.Stderr,
 		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
@@ -136,8 +142,10 @@ func runRun(ctx context.Context, args []string) error {
 		return runFlags.orUsage(driverFlags.orUsage(err))
 	}
 	err = agentLossHint(err)
-	if f.publish.pricing != nil && out.Out != "" {
-		// the job wrote the results; priced, they are written again (atomically) with the price
+	addVerification(out.Results, verified)
+	if (f.publish.pricing != nil || verified != nil) && out.Out != "" {
+		// the job wrote the results; priced or verified, they are written again (atomically)
+		// with the price and the verification
 		f.publish.price(out.Results)
 		if werr := out.Results.WriteFile(out.Out); werr != nil {
 			err = errors.Join(err, fmt.Errorf("write results: %w", werr))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -148,4 +149,60 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// verifyFirst is drive's and run's --verify: verify the target before measuring it, refuse a
+// target that is not conformant unless --verify-force, and put the outcome into the results.
+type verifyFirst struct {
+	on, force bool
+}
+
+func (vf *verifyFirst) register(fs *flag.FlagSet) {
+	fs.BoolVar(&vf.on, "verify", false, "verify the target first (tradebench verify): refuse to measure a target that is not conformant (exit 7); the outcome and level go into the results' disclosure and the report's header")
+	fs.BoolVar(&vf.force, "verify-force", false, "with --verify: measure a target that is not conformant anyway (the results say so)")
+}
+
+// check runs the verification when --verify asks for it; the summary it returns goes into the
+// results (nil without --verify). A target that is not conformant is refused (a
+// *report.NotConformant) unless --verify-force.
+func (vf *verifyFirst) check(ctx context.Context, target string, insecure bool) (*report.VerificationSummary, error) {
+	if vf.force && !vf.on {
+		return nil, usageErrorf("--verify-force goes with --verify")
+	}
+	if !vf.on {
+		return nil, nil
+	}
+	if target == "" {
+		return nil, usageErrorf("--verify checks a --target; the embedded server is tradebench itself, which bench/verify's tests certify in every mode")
+	}
+	res, err := verifyTarget(ctx, verify.Config{Target: target, Insecure: insecure}, io.Discard)
+	if res == nil || err != nil {
+		if err == nil {
+			err = fmt.Errorf("verify: no result")
+		}
+		return nil, err
+	}
+	sum := res.Summary()
+	if res.Conformant {
+		fmt.Fprintf(os.Stderr, "verify: %s\n", sum.Headline)
+		return sum, nil
+	}
+	res.WriteSummary(os.Stderr)
+	if !vf.force {
+		return sum, fmt.Errorf("refusing to measure it (--verify-force measures it anyway): %w", res.Err())
+	}
+	fmt.Fprintln(os.Stderr, "verify: measuring a target that is not conformant (--verify-force); the results say so")
+	sum.Forced = true
+	return sum, nil
+}
+
+// addVerification puts the verification into the results' disclosure.
+func addVerification(res *report.Results, sum *report.VerificationSummary) {
+	if res == nil || sum == nil {
+		return
+	}
+	if res.Disclosure == nil {
+		res.Disclosure = &report.Disclosure{}
+	}
+	res.Disclosure.Verification = sum
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/trade/business"
+	"github.com/tradebench/tradebench/trade/dataset"
+	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/web"
 )
 
 // tradebench verify against tradebench: exit 0, the accounts it makes said first, the summary on
@@ -55,4 +60,88 @@ func TestVerifyCommand(t *testing.T) {
 	if code, _, stderr := capture(t, "verify"); code != exitUsage || !strings.Contains(stderr, "--target") {
 		t.Fatalf("verify without --target: exit %d\n%s", code, stderr)
 	}
+}
+
+// drive --verify: a conformant target is verified, then measured, and its results, summary and
+// report say so; a target that answers a negative quantity with a 500 is refused (exit 7, no
+// results) unless --verify-force, whose results say it was measured anyway. Mutant: check()
+// ignoring the outcome (no refusal) fails the second case.
+func TestDriveVerifyFirst(t *testing.T) {
+	good := startServices(t)
+	dir := t.TempDir()
+	load := []string{"--scenario", "stocktrader", "--set", "users=20", "--set", "quotes=50", "--users", "1", "-d", "1s",
+		"--ramp-up", "0s", "--ramp-down", "0s", "--think", "0", "--progress", "off"}
+	out := filepath.Join(dir, "good.json")
+	code, stdout, stderr := capture(t, append([]string{"drive", "--target", good.URL(), "--verify", "--out", out, "--no-report"}, load...)...)
+	res, err := report.ReadFile(out)
+	if code != 0 || err != nil || res.Disclosure == nil || res.Disclosure.Verification == nil || !res.Disclosure.Verification.Conformant ||
+		!strings.Contains(stdout, "target verified: conformant: DayTrader-compatible to level 4 of 4") {
+		t.Fatalf("drive --verify of tradebench: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+
+	bad := httptest.NewServer(negative500(tradebenchPages(t)))
+	defer bad.Close()
+	out = filepath.Join(dir, "bad.json")
+	code, stdout, stderr = capture(t, append([]string{"drive", "--target", bad.URL, "--verify", "--out", out}, load...)...)
+	if _, err := os.Stat(out); code != exitNotConform || err == nil || !strings.Contains(stderr, "refusing to measure") || !strings.Contains(stderr, "input.quantity") {
+		t.Fatalf("drive --verify of a target with a 500 on a negative quantity: exit %d (want %d), results %v\n%s\n%s", code, exitNotConform, err, stdout, stderr)
+	}
+	code, stdout, stderr = capture(t, append([]string{"drive", "--target", bad.URL, "--verify", "--verify-force", "--out", out}, load...)...)
+	res, err = report.ReadFile(out)
+	if code != 0 || err != nil || res.Disclosure.Verification == nil || res.Disclosure.Verification.Conformant || !res.Disclosure.Verification.Forced ||
+		!strings.Contains(stdout, "target verified: not conformant") {
+		t.Fatalf("drive --verify --verify-force: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "bad.html"))
+	if err != nil || !strings.Contains(string(page), "measured anyway (--verify-force)") {
+		t.Fatalf("the report's header does not say the target failed verification: %v", err)
+	}
+	cmp := filepath.Join(dir, "cmp.html")
+	if code, stdout, stderr := capture(t, "report", "compare", filepath.Join(dir, "good.json"), out, "--out", cmp); code != 0 {
+		t.Fatalf("report compare: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if page, err := os.ReadFile(cmp); err != nil || !strings.Contains(string(page), "verified 4/4</span>") || !strings.Contains(string(page), "verified 2/4, forced</span>") {
+		t.Fatalf("report compare does not show each run's verification: %v", err)
+	}
+	if code, _, stderr := capture(t, append([]string{"drive", "--target", bad.URL, "--verify-force"}, load...)...); code != exitUsage || !strings.Contains(stderr, "--verify") {
+		t.Fatalf("--verify-force alone: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := capture(t, "run", "--verify", "--work-dir", filepath.Join(dir, "w")); code != exitUsage || !strings.Contains(stderr, "--verify checks a --target") {
+		t.Fatalf("run --verify without --target: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "w")); err == nil {
+		t.Fatal("a refused run --verify created its working directory")
+	}
+}
+
+// tradebenchPages is tradebench's web tier over a small SQLite data set.
+func tradebenchPages(t *testing.T) http.Handler {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "pages.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = 20, 120
+	if err := st.Load(ctx, spec, nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.New(business.New(st, business.Options{}), web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// negative500 answers a negative quantity with a 500, as a real Java EE DayTrader does.
+func negative500(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ParseForm() == nil && strings.HasPrefix(r.Form.Get("quantity"), "-") {
+			http.Error(w, "java.lang.IllegalArgumentException", http.StatusInternalServerError)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -121,7 +121,7 @@ var wstestFlagKeys = map[string]string{"list-size": "ListSize", "num-bytes": "Nu
 	"encoding": "Encoding", "methodology": "Methodology"}
 
 // wstestDriveFlags names the flags that set wstestjob.Config's fields.
-var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Users": "users", "Duration": "duration", "RampUp": "ramp-up", "RampDown": "ramp-down", "Think": "think", "Rate": "rate", "Repeat": "repeat"}
+var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Repeat": "repeat"}
 
 const wstestDriveHelp = `usage: tradebench wstest drive --target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]
 

@@ -17,11 +17,11 @@ import (
 	"github.com/tradebench/tradebench/report/htmlreport"
 )
 
-// Options are a run's live views. Each listens on its own address: the address is the access
-// control, as for the servers' metrics endpoints — bind to 127.0.0.1 (the default in the docs'
-// examples) to keep the numbers on the machine, or to a monitoring network's address; neither
-// view takes a password, and both show the run's numbers and the target's URL to whoever can
-// connect.
+// Options are a run's live views. Each listens on its own address: bind to 127.0.0.1 (the
+// default in the docs' examples) to keep the numbers on the machine, or to a monitoring network's
+// address. Both answer only to their own host names (loopback names, the address given, and
+// AllowHosts: a DNS-rebinding page cannot read them), hold at most MaxConns connections each, and
+// with a Token require it.
 type Options struct {
 	// MetricsListen is the address of the Prometheus endpoint (GET /metrics); "" for none.
 	MetricsListen string
@@ -34,6 +34,18 @@ type Options struct {
 	Thresholds []report.Threshold
 	// Log receives the listeners' own errors (nil: slog.Default()).
 	Log *slog.Logger
+	// Token, if set, is required of every request (?token=, a bearer header, or the cookie the
+	// first sets).
+	Token string
+	// AllowHosts are host names the views answer to besides loopback names and their address.
+	AllowHosts []string
+	// MaxConns caps each view's open connections (0: httpserve.DefaultMaxConns).
+	MaxConns int
+}
+
+// guard is the views' Host check and token on the listener given addr.
+func (o Options) guard(addr string) httpserve.GuardOptions {
+	return httpserve.GuardOptions{Listen: addr, Hosts: o.AllowHosts, Token: o.Token}
 }
 
 // Enabled reports whether any live view is asked for.
@@ -74,7 +86,8 @@ func Start(ctx context.Context, opt Options, base *report.Results) (*Session, er
 		} else {
 			s.metrics.setPhase("steady")
 		}
-		ep, err := metrics.Listen(ctx, opt.MetricsListen, s.metrics.Registry(), opt.Log)
+		g := opt.guard(opt.MetricsListen)
+		ep, err := metrics.ListenGuarded(ctx, opt.MetricsListen, s.metrics.Registry(), opt.Log, &g)
 		if err != nil {
 			return nil, setting.Errorf("MetricsListen", "%v", err)
 		}
@@ -87,8 +100,9 @@ func Start(ctx context.Context, opt Options, base *report.Results) (*Session, er
 			return nil, setting.Errorf("Dashboard", "listen on %s: %v", opt.Dashboard, err)
 		}
 		s.dash = htmlreport.NewDashboard()
+		ln = httpserve.MaxConns(ln, opt.MaxConns)
 		s.dashLn, s.dashDone = ln, make(chan struct{})
-		s.dashSrv = httpserve.New(s.dash, httpserve.Options{Logger: opt.Log})
+		s.dashSrv = httpserve.New(httpserve.Guard(s.dash, opt.guard(opt.Dashboard)), httpserve.Options{Logger: opt.Log})
 		go func() {
 			defer close(s.dashDone)
 			if err := s.dashSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) && opt.Log != nil {

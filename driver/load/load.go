@@ -39,9 +39,6 @@ type Config struct {
 	// Rate > 0 selects the open model: iterations started per second (reached linearly over
 	// RampUp, held through Steady; no new arrivals in RampDown, which only lets work finish).
 	Rate float64
-	// Pacer, if set, schedules the open model's arrivals instead of Rate's ramp (Rate then only
-	// describes the load in the results and may be 0): a capacity search climbs Steps this way.
-	Pacer Pacer
 	// MaxInFlight caps the open model's concurrent iterations; an arrival when the cap is reached
 	// is dropped and counted (0 = DefaultMaxInFlight).
 	MaxInFlight int
@@ -135,13 +132,10 @@ func End(ws []Watcher) {
 func (s *Second) SUT() *report.SUT { return s.Monitor.Snapshot() }
 
 // Open reports whether c is the open model.
-func (c Config) Open() bool { return c.Rate > 0 || c.Pacer != nil }
+func (c Config) Open() bool { return c.Rate > 0 }
 
-// pacer is the open model's schedule: Config.Pacer, or Rate reached linearly over RampUp.
+// pacer is the open model's schedule: Rate reached linearly over RampUp.
 func (c Config) pacer() Pacer {
-	if c.Pacer != nil {
-		return c.Pacer
-	}
 	return Ramp{To: c.Rate, Over: c.RampUp}
 }
 

@@ -13,8 +13,8 @@ import (
 // catches up instead of drifting. Arrival must not decrease as n grows and must be safe to call
 // with any n ≥ 0; the run's phases, not the pacer, end the arrivals (none after the steady state).
 //
-// Constant, Ramp and Steps are the shapes a run needs; a capacity search runs a schedule of its
-// own through Config.Pacer.
+// Constant and Ramp are the shapes a run needs (an open-model capacity search runs one Ramp per
+// step).
 type Pacer interface {
 	Arrival(n int64) (at time.Duration, ok bool)
 }
@@ -61,47 +61,6 @@ func (r Ramp) Arrival(n int64) (time.Duration, bool) {
 		return 0, false
 	}
 	return seconds(2 * k / (r.From + math.Sqrt(d))), true
-}
-
-// Steps holds Start arrivals per second for Hold, then Start+Step for the next Hold, and so on:
-// the staircase a capacity search climbs. A step whose rate would not be positive ends the
-// arrivals.
-type Steps struct {
-	Start, Step float64
-	Hold        time.Duration
-}
-
-// maxSteps bounds the staircase's walk for one arrival, so a far n cannot spin.
-const maxSteps = 1 << 20
-
-// Arrival implements Pacer. A rising staircase finds arrival n's step by the closed form of the
-// arrivals before step i, Hold·(i·Start + Step·i(i−1)/2), so the cost does not grow with the
-// step; any other walks up from the bottom.
-func (s Steps) Arrival(n int64) (time.Duration, bool) {
-	hold := s.Hold.Seconds()
-	if hold <= 0 {
-		return Constant{s.Start}.Arrival(n)
-	}
-	k := float64(n)
-	before := func(i int) float64 { return hold * (float64(i)*s.Start + s.Step*float64(i)*float64(i-1)/2) }
-	i := 0
-	if s.Step > 0 && s.Start > 0 {
-		a, b := s.Step/2, s.Start-s.Step/2
-		i = max(0, int((-b+math.Sqrt(b*b+4*a*k/hold))/(2*a)))
-		for i > 0 && before(i) > k { // the float root may land one step high
-			i--
-		}
-	}
-	for ; i < maxSteps; i++ {
-		rate := s.Start + float64(i)*s.Step
-		if !(rate > 0) {
-			return 0, false
-		}
-		if b := before(i); k < b+rate*hold {
-			return seconds(float64(i)*hold + (k-b)/rate), true
-		}
-	}
-	return 0, false
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

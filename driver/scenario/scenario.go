@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/internal/suggest"
+	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
 // Scenario is a compiled scenario, ready to execute.
@@ -179,7 +180,8 @@ func Parse(name string, data []byte, opt Options) (*Scenario, error) {
 
 func parse(data []byte, opt Options) (*Scenario, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	// bounded before decoding: an alias bomb is refused here, not expanded by Decode
+	if err := untrusted.UnmarshalYAML(data, &doc); err != nil {
 		return nil, tidyYAMLError(err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

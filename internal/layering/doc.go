@@ -8,5 +8,9 @@
 //     the conformance suite (bench/verify) imports no system: it sees every target over the wire;
 //   - the command (cmd/) maps flags to configuration and errors to exit codes.
 //
+// And one pipeline (TestOnePipeline): every job is a workload run by driver.Drive, the one place
+// a run is put together (driver/pipeline.go); nothing else runs the load engine, fills the
+// disclosure or draws the progress line and the live views.
+//
 // Shared infrastructure (internal/) sits below all four and imports none of them.
 package layering

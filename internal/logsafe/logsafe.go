@@ -156,15 +156,25 @@ func cleanAttr(a slog.Attr) slog.Attr {
 
 // Limiter allows each client a burst of log lines, refilled at a steady rate; lines beyond
 // it are dropped and counted, and the count is reported with the client's next allowed line.
-// Clients are keyed by IP address (not port: a client opens many connections).
+// Clients are keyed by IP address (not port: a client opens many connections). Beside the
+// per-client buckets one global bucket bounds all clients together (GlobalBurst lines, then one
+// per GlobalEvery): a stranger cycling source addresses used to write 4 MB in 45 s, 4 KB for
+// each new address.
 type Limiter struct {
 	burst int
 	every time.Duration // one more line per this interval
 	now   func() time.Time
 
-	mu sync.Mutex
-	m  map[string]*bucket
+	mu     sync.Mutex
+	m      map[string]*bucket
+	global bucket
 }
+
+// The global bucket of every Limiter: a burst of 100 lines, then one a second.
+const (
+	GlobalBurst = 100
+	GlobalEvery = time.Second
+)
 
 type bucket struct {
 	tokens  float64
@@ -177,7 +187,7 @@ const maxClients = 10_000
 
 // NewLimiter allows burst lines at once and one more per every (e.g. 10 and 6s: ten a minute).
 func NewLimiter(burst int, every time.Duration) *Limiter {
-	return &Limiter{burst: burst, every: every, now: time.Now, m: map[string]*bucket{}}
+	return &Limiter{burst: burst, every: every, now: time.Now, m: map[string]*bucket{}, global: bucket{tokens: GlobalBurst}}
 }
 
 // DefaultLimiter is what the servers use: a burst of 10 error lines, then 10 a minute per client.
@@ -215,9 +225,20 @@ func (l *Limiter) Allow(remoteAddr string) (ok bool, dropped int64) {
 		b.dropped++
 		return false, 0
 	}
+	g := &l.global
+	if g.last.IsZero() {
+		g.last = now
+	}
+	g.tokens = min(GlobalBurst, g.tokens+float64(max(0, now.Sub(g.last)))/float64(GlobalEvery))
+	g.last = now
+	if g.tokens < 1 {
+		g.dropped++ // the client keeps its token: the line was not its to lose
+		return false, 0
+	}
+	g.tokens--
 	b.tokens--
-	d := b.dropped
-	b.dropped = 0
+	d := b.dropped + g.dropped
+	b.dropped, g.dropped = 0, 0
 	return true, d
 }
 

@@ -71,3 +71,28 @@ func TestLimiter(t *testing.T) {
 		t.Fatalf("after a second: allowed %v, dropped %d; want true, 5", ok, dropped)
 	}
 }
+
+// TestGlobalLogLimit is finding 8 of issue 35: the error log was capped per client address
+// only, so a stranger cycling source addresses wrote 4 MB of server log in 45 s. 5,000 new
+// addresses each failing a TLS handshake now write GlobalBurst lines, the next allowed line
+// saying how many were dropped. The clock stands still (no refill), so the count is exact.
+// Mutant: log-global-off.
+func TestGlobalLogLimit(t *testing.T) {
+	var buf bytes.Buffer
+	l := NewLimiter(10, 6*time.Second)
+	at := time.Unix(1000, 0)
+	l.now = func() time.Time { return at }
+	lg := ErrorLog(slog.NewTextHandler(&buf, nil), slog.LevelWarn, l)
+	for i := 0; i < 5000; i++ {
+		lg.Printf("http: TLS handshake error from 10.%d.%d.%d:4242: EOF", i>>16, (i>>8)&255, i&255)
+	}
+	if n := strings.Count(buf.String(), "\n"); n != GlobalBurst {
+		t.Fatalf("5,000 addresses wrote %d lines (%d bytes), want the global burst %d", n, buf.Len(), GlobalBurst)
+	}
+	at = at.Add(GlobalEvery)
+	buf.Reset()
+	lg.Printf("http: TLS handshake error from 192.0.2.1:4242: EOF")
+	if !strings.Contains(buf.String(), "dropped=4900") {
+		t.Errorf("the next line after the refill does not count the dropped: %s", buf.String())
+	}
+}

@@ -26,8 +26,16 @@ type Endpoint struct {
 	done chan struct{}
 }
 
-// Listen serves reg at Path on addr ("127.0.0.1:0" picks a free port) until Close or ctx ends.
+// Listen serves reg at Path on addr ("127.0.0.1:0" picks a free port) until Close or ctx ends,
+// with at most httpserve.DefaultMaxConns connections at once.
 func Listen(ctx context.Context, addr string, reg *Registry, log *slog.Logger) (*Endpoint, error) {
+	return ListenGuarded(ctx, addr, reg, log, nil)
+}
+
+// ListenGuarded is Listen with the requests checked by httpserve.Guard (g's Listen is addr): the
+// driver's endpoint, which a browser on the machine may reach. The servers' endpoints are not
+// guarded by Host, since Prometheus scrapes them by whatever name a deployment gives them.
+func ListenGuarded(ctx context.Context, addr string, reg *Registry, log *slog.Logger, g *httpserve.GuardOptions) (*Endpoint, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -35,10 +43,17 @@ func Listen(ctx context.Context, addr string, reg *Registry, log *slog.Logger) (
 	if err != nil {
 		return nil, fmt.Errorf("metrics: listen on %s: %w", addr, err)
 	}
+	ln = httpserve.MaxConns(ln, 0)
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Path, reg.Handler())
+	var h http.Handler = mux
+	if g != nil {
+		o := *g
+		o.Listen = addr
+		h = httpserve.Guard(mux, o)
+	}
 	e := &Endpoint{ln: ln, done: make(chan struct{})}
-	e.srv = httpserve.New(mux, httpserve.Options{Logger: log})
+	e.srv = httpserve.New(h, httpserve.Options{Logger: log})
 	go func() {
 		defer close(e.done)
 		if err := e.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

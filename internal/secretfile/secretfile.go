@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
 // New returns a random secret (32 bytes, base64url).
@@ -19,16 +21,26 @@ func New() string {
 }
 
 // Read reads the secret in path (surrounding whitespace trimmed) and checks it with valid. A
-// file that others can read is refused: what names the secret in the error ("service token").
+// file that others can read, or that another user owns (whoever owns it chose the secret, and
+// can read it: as ssh refuses such a key), is refused: what names the secret in the error
+// ("service token"). The file is read within untrusted.MaxSmallFile.
 func Read(path, what string, valid func(string) error) (string, error) {
-	fi, err := os.Stat(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat() // the file opened, not whatever the path names by now
 	if err != nil {
 		return "", err
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return "", fmt.Errorf("%s file %s is readable by others (mode %v): chmod 600 it", what, path, fi.Mode().Perm())
 	}
-	b, err := os.ReadFile(path)
+	if uid, ok := owner(fi); ok && uid != os.Getuid() {
+		return "", fmt.Errorf("%s file %s is owned by user %d, not by you (user %d): use a file of your own (chown it, or create it as yourself)", what, path, uid, os.Getuid())
+	}
+	b, err := untrusted.Read(f, untrusted.MaxSmallFile, what+" file "+path)
 	if err != nil {
 		return "", err
 	}

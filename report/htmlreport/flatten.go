@@ -29,13 +29,44 @@ func flatten(prefix string, v any) []field {
 	if err := dec.Decode(&doc); err != nil {
 		return nil
 	}
-	var out []field
-	walk(prefix, doc, &out)
+	fl := flattener{left: maxFlatBytes}
+	fl.walk(prefix, doc)
+	out := fl.out
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	if fl.cut > 0 {
+		out = append(out, field{Key: prefix + "(truncated)", Value: strconv.Itoa(fl.cut) + " more fields not shown: the report lists at most " + strconv.Itoa(maxFlatBytes>>10) + " KiB of one document"})
+	}
 	return out
 }
 
-func walk(key string, v any, out *[]field) {
+// maxFlatBytes bounds the keys and values one flattened document yields: each key repeats its
+// parents, so a deep document multiplies (a 340 KB one made a 455 MB report before its depth
+// was bounded too); the kit's own are a few KB.
+const maxFlatBytes = 256 << 10
+
+// maxFlatKey bounds one dotted key (a document's depth times its keys' length).
+const maxFlatKey = 4 << 10
+
+// flattener collects a document's fields within maxFlatBytes, counting the ones cut.
+type flattener struct {
+	out  []field
+	left int
+	cut  int
+}
+
+func (f *flattener) add(k, v string) {
+	if f.left -= len(k) + len(v); f.left < 0 {
+		f.cut++
+		return
+	}
+	f.out = append(f.out, field{k, v})
+}
+
+func (f *flattener) walk(key string, v any) {
+	if f.left < 0 || len(key) > maxFlatKey { // past a bound: count, do not build more keys
+		f.cut++
+		return
+	}
 	join := func(k string) string {
 		if key == "" {
 			return k
@@ -45,11 +76,16 @@ func walk(key string, v any, out *[]field) {
 	switch v := v.(type) {
 	case nil:
 		if key != "" {
-			*out = append(*out, field{key, ""})
+			f.add(key, "")
 		}
 	case map[string]any:
-		for k, x := range v {
-			walk(join(k), x, out)
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // the same fields kept on every report when the bound cuts
+		for _, k := range keys {
+			f.walk(join(k), v[k])
 		}
 	case []any:
 		plain := true
@@ -60,15 +96,15 @@ func walk(key string, v any, out *[]field) {
 			parts[i] = s
 		}
 		if plain {
-			*out = append(*out, field{key, strings.Join(parts, ", ")})
+			f.add(key, strings.Join(parts, ", "))
 			return
 		}
 		for i, x := range v {
-			walk(key+"["+strconv.Itoa(i)+"]", x, out)
+			f.walk(key+"["+strconv.Itoa(i)+"]", x)
 		}
 	default:
 		s, _ := scalar(v)
-		*out = append(*out, field{key, s})
+		f.add(key, s)
 	}
 }
 

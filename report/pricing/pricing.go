@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tradebench/tradebench/internal/untrusted"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -58,7 +58,7 @@ func (e *Error) Error() string {
 //
 // Every mistake is an *Error naming the line.
 func Load(path string) (*Pricing, error) {
-	b, err := os.ReadFile(path)
+	b, err := untrusted.ReadFile(path, untrusted.MaxSmallFile, "price list")
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func Parse(path string, data []byte) (*Pricing, error) {
 		return &Error{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := untrusted.UnmarshalYAML(data, &doc); err != nil {
 		return nil, fail(0, "not YAML: %v", err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

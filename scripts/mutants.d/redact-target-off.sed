@@ -3,4 +3,4 @@
 # file: driver/driver.go
 # expect: shows the secret S3cretPW
 s#^\tres.Target = dsn.Redact(target)$#\tres.Target = target#
-s#^\t\tres.Target = dsn.Redact(cfg.URL)$#\t\tres.Target = cfg.URL#
+

@@ -1,0 +1,36 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/internal/setting"
+)
+
+// TestPhasesStartAt: a run given a start instant begins its ramp-up there, whatever the job (the
+// setting is the load shape's, so every workload has it); one more than a day ahead, or long
+// past, is refused naming the field. Mutant phases-start-at-dropped: Phases.Load not passing
+// StartAt to the engine starts the run at once.
+func TestPhasesStartAt(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	at := time.Now().Add(1500 * time.Millisecond)
+	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", NoPreflight: true,
+		Phases: Phases{Users: 1, Duration: 300 * time.Millisecond, StartAt: at}}, HTTP)
+	if err != nil && res == nil {
+		t.Fatal(err)
+	}
+	if res.StartedAt.Before(at.Add(-10 * time.Millisecond)) {
+		t.Fatalf("the run started at %v, before its start instant %v", res.StartedAt, at)
+	}
+	for _, bad := range []time.Time{time.Now().Add(48 * time.Hour), time.Now().Add(-time.Hour)} {
+		var se *setting.Error
+		if err := (Phases{Users: 1, Duration: time.Second, StartAt: bad}).Validate(true); !errors.As(err, &se) || se.Field != "StartAt" {
+			t.Errorf("start at %v: %v, want a StartAt error", bad, err)
+		}
+	}
+}

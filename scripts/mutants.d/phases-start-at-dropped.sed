@@ -1,0 +1,5 @@
+# the load shape's start instant is not passed to the engine: the run starts at once
+# kill: ./driver TestPhasesStartAt
+# file: driver/phases.go
+# expect: before its start instant
+s#, StartAt: p.StartAt}#}#

@@ -1,0 +1,5 @@
+# a job runs the load engine itself instead of through driver.Drive (skipping the pipeline)
+# kill: ./internal/layering TestOnePipeline
+# file: bench/xmlmarkjob/xmlmarkjob.go
+# expect: uses driver/load.Run
+s#^\treturn \&driver.Prepared{Name: "xmlmark "#\t_ = load.Run\n\treturn \&driver.Prepared{Name: "xmlmark "#
