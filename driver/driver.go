@@ -378,6 +378,9 @@ func Prepare(cfg Config) (*Plan, error) {
 	if cfg, p.notes, err = fitUnique(cfg, p.sc); err != nil {
 		return nil, err
 	}
+	if note := LockStep(cfg.Phases, p.sc.Think); note != "" && cfg.Peak == nil {
+		p.notes = append(p.notes, note)
+	}
 	p.w, err = vuser.New(vuser.Config{Target: p.target, Scenario: p.sc, HTTP: p.http, KeepConnections: p.keep, Open: cfg.Rate > 0, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err

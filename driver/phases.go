@@ -70,8 +70,8 @@ func (p Phases) Validate(needDuration bool) error {
 	case !p.StartAt.IsZero() && time.Since(p.StartAt) > time.Minute:
 		return setting.Errorf("StartAt", "%s has passed", p.StartAt.Format(time.RFC3339))
 	}
-	if t := p.Think; t != nil && (t.A < 0 || t.B < 0 || t.Kind == scenario.ThinkUniform && t.B < t.A || t.Kind > scenario.ThinkExponential) {
-		return setting.Errorf("Think", "%v is not a think time (use 1s, 0.5s..1.5s, exp:1s or 0)", *t)
+	if t := p.Think; t != nil && (t.A < 0 || t.B < 0 || t.Kind == scenario.ThinkUniform && t.B < t.A || t.Kind > scenario.ThinkAround) {
+		return setting.Errorf("Think", "%v is not a think time (use 1s, fixed:1s, 0.5s..1.5s, exp:1s or 0)", *t)
 	}
 	return nil
 }

@@ -8,6 +8,10 @@ import (
 	"text/tabwriter"
 )
 
+// WarningPrefix starts a note the summary prints as a warning (the other notes are in the
+// results and the report): a run the user should know was measured in a doubtful way.
+const WarningPrefix = "warning: "
+
 // WriteSummary prints the transaction summary table (in the manner of LoadRunner's), totals,
 // status codes and error groups.
 func (r *Results) WriteSummary(w io.Writer) {
@@ -107,6 +111,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 		}
 	}
 	r.WriteRepeats(w)
+	for _, n := range r.Notes {
+		if strings.HasPrefix(n, WarningPrefix) {
+			fmt.Fprintln(w, n)
+		}
+	}
 }
 
 // writeAgents lists a distributed run's agents, and says plainly when any was lost: its

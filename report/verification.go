@@ -43,7 +43,7 @@ const VerificationSchemaVersion = 1
 type VerificationLevel struct {
 	Number  int    `json:"number"`
 	Name    string `json:"name"`
-	Outcome string `json:"outcome"` // CheckPass or CheckFail
+	Outcome string `json:"outcome"` // CheckPass, CheckFail, or CheckSkip when every check was skipped
 	Passed  int    `json:"passed"`
 	Failed  int    `json:"failed"`
 	Skipped int    `json:"skipped"`
@@ -109,6 +109,11 @@ func (v *Verification) Judge(names []string) {
 			l.Outcome = CheckFail
 		default:
 			l.Skipped++
+		}
+	}
+	for i, l := range v.Levels {
+		if l.Outcome == CheckPass && l.Passed == 0 && l.Skipped > 0 {
+			v.Levels[i].Outcome = CheckSkip // nothing checked: no level is passed by skipping it all
 		}
 	}
 	v.Level = 0

@@ -5,6 +5,9 @@ import "context"
 // DefaultOrdersLimit caps GetOrders when the caller passes limit <= 0 (the account page's list).
 const DefaultOrdersLimit = 100
 
+// MaxOrdersLimit bounds what a caller may ask GetOrders for.
+const MaxOrdersLimit = 1000
+
 // RegisterRequest is a new user's registration.
 type RegisterRequest struct {
 	UserID      string `json:"userID"`

@@ -110,15 +110,15 @@ func (u *user) do(ctx context.Context, method, path string, form url.Values) (pa
 	req.Header.Set("User-Agent", "tradebench-verify")
 	resp, err := u.hc.Do(req)
 	if err != nil {
-		return p, fmt.Errorf("%s: %w", p.req, unwrapURL(err))
+		return p, unwrapURL(err) // the evidence names the request
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
-		return p, fmt.Errorf("%s: reading the answer: %w", p.req, err)
+		return p, fmt.Errorf("reading the answer: %w", err)
 	}
 	if len(b) > maxBody {
-		return p, fmt.Errorf("%s: the answer is longer than %d bytes", p.req, maxBody)
+		return p, fmt.Errorf("the answer is longer than %d bytes", maxBody)
 	}
 	p.status, p.body, p.ctype = resp.StatusCode, string(b), resp.Header.Get("Content-Type")
 	return p, nil

@@ -34,6 +34,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/version"
@@ -223,7 +224,7 @@ func (c *ck) done() bool { return c.Outcome != "" }
 
 // transport records a request that got no answer.
 func (c *ck) transport(p page, err error) {
-	c.fail(&report.Evidence{Request: p.req, Expected: "an answer", Got: clean(err.Error(), 300)}, "the target did not answer: %v", err)
+	c.fail(&report.Evidence{Request: dsn.Redact(p.req), Expected: "an answer", Got: clean(err.Error(), 300)}, "the target did not answer: %v", err)
 }
 
 // check runs one check: fn records failures and skips; a check that records neither passes.

@@ -230,20 +230,6 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// checkDurationArg refuses a bare number where a duration is wanted (for the flags that are
-// strings because they also take the old kits' INI values): "2" must not silently mean 2 s
-// here when it is refused everywhere else. 0 needs no unit.
-func checkDurationArg(fs *flag.FlagSet, name string) error {
-	v := fs.Lookup(name).Value.String()
-	if v == "" || v == "0" {
-		return nil
-	}
-	if _, err := time.ParseDuration(v); err != nil {
-		return usageErrorf("%s", durationHint(name, v, fmt.Sprintf("see '%s --help'", fs.Name())))
-	}
-	return nil
-}
-
 // nearestFlag is the visible flag of fs closest to name (by edit distance, or name a prefix of
 // it), or "" when none is near enough to be what was meant.
 func nearestFlag(fs *flag.FlagSet, name string) string {

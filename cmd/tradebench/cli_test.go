@@ -79,6 +79,21 @@ func cliCases() []cliCase {
 		}
 		cs = append(cs, cliCase{args: c, code: exitUsage, want: []string{name + " " + value + ": a duration needs a unit, e.g. " + value + "s"}})
 	}
+	// a setting's one check, in its library, reached from the flag that sets it (serve binds its
+	// flags to server.Config, whose Web, Services, Remote and Orders parts check themselves)
+	cs = append(cs,
+		cliCase{args: []string{"serve", "--session-ttl", "30s"}, code: exitUsage, want: []string{"--session-ttl: must be at least 1m0s, got 30s"}},
+		cliCase{args: []string{"serve", "--login-max-failures", "-1"}, code: exitUsage, want: []string{"--login-max-failures: must be 0 (no limit) or positive"}},
+		cliCase{args: []string{"serve", "--orders-limit", "1001"}, code: exitUsage, want: []string{"--orders-limit: must be between 1 and 1000"}},
+		cliCase{args: []string{"serve", "--hash-cost", "99"}, code: exitUsage, want: []string{"--hash-cost: must be a bcrypt cost"}},
+		cliCase{args: []string{"serve", "--call-timeout", "-1s"}, code: exitUsage, want: []string{"--call-timeout: must be positive"}},
+		cliCase{args: []string{"serve", "--concurrency", "-1"}, code: exitUsage, want: []string{"--concurrency: must be between 1 and 10000"}},
+		cliCase{args: []string{"serve", "--stream-limit", "-1"}, code: exitUsage, want: []string{"--stream-limit: must be between 1"}},
+		cliCase{args: []string{"cacheperf", "load", "--db", "sqlite:cp.db", "--items", "0"}, code: exitUsage, want: []string{"--items: must be at least 1, got 0"}},
+		cliCase{args: []string{"cacheperf", "load", "--db", "sqlite:cp.db", "--size", "8B"}, code: exitUsage, want: []string{"--size: must be between 16B and 1GB"}},
+		cliCase{args: []string{"cacheperf", "serve", "--db", "sqlite:cp.db", "--cache-size", "100KB"}, code: exitUsage, want: []string{"--cache-size: must be at least 1MB"}},
+		cliCase{args: []string{"cacheperf", "serve", "--db", "sqlite:cp.db", "--ttl", "-1s"}, code: exitUsage, want: []string{"--ttl: must be positive"}},
+	)
 	// a bad file
 	cs = append(cs,
 		cliCase{args: []string{"run", "--scenario", "bad.yaml"}, code: exitUsage, want: []string{"--scenario", "bad.yaml", "line 3"}},

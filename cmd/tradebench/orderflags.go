@@ -35,8 +35,8 @@ func (f *orderFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.natsTokenFile, "nats-token-file", "", "file holding the NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+" if present): the embedded server requires it, --nats connections present it; with --nats-port and none, the embedded server writes a new one there")
 	fs.StringVar(&f.WorkDir, "work-dir", orders.DefaultWorkDir, "working directory (the embedded NATS server's files)")
 	fs.StringVar(&f.Processor, "order-processor", "", "async-http/async-grpc: host:port of the order processor's REST (async-http) or gRPC (async-grpc) endpoint (serve --role orders); empty in the monolith runs one in-process")
-	fs.IntVar(&f.Concurrency, "concurrency", orders.DefaultConcurrency, "order processor: orders completed at once")
-	fs.IntVar(&f.Batch, "batch", orders.DefaultBatch, "order processor: durable queue messages pulled per fetch")
+	fs.IntVar(&f.Concurrency, "concurrency", orders.DefaultConcurrency, "order processor: orders completed at once (0 = the default)")
+	fs.IntVar(&f.Batch, "batch", orders.DefaultBatch, "order processor: durable queue messages pulled per fetch (0 = the default)")
 	fs.StringVar(&f.httpListen, "order-http", orders.DefaultHTTPListen, "--role orders: address of the processor's REST endpoint (empty = none)")
 	fs.StringVar(&f.grpcListen, "order-grpc", orders.DefaultGRPCListen, "--role orders: address of the processor's gRPC endpoint (empty = none)")
 }
@@ -57,12 +57,6 @@ func (f *orderFlags) config() (orders.Config, error) {
 		c.NATSToken = tok
 	} else if f.natsTokenFile != "" || !errors.Is(err, natsx.ErrNoToken) {
 		return orders.Config{}, &setting.Error{Field: "NATSToken", Err: err}
-	}
-	if c.Concurrency < 1 {
-		return orders.Config{}, setting.Errorf("Concurrency", "must be between 1 and 10000, got %d", c.Concurrency)
-	}
-	if c.Batch < 1 {
-		return orders.Config{}, setting.Errorf("Batch", "must be between 1 and 10000, got %d", c.Batch)
 	}
 	return c, c.Validate()
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // TestOrderFlags: serve's order flags turn into a valid orders.Config or a *setting.Error that
-// serveFlags maps to the flag (catches a field missing from serveFlags).
+// serveFlags maps to the flag (catches a field missing from serveFlags). A concurrency or batch
+// of 0 is the default, as orders.Config has it (one rule: the flags once refused what the
+// library accepted); out of range is refused by orders.Config.Validate alone.
 func TestOrderFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -19,8 +21,9 @@ func TestOrderFlags(t *testing.T) {
 		{[]string{"--orders", "async-durable", "--nats", "nats://127.0.0.1:4222"}, ""},
 		{[]string{"--orders", "durable"}, "orders"},
 		{[]string{"--nats", "127.0.0.1:4222"}, "nats"},
-		{[]string{"--concurrency", "0"}, "concurrency"},
-		{[]string{"--batch", "0"}, "batch"},
+		{[]string{"--concurrency", "0", "--batch", "0"}, ""},
+		{[]string{"--concurrency", "-1"}, "concurrency"},
+		{[]string{"--batch", "10001"}, "batch"},
 	} {
 		var f orderFlags
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
@@ -36,7 +39,7 @@ func TestOrderFlags(t *testing.T) {
 			continue
 		}
 		var se *setting.Error
-		if !errors.As(err, &se) || serveFlags[se.Field] != tc.flag {
+		if !errors.As(setting.In("Orders", err), &se) || serveFlags[se.Field] != tc.flag {
 			t.Errorf("%v: %v does not map to --%s", tc.args, err, tc.flag)
 		}
 	}

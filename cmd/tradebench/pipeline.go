@@ -40,7 +40,7 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
 	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
-	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s, 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
 	alias(fs, "users", "c", "threads")
 	alias(fs, "duration", "d", "steady")
 	alias(fs, "ramp-up", "rampup", "warmup")
@@ -54,7 +54,13 @@ func (f *phaseFlags) phases() (driver.Phases, error) {
 	if f.p.Rate > 0 && given["users"] {
 		return f.p, usageErrorf("give --users (closed model) or --rate (open model), not both")
 	}
-	return f.p, nil
+	p := f.p
+	if !given["ramp-up"] && p.Rate == 0 {
+		// users started all at once measure their own login storm: the default ramp-up grows
+		// with them (quick mode, like wrk, starts at once unless --ramp-up is given)
+		p.RampUp = driver.DefaultRampUp(p.Users, p.RampUp)
+	}
+	return p, nil
 }
 
 // over sets in dst the phases given on the command line: they override a configuration file's.

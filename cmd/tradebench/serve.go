@@ -2,21 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	iofs "io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
-	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/web"
@@ -26,19 +23,20 @@ func init() {
 	register(&command{name: "serve", summary: "run StockTrader: the monolith, or any of its tiers (web, bsl, orders)", run: runServe})
 }
 
-// serveFlags names the flags that set server.Config's (and orders.Config's) fields.
+// serveFlags names the flags that set server.Config's fields (orders.Config's under Orders).
 var serveFlags = flagNames{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
-	"MarketSummaryTTL": "market-summary-ttl", "OrdersLimit": "orders-limit", "HashCost": "hash-cost",
-	"SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout", "Remote.MaxConnsPerHost": "max-conns-per-host",
-	"Remote.GRPCConns": "grpc-conns", "Orders.NATS": "nats", "ServiceToken": "service-token-file", "TLS": "tls-cert", "LoginMaxFailures": "login-max-failures", "StreamLimit": "stream-limit", "StreamPerClient": "stream-per-client",
-	// orders.Config's own fields
-	"Mode": "orders", "NATS": "nats", "Concurrency": "concurrency", "Batch": "batch", "Processor": "order-processor",
-	"NATSToken": "nats-token-file", "Orders.NATSToken": "nats-token-file",
+	"Services.MarketSummaryTTL": "market-summary-ttl", "Web.OrdersLimit": "orders-limit", "Services.HashCost": "hash-cost",
+	"Web.SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout",
+	"Remote.MaxConnsPerHost": "max-conns-per-host", "Remote.GRPCConns": "grpc-conns", "ServiceTokenFile": "service-token-file",
+	"ServiceToken": "service-token-file", "TLS": "tls-cert", "Services.LoginMaxFailures": "login-max-failures",
+	"Web.StreamLimit": "stream-limit", "Web.StreamPerClient": "stream-per-client",
+	"Orders.Mode": "orders", "Orders.NATS": "nats", "Orders.Concurrency": "concurrency", "Orders.Batch": "batch",
+	"Orders.Processor": "order-processor", "Orders.NATSToken": "nats-token-file",
 }
 
 func runServe(ctx context.Context, args []string) error {
-	def := server.DefaultConfig()
+	cfg := server.DefaultConfig()
 	fs := newFlagSet("serve", "[flags]\n\n"+
 		"Serves the StockTrader brokerage application. With no --role it is the monolith: the\n"+
 		"pages under /trade/ and the Trade/DayTrader contract under /daytrader/app, the business\n"+
@@ -63,77 +61,63 @@ func runServe(ctx context.Context, args []string) error {
 		"addresses are in the start-up line). Across machines, add mutual TLS with --tls-cert,\n"+
 		"--tls-key and --tls-ca on every tier. See docs/security.md.")
 	role := fs.String("role", "all", "roles to run: all (the monolith), or a comma-separated list of web, bsl (business services host), orders (order processor)")
-	db := fs.String("db", def.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname (roles bsl and orders, and web with --access inprocess)")
-	listen := fs.String("listen", def.Listen, "web role: address to serve HTTP on (host:port; port 0 picks a free one)")
-	acc := fs.String("access", def.Access, "web role: how the pages call the business services: inprocess, soap, rest or grpc (switchable at runtime on /trade/config)")
-	bsl := fs.String("bsl", "", "web role: the services host's SOAP/REST address (host:port) for --access soap|rest; empty with the bsl role in this process = its own")
-	bslGRPC := fs.String("bsl-grpc", "", "web role: the services host's gRPC address (host:port) for --access grpc; empty with the bsl role in this process = its own")
-	bslListen := fs.String("bsl-listen", "", "bsl role: address of the SOAP (/soap/trade, WSDL at ?wsdl) and REST (/api/v1/, OpenAPI at /api/v1/openapi.json) endpoints (default 127.0.0.1:8081 without the web role; with it, a free loopback port: see /trade/config)")
-	bslGRPCListen := fs.String("bsl-grpc-listen", "", "bsl role: address of the gRPC endpoint (default 127.0.0.1:8082 without the web role; with it, a free loopback port)")
+	fs.StringVar(&cfg.DB, "db", cfg.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname (roles bsl and orders, and web with --access inprocess)")
+	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "web role: address to serve HTTP on (host:port; port 0 picks a free one)")
+	fs.StringVar(&cfg.Access, "access", cfg.Access, "web role: how the pages call the business services: inprocess, soap, rest or grpc (switchable at runtime on /trade/config)")
+	fs.StringVar(&cfg.BSL, "bsl", "", "web role: the services host's SOAP/REST address (host:port) for --access soap|rest; empty with the bsl role in this process = its own")
+	fs.StringVar(&cfg.BSLGRPC, "bsl-grpc", "", "web role: the services host's gRPC address (host:port) for --access grpc; empty with the bsl role in this process = its own")
+	fs.StringVar(&cfg.BSLListen, "bsl-listen", "", "bsl role: address of the SOAP (/soap/trade, WSDL at ?wsdl) and REST (/api/v1/, OpenAPI at /api/v1/openapi.json) endpoints (default "+server.DefaultBSLListen+" without the web role; with it, a free loopback port: see /trade/config)")
+	fs.StringVar(&cfg.BSLGRPCListen, "bsl-grpc-listen", "", "bsl role: address of the gRPC endpoint (default "+server.DefaultBSLGRPCListen+" without the web role; with it, a free loopback port)")
 	accessSwitch := fs.Bool("access-switch", true, "web role: allow switching the access mode on /trade/config (false fixes it for the process's life)")
-	callTimeout := fs.Duration("call-timeout", clientopt.DefaultTimeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
-	maxConns := fs.Int("max-conns-per-host", clientopt.DefaultMaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
-	grpcConns := fs.Int("grpc-conns", clientopt.DefaultGRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
-	tokenFile := fs.String("service-token-file", "", "file holding the service token (mode 0600) the services host and order endpoints require and web tiers and order dispatchers send; $"+svcauth.EnvToken+" wins")
-	var tlsFiles svcauth.TLSFiles
-	fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")
-	fs.StringVar(&tlsFiles.Key, "tls-key", "", "mutual TLS: this process's private key (PEM)")
-	fs.StringVar(&tlsFiles.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
-	behindTLS := fs.Bool("behind-tls", false, "web role: browsers reach this web tier through a TLS-terminating proxy (https): cookies get the Secure attribute, so the session never travels over plain HTTP")
-	loginMax := fs.Int("login-max-failures", def.LoginMaxFailures, "wrong passwords per account per client address per minute before that client's further logins of it are refused with 429 until the minute has passed, and ten times as many across accounts for all its logins (0 = no limit)")
+	fs.DurationVar(&cfg.Remote.Timeout, "call-timeout", cfg.Remote.Timeout, "web role, remote access: timeout of every call to the services host (a lost host gives an error page, not a hang)")
+	fs.IntVar(&cfg.Remote.MaxConnsPerHost, "max-conns-per-host", cfg.Remote.MaxConnsPerHost, "web role, --access soap|rest: connection pool to the services host (a pool of 2, the old .NET default, serialises the web tier)")
+	fs.IntVar(&cfg.Remote.GRPCConns, "grpc-conns", cfg.Remote.GRPCConns, "web role, --access grpc: HTTP/2 connections to spread calls over")
+	fs.StringVar(&cfg.ServiceTokenFile, "service-token-file", "", "file holding the service token (mode 0600) the services host and order endpoints require and web tiers and order dispatchers send; $"+svcauth.EnvToken+" wins")
+	fs.StringVar(&cfg.TLS.Cert, "tls-cert", "", "mutual TLS between tiers: this process's certificate (PEM); needs --tls-key and --tls-ca")
+	fs.StringVar(&cfg.TLS.Key, "tls-key", "", "mutual TLS: this process's private key (PEM)")
+	fs.StringVar(&cfg.TLS.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
+	fs.BoolVar(&cfg.Web.SecureCookies, "behind-tls", false, "web role: browsers reach this web tier through a TLS-terminating proxy (https): cookies get the Secure attribute, so the session never travels over plain HTTP")
+	fs.IntVar(&cfg.Services.LoginMaxFailures, "login-max-failures", cfg.Services.LoginMaxFailures, "wrong passwords per account per client address per minute before that client's further logins of it are refused with 429 until the minute has passed, and ten times as many across accounts for all its logins (0 = no limit)")
 	var of orderFlags
 	of.register(fs)
-	streamPerClient := fs.Int("stream-per-client", web.DefaultStreamPerClient, "web role: most live streams one client address may hold open, under --stream-limit; one more gets 429")
-	streamLimit := fs.Int("stream-limit", web.DefaultStreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
-	msTTL := fs.Duration("market-summary-ttl", def.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
-	ordersLimit := fs.Int("orders-limit", def.OrdersLimit, "most orders shown on the account page")
-	hashCost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of new and changed passwords (4-31; higher makes login/register realistic but slow)")
-	sessionTTL := fs.Duration("session-ttl", def.SessionTTL, "how long a login session lasts without activity")
+	fs.IntVar(&cfg.Web.StreamPerClient, "stream-per-client", cfg.Web.StreamPerClient, "web role: most live streams one client address may hold open, under --stream-limit; one more gets 429")
+	fs.IntVar(&cfg.Web.StreamLimit, "stream-limit", cfg.Web.StreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
+	fs.DurationVar(&cfg.Services.MarketSummaryTTL, "market-summary-ttl", cfg.Services.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
+	fs.IntVar(&cfg.Web.OrdersLimit, "orders-limit", cfg.Web.OrdersLimit, "most orders shown on the account page")
+	fs.IntVar(&cfg.Services.HashCost, "hash-cost", cfg.Services.HashCost, "bcrypt cost of new and changed passwords (4-31; higher makes login/register realistic but slow)")
+	fs.DurationVar(&cfg.Web.SessionTTL, "session-ttl", cfg.Web.SessionTTL, "how long a login session lasts without activity (at least "+web.MinSessionTTL.String()+")")
 	metricsListen := metricsListenFlag(fs)
 	loadIfEmpty := fs.Bool("load-if-empty", false, "load a data set (sized by --accounts, --quotes, --holdings) if the database has never been loaded")
 	spec := dataset.DefaultSpec()
-	accounts := fs.Int("accounts", server.DefaultLoadIfEmptyAccounts, "with --load-if-empty: accounts to load")
-	quotes := fs.Int("quotes", server.DefaultLoadIfEmptyQuotes, "with --load-if-empty: quotes to load")
-	holdings := fs.Int("holdings", spec.Holdings, "with --load-if-empty: holdings (and orders) per account")
-	seed := fs.Int64("seed", spec.Seed, "with --load-if-empty: random seed of the data set")
+	spec.Accounts, spec.Quotes = server.DefaultLoadIfEmptyAccounts, server.DefaultLoadIfEmptyQuotes
+	fs.IntVar(&spec.Accounts, "accounts", spec.Accounts, "with --load-if-empty: accounts to load")
+	fs.IntVar(&spec.Quotes, "quotes", spec.Quotes, "with --load-if-empty: quotes to load")
+	fs.IntVar(&spec.Holdings, "holdings", spec.Holdings, "with --load-if-empty: holdings (and orders) per account")
+	fs.Int64Var(&spec.Seed, "seed", spec.Seed, "with --load-if-empty: random seed of the data set")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 
-	cfg := def
 	cfg.Logger = slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	roles, err := server.ParseRoles(*role)
 	if err != nil {
 		return usageErrorf("--role: %v", err)
 	}
 	cfg.Roles = roles
-	cfg.DB, cfg.Listen = *db, *listen
-	cfg.Access, cfg.BSL, cfg.BSLGRPC = *acc, *bsl, *bslGRPC
-	cfg.BSLListen, cfg.BSLGRPCListen = *bslListen, *bslGRPCListen
-	if !roles.Web {
-		// a services host for other processes: a fixed, documented address by default
-		if cfg.BSLListen == "" {
-			cfg.BSLListen = server.DefaultBSLListen
-		}
-		if cfg.BSLGRPCListen == "" {
-			cfg.BSLGRPCListen = server.DefaultBSLGRPCListen
-		}
-	}
 	cfg.FixedAccess = !*accessSwitch
+	cfg.ResolveServiceToken = true
 	if cfg.MetricsListen, err = metricsListen(); err != nil {
 		return err
 	}
-	cfg.Remote = remote.Options{Timeout: *callTimeout, MaxConnsPerHost: *maxConns, GRPCConns: *grpcConns}
 	oc, err := of.config()
 	if err != nil {
-		return serveFlags.usageError(err)
+		return serveFlags.usageError(setting.In("Orders", err))
 	}
 	cfg.Orders = oc
-	cfg.StreamLimit = *streamLimit
-	cfg.StreamPerClient = *streamPerClient
-	cfg.BehindTLS = *behindTLS
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
-	cfg.MarketSummaryTTL, cfg.OrdersLimit, cfg.HashCost, cfg.SessionTTL = *msTTL, *ordersLimit, *hashCost, *sessionTTL
+	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
+		cfg.Web.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
+	}
 	if err := cfg.Validate(); err != nil {
 		return serveFlags.usageError(err)
 	}
@@ -144,7 +128,6 @@ func runServe(ctx context.Context, args []string) error {
 		return usageErrorf("--nats-port: the embedded NATS server runs only with --orders async-durable or async-volatile; in %s mode run a NATS server and give every tier --nats URL (live quotes between processes)", oc.Mode)
 	}
 	if *loadIfEmpty {
-		spec.Accounts, spec.Quotes, spec.Holdings, spec.Seed = *accounts, *quotes, *holdings, *seed
 		if err := spec.Validate(); err != nil {
 			return loadFlags.usageError(err)
 		}
@@ -157,18 +140,10 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
-		cfg.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
-	}
 	log := cfg.Logger
 	httpserve.RouteGRPCLog(log.Handler())
-	if *loginMax < 0 {
-		return usageErrorf("--login-max-failures must be 0 (no limit) or positive, got %d", *loginMax)
-	}
-	cfg.LoginMaxFailures = *loginMax
-	cfg.TLS = tlsFiles
-	if tlsFiles.Enabled() {
-		if _, err := tlsFiles.Server(); err != nil {
+	if cfg.TLS.Enabled() {
+		if _, err := cfg.TLS.Server(); err != nil {
 			return usageErrorf("--tls-cert: %v", err)
 		}
 	}
@@ -179,77 +154,21 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	monolith := roles.Web && roles.BSL && roles.Orders && oc.Processor == ""
-	var wroteToken string // a token file this process created, removed again if it fails to start
-	if monolith && *tokenFile != "" && os.Getenv(svcauth.EnvToken) == "" {
-		// the monolith's own calls need no shared token, but a smart client (tradebench client
-		// --access rest --bsl ADDR) calling its services host does: --service-token-file gives it
-		// one, written (mode 0600) when the file does not exist yet
-		if _, err := os.Stat(*tokenFile); errors.Is(err, iofs.ErrNotExist) {
-			if _, err := svcauth.WriteTokenFile(*tokenFile); err != nil {
-				return usageErrorf("--service-token-file: %v", err)
-			}
-			wroteToken = *tokenFile
-		}
-	}
-	token, src, path, err := svcauth.Resolve(*tokenFile, !monolith && (roles.BSL || roles.Orders))
-	switch {
-	case err != nil:
-		return usageErrorf("--service-token-file: %v", err)
-	case src == svcauth.NotConfigured && !monolith:
-		return usageErrorf("--service-token-file: this process calls a services host or an order processor in another process and needs its service token: give --service-token-file PATH (the host writes ./%s when it has none) or $%s", svcauth.DefaultTokenFile, svcauth.EnvToken)
-	case wroteToken != "":
-		log.Info("service token written: give clients of this process's services host --service-token-file "+wroteToken, "file", wroteToken)
-	case src == svcauth.Generated:
-		abs, _ := filepath.Abs(path)
-		log.Info("service token generated: give the web tiers and order processors --service-token-file "+abs+" (or its content in $"+svcauth.EnvToken+")", "file", abs)
-	case src == svcauth.FromFile:
-		log.Info("service token read", "file", path)
-	}
-	cfg.ServiceToken = token
 	wroteNATSToken, err := of.writeToken(&cfg.Orders) // the last check passed: files may be written
 	if err != nil {
-		return serveFlags.usageError(err)
+		return serveFlags.usageError(setting.In("Orders", err))
 	}
-
 	if roles.Web && !roles.BSL && cfg.Access != remote.InProcess && oc.NATS == "" {
 		log.Warn("quote changes from a remote services host need --nats: the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
 	}
-	srv, err := server.Start(ctx, cfg)
+	srv, err := server.Start(ctx, cfg) // resolves the service token (ResolveServiceToken)
 	if err != nil {
-		for _, f := range []string{wroteToken, wroteNATSToken} {
-			if f != "" {
-				os.Remove(f)
-			}
+		if wroteNATSToken != "" {
+			os.Remove(wroteNATSToken)
 		}
 		return loadHint(serveFlags.orUsage(err), cfg.DB, true)
 	}
-	attrs := []any{"roles", roles.String()}
-	if srv.Orders() != nil {
-		attrs = append(attrs, "orders", string(oc.Mode))
-	}
-	if srv.Store() != nil {
-		attrs = append(attrs, "db", dsn.Redact(cfg.DB))
-	}
-	if srv.Access() != nil {
-		attrs = append(attrs, "url", srv.URL()+"/trade/", "daytrader", srv.URL()+"/daytrader/app", "access", srv.Access().Mode())
-	}
-	if h := srv.Host(); h != nil {
-		in := h.Info()
-		attrs = append(attrs, "soap", in.SOAPURL, "rest", in.RESTURL, "grpc", in.GRPCAddr)
-	}
-	if o := srv.Orders(); o != nil {
-		if o.NATSURL != "" {
-			attrs = append(attrs, "nats", o.NATSURL)
-		}
-		if o.HTTPAddr != "" && !roles.Web && !roles.BSL {
-			attrs = append(attrs, "order-http", o.HTTPAddr, "order-grpc", o.GRPCAddr)
-		}
-	}
-	if u := srv.MetricsURL(); u != "" {
-		attrs = append(attrs, "metrics", u)
-	}
-	log.Info("tradebench serving", attrs...)
+	log.Info("tradebench serving", srv.Endpoints()...)
 	select {
 	case <-ctx.Done():
 		log.Info("shutting down")

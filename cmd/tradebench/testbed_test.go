@@ -31,6 +31,7 @@ import (
 //   - one user walks the pages through the balancer (round-robin, no stickiness): every page
 //     after the login is served logged in, by both tiers in turn, a form's CSRF token made on
 //     one tier is accepted by the other, and a logout on one tier ends the session on both;
+//     then a JSF login posts the view state one tier made to the other;
 //   - every built-in scenario runs through the balancer with no error;
 //   - the fault test: a stocktrader mix driven by two agents over NATS, during which web1 and then
 //     orders1 are SIGKILLed and restarted (scripts/testbed crash): the run continues, its errors
@@ -199,6 +200,29 @@ func walkPages(t *testing.T, target string) {
 			t.Fatalf("after the logout, /trade/home on %s was served logged in (status %d at %s)",
 				resp.Header.Get("X-Tradebench-Tier"), resp.StatusCode, resp.Request.URL.Path)
 		}
+	}
+	walkJSF(t, do)
+}
+
+// walkJSF logs in over DayTrader's JSF contract: the view state (an HMAC under the shared
+// secret, bound to the visitor cookie) that one tier put in the login form is posted to the next
+// tier, which must accept it ("Ready to Trade"), and the next page is served logged in.
+func walkJSF(t *testing.T, do func(method, path string, form url.Values) (*http.Response, string)) {
+	t.Helper()
+	vsRe := regexp.MustCompile(`name="javax\.faces\.ViewState"[^>]*value="([^"]+)"`)
+	resp, body := do(http.MethodGet, "/daytrader/welcome.faces", nil)
+	m := vsRe.FindStringSubmatch(body)
+	if resp.StatusCode != http.StatusOK || m == nil {
+		t.Fatalf("welcome.faces: status %d, view state %v", resp.StatusCode, m)
+	}
+	first := resp.Header.Get("X-Tradebench-Tier")
+	resp, body = do(http.MethodPost, "/daytrader/welcome.faces", url.Values{"login:uid": {"uid:8"}, "login:password": {"xxx"},
+		"login:submit": {"Log in"}, "login_SUBMIT": {"1"}, "javax.faces.ViewState": {m[1]}})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Ready to Trade") || resp.Header.Get("X-Tradebench-Tier") == first {
+		t.Fatalf("JSF login with %s's view state: status %d on %s:\n%.300s", first, resp.StatusCode, resp.Header.Get("X-Tradebench-Tier"), body)
+	}
+	if resp, body = do(http.MethodGet, "/daytrader/portfolio.faces", nil); resp.StatusCode != http.StatusOK || !strings.Contains(body, "uid:8") {
+		t.Fatalf("portfolio.faces after the JSF login: status %d:\n%.300s", resp.StatusCode, body)
 	}
 }
 

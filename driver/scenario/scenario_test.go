@@ -35,7 +35,7 @@ func TestBuiltinsParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if sc.Name != name || sc.Think != (Think{Kind: ThinkFixed, A: time.Second}) {
+		if sc.Name != name || sc.Think != (Think{Kind: ThinkAround, A: time.Second}) {
 			t.Errorf("%s: name %q think %v", name, sc.Name, sc.Think)
 		}
 		if _, ok := sc.Param("users"); !ok {
@@ -145,7 +145,7 @@ func TestThinkDistributions(t *testing.T) {
 	for _, tc := range []struct {
 		src  string
 		kind ThinkKind
-	}{{"1s", ThinkFixed}, {"0.5s..1.5s", ThinkUniform}, {"exp:1s", ThinkExponential}, {"0", ThinkNone}} {
+	}{{"1s", ThinkAround}, {"fixed:1s", ThinkFixed}, {"0.5s..1.5s", ThinkUniform}, {"exp:1s", ThinkExponential}, {"0", ThinkNone}} {
 		th, err := ParseThink(tc.src)
 		if err != nil || th.Kind != tc.kind {
 			t.Fatalf("%q: %v %v", tc.src, th, err)
@@ -154,7 +154,7 @@ func TestThinkDistributions(t *testing.T) {
 			t.Errorf("%q does not round-trip: %q", tc.src, th.String())
 		}
 	}
-	for _, bad := range []string{"1", "soon", "2s..1s", "-1s", "exp:x", "1s..", "exp:-1s"} {
+	for _, bad := range []string{"1", "soon", "2s..1s", "-1s", "exp:x", "1s..", "exp:-1s", "fixed:exp:1s", "fixed:1s..2s"} {
 		if _, err := ParseThink(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
@@ -172,6 +172,26 @@ func TestThinkDistributions(t *testing.T) {
 	}
 	if m := sum / n; math.Abs(m-1) > 0.02 {
 		t.Errorf("uniform mean %.3fs, want 1s", m)
+	}
+	// the default: randomized around the mean, uniform in 50–150 % (LoadRunner's), never the
+	// same pause for every user (mutant scripts/mutants.d/think-around-fixed: Sample returning
+	// A — the spread assertion failed)
+	a, _ := ParseThink("1s")
+	sum = 0
+	lo, hi := time.Hour, time.Duration(0)
+	for i := 0; i < n; i++ {
+		d := a.Sample(rng)
+		if d < 500*time.Millisecond || d > 1500*time.Millisecond {
+			t.Fatalf("randomized sample %v outside 0.5s..1.5s", d)
+		}
+		lo, hi = min(lo, d), max(hi, d)
+		sum += d.Seconds()
+	}
+	if m := sum / n; math.Abs(m-1) > 0.02 || lo > 520*time.Millisecond || hi < 1480*time.Millisecond {
+		t.Errorf("randomized think: mean %.3fs, range %v..%v; want 1s over 0.5s..1.5s", m, lo, hi)
+	}
+	if f, _ := ParseThink("fixed:1s"); f.Sample(rng) != time.Second {
+		t.Error("fixed:1s is not exactly 1 s")
 	}
 	x, _ := ParseThink("exp:1s")
 	sum = 0

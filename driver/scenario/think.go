@@ -21,18 +21,31 @@ const (
 	ThinkFixed                 // always A
 	ThinkUniform               // uniform in [A, B]
 	ThinkExponential           // negative-exponential with mean A, capped at 10×A
+	// ThinkAround is a think time randomized around its mean A: uniform in [A/2, 3A/2], as
+	// LoadRunner's default (a random 50–150 % of the recorded think time). "1s" means this:
+	// users that all think exactly 1 s after starting together move in lock-step and the run
+	// measures a storm of requests every second; "fixed:1s" asks for the exact time.
+	ThinkAround
 )
 
 // expCap bounds an exponential think at this many means: the cap moves the mean by e^-10
 // (0.005%) and keeps one unlucky user from sleeping through a whole short run.
 const expCap = 10
 
-// ParseThink reads a think time: "1s" (fixed), "0.5s..1.5s" (uniform), "exp:1s"
-// (negative-exponential with that mean) or "0" (none).
+// ParseThink reads a think time: "1s" (randomized around 1 s: uniform 0.5–1.5 s),
+// "fixed:1s" (exactly 1 s), "0.5s..1.5s" (uniform), "exp:1s" (negative-exponential with that
+// mean) or "0" (none).
 func ParseThink(s string) (Think, error) {
 	s = strings.TrimSpace(s)
 	bad := func(err error) (Think, error) {
-		return Think{}, fmt.Errorf("think time %q: %v (use 1s, 0.5s..1.5s, exp:1s or 0)", s, err)
+		return Think{}, fmt.Errorf("think time %q: %v (use 1s, fixed:1s, 0.5s..1.5s, exp:1s or 0)", s, err)
+	}
+	kind := ThinkAround
+	if rest, ok := strings.CutPrefix(s, "fixed:"); ok {
+		s, kind = strings.TrimSpace(rest), ThinkFixed
+		if strings.Contains(s, "..") || strings.HasPrefix(s, "exp:") {
+			return bad(fmt.Errorf("fixed: takes one duration"))
+		}
 	}
 	switch {
 	case s == "" || s == "0":
@@ -74,7 +87,7 @@ func ParseThink(s string) (Think, error) {
 	if d == 0 {
 		return Think{}, nil
 	}
-	return Think{Kind: ThinkFixed, A: d}, nil
+	return Think{Kind: kind, A: d}, nil
 }
 
 // Sample draws one pause from r (the user's random stream, Draws.R).
@@ -82,6 +95,8 @@ func (t Think) Sample(r *rand.Rand) time.Duration {
 	switch t.Kind {
 	case ThinkFixed:
 		return t.A
+	case ThinkAround:
+		return t.A/2 + time.Duration(r.Int64N(int64(t.A)+1))
 	case ThinkUniform:
 		if t.B == t.A {
 			return t.A
@@ -100,7 +115,7 @@ func (t Think) Sample(r *rand.Rand) time.Duration {
 // Mean is the distribution's mean (ignoring the exponential's far-tail cap).
 func (t Think) Mean() time.Duration {
 	switch t.Kind {
-	case ThinkFixed, ThinkExponential:
+	case ThinkFixed, ThinkExponential, ThinkAround:
 		return t.A
 	case ThinkUniform:
 		return (t.A + t.B) / 2
@@ -112,6 +127,8 @@ func (t Think) Mean() time.Duration {
 func (t Think) String() string {
 	switch t.Kind {
 	case ThinkFixed:
+		return "fixed:" + t.A.String()
+	case ThinkAround:
 		return t.A.String()
 	case ThinkUniform:
 		return t.A.String() + ".." + t.B.String()

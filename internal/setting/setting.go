@@ -6,7 +6,10 @@
 // command line to the flag that sets it).
 package setting
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error is a bad value of one configuration field.
 type Error struct {
@@ -21,4 +24,15 @@ func (e *Error) Unwrap() error { return e.Err }
 // Errorf returns an *Error for field with a formatted message.
 func Errorf(field, format string, args ...any) error {
 	return &Error{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// In names err's field inside the Config field parent that holds a component's own
+// configuration: In("Web", an Error of "SessionTTL") is an Error of "Web.SessionTTL". Other
+// errors, and nil, are returned unchanged.
+func In(parent string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return &Error{Field: parent + "." + e.Field, Err: e.Err}
+	}
+	return err
 }

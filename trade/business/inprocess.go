@@ -24,6 +24,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
@@ -50,8 +51,6 @@ type Options struct {
 	// MarketSummaryTTL is how long a computed market summary is served; 0 computes it on every
 	// call. Concurrent misses compute it once.
 	MarketSummaryTTL time.Duration
-	// OrdersLimit caps GetOrders when the caller passes limit <= 0 (0 = trade.DefaultOrdersLimit).
-	OrdersLimit int
 	// HashCost is the bcrypt cost of new and changed passwords (0 = dataset.DefaultHashCost).
 	HashCost int
 	// Dispatch, if set, makes orders asynchronous (see the package comment).
@@ -84,7 +83,8 @@ type QuotePublisher interface {
 	PublishQuote(q trade.Quote)
 }
 
-// DefaultOptions: market summary cached for 60 s, synchronous orders, the rest as New fills it.
+// DefaultOptions: market summary cached for 60 s, synchronous orders, the rest as SetDefaults
+// fills it.
 func DefaultOptions() Options {
 	o := Options{MarketSummaryTTL: 60 * time.Second}
 	o.SetDefaults()
@@ -93,16 +93,25 @@ func DefaultOptions() Options {
 
 // SetDefaults fills the zero options that have a default: the one place they are applied.
 func (o *Options) SetDefaults() {
-	if o.OrdersLimit <= 0 {
-		o.OrdersLimit = trade.DefaultOrdersLimit
-	}
 	if o.HashCost == 0 {
 		o.HashCost = dataset.DefaultHashCost
 	}
 }
 
-// MaxOrdersLimit bounds what a caller may ask GetOrders for.
-const MaxOrdersLimit = 1000
+// Validate reports a setting the service cannot run with: a *setting.Error names the Options
+// field. It checks o as SetDefaults leaves it, so a zero field (its default) is never refused.
+func (o Options) Validate() error {
+	o.SetDefaults()
+	switch {
+	case o.MarketSummaryTTL < 0:
+		return setting.Errorf("MarketSummaryTTL", "must be 0 (no cache) or positive, got %v", o.MarketSummaryTTL)
+	case o.HashCost < bcrypt.MinCost || o.HashCost > bcrypt.MaxCost:
+		return setting.Errorf("HashCost", "must be a bcrypt cost between %d and %d, got %d", bcrypt.MinCost, bcrypt.MaxCost, o.HashCost)
+	case o.LoginMaxFailures < 0:
+		return setting.Errorf("LoginMaxFailures", "must be 0 (no limit) or positive, got %d", o.LoginMaxFailures)
+	}
+	return nil
+}
 
 // Service implements trade.Service and trade.OrderProcessor.
 type Service struct {
@@ -399,16 +408,16 @@ func (s *Service) ownHolding(ctx context.Context, r store.Reader, a trade.Accoun
 	return h, nil
 }
 
-// GetOrders returns the most recent orders first, at most limit (the configured cap if
-// limit <= 0, never more than MaxOrdersLimit).
+// GetOrders returns the most recent orders first, at most limit (trade.DefaultOrdersLimit if
+// limit <= 0, never more than trade.MaxOrdersLimit).
 func (s *Service) GetOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
 	if err := checkUser(userID); err != nil {
 		return nil, err
 	}
 	if limit <= 0 {
-		limit = s.opts.OrdersLimit
+		limit = trade.DefaultOrdersLimit
 	}
-	os, err := s.st.UserOrders(ctx, userID, min(limit, MaxOrdersLimit))
+	os, err := s.st.UserOrders(ctx, userID, min(limit, trade.MaxOrdersLimit))
 	if err != nil {
 		return nil, missing(err, "no user %q", userID)
 	}
@@ -455,9 +464,9 @@ func (s *Service) GetOrdersWithClosed(ctx context.Context, userID string, limit 
 		return nil, nil, err
 	}
 	if limit <= 0 {
-		limit = s.opts.OrdersLimit
+		limit = trade.DefaultOrdersLimit
 	}
-	orders, pending, err := s.st.UserOrdersWithClosed(ctx, userID, min(limit, MaxOrdersLimit))
+	orders, pending, err := s.st.UserOrdersWithClosed(ctx, userID, min(limit, trade.MaxOrdersLimit))
 	if err != nil {
 		return nil, nil, missing(err, "no user %q", userID)
 	}

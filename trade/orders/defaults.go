@@ -10,3 +10,9 @@ const (
 	DefaultHTTPListen = "127.0.0.1:8091"
 	DefaultGRPCListen = "127.0.0.1:8092"
 )
+
+// Bounds Config.Validate enforces.
+const (
+	MaxConcurrency = 10000
+	MaxBatch       = 10000
+)

@@ -61,8 +61,24 @@ type Config struct {
 	ServerTLS *tls.Config
 }
 
-// Validate reports a bad setting: a *setting.Error names the Config field.
+// SetDefaults fills the zero settings that have a default: the mode (sync), the processor's
+// concurrency and batch.
+func (c *Config) SetDefaults() {
+	if c.Mode == "" {
+		c.Mode = Sync
+	}
+	if c.Concurrency == 0 {
+		c.Concurrency = DefaultConcurrency
+	}
+	if c.Batch == 0 {
+		c.Batch = DefaultBatch
+	}
+}
+
+// Validate reports a bad setting: a *setting.Error names the Config field. It checks c as
+// SetDefaults leaves it, so a zero field (its default) is never refused.
 func (c Config) Validate() error {
+	c.SetDefaults()
 	if _, err := ParseMode(string(c.Mode)); err != nil {
 		return &setting.Error{Field: "Mode", Err: err}
 	}
@@ -74,11 +90,11 @@ func (c Config) Validate() error {
 			return &setting.Error{Field: "NATSToken", Err: err}
 		}
 	}
-	if c.Concurrency < 0 || c.Concurrency > 10000 {
-		return setting.Errorf("Concurrency", "must be between 1 and 10000, got %d", c.Concurrency)
+	if c.Concurrency < 1 || c.Concurrency > MaxConcurrency {
+		return setting.Errorf("Concurrency", "must be between 1 and %d, got %d", MaxConcurrency, c.Concurrency)
 	}
-	if c.Batch < 0 || c.Batch > 10000 {
-		return setting.Errorf("Batch", "must be between 1 and 10000, got %d", c.Batch)
+	if c.Batch < 1 || c.Batch > MaxBatch {
+		return setting.Errorf("Batch", "must be between 1 and %d, got %d", MaxBatch, c.Batch)
 	}
 	return nil
 }

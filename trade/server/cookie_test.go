@@ -12,13 +12,13 @@ import (
 // could travel over plain HTTP. With BehindTLS (serve --behind-tls, for a TLS-terminating
 // proxy) every cookie it sets is Secure; without it, none is (plain-HTTP benchmark runs keep
 // working).
-// Mutant checked by hand: BehindTLS not passed to web.Options.SecureCookies → "behind TLS
+// Mutant checked by hand: Web.SecureCookies not passed to web.New → "behind TLS
 // true: cookie tb_session Secure=false".
 func TestBehindTLSSecureCookies(t *testing.T) {
 	for _, behind := range []bool{true, false} {
 		cfg := DefaultConfig()
 		cfg.DB, cfg.Listen = "sqlite:"+filepath.Join(t.TempDir(), "c.db"), "127.0.0.1:0"
-		cfg.LoadIfEmpty, cfg.Logger, cfg.BehindTLS = smallSpec(5, 5), slog.New(slog.DiscardHandler), behind
+		cfg.LoadIfEmpty, cfg.Logger, cfg.Web.SecureCookies = smallSpec(5, 5), slog.New(slog.DiscardHandler), behind
 		s, err := Start(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -184,6 +184,7 @@ func TestSplitRoles(t *testing.T) {
 	}
 	bsl := start(func(c *Config) {
 		c.Roles, c.LoadIfEmpty, c.Orders.Mode = Roles{BSL: true}, smallSpec(30, 50), orders.AsyncDurable
+		c.BSLListen, c.BSLGRPCListen = "127.0.0.1:0", "127.0.0.1:0" // not the fixed default ports
 	})
 	if bsl.Addr() != "" || bsl.Host() == nil || bsl.Orders().NATSURL == "" || bsl.Orders().Processor != nil {
 		t.Fatalf("bsl role: web %q, host %v, nats %q, processor %v", bsl.Addr(), bsl.Host(), bsl.Orders().NATSURL, bsl.Orders().Processor)

@@ -25,7 +25,7 @@ func twoWebTiers(t *testing.T) (*Server, *Server) {
 	secret := []byte("two-tiers-session-secret-0123456789")
 	cfg := DefaultConfig()
 	cfg.DB = "sqlite:" + filepath.Join(t.TempDir(), "tiers.db")
-	cfg.Listen, cfg.LoadIfEmpty, cfg.Logger, cfg.SessionSecret = "127.0.0.1:0", smallSpec(10, 10), slog.New(slog.DiscardHandler), secret
+	cfg.Listen, cfg.LoadIfEmpty, cfg.Logger, cfg.Web.SessionSecret = "127.0.0.1:0", smallSpec(10, 10), slog.New(slog.DiscardHandler), secret
 	a, err := Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -50,17 +51,14 @@ type Config struct {
 	DB     string // store DSN: sqlite:PATH or postgres://…; not needed by a web-only remote tier
 	Listen string // web role: TCP address; "127.0.0.1:0" picks a free port (see Server.Addr)
 
-	MarketSummaryTTL time.Duration // market summary cache interval; 0 = computed on every request
-	OrdersLimit      int           // most orders on the account page; 0 = trade.DefaultOrdersLimit
-	HashCost         int           // bcrypt cost of new and changed passwords; 0 = dataset.DefaultHashCost
-	SessionTTL       time.Duration // session lifetime; 0 = web.DefaultSessionTTL
-	SessionSecret    []byte        // signs session cookies; empty = random per process
-	// SessionCheckInterval: see web.Options (0 = web.DefaultSessionCheckInterval; negative =
-	// every request checks the session against the database).
-	SessionCheckInterval time.Duration
-	// LoginMaxFailures is how many wrong passwords one user id may get per minute before its
-	// logins are refused with 429 until the minute has passed (0 = no limit).
-	LoginMaxFailures int
+	// Web is the web tier's settings (web role): session lifetime and secret, the account
+	// page's orders cap, stream limits, secure cookies, … with their defaults and checks in
+	// package web. Start fills in what the process provides: Config, Access, Logger, Quotes.
+	Web web.Options
+	// Services is the in-process business service's settings (the roles that run it): market
+	// summary cache, password hash cost, login throttle, … with their defaults and checks in
+	// package business. Start fills in Dispatch, Observe, OnCancel and Quotes.
+	Services business.Options
 
 	// Access is how the web tier calls the business services: inprocess (default), soap,
 	// rest or grpc. The remote modes call the services host at BSL (SOAP, REST) or BSLGRPC
@@ -73,10 +71,18 @@ type Config struct {
 	BSLGRPCListen string         // bsl role: the host's gRPC address ("" = a free loopback port)
 
 	// ServiceToken is the shared secret the services host and the order endpoints require and
-	// the web tier and the order dispatchers send (svcauth). Empty: a random token for this
-	// process alone, which is right when every caller of those endpoints is in this process
-	// (the monolith, embedded runs); `serve` resolves one for the distributed roles.
+	// the web tier and the order dispatchers send (svcauth). Empty: resolved as
+	// ResolveServiceToken says, or else a random token for this process alone, which is right
+	// when every caller of those endpoints is in this process (the monolith, embedded runs).
 	ServiceToken string
+	// ResolveServiceToken makes Start find an empty ServiceToken the way an operator's process
+	// does (serve): $TRADEBENCH_SERVICE_TOKEN, ServiceTokenFile, or ./tradebench-service-token,
+	// writing a new token file where a services host or order processor of a distributed
+	// deployment has none (removed again if Start fails), and logging where it came from.
+	ResolveServiceToken bool
+	// ServiceTokenFile is the token file ResolveServiceToken reads (and, for the monolith,
+	// writes when it does not exist yet, so a smart client can call its services host).
+	ServiceTokenFile string
 	// TLS, if set, is mutual TLS between the tiers: the services host and the order endpoints
 	// serve TLS and require client certificates; the web tier and the dispatchers present one.
 	TLS svcauth.TLSFiles
@@ -92,19 +98,6 @@ type Config struct {
 	LoadIfEmpty  *store.LoadSpec
 	LoadProgress func(done, total int64) // progress of that load (may be nil)
 
-	// StreamLimit caps the live streams (/trade/stream/…) the web tier holds open at once
-	// (0 = web.DefaultStreamLimit). Quote changes travel over the order mode's NATS broker,
-	// or Orders.NATS (--nats) in any mode, so that every web tier hears every change; without
-	// a broker they stay in the process that made them.
-	StreamLimit int
-	// StreamPerClient caps the live streams one client address holds, under StreamLimit
-	// (0 = web.DefaultStreamPerClient): one client cannot take every slot.
-	StreamPerClient int
-	// BehindTLS says the web tier is reached through a TLS-terminating proxy (--behind-tls): its
-	// cookies get the Secure attribute, so a browser never sends the session over plain HTTP.
-	// The web listener itself speaks plain HTTP to the proxy.
-	BehindTLS bool
-
 	Logger *slog.Logger // nil = slog.Default()
 
 	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none (the
@@ -113,9 +106,9 @@ type Config struct {
 	MetricsListen string
 }
 
-// DefaultLoginMaxFailures is --login-max-failures' default: far above a person's typing
-// mistakes, far below what guessing needs. Benchmarks log in with valid passwords and never
-// reach it.
+// DefaultLoginMaxFailures is --login-max-failures' default (Services.LoginMaxFailures): far
+// above a person's typing mistakes, far below what guessing needs. Benchmarks log in with
+// valid passwords and never reach it.
 const DefaultLoginMaxFailures = 20
 
 // DefaultConfig is `tradebench serve` with no flags: the settings whose zero value means
@@ -123,34 +116,35 @@ const DefaultLoginMaxFailures = 20
 // the rest filled by SetDefaults.
 func DefaultConfig() Config {
 	c := Config{
-		DB:               dataset.DefaultDB,
-		Listen:           "127.0.0.1:8080",
-		MarketSummaryTTL: 60 * time.Second,
-		LoginMaxFailures: DefaultLoginMaxFailures,
-		Orders:           orders.Config{Concurrency: orders.DefaultConcurrency, Batch: orders.DefaultBatch},
+		DB:       dataset.DefaultDB,
+		Listen:   "127.0.0.1:8080",
+		Services: business.Options{MarketSummaryTTL: 60 * time.Second, LoginMaxFailures: DefaultLoginMaxFailures},
 	}
 	c.SetDefaults()
 	return c
 }
 
 // SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
-// does: the one place the server's defaults are applied. Start calls it; Validate checks a
+// does: the server's own here, the web tier's, the services', the remote clients' and the
+// order processing's by their packages' SetDefaults. Start calls it; Validate checks a
 // configuration as SetDefaults would leave it.
 func (c *Config) SetDefaults() {
-	if c.OrdersLimit == 0 {
-		c.OrdersLimit = trade.DefaultOrdersLimit
-	}
-	if c.HashCost == 0 {
-		c.HashCost = dataset.DefaultHashCost
-	}
-	if c.SessionTTL == 0 {
-		c.SessionTTL = web.DefaultSessionTTL
-	}
+	c.Web.SetDefaults()
+	c.Services.SetDefaults()
+	c.Remote.SetDefaults()
+	c.Orders.SetDefaults()
 	if c.Access == "" {
 		c.Access = remote.InProcess
 	}
-	if c.Orders.Mode == "" {
-		c.Orders.Mode = orders.Sync
+	if !c.roles().Web {
+		// a services host for other processes: a fixed, documented address (with the web role
+		// in this process, "" is a free loopback port: the web tier finds it itself)
+		if c.BSLListen == "" {
+			c.BSLListen = DefaultBSLListen
+		}
+		if c.BSLGRPCListen == "" {
+			c.BSLGRPCListen = DefaultBSLGRPCListen
+		}
 	}
 }
 
@@ -180,7 +174,6 @@ func (c Config) needsDB() bool { return c.localServices() || c.roles().Orders }
 // Validate reports a configuration that cannot run: a *setting.Error names the Config field. It
 // checks c as SetDefaults leaves it, so a zero field (its default) is never refused.
 func (c Config) Validate() error {
-	orderMode := c.Orders.Mode // "" is checked as no order settings at all (see below)
 	c.SetDefaults()
 	r := c.roles()
 	switch {
@@ -188,30 +181,14 @@ func (c Config) Validate() error {
 		return setting.Errorf("DB", "a database is required (e.g. sqlite:tradebench.db)")
 	case r.Web && c.Listen == "":
 		return setting.Errorf("Listen", "the web tier needs an address (e.g. 127.0.0.1:8080)")
-	case c.MarketSummaryTTL < 0:
-		return setting.Errorf("MarketSummaryTTL", "must be 0 (no cache) or positive, got %v", c.MarketSummaryTTL)
-	case c.OrdersLimit < 1 || c.OrdersLimit > business.MaxOrdersLimit:
-		// the service returns at most MaxOrdersLimit orders, so a larger cap would be a page
-		// that says it shows them all when it does not
-		return setting.Errorf("OrdersLimit", "must be between 1 and %d, got %d", business.MaxOrdersLimit, c.OrdersLimit)
-	case c.HashCost < 4 || c.HashCost > 31:
-		return setting.Errorf("HashCost", "must be a bcrypt cost between 4 and 31, got %d", c.HashCost)
-	case c.LoginMaxFailures < 0:
-		return setting.Errorf("LoginMaxFailures", "must be 0 (no limit) or positive, got %d", c.LoginMaxFailures)
-	case c.SessionTTL < time.Minute:
-		return setting.Errorf("SessionTTL", "must be at least 1m, got %v", c.SessionTTL)
-	case c.Remote.Timeout < 0:
-		return setting.Errorf("Remote.Timeout", "must be positive, got %v", c.Remote.Timeout)
-	case c.Remote.MaxConnsPerHost < 0 || c.Remote.MaxConnsPerHost > 100_000:
-		return setting.Errorf("Remote.MaxConnsPerHost", "must be between 1 and 100000, got %d", c.Remote.MaxConnsPerHost)
-	case c.Remote.GRPCConns < 0 || c.Remote.GRPCConns > 1024:
-		return setting.Errorf("Remote.GRPCConns", "must be between 1 and 1024, got %d", c.Remote.GRPCConns)
-	case c.StreamLimit < 0 || c.StreamLimit > 1_000_000:
-		return setting.Errorf("StreamLimit", "must be between 1 and 1000000, got %d", c.StreamLimit)
-	case c.StreamPerClient < 0 || c.StreamPerClient > 1_000_000:
-		return setting.Errorf("StreamPerClient", "must be between 1 and 1000000, got %d", c.StreamPerClient)
-	case c.Orders.NATS != "" && !strings.HasPrefix(c.Orders.NATS, "nats://") && !strings.HasPrefix(c.Orders.NATS, "tls://"):
-		return setting.Errorf("Orders.NATS", "must be a nats://host:port URL, got %q", c.Orders.NATS)
+	}
+	for _, part := range []struct {
+		field string
+		err   error
+	}{{"Web", c.Web.Validate()}, {"Services", c.Services.Validate()}, {"Remote", c.Remote.Validate()}, {"Orders", c.Orders.Validate()}} {
+		if part.err != nil {
+			return setting.In(part.field, part.err)
+		}
 	}
 	if !slices.Contains(remote.Accesses(), c.access()) {
 		return setting.Errorf("Access", "unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
@@ -226,11 +203,6 @@ func (c Config) Validate() error {
 	}
 	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
 		return setting.Errorf("Orders.NATS", "order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
-	}
-	if orderMode != "" {
-		if err := c.Orders.Validate(); err != nil {
-			return err
-		}
 	}
 	if c.needsDB() {
 		if _, _, err := dsn.Parse(c.DB); err != nil {
@@ -273,7 +245,7 @@ type Server struct {
 // Start opens the database (loading it first if cfg.LoadIfEmpty and it is empty) when a role
 // needs it, and starts the roles cfg asks for: the order processing machinery, the services
 // host, the web tier. It returns once every listener is bound; Close stops it.
-func Start(ctx context.Context, cfg Config) (*Server, error) {
+func Start(ctx context.Context, cfg Config) (srv *Server, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -285,6 +257,15 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	// every role logs through it: no value a client sent is logged longer than 200 bytes
 	log = slog.New(logsafe.Handler(log.Handler()))
 	cfg.Orders.Log = log
+	wrote, err := cfg.resolveServiceToken(log)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if wrote != "" && srv == nil {
+			os.Remove(wrote) // a refused start leaves no token file behind
+		}
+	}()
 	if cfg.ServiceToken == "" {
 		cfg.ServiceToken = svcauth.NewToken()
 	} else if err := svcauth.Validate(cfg.ServiceToken); err != nil {
@@ -329,18 +310,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.pub = stream.NewPublisher(local, log)
 	mkService := func(d business.OrderDispatcher) *business.Service {
-		return business.New(s.st, business.Options{
-			MarketSummaryTTL: cfg.MarketSummaryTTL,
-			Observe:          observe,
-			OrdersLimit:      cfg.OrdersLimit,
-			HashCost:         cfg.HashCost,
-			Dispatch:         d,
-			Quotes:           s.pub,
-			LoginMaxFailures: cfg.LoginMaxFailures,
-			OnCancel: func(o trade.Order, reason string) {
-				log.Info("order cancelled", "order", o.OrderID, "account", o.AccountID, "reason", reason)
-			},
-		})
+		opts := cfg.Services
+		opts.Observe, opts.Dispatch, opts.Quotes = observe, d, s.pub
+		opts.OnCancel = func(o trade.Order, reason string) {
+			log.Info("order cancelled", "order", o.OrderID, "account", o.AccountID, "reason", reason)
+		}
+		return business.New(s.st, opts)
 	}
 	switch {
 	case cfg.localServices():
@@ -366,7 +341,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if s.roles.BSL {
 		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
 		if hl == "" {
-			hl = "127.0.0.1:0"
+			hl = "127.0.0.1:0" // the web tier in this process finds it (SetDefaults)
 		}
 		if gl == "" {
 			gl = "127.0.0.1:0"
@@ -477,19 +452,9 @@ func (s *Server) startWeb(ctx context.Context) error {
 		return fmt.Errorf("access mode: %w", err)
 	}
 	s.sw = sw
-	h, err := web.New(sw, web.Options{
-		SessionSecret:        cfg.SessionSecret,
-		SessionTTL:           cfg.SessionTTL,
-		SessionCheckInterval: cfg.SessionCheckInterval,
-		OrdersLimit:          cfg.OrdersLimit,
-		Config:               s.Describe,
-		Access:               s.switchable(),
-		Logger:               log,
-		Quotes:               s.quotes,
-		StreamLimit:          cfg.StreamLimit,
-		StreamPerClient:      cfg.StreamPerClient,
-		SecureCookies:        cfg.BehindTLS,
-	})
+	opts := cfg.Web
+	opts.Config, opts.Access, opts.Logger, opts.Quotes = s.Describe, s.switchable(), log, s.quotes
+	h, err := web.New(sw, opts)
 	if err != nil {
 		return err
 	}
@@ -665,7 +630,7 @@ func (s *Server) Describe() *web.Configuration {
 		Tradebench: version.Version,
 		Roles:      s.roles.String(),
 		Listen:     s.Addr(),
-		Web:        web.ConfigWeb{OrdersCap: c.OrdersLimit, SessionTTLSeconds: c.SessionTTL.Seconds()},
+		Web:        web.ConfigWeb{OrdersCap: c.Web.OrdersLimit, SessionTTLSeconds: c.Web.SessionTTL.Seconds()},
 		Runtime: &web.ConfigRuntime{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
 			GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU(), Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
 	}
@@ -704,10 +669,7 @@ func (s *Server) Describe() *web.Configuration {
 	}
 	if s.quotes != nil {
 		st := s.quotes.Stats()
-		ls := &web.ConfigStreams{Source: "in-process", Limit: s.cfg.StreamLimit, Subscribers: st.Subscribers, Published: st.Published, Dropped: st.Dropped}
-		if ls.Limit == 0 {
-			ls.Limit = web.DefaultStreamLimit
-		}
+		ls := &web.ConfigStreams{Source: "in-process", Limit: c.Web.StreamLimit, Subscribers: st.Subscribers, Published: st.Published, Dropped: st.Dropped}
 		if s.nc != nil {
 			ls.Source, ls.NATS = "nats", s.nc.ConnectedUrlRedacted()
 		}
@@ -715,12 +677,44 @@ func (s *Server) Describe() *web.Configuration {
 	}
 	if c.localServices() {
 		// settings of the in-process service; a remote web tier's are its host's
-		d.Services = &web.ConfigServices{MarketSummaryIntervalSeconds: c.MarketSummaryTTL.Seconds(),
-			PasswordHash:     web.ConfigPasswordHash{Algorithm: "bcrypt", Cost: c.HashCost, LoadedCost: s.info.Spec.HashCost},
-			LoginMaxFailures: c.LoginMaxFailures}
+		d.Services = &web.ConfigServices{MarketSummaryIntervalSeconds: c.Services.MarketSummaryTTL.Seconds(),
+			PasswordHash:     web.ConfigPasswordHash{Algorithm: "bcrypt", Cost: c.Services.HashCost, LoadedCost: s.info.Spec.HashCost},
+			LoginMaxFailures: c.Services.LoginMaxFailures}
 	}
 	// every role but a web tier calling its services in-process serves or calls an
 	// authenticated endpoint
 	d.Security = web.ConfigSecurity{ServiceToken: s.host != nil || s.ord != nil || (s.sw != nil && !c.localServices()), MutualTLS: c.TLS.Enabled()}
 	return d
+}
+
+// Endpoints are what this process serves and where, as slog attributes for the one start-up
+// line an operator reads (roles, order mode, database, URLs of the pages, services, broker,
+// order endpoints and metrics).
+func (s *Server) Endpoints() []any {
+	attrs := []any{"roles", s.roles.String()}
+	if s.ord != nil {
+		attrs = append(attrs, "orders", string(s.cfg.Orders.Mode))
+	}
+	if s.st != nil {
+		attrs = append(attrs, "db", dsn.Redact(s.cfg.DB))
+	}
+	if s.sw != nil {
+		attrs = append(attrs, "url", s.URL()+"/trade/", "daytrader", s.URL()+"/daytrader/app", "access", s.sw.Mode())
+	}
+	if s.host != nil {
+		in := s.host.Info()
+		attrs = append(attrs, "soap", in.SOAPURL, "rest", in.RESTURL, "grpc", in.GRPCAddr)
+	}
+	if o := s.ord; o != nil {
+		if o.NATSURL != "" {
+			attrs = append(attrs, "nats", o.NATSURL)
+		}
+		if o.HTTPAddr != "" && !s.roles.Web && !s.roles.BSL {
+			attrs = append(attrs, "order-http", o.HTTPAddr, "order-grpc", o.GRPCAddr)
+		}
+	}
+	if u := s.MetricsURL(); u != "" {
+		attrs = append(attrs, "metrics", u)
+	}
+	return attrs
 }

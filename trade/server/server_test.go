@@ -22,7 +22,6 @@ import (
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/testing/netfault"
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -201,14 +200,18 @@ func TestStartEmptyDatabaseSaysSo(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	for name, mod := range map[string]func(*Config){
-		"DB":               func(c *Config) { c.DB = "mysql://x" },
-		"Listen":           func(c *Config) { c.Listen = "" },
-		"MarketSummaryTTL": func(c *Config) { c.MarketSummaryTTL = -time.Second },
-		"OrdersLimit":      func(c *Config) { c.OrdersLimit = -1 },
-		"OrdersLimit ":     func(c *Config) { c.OrdersLimit = business.MaxOrdersLimit + 1 },
-		"SessionTTL ":      func(c *Config) { c.SessionTTL = -time.Minute },
-		"HashCost":         func(c *Config) { c.HashCost = 99 },
-		"SessionTTL":       func(c *Config) { c.SessionTTL = time.Second },
+		"DB":                        func(c *Config) { c.DB = "mysql://x" },
+		"Listen":                    func(c *Config) { c.Listen = "" },
+		"Services.MarketSummaryTTL": func(c *Config) { c.Services.MarketSummaryTTL = -time.Second },
+		"Web.OrdersLimit":           func(c *Config) { c.Web.OrdersLimit = -1 },
+		"Web.OrdersLimit ":          func(c *Config) { c.Web.OrdersLimit = trade.MaxOrdersLimit + 1 },
+		"Web.SessionTTL ":           func(c *Config) { c.Web.SessionTTL = -time.Minute },
+		"Services.HashCost":         func(c *Config) { c.Services.HashCost = 99 },
+		"Web.SessionTTL":            func(c *Config) { c.Web.SessionTTL = time.Second },
+		"Services.LoginMaxFailures": func(c *Config) { c.Services.LoginMaxFailures = -1 },
+		"Remote.Timeout":            func(c *Config) { c.Remote.Timeout = -time.Second },
+		"Orders.Concurrency":        func(c *Config) { c.Orders.Concurrency = -1 },
+		"Orders.NATS":               func(c *Config) { c.Orders.NATS = "http://x" },
 	} {
 		c := DefaultConfig()
 		mod(&c)
@@ -226,7 +229,7 @@ func TestConfigValidate(t *testing.T) {
 // TestConfigDefaultsOnce: a zero setting is its default, filled in one place (SetDefaults) and
 // never refused — a zero OrdersLimit is the default cap, not "must be between 1 and …" as
 // Validate once said while accepting it — and DefaultConfig is those same defaults. An orders
-// cap above what the service returns (business.MaxOrdersLimit) is refused, since the account
+// cap above what the service returns (trade.MaxOrdersLimit) is refused, since the account
 // page would say it shows every order when it shows fewer. Mutants: Validate not filling the
 // defaults first refuses the zero HashCost; the old bound of 100000 accepts 1001.
 func TestConfigDefaultsOnce(t *testing.T) {
@@ -236,15 +239,16 @@ func TestConfigDefaultsOnce(t *testing.T) {
 	}
 	c.SetDefaults()
 	d := DefaultConfig()
-	if c.OrdersLimit != trade.DefaultOrdersLimit || c.HashCost != dataset.DefaultHashCost || c.SessionTTL != web.DefaultSessionTTL ||
-		d.OrdersLimit != c.OrdersLimit || d.HashCost != c.HashCost || d.SessionTTL != c.SessionTTL || c.Access != remote.InProcess || c.Orders.Mode != orders.Sync {
+	if c.Web.OrdersLimit != trade.DefaultOrdersLimit || c.Services.HashCost != dataset.DefaultHashCost || c.Web.SessionTTL != web.DefaultSessionTTL ||
+		d.Web.OrdersLimit != c.Web.OrdersLimit || d.Services.HashCost != c.Services.HashCost || d.Web.SessionTTL != c.Web.SessionTTL ||
+		c.Access != remote.InProcess || c.Orders.Mode != orders.Sync || c.Orders.Concurrency != orders.DefaultConcurrency {
 		t.Fatalf("defaults: %+v\nDefaultConfig: %+v", c, d)
 	}
-	c.OrdersLimit = business.MaxOrdersLimit
+	c.Web.OrdersLimit = trade.MaxOrdersLimit
 	if err := c.Validate(); err != nil {
 		t.Errorf("the service's own maximum as the cap: %v", err)
 	}
-	c.OrdersLimit = business.MaxOrdersLimit + 1
+	c.Web.OrdersLimit = trade.MaxOrdersLimit + 1
 	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "between 1 and 1000") {
 		t.Errorf("a cap above the service's maximum: %v", err)
 	}
@@ -265,7 +269,7 @@ func benchPage(b *testing.B, path string) {
 	b.Run("rest-check-every-request", func(b *testing.B) {
 		cfg := DefaultConfig()
 		cfg.DB, cfg.Listen, cfg.LoadIfEmpty = "sqlite:"+filepath.Join(b.TempDir(), "serve.db"), "127.0.0.1:0", smallSpec(1000, 500)
-		cfg.Logger, cfg.Access, cfg.SessionCheckInterval = slog.New(slog.DiscardHandler), remote.REST, -1
+		cfg.Logger, cfg.Access, cfg.Web.SessionCheckInterval = slog.New(slog.DiscardHandler), remote.REST, -1
 		s, err := Start(context.Background(), cfg)
 		if err != nil {
 			b.Fatal(err)

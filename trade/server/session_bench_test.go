@@ -47,8 +47,8 @@ func BenchmarkSessionStore(b *testing.B) {
 	}{{"signed", 0}, {"shared", -1}} {
 		web := start(func(cf *Config) {
 			cf.Roles, cf.DB, cf.Access, cf.BSL = Roles{Web: true}, "", remote.REST, addr
-			cf.SessionSecret = []byte("a shared secret of 32 bytes .....")
-			cf.SessionCheckInterval = c.every
+			cf.Web.SessionSecret = []byte("a shared secret of 32 bytes .....")
+			cf.Web.SessionCheckInterval = c.every
 		})
 		b.Run(c.name, func(b *testing.B) {
 			cl := newClient()

@@ -121,7 +121,7 @@ func TestBuyStreamsQuoteOverNATS(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 
 	bcfg := DefaultConfig()
-	bcfg.Roles = Roles{BSL: true}
+	bcfg.Roles, bcfg.BSLListen, bcfg.BSLGRPCListen = Roles{BSL: true}, "127.0.0.1:0", "127.0.0.1:0"
 	bcfg.DB = "sqlite:" + filepath.Join(t.TempDir(), "bsl.db")
 	bcfg.LoadIfEmpty = smallSpec(20, 20)
 	bcfg.Orders.NATS, bcfg.Orders.NATSToken = nsrv.URL(), natstest.Token
@@ -174,7 +174,7 @@ func TestStreamBadInputAndCap(t *testing.T) {
 	cfg.Listen = "127.0.0.1:0"
 	cfg.LoadIfEmpty = smallSpec(5, 5)
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	cfg.StreamLimit = 2
+	cfg.Web.StreamLimit = 2
 	s, err := Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -183,8 +183,8 @@ func (a *app) render(q *req, status int, page, title, msg string, data any) {
 		return
 	}
 	h := q.w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
+	h["Content-Type"] = hdrHTML
+	h["Cache-Control"] = hdrNoStore
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	q.w.WriteHeader(status)
 	if q.r.Method != http.MethodHead {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/logsafe"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/stream"
 )
@@ -31,11 +32,13 @@ type Options struct {
 	// shared between processes. Give every process of a scaled-out web tier the same secret
 	// (at least 32 bytes).
 	SessionSecret []byte
-	// SessionTTL is how long a session lives without activity (default 30 minutes).
+	// SessionTTL is how long a session lives without activity (0 = DefaultSessionTTL; at
+	// least MinSessionTTL).
 	SessionTTL time.Duration
 	// SecureCookies sets the Secure attribute (serve behind TLS).
 	SecureCookies bool
-	// OrdersLimit caps the orders on the account page (default trade.DefaultOrdersLimit).
+	// OrdersLimit caps the orders on the account page (0 = trade.DefaultOrdersLimit; at most
+	// trade.MaxOrdersLimit).
 	OrdersLimit int
 	// Config returns the running modes and settings for the config page and
 	// /trade/config.json. It is called per request, so values like uptime may change; nil
@@ -90,6 +93,64 @@ const DefaultSessionCheckInterval = time.Second
 // servlet session default).
 const DefaultSessionTTL = 30 * time.Minute
 
+// MinSessionTTL is the shortest session lifetime Validate accepts: a shorter one logs a reader
+// out between two pages.
+const MinSessionTTL = time.Minute
+
+// MaxStreams bounds StreamLimit and StreamPerClient.
+const MaxStreams = 1_000_000
+
+// SetDefaults fills the zero settings that have a default: the one place they are applied
+// (New calls it, and fills the hooks: Clock, Logger, Quotes).
+func (o *Options) SetDefaults() {
+	if o.SessionTTL == 0 {
+		o.SessionTTL = DefaultSessionTTL
+	}
+	if o.OrdersLimit == 0 {
+		o.OrdersLimit = trade.DefaultOrdersLimit
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 64 << 10
+	}
+	if o.SessionCheckInterval == 0 {
+		o.SessionCheckInterval = DefaultSessionCheckInterval
+	}
+	if o.StreamLimit == 0 {
+		o.StreamLimit = DefaultStreamLimit
+	}
+	if o.StreamPerClient == 0 {
+		o.StreamPerClient = DefaultStreamPerClient
+	}
+	if o.AnonStreamMaxAge <= 0 {
+		o.AnonStreamMaxAge = DefaultAnonStreamMaxAge
+	}
+	if o.StreamMaxAge <= 0 {
+		o.StreamMaxAge = o.AnonStreamMaxAge // registration is public: a session is no credential
+	}
+}
+
+// Validate reports a setting the web tier cannot run with: a *setting.Error names the
+// Options field. It checks o as SetDefaults leaves it, so a zero field (its default) is never
+// refused.
+func (o Options) Validate() error {
+	o.SetDefaults()
+	switch {
+	case o.SessionTTL < MinSessionTTL:
+		return setting.Errorf("SessionTTL", "must be at least %v, got %v", MinSessionTTL, o.SessionTTL)
+	case o.OrdersLimit < 1 || o.OrdersLimit > trade.MaxOrdersLimit:
+		// the service returns at most MaxOrdersLimit orders, so a larger cap would be a page
+		// that says it shows them all when it does not
+		return setting.Errorf("OrdersLimit", "must be between 1 and %d, got %d", trade.MaxOrdersLimit, o.OrdersLimit)
+	case len(o.SessionSecret) > 0 && len(o.SessionSecret) < 16:
+		return setting.Errorf("SessionSecret", "is %d bytes; use at least 16 (32 recommended)", len(o.SessionSecret))
+	case o.StreamLimit < 1 || o.StreamLimit > MaxStreams:
+		return setting.Errorf("StreamLimit", "must be between 1 and %d, got %d", MaxStreams, o.StreamLimit)
+	case o.StreamPerClient < 1 || o.StreamPerClient > MaxStreams:
+		return setting.Errorf("StreamPerClient", "must be between 1 and %d, got %d", MaxStreams, o.StreamPerClient)
+	}
+	return nil
+}
+
 // app is the web application.
 type app struct {
 	svc       trade.Service
@@ -113,23 +174,12 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if svc == nil {
 		return nil, errors.New("web: nil trade.Service")
 	}
-	if opts.SessionTTL < 0 {
-		return nil, fmt.Errorf("web: negative session TTL %v", opts.SessionTTL)
-	}
-	if opts.SessionTTL == 0 {
-		opts.SessionTTL = DefaultSessionTTL
-	}
-	if opts.OrdersLimit <= 0 {
-		opts.OrdersLimit = trade.DefaultOrdersLimit
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 64 << 10
+	opts.SetDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
-	}
-	if opts.SessionCheckInterval == 0 {
-		opts.SessionCheckInterval = DefaultSessionCheckInterval
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -137,24 +187,10 @@ func New(svc trade.Service, opts Options) (http.Handler, error) {
 	if opts.Quotes == nil {
 		opts.Quotes = stream.NewHub[*stream.Event](0)
 	}
-	if opts.StreamLimit <= 0 {
-		opts.StreamLimit = DefaultStreamLimit
-	}
-	if opts.StreamPerClient <= 0 {
-		opts.StreamPerClient = DefaultStreamPerClient
-	}
-	if opts.AnonStreamMaxAge <= 0 {
-		opts.AnonStreamMaxAge = DefaultAnonStreamMaxAge
-	}
-	if opts.StreamMaxAge <= 0 {
-		opts.StreamMaxAge = opts.AnonStreamMaxAge // registration is public: a session is no credential
-	}
 	secret := opts.SessionSecret
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
 		rand.Read(secret)
-	} else if len(secret) < 16 {
-		return nil, fmt.Errorf("web: session secret is %d bytes; use at least 16 (32 recommended)", len(secret))
 	}
 	pages, err := parsePages()
 	if err != nil {
@@ -196,12 +232,25 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(rw, r.Body, a.opts.MaxBodyBytes)
 	}
 	h := rw.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h["X-Content-Type-Options"] = hdrNosniff
+	h["Referrer-Policy"] = hdrSameOrigin
+	h["X-Frame-Options"] = hdrDeny
+	h["Content-Security-Policy"] = hdrCSP
 	a.route(rw, r)
 }
+
+// The constant header values every page sends, as the slices an http.Header holds. Header.Set
+// makes a new one-element slice per call, seven per page; these are shared instead, which is
+// safe because nothing writes into a header value's slice in place (Header.Add appends to a
+// full slice, so it copies). Canonical keys: they are assigned, not Set.
+var (
+	hdrNosniff    = []string{"nosniff"}
+	hdrSameOrigin = []string{"same-origin"}
+	hdrDeny       = []string{"DENY"}
+	hdrCSP        = []string{"default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"}
+	hdrHTML       = []string{"text/html; charset=utf-8"}
+	hdrNoStore    = []string{"no-store"}
+)
 
 // statusWriter remembers whether a response has started, so a late panic does not write twice.
 type statusWriter struct {

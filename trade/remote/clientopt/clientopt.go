@@ -57,15 +57,15 @@ type Options struct {
 }
 
 // SetDefaults fills the zero fields (DialTimeout stays zero: its default depends on the
-// protocol, see DialTimeout).
+// protocol, see DialTimeout). Negative values are left for Validate to refuse.
 func (o *Options) SetDefaults() {
-	if o.Timeout <= 0 {
+	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
-	if o.MaxConnsPerHost <= 0 {
+	if o.MaxConnsPerHost == 0 {
 		o.MaxConnsPerHost = DefaultMaxConnsPerHost
 	}
-	if o.GRPCConns <= 0 {
+	if o.GRPCConns == 0 {
 		o.GRPCConns = DefaultGRPCConns
 	}
 }

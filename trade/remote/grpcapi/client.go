@@ -51,6 +51,9 @@ func NewClient(addr string, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("grpc: services host address %q: want host:port: %w", addr, err)
 	}
 	opts.SetDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("grpc: %w", err)
+	}
 	dialTimeout := opts.DialTimeout
 	if dialTimeout <= 0 {
 		dialTimeout = opts.Timeout

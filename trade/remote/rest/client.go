@@ -45,6 +45,9 @@ func NewClient(addr string, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("rest: %w", err)
 	}
 	opts.SetDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("rest: %w", err)
+	}
 	c := &Client{base: base, opts: opts}
 	c.hc = &http.Client{Transport: opts.HTTPTransport(), Timeout: opts.Timeout}
 	return c, nil

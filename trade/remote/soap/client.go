@@ -51,6 +51,9 @@ func NewClient(addr string, opts Options) (*Client, error) {
 	}
 	u.RawQuery, u.Fragment = "", ""
 	opts.SetDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("soap: %w", err)
+	}
 	c := &Client{url: u.String(), opts: opts}
 	c.hc = &http.Client{Transport: opts.HTTPTransport(), Timeout: opts.Timeout}
 	return c, nil

@@ -1,0 +1,4 @@
+# server.Config.Validate stops checking its embedded web options (Web.SessionTTL, Web.OrdersLimit)
+# kill: ./trade/server TestConfigValidate
+# file: trade/server/server.go
+s#}{{"Web", c.Web.Validate()}, #}{{"Web", nil}, #
