@@ -55,6 +55,17 @@ func TestSweepSmall(t *testing.T) {
 	if err != nil || len(points) != 5 {
 		t.Fatalf("%d points, want 2 baselines + 2 cache + 1 mix: %+v", len(points), points)
 	}
+	// every point is judged by the run rules and the sweep carries the verdict of them all, one
+	// rule per point (mutants sweep-point-unjudged: a point without its verdict;
+	// sweep-verdict-combined: the sweep judged as one run over its concatenated points)
+	if res.Validity == nil || len(res.Validity.Rules) != len(points) {
+		t.Fatalf("the sweep's verdict %+v should hold one rule per point (%d)", res.Validity, len(points))
+	}
+	for i, p := range points {
+		if p.Verdict == "" || !strings.HasPrefix(res.Validity.Rules[i].Rule, "point "+p.label()) {
+			t.Errorf("point %s: verdict %q, the sweep's rule %+v", p.label(), p.Verdict, res.Validity.Rules[i])
+		}
+	}
 	byName := map[string]Point{}
 	var overCeil int
 	for _, p := range points {

@@ -94,7 +94,7 @@ func (s *pgStore) Count(ctx context.Context) (n, maxID int64, err error) {
 }
 
 func (s *pgStore) Load(ctx context.Context, cfg LoadConfig) error {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	for _, stmt := range []string{

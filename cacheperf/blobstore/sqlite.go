@@ -107,7 +107,7 @@ func (s *sqliteStore) Count(ctx context.Context) (n, maxID int64, err error) {
 }
 
 func (s *sqliteStore) Load(ctx context.Context, cfg LoadConfig) error {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	conn, err := s.db.Conn(ctx)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/setting"
 )
 
 // ErrNotFound is returned for an id that is not in the table.
@@ -76,15 +77,13 @@ type LoadConfig struct {
 	ProgressEvery time.Duration
 }
 
-func (c LoadConfig) validate() error {
+// Validate reports what Load cannot generate: a *setting.Error names the LoadConfig field.
+func (c LoadConfig) Validate() error {
 	if c.Items < 1 {
-		return fmt.Errorf("items must be at least 1, got %d", c.Items)
+		return setting.Errorf("Items", "must be at least 1, got %d", c.Items)
 	}
-	if c.Size < 16 {
-		return fmt.Errorf("item size must be at least 16 bytes, got %d", c.Size)
-	}
-	if c.Size > 1<<30 {
-		return fmt.Errorf("item size must be at most 1GB, got %d bytes", c.Size)
+	if c.Size < 16 || c.Size > 1<<30 {
+		return setting.Errorf("Size", "must be between 16B and 1GB, got %d bytes", c.Size)
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
+	"github.com/tradebench/tradebench/internal/setting"
 )
 
 // Modes.
@@ -137,51 +138,72 @@ type Cache struct {
 	rejected                                                atomic.Int64 // too heavy to cache
 }
 
-// New makes a cache over st.
-func New(cfg Config, st blobstore.Store) (*Cache, error) {
-	c := &Cache{st: st}
-	mode := cfg.Mode
+// kindOf is the cache kind a Mode names ("" for none it knows).
+func kindOf(mode string) string {
 	switch {
 	case mode == "" || mode == ModeMemory:
-		c.kind = ModeMemory
+		return ModeMemory
 	case mode == ModeNone, mode == ModeMemoryDisk:
-		c.kind = mode
+		return mode
 	case strings.HasPrefix(mode, "redis://"):
-		c.kind = ModeRedis
+		return ModeRedis
 	case strings.HasPrefix(mode, "memcached://"):
-		c.kind = ModeMemcached
-	default:
-		return nil, fmt.Errorf("unknown cache mode %q: use memory, none, memory+disk, redis://HOST:PORT or memcached://HOST:PORT", mode)
+		return ModeMemcached
 	}
-	if c.kind == ModeMemory || c.kind == ModeMemoryDisk {
-		if cfg.Budget < 1<<20 {
-			return nil, fmt.Errorf("cache size must be at least 1MB, got %d bytes", cfg.Budget)
-		}
-	} else if cfg.Budget <= 0 {
-		cfg.Budget = 64 << 20 // no in-memory cache: the budget only sizes the window
+	return ""
+}
+
+// memoryKind reports whether the kind keeps entries in memory (and so needs a Budget).
+func memoryKind(kind string) bool { return kind == ModeMemory || kind == ModeMemoryDisk }
+
+// SetDefaults fills the zero fields that have a default: the one place they are applied (New
+// calls it). A memory mode's Budget has none: it is required.
+func (c *Config) SetDefaults() {
+	if !memoryKind(kindOf(c.Mode)) && c.Budget <= 0 {
+		c.Budget = 64 << 20 // no in-memory cache: the budget only sizes the window
 	}
-	if cfg.Window == 0 {
-		cfg.Window = max(cfg.Budget/16, 8<<20)
+	if c.Window == 0 {
+		c.Window = max(c.Budget/16, 8<<20)
 	}
-	cfg.Window = min(cfg.Window, cfg.Budget)
-	if cfg.Window < 1<<20 {
-		return nil, fmt.Errorf("in-flight window must be at least 1MB, got %d bytes", cfg.Window)
+	c.Window = min(c.Window, c.Budget)
+	if c.MaxObject == 0 {
+		c.MaxObject = min(c.Window, 1<<30)
 	}
-	if cfg.MaxObject == 0 {
-		cfg.MaxObject = min(cfg.Window, 1<<30)
+	if c.TTL == 0 {
+		c.TTL = DefaultTTL
 	}
-	if cfg.MaxObject > cfg.Window || cfg.MaxObject > 1<<30 || cfg.MaxObject < EntryOverhead {
-		return nil, fmt.Errorf("max object %d bytes must be between %d bytes and the window (%d bytes, at most 1GB)", cfg.MaxObject, EntryOverhead, cfg.Window)
+	if c.LoadTimeout == 0 {
+		c.LoadTimeout = 30 * time.Second
 	}
-	if cfg.TTL == 0 {
-		cfg.TTL = DefaultTTL
+}
+
+// Validate reports a setting no cache can run with: a *setting.Error names the Config field.
+// It checks c as SetDefaults leaves it, so a zero field (its default) is never refused.
+func (c Config) Validate() error {
+	c.SetDefaults()
+	kind := kindOf(c.Mode)
+	switch {
+	case kind == "":
+		return setting.Errorf("Mode", "unknown cache mode %q: use memory, none, memory+disk, redis://HOST:PORT or memcached://HOST:PORT", c.Mode)
+	case memoryKind(kind) && c.Budget < 1<<20:
+		return setting.Errorf("Budget", "must be at least 1MB, got %d bytes", c.Budget)
+	case c.Window < 1<<20:
+		return setting.Errorf("Window", "must be at least 1MB, got %d bytes", c.Window)
+	case c.MaxObject > c.Window || c.MaxObject > 1<<30 || c.MaxObject < EntryOverhead:
+		return setting.Errorf("MaxObject", "%d bytes must be between %d bytes and the window (%d bytes, at most 1GB)", c.MaxObject, EntryOverhead, c.Window)
+	case c.TTL < 0:
+		return setting.Errorf("TTL", "must be positive, got %v", c.TTL)
 	}
-	if cfg.TTL < 0 {
-		return nil, fmt.Errorf("ttl must be positive, got %v", cfg.TTL)
+	return nil
+}
+
+// New makes a cache over st.
+func New(cfg Config, st blobstore.Store) (*Cache, error) {
+	cfg.SetDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	if cfg.LoadTimeout == 0 {
-		cfg.LoadTimeout = 30 * time.Second
-	}
+	c := &Cache{st: st, kind: kindOf(cfg.Mode)}
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
@@ -225,7 +247,7 @@ func New(cfg Config, st blobstore.Store) (*Cache, error) {
 		c.mem = m
 	}
 	if c.kind == ModeRedis || c.kind == ModeMemcached {
-		r, err := dialRemote(mode, cfg.Window)
+		r, err := dialRemote(cfg.Mode, cfg.Window)
 		if err != nil {
 			return nil, err
 		}

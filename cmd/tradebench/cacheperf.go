@@ -91,15 +91,14 @@ func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
 	}
 }
 
+// cacheFlagNames names the flags that set objcache.Config's and blobstore.LoadConfig's fields:
+// the libraries check the values, cmd names the flag.
+var cacheFlagNames = flagNames{"Mode": "cache", "Budget": "cache-size", "Window": "window", "TTL": "ttl", "Items": "items", "Size": "size"}
+
 func (c *cacheFlags) config() (objcache.Config, error) {
-	if *c.ttl <= 0 {
-		return objcache.Config{}, usageErrorf("--ttl must be positive, got %v", *c.ttl)
-	}
 	cfg := objcache.Config{Mode: *c.mode, Budget: c.size.n, Window: c.window.n, TTL: *c.ttl, DiskDir: *c.diskDir, DiskBudget: c.diskSize.n}
-	if cfg.Mode == objcache.ModeMemory || cfg.Mode == objcache.ModeMemoryDisk || cfg.Mode == "" {
-		if cfg.Budget < 1<<20 {
-			return cfg, usageErrorf("--cache-size must be at least 1MB, got %s", c.size)
-		}
+	if err := cfg.Validate(); err != nil {
+		return cfg, cacheFlagNames.usageError(err)
 	}
 	return cfg, nil
 }
@@ -129,11 +128,9 @@ flags:
 	if err := checkDSN(*db); err != nil {
 		return err
 	}
-	if *items < 1 {
-		return usageErrorf("--items must be at least 1, got %d", *items)
-	}
-	if size.n < 16 || size.n > 1<<30 {
-		return usageErrorf("--size must be between 16B and 1GB, got %s", size)
+	lc := blobstore.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}
+	if err := lc.Validate(); err != nil {
+		return cacheFlagNames.usageError(err)
 	}
 	if err := confirmSize(*yes, int64(*items), size.n, "the database"); err != nil {
 		return err
@@ -148,7 +145,7 @@ flags:
 	defer st.Close()
 	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, cacheperf.FormatSize(int64(*items)*size.n), st.Kind())
 	start := time.Now()
-	if err := st.Load(ctx, blobstore.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}); err != nil {
+	if err := st.Load(ctx, lc); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "cacheperf load: done in %.1fs\n", time.Since(start).Seconds())

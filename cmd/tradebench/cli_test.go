@@ -89,6 +89,10 @@ func cliCases() []cliCase {
 		cliCase{args: []string{"serve", "--call-timeout", "-1s"}, code: exitUsage, want: []string{"--call-timeout: must be positive"}},
 		cliCase{args: []string{"serve", "--concurrency", "-1"}, code: exitUsage, want: []string{"--concurrency: must be between 1 and 10000"}},
 		cliCase{args: []string{"serve", "--stream-limit", "-1"}, code: exitUsage, want: []string{"--stream-limit: must be between 1"}},
+		cliCase{args: []string{"cacheperf", "load", "--db", "sqlite:cp.db", "--items", "0"}, code: exitUsage, want: []string{"--items: must be at least 1, got 0"}},
+		cliCase{args: []string{"cacheperf", "load", "--db", "sqlite:cp.db", "--size", "8B"}, code: exitUsage, want: []string{"--size: must be between 16B and 1GB"}},
+		cliCase{args: []string{"cacheperf", "serve", "--db", "sqlite:cp.db", "--cache-size", "100KB"}, code: exitUsage, want: []string{"--cache-size: must be at least 1MB"}},
+		cliCase{args: []string{"cacheperf", "serve", "--db", "sqlite:cp.db", "--ttl", "-1s"}, code: exitUsage, want: []string{"--ttl: must be positive"}},
 	)
 	// a bad file
 	cs = append(cs,

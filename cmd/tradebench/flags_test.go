@@ -77,18 +77,6 @@ func TestRenamedFlagsHiddenFromHelp(t *testing.T) {
 	}
 }
 
-// TestLoadPhaseFlags: every command that runs load phases takes the four phase flags.
-func TestLoadPhaseFlags(t *testing.T) {
-	for _, cmd := range [][]string{{"run"}, {"drive"}, {"wstest", "drive"}, {"xmlmark", "run"}, {"cacheperf", "sweep"}} {
-		_, help, _ := capture(t, append(cmd, "--help")...)
-		for _, f := range []string{"users", "ramp-up", "duration", "ramp-down", "progress"} {
-			if !strings.Contains(help, "\n  -"+f+" ") {
-				t.Errorf("%v --help has no -%s", cmd, f)
-			}
-		}
-	}
-}
-
 // TestOldNamesStillWork runs each command with its old flag names and checks they took effect
 // (catches an alias with its own Value instead of the flag's: the run would use the default).
 func TestOldNamesStillWork(t *testing.T) {

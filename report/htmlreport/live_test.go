@@ -116,3 +116,31 @@ func TestDashboardServes(t *testing.T) {
 		t.Error("an update after the end replaced the final report")
 	}
 }
+
+// TestDashboardPageDrawnOncePerUpdate: the live page is drawn once per update however many
+// viewers fetch it (4 clients fetching / in a loop used to cut a run's TPS from 9,915 to 3,022,
+// issue 35). Mutant: dashboard-page-uncached.
+func TestDashboardPageDrawnOncePerUpdate(t *testing.T) {
+	d := NewDashboard()
+	srv := httptest.NewServer(d)
+	defer srv.Close()
+	d.Update(partial(3))
+	var first string
+	for i := 0; i < 20; i++ {
+		code, body := get(t, "GET", srv.URL+"/")
+		if code != 200 || (first != "" && body != first) {
+			t.Fatalf("fetch %d: %d, page changed without an update", i, code)
+		}
+		first = body
+	}
+	d.Update(partial(4))
+	if code, body := get(t, "GET", srv.URL+"/"); code != 200 || body == first {
+		t.Errorf("the page after an update is the old one")
+	}
+	d.mu.Lock()
+	n := d.renders
+	d.mu.Unlock()
+	if n != 2 {
+		t.Errorf("21 fetches over 2 updates drew the page %d times, want 2", n)
+	}
+}
