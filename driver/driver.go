@@ -31,6 +31,7 @@ import (
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/internal/untrusted"
 	"github.com/tradebench/tradebench/report"
 )
@@ -280,7 +281,11 @@ func ReadScenario(nameOrPath string) ([]byte, error) {
 	data, err := untrusted.ReadFile(nameOrPath, untrusted.MaxScenarioBytes, "scenario")
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("scenario %q is neither a built-in (%s) nor a file", nameOrPath, strings.Join(scenarios.Names(), ", "))
+			hint := ""
+			if builtinName(nameOrPath) {
+				hint = suggest.DidYouMean(nameOrPath, scenarios.Names())
+			}
+			return nil, fmt.Errorf("scenario %q is neither a built-in (%s) nor a file%s", nameOrPath, strings.Join(scenarios.Names(), ", "), hint)
 		}
 		return nil, fmt.Errorf("scenario: %w", err)
 	}

@@ -116,7 +116,7 @@ func outPath(cfg Config, now time.Time) (out, latest string, err error) {
 		return out, filepath.Join(cfg.Workdir, LatestName), report.CheckWritable(out)
 	}
 	if _, err := os.Stat(cfg.Out); err == nil && !cfg.Force {
-		return "", "", setting.Errorf("Out", "%s exists: results are not overwritten (remove it, choose another name, or force)", cfg.Out)
+		return "", "", setting.Errorf("Out", "%s exists: results are not overwritten; remove it, choose another name, or set Force", cfg.Out)
 	}
 	return cfg.Out, "", report.CheckWritable(cfg.Out)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 )
@@ -229,20 +230,6 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// checkDurationArg refuses a bare number where a duration is wanted (for the flags that are
-// strings because they also take the old kits' INI values): "2" must not silently mean 2 s
-// here when it is refused everywhere else. 0 needs no unit.
-func checkDurationArg(fs *flag.FlagSet, name string) error {
-	v := fs.Lookup(name).Value.String()
-	if v == "" || v == "0" {
-		return nil
-	}
-	if _, err := time.ParseDuration(v); err != nil {
-		return usageErrorf("%s", durationHint(name, v, fmt.Sprintf("see '%s --help'", fs.Name())))
-	}
-	return nil
-}
-
 // nearestFlag is the visible flag of fs closest to name (by edit distance, or name a prefix of
 // it), or "" when none is near enough to be what was meant.
 func nearestFlag(fs *flag.FlagSet, name string) string {
@@ -255,7 +242,7 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 		if _, hidden := f.Value.(aliasValue); hidden || len(f.Name) == 1 {
 			return
 		}
-		d := editDistance(name, f.Name)
+		d := suggest.Distance(name, f.Name)
 		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
 			d = min(d, 1)
 		}
@@ -266,27 +253,6 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 		return ""
 	}
 	return cs[0].name
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // writeResults is every workload's --out: the results JSON, the one "results written to" line,

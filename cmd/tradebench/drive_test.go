@@ -22,7 +22,7 @@ func TestDriveExitCodes(t *testing.T) {
 	if err != nil || res.Total.Pass == 0 || len(res.Thresholds) != 1 || !res.Thresholds[0].Passed {
 		t.Fatalf("results file: %+v %v", res, err)
 	}
-	if code := runMain(append(quick, "--min-tps", "1e9")); code != 3 {
+	if code := runMain(append(quick, "--min-tps", "1e9", "--force")); code != 3 { // the same --out again
 		t.Errorf("failed threshold: exit %d, want 3", code)
 	}
 	if res, _ := report.ReadFile(out); len(res.Thresholds) != 1 || res.Thresholds[0].Passed {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/tradebench/tradebench/internal/logsafe"
+	"github.com/tradebench/tradebench/internal/suggest"
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's name; it returns
@@ -90,7 +91,7 @@ func runMain(args []string) int {
 func nearestCommand(name string) string {
 	best, bd := "", 3
 	for n := range commands {
-		if d := editDistance(name, n); d < bd || d == bd && n < best {
+		if d := suggest.Distance(name, n); d < bd || d == bd && n < best {
 			best, bd = n, d
 		}
 	}

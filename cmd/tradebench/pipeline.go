@@ -12,6 +12,7 @@ import (
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/htmlreport"
 )
 
 // The flags every load command shares (drive, run, wstest drive, xmlmark run, cacheperf sweep):
@@ -108,11 +109,13 @@ type pipelineFlags struct {
 	liveTokenFile  string
 	liveAllowHosts string
 	faults         string
+	force          bool
 }
 
 func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut string) {
 	f.phases = addPhases(fs, def)
-	fs.StringVar(&f.out, "out", defOut, "write the results JSON to this file, and its HTML report beside it (X.json → X.html)")
+	fs.StringVar(&f.out, "out", defOut, "write the results JSON to this file, and its HTML report beside it (X.json → X.html); an existing file is not overwritten without --force")
+	fs.BoolVar(&f.force, "force", false, "overwrite an existing --out file and its HTML report")
 	addLabel(fs, &f.label)
 	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
 	f.progress = addProgress(fs)
@@ -179,6 +182,9 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 		return cfg, err
 	}
 	if f.out != "" {
+		if err := checkOverwrite(f.out, f.force, !f.publish.noReport); err != nil {
+			return cfg, err
+		}
 		if err := report.CheckWritable(f.out); err != nil {
 			return cfg, usageErrorf("--out: %v", err)
 		}
@@ -206,4 +212,23 @@ func (f *pipelineFlags) finish(res *report.Results, runErr error) error {
 	f.publish.price(res)
 	res.WriteSummary(os.Stdout)
 	return errors.Join(runErr, writeResults(res, f.out, &f.publish))
+}
+
+// checkOverwrite is the one overwrite rule of every command that writes results: an existing
+// results file — or the HTML report that would be written beside it (withReport) — is not
+// replaced unless --force is given, and the refusal comes before any load.
+func checkOverwrite(out string, force, withReport bool) error {
+	if force {
+		return nil
+	}
+	paths := []string{out}
+	if withReport {
+		paths = append(paths, htmlreport.PathFor(out))
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return usageErrorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", p)
+		}
+	}
+	return nil
 }

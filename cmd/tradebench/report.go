@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/internal/logsafe"
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/report/pricing"
@@ -92,7 +93,7 @@ func runReport(ctx context.Context, args []string) error {
 	case "csv", "junit":
 		return writeExport(res, files[0], *out, *format)
 	default:
-		return usageErrorf("--format: %q is not html, csv or junit", *format)
+		return usageErrorf("--format: %q is not html, csv or junit%s", *format, suggest.DidYouMean(*format, []string{"html", "csv", "junit"}))
 	}
 	path := *out
 	if path == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
@@ -85,7 +86,6 @@ func runRun(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
-	force := fs.Bool("force", false, "overwrite an existing --out file")
 	var vf verifyFirst
 	vf.register(fs)
 	setHelp(fs, runHelp)
@@ -106,7 +106,7 @@ func runRun(ctx context.Context, args []string) error {
 		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
 	if !slices.Contains(remote.Accesses(), *acc) {
-		return usageErrorf("--access: unknown access mode %q: use one of %s", *acc, strings.Join(remote.Accesses(), ", "))
+		return usageErrorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
 	}
 	om, err := orders.ParseMode(*ordersMode)
 	if err != nil {
@@ -135,7 +135,7 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Force: *force, Log: os.Stderr,
+	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Force: f.force, Log: os.Stderr,
 		Audit: tradejob.StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
 	if out == nil || out.Results == nil {

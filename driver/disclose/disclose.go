@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -30,8 +31,19 @@ func New() *report.Disclosure {
 		Hardware: Hardware(),
 		OS:       OS(),
 		Software: Software(),
-		Command:  dsn.RedactArgs(os.Args), // the command as typed, its URLs' credentials hidden
+		Command:  Command(dsn.RedactArgs(os.Args)), // the command as typed, its URLs' credentials hidden
 	}
+}
+
+// Command is a command line as the user would type it again: the tradebench binary named
+// "tradebench", not the path it ran from — under `go run` that is a deleted temporary build
+// (/tmp/go-build…/exe/tradebench) nobody can run.
+func Command(args []string) []string {
+	out := append([]string(nil), args...)
+	if len(out) > 0 && filepath.Base(out[0]) == "tradebench" {
+		out[0] = "tradebench"
+	}
+	return out
 }
 
 // Fill gives res, when it has no disclosure yet, the one a run's results imply: this machine

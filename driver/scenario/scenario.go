@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
@@ -212,7 +213,7 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 	}
 	for k, v := range opt.Params {
 		if _, ok := c.params[k]; !ok {
-			return nil, fmt.Errorf("unknown parameter %q (this scenario's parameters: %s)", k, c.paramList())
+			return nil, fmt.Errorf("unknown parameter %q%s (this scenario's parameters: %s)", k, suggest.DidYouMean(k, c.order), c.paramList())
 		}
 		c.params[k] = v
 	}

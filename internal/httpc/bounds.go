@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+
+	"github.com/tradebench/tradebench/internal/suggest"
 )
 
 // What a target can make the driver hold is bounded (docs/security.md, "Pointing the driver at a
@@ -128,7 +130,7 @@ func ParseRedirectPolicy(s string) (RedirectPolicy, error) {
 			return RedirectPolicy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown redirect policy %q: use %s", s, strings.Join(RedirectPolicies, ", "))
+	return 0, fmt.Errorf("unknown redirect policy %q%s: use %s", s, suggest.DidYouMean(s, RedirectPolicies), strings.Join(RedirectPolicies, ", "))
 }
 
 // SameOrigin reports whether two endpoints are one origin (scheme, host, port).

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -49,7 +50,7 @@ func ParseMode(s string) (Mode, error) {
 	for i, m := range Modes {
 		names[i] = string(m)
 	}
-	return "", fmt.Errorf("unknown order mode %q: use one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown order mode %q%s: use one of %s", s, suggest.DidYouMean(s, names), strings.Join(names, ", "))
 }
 
 // Names of the NATS objects both sides agree on.
