@@ -86,6 +86,7 @@ func runRun(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
 	acc := fs.String("access", remote.InProcess, "embedded run: how the web tier calls the business services: inprocess, soap, rest or grpc (over loopback TCP to the process's own services host)")
 	ordersMode := fs.String("orders", string(orders.Sync), "embedded run: order processing mode: sync, async-durable, async-volatile, async-http, async-grpc (see 'tradebench serve --help'); the run waits for queued orders before the audit")
+	versus := fs.String("versus", "", "A/B in one command: B is this run with one setting changed, KEY=VALUE (access=…, orders=…, db=…); --repeat N trials of each (default 5) run interleaved in a random order per pair, then both results and their comparison are written (docs/guide.md \"A/B in one command\")")
 	var vf verifyFirst
 	vf.register(fs)
 	setHelp(fs, runHelp)
@@ -112,6 +113,26 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageErrorf("--orders: %v", err)
 	}
+	sides := [2]embedded{{access: *acc, orders: om, db: *db}}
+	var vsKey string
+	if *versus != "" {
+		if f.cfg.Target != "" || ff.agents != 0 {
+			return usageErrorf("--versus changes a setting of the embedded run (access, orders, db); with --target or --agents run each configuration and use 'tradebench report compare'")
+		}
+		var value string
+		if vsKey, value, err = parseVersus(*versus, versusKeys); err != nil {
+			return err
+		}
+		if sides[1], err = sides[0].set(vsKey, value); err != nil {
+			return err
+		}
+		if !given["repeat"] {
+			f.repeat = DefaultVersusRepeat
+		}
+		if f.repeat < 1 || f.repeat > driver.MaxRepeat {
+			return usageErrorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, f.repeat)
+		}
+	}
 	if !given["users"] && !given["c"] && !given["rate"] && ff.agents == 0 {
 		f.peak = true // no load given: measure capacity
 	}
@@ -135,9 +156,19 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := tradejob.Run(ctx, tradejob.Config{Workdir: *workdir, DB: *db, Accounts: *accounts, Quotes: *quotes, Drive: cfg, Out: f.out, Force: f.force, Log: os.Stderr,
-		Audit: tradejob.StoreAudit(audit.Options{}),
-		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = *acc, om }})
+	job := func(e embedded, dc driver.Config) tradejob.Config {
+		return tradejob.Config{Workdir: *workdir, DB: e.db, Accounts: *accounts, Quotes: *quotes, Drive: dc, Out: f.out, Force: f.force, Log: os.Stderr,
+			Audit: tradejob.StoreAudit(audit.Options{}),
+			Serve: func(c *server.Config) { c.Access, c.Orders.Mode = e.access, e.orders }}
+	}
+	if vsKey != "" {
+		paths, err := versusFiles(f.out, *workdir, f.force, !f.publish.noReport)
+		if err != nil {
+			return err
+		}
+		return runVersus(ctx, &f.publish, cfg, vsKey, sides, f.repeat, paths, job)
+	}
+	out, err := tradejob.Run(ctx, job(sides[0], cfg))
 	if out == nil || out.Results == nil {
 		return runFlags.orUsage(driverFlags.orUsage(err))
 	}

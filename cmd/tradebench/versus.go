@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tradebench/tradebench/bench/tradejob"
+	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/suggest"
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/htmlreport"
+	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
+)
+
+// DefaultVersusRepeat is the trials a side of --versus runs without --repeat: benchstat's U test
+// cannot call a difference significant (p < 0.05) from fewer than 4 runs a side; 5 reach p = 0.008.
+const DefaultVersusRepeat = 5
+
+// versusKeys are the settings of 'run' --versus can change.
+var versusKeys = []string{"access", "orders", "db"}
+
+// embedded is the embedded run's server setting --versus changes one of.
+type embedded struct {
+	access string
+	orders orders.Mode
+	db     string
+}
+
+// set returns e with key set to value, checked as the flag of that name checks it.
+func (e embedded) set(key, value string) (embedded, error) {
+	switch key {
+	case "access":
+		if !slices.Contains(remote.Accesses(), value) {
+			return e, usageErrorf("--versus access=%s: unknown access mode%s: use one of %s", value, suggest.DidYouMean(value, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+		}
+		e.access = value
+	case "orders":
+		om, err := orders.ParseMode(value)
+		if err != nil {
+			return e, usageErrorf("--versus orders=%s: %v", value, err)
+		}
+		e.orders = om
+	case "db":
+		if err := runPaths(value, ""); err != nil {
+			return e, usageErrorf("--versus db=…: %v", err)
+		}
+		e.db = value
+	}
+	return e, nil
+}
+
+// value is the setting key has in e, as --versus names it.
+func (e embedded) value(key string) string {
+	switch key {
+	case "access":
+		return e.access
+	case "orders":
+		return string(e.orders)
+	}
+	if e.db == "" {
+		return "default"
+	}
+	return dsn.Redact(e.db) // a label is printed and stored: no password in it
+}
+
+// parseVersus splits --versus KEY=VALUE, the key one of keys.
+func parseVersus(s string, keys []string) (key, value string, err error) {
+	key, value, ok := strings.Cut(s, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" || value == "" {
+		return "", "", usageErrorf("--versus %q: want KEY=VALUE, the one setting B changes (one of %s), e.g. --versus access=rest", s, strings.Join(keys, ", "))
+	}
+	if !slices.Contains(keys, key) {
+		return "", "", usageErrorf("--versus: unknown setting %q%s: use one of %s", key, suggest.DidYouMean(key, keys), strings.Join(keys, ", "))
+	}
+	return key, value, nil
+}
+
+// versusFiles are where an A/B comparison's files go — --out X.json gives X-A.json, X-B.json
+// (each with its report) and X-compare.html; without it, versus-YYYYMMDD-HHMMSS-… in the work
+// directory — checked before any load: an existing file is not overwritten without --force.
+func versusFiles(out, workdir string, force, withReport bool) ([3]string, error) {
+	base := strings.TrimSuffix(out, filepath.Ext(out))
+	if out == "" {
+		base = filepath.Join(workdir, "versus-"+time.Now().UTC().Format("20060102-150405"))
+	}
+	paths := [3]string{base + "-A.json", base + "-B.json", base + "-compare.html"}
+	for _, p := range paths[:2] {
+		if err := checkOverwrite(p, force, withReport); err != nil {
+			return paths, err
+		}
+	}
+	if _, err := os.Stat(paths[2]); err == nil && !force {
+		return paths, usageErrorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", paths[2])
+	}
+	return paths, nil
+}
+
+// runVersus is 'run --versus': n trials of A and n of B, interleaved in a random order per pair
+// (driver.InterleaveOrder), each a whole embedded run (its own server, the data set reset, its
+// own results file in the work directory); then each side's results as a repeated measurement
+// with its HTML report, the compare page of the two, and the comparison printed. job makes the
+// trade job of one side's settings under the drive cfg.
+func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key string, sides [2]embedded, n int, paths [3]string, job func(embedded, driver.Config) tradejob.Config) error {
+	labels := [2]string{key + "=" + sides[0].value(key), key + "=" + sides[1].value(key)}
+	if cfg.Label != "" {
+		labels = [2]string{cfg.Label + " (A: " + labels[0] + ")", cfg.Label + " (B: " + labels[1] + ")"}
+	}
+	order := driver.InterleaveOrder(n, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
+	fmt.Fprintf(os.Stderr, "A/B: A is %s, B is %s; %d trials each, interleaved %s\n", labels[0], labels[1], n, order)
+	trial := 0
+	a, b, err := driver.Interleave(ctx, order, func(ctx context.Context, side byte, run int) (*report.Results, error) {
+		trial++
+		k := int(side - 'A')
+		fmt.Fprintf(os.Stderr, "trial %d of %d: %c (%s), run %d of %d\n", trial, len(order), side, labels[k], run, n)
+		c := cfg
+		c.Repeat, c.Label = 1, labels[k]
+		tc := job(sides[k], c)
+		tc.Out, tc.Force = "", false // each trial its own results file in the work directory
+		out, err := tradejob.Run(ctx, tc)
+		if out == nil || out.Results == nil {
+			return nil, runFlags.orUsage(driverFlags.orUsage(err))
+		}
+		return out.Results, agentLossHint(err)
+	})
+	for i, res := range []*report.Results{a, b} {
+		if res == nil {
+			continue
+		}
+		pub.price(res)
+		res.WriteSummary(os.Stdout)
+		if werr := writeResults(res, paths[i], pub); werr != nil {
+			err = errors.Join(err, werr)
+		}
+	}
+	if a == nil || b == nil {
+		return err
+	}
+	report.WriteComparison(os.Stdout, a, b)
+	runs := []htmlreport.Run{{Label: labels[0], Results: a}, {Label: labels[1], Results: b}}
+	if werr := htmlreport.WriteFile(paths[2], func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); werr != nil {
+		return errors.Join(err, fmt.Errorf("write the comparison: %w", werr))
+	}
+	fmt.Fprintf(os.Stderr, "comparison written to %s\n", paths[2])
+	return err
+}
