@@ -60,9 +60,16 @@ examples:
   tradebench run --accounts 500000 --quotes 100000 --users 500 --duration 30m
   tradebench run --scenario buysell --users 100
   tradebench run --access grpc --orders async-durable
+  tradebench run --users 50 --versus access=rest                # A/B: 5 trials each, interleaved
   tradebench run --pricing pricing.yaml --out sqlite.json     # sqlite.json + sqlite.html
   tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
   tradebench run --target http://sut:8080 --nats-listen 0.0.0.0:4222 --agents 4 --users 400   # on 4 agents
+
+--versus KEY=VALUE (access=…, orders=… or db=…) is an A/B comparison in one command: B is the run
+with that one setting changed. --repeat N trials of each (default 5) run alternately, in a random
+order within each pair, so the machine's drift falls on both alike; then both results (X-A.json,
+X-B.json with --out X.json; else versus-…-A.json in the work directory), their reports and the
+comparison (X-compare.html, as 'report compare' draws it) are written and its table printed.
 
 With --agents N (and --target) the load runs on N 'tradebench agent' processes joined over NATS;
 see 'tradebench drive --help' and docs/distributed.md.

@@ -55,6 +55,8 @@ func (e embedded) set(key, value string) (embedded, error) {
 			return e, usageErrorf("--versus db=…: %v", err)
 		}
 		e.db = value
+	default:
+		return e, usageErrorf("--versus: %s is not a setting of the embedded run", key)
 	}
 	return e, nil
 }

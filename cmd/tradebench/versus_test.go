@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tradebench/tradebench/report"
+)
+
+// A bad --versus is a usage error naming the flag (exit 2) before anything is made: no work
+// directory. Mutant (scripts/mutants.d/versus-any-key.sed): parseVersus not checking the
+// KEY=VALUE form fails the "want KEY=VALUE" case.
+func TestRunVersusUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--versus", "access"}, "want KEY=VALUE"},
+		{[]string{"--versus", "=rest"}, "want KEY=VALUE"},
+		{[]string{"--versus", "acess=rest"}, `unknown setting "acess"`},
+		{[]string{"--versus", "users=10"}, `unknown setting "users"`},
+		{[]string{"--versus", "access=corba"}, "unknown access mode"},
+		{[]string{"--versus", "orders=later"}, "--versus orders=later"},
+		{[]string{"--versus", "db=sqlite:" + filepath.Join(dir, "nope", "x.db")}, "does not exist"},
+		{[]string{"--versus", "access=rest", "--repeat", "0"}, "--repeat"},
+		{[]string{"--versus", "access=rest", "--target", "http://127.0.0.1:1"}, "--versus changes a setting of the embedded run"},
+	} {
+		r := tb(t, append([]string{"run", "--work-dir", work, "--users", "1", "-d", "1s", "--progress", "off"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--versus") || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("run %v: exit %d, %q; want 2 naming --versus and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(work); err == nil {
+		t.Errorf("a refused --versus made the work directory")
+	}
+}
+
+// run --versus access=rest --repeat 2 runs 2 trials of each side interleaved, writes each
+// side's results (labelled by its setting, 2 repeats, the order noted, B served over REST), both
+// reports and the compare page, and prints the comparison table with both sides. The claim is
+// the structure, not a p-value: this machine is too noisy for one. Mutant
+// (scripts/mutants.d/versus-unlabelled.sed): trials not labelled by their side fails the labels.
+func TestRunVersusEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	r := tb(t, "run", "--work-dir", work, "--accounts", "200", "--quotes", "50", "--users", "5", "-d", "2s", "--ramp-up", "0s",
+		"--ramp-down", "0s", "--progress", "off", "--repeat", "2", "--versus", "access=rest", "--out", filepath.Join(dir, "ab.json"))
+	if r.code != 0 && r.code != 6 { // a 2-second run on a busy machine may be judged invalid: still a result
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, f := range []string{"ab-A.json", "ab-A.html", "ab-B.json", "ab-B.html", "ab-compare.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	var order string
+	for i, side := range []struct{ file, label, access string }{{"ab-A.json", "access=inprocess", "inprocess"}, {"ab-B.json", "access=rest", "rest"}} {
+		res, err := report.ReadFile(filepath.Join(dir, side.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Join(res.Notes, "\n")
+		_, o, _ := strings.Cut(notes, "trials interleaved: ")
+		o, _, _ = strings.Cut(o, "\n")
+		if i == 0 {
+			order = o
+		}
+		if res.Label != side.label || len(res.Repeats) != 2 || o == "" || o != order {
+			t.Errorf("%s: label %q, %d repeats, order %q (A's %q)", side.file, res.Label, len(res.Repeats), o, order)
+		}
+		if !strings.Contains(string(res.Disclosure.Configuration), `"`+side.access+`"`) {
+			t.Errorf("%s: the server's configuration does not say access %s: %s", side.file, side.access, res.Disclosure.Configuration)
+		}
+	}
+	if len(order) != 4 || strings.Count(order, "A") != 2 || order[0] == order[1] || order[2] == order[3] {
+		t.Errorf("order %q: want two pairs, each one A and one B", order)
+	}
+	for _, want := range []string{"A: access=inprocess", "B: access=rest", "Steady-state TPS", "B vs A"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the comparison table lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "ab-compare.html"))
+	if !strings.Contains(string(page), "access=inprocess") || !strings.Contains(string(page), "access=rest") {
+		t.Errorf("the compare page does not name both sides")
+	}
+}
