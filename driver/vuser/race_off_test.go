@@ -1,0 +1,5 @@
+//go:build !race
+
+package vuser
+
+const raceEnabled = false
