@@ -116,9 +116,8 @@ func NewRun() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Run dials cfg.Addr over cfg.Access and verifies it (Check). The error is for a verification
-// that could not be made at all (a bad configuration, an interrupted run).
-func Run(ctx context.Context, cfg Config, run string) (*report.Verification, error) {
+// Dial is a client of cfg.Addr over cfg.Access, as a web tier makes it, with cfg.Token.
+func Dial(cfg Config) (remote.Client, error) {
 	switch cfg.Access {
 	case remote.SOAP, remote.REST, remote.GRPC:
 	default:
@@ -134,6 +133,16 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	svc, err := remote.Dial(cfg.Access, cfg.Addr, remote.Options{Timeout: cfg.Timeout, Auth: svcauth.Client{Token: cfg.Token}})
 	if err != nil {
 		return nil, setting.Errorf("Addr", "%v", err)
+	}
+	return svc, nil
+}
+
+// Run dials cfg.Addr over cfg.Access and verifies it (Check). The error is for a verification
+// that could not be made at all (a bad configuration, an interrupted run).
+func Run(ctx context.Context, cfg Config, run string) (*report.Verification, error) {
+	svc, err := Dial(cfg)
+	if err != nil {
+		return nil, err
 	}
 	defer svc.Close()
 	return Check(ctx, svc, cfg, run)
