@@ -549,9 +549,18 @@ func (v *verifier) unchanged(c *ck, uid string, before state, after string) {
 	}
 }
 
+// changedAnyway is a call that was refused yet changed something (an account created, a
+// profile changed): the bad input was not refused, whatever the error said.
+type changedAnyway struct{ what string }
+
+func (e *changedAnyway) Error() string { return e.what }
+
 // refused fails c unless err is a domain error: a clear refusal, not a success nor a system fault.
 func refused(c *ck, req string, err error) {
+	var changed *changedAnyway
 	switch e := trade.AsError(err); {
+	case errors.As(err, &changed):
+		c.fail(req, "refused, and nothing changed", changed.what, "%s changed something: %s", req, changed.what)
 	case err == nil:
 		c.fail(req, "refused with a domain error", "accepted", "%s was accepted", req)
 	case e == nil:
@@ -614,7 +623,7 @@ func (v *verifier) input() {
 					return nil
 				}
 				if _, gerr := v.svc.GetAccountData(v.ctx, r.UserID); gerr == nil {
-					return fmt.Errorf("refused (%v) but the account %s exists", err, r.UserID) // not a domain error: fails
+					return &changedAnyway{fmt.Sprintf("the account %.40q exists (the error: %v)", r.UserID, err)}
 				}
 				return err
 			}}
@@ -629,7 +638,7 @@ func (v *verifier) input() {
 			{fmt.Sprintf("UpdateAccountProfile(%s, an overlong full name)", v.a), func() error {
 				_, err := v.svc.UpdateAccountProfile(v.ctx, prof)
 				if p, gerr := v.svc.GetAccountProfileData(v.ctx, v.a); gerr == nil && p.FullName == long {
-					return fmt.Errorf("refused (%v) but the profile changed", err)
+					return &changedAnyway{fmt.Sprintf("the full name changed (the error: %v)", err)}
 				}
 				return err
 			}},

@@ -122,8 +122,24 @@ func (s systemFaultOnBadQuantity) Buy(ctx context.Context, userID, symbol string
 	return s.Service.Buy(ctx, userID, symbol, quantity)
 }
 
+// registersAnyway is a broken service: an overlong full name is refused with a clear error,
+// but the account is registered anyway (with the name cut short).
+type registersAnyway struct{ trade.Service }
+
+func (s registersAnyway) Register(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	if len(r.FullName) > trade.MaxFieldLen {
+		r.FullName = r.FullName[:trade.MaxFieldLen]
+		if _, err := s.Service.Register(ctx, r); err != nil {
+			return trade.Account{}, err
+		}
+		return trade.Account{}, trade.Errorf(trade.CodeInvalid, "full name too long")
+	}
+	return s.Service.Register(ctx, r)
+}
+
 // A service that answers a bad quantity with a system fault fails input.quantity and nothing
-// else, with the call as its evidence.
+// else, with the call as its evidence; one that refuses an overlong name but registers the
+// account anyway fails input.fields and nothing else.
 func TestVerifyServicesBroken(t *testing.T) {
 	s := startHost(t, orders.Sync)
 	svc, err := remote.Dial(remote.REST, addr(s, remote.REST), remote.Options{Auth: svcauth.Client{Token: token}})
@@ -145,6 +161,20 @@ func TestVerifyServicesBroken(t *testing.T) {
 	for _, c := range res.Checks {
 		if c.ID == "input.quantity" && (len(c.Evidence) == 0 || !strings.Contains(c.Evidence[0].Request, "Buy(")) {
 			t.Errorf("input.quantity evidence %+v, want the Buy call", c.Evidence)
+		}
+	}
+	res, err = Check(ctx, registersAnyway{svc}, Config{Access: remote.REST, Addr: "broken", SyncOrders: true}, NewRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Failed(); !slices.Equal(got, []string{"input.fields"}) {
+		var b bytes.Buffer
+		res.WriteSummary(&b)
+		t.Fatalf("failed %v, want exactly [input.fields]\n%s", got, b.String())
+	}
+	for _, c := range res.Checks {
+		if c.ID == "input.fields" && (len(c.Evidence) != 1 || !strings.Contains(c.Evidence[0].Got, "exists")) {
+			t.Errorf("input.fields evidence %+v, want the registration that created its account", c.Evidence)
 		}
 	}
 }
