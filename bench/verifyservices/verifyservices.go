@@ -31,7 +31,6 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/setting"
-	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -155,8 +154,7 @@ func Check(ctx context.Context, svc trade.Service, cfg Config, run string) (*rep
 		return nil, err
 	}
 	v := &verifier{cfg: cfg, svc: svc, run: run, ctx: ctx, failed: map[string]bool{},
-		res: &report.Verification{SchemaVersion: report.VerificationSchemaVersion, Tool: "tradebench",
-			Version: version.Version, Target: cfg.Access + "://" + cfg.Addr, StartedAt: time.Now().UTC(), Accounts: []string{}}}
+		res: report.NewVerification(cfg.Access + "://" + cfg.Addr)}
 	v.business()
 	v.isolation()
 	v.input()
@@ -225,16 +223,8 @@ func (v *verifier) check(id string, level int, rule string, needs []string, fn f
 			fn(c)
 		}
 	}
-	if c.Outcome == "" {
-		c.Outcome = report.CheckPass
-	}
-	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	if c.Outcome != report.CheckPass {
+	if !v.res.Record(c.Check, start, v.cfg.Progress) {
 		v.failed[id] = true
-	}
-	v.res.Checks = append(v.res.Checks, c.Check)
-	if w := v.cfg.Progress; w != nil {
-		fmt.Fprintf(w, "%-4s %-28s %s\n", strings.ToUpper(c.Outcome), id, c.Reason)
 	}
 }
 
