@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/driver/machine"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -23,7 +26,9 @@ func busyLoops(t *testing.T, n int) []int {
 	t.Helper()
 	var pids []int
 	for range n {
-		c := exec.Command("sh", "-c", "while :; do :; done")
+		// spins while the test process lives: a test killed by -timeout (its Cleanup never run)
+		// leaves no loop behind
+		c := exec.Command("sh", "-c", "while kill -0 $PPID 2>/dev/null; do :; done")
 		if err := c.Start(); err != nil {
 			t.Skip("no sh to spin:", err)
 		}
@@ -54,12 +59,14 @@ func TestBusyMachineIsNotValid(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	loops := busyLoops(t, runtime.NumCPU())
+	loopsBefore, began := loopTicks(loops), time.Now()
 	think := scenario.Think{Kind: scenario.ThinkFixed, A: 10 * time.Millisecond}
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 4, Think: &think, RampUp: 500 * time.Millisecond,
 		Duration: 3 * time.Second}, NoPreflight: true}, HTTP)
 	if res == nil {
 		t.Fatal(err)
 	}
+	loopCores := float64(loopTicks(loops)-loopsBefore) / float64(sut.ClockTicks) / time.Since(began).Seconds()
 	m := res.Machine
 	if m == nil {
 		t.Fatal("no machine section")
@@ -86,8 +93,12 @@ func TestBusyMachineIsNotValid(t *testing.T) {
 			t.Errorf("this process is named among the others: %+v", m.Busiest)
 		}
 	}
-	if !named || !strings.Contains(rule.Detail, "sh") {
-		t.Errorf("the busy loops %v are not named among the busiest others %+v", loops, m.Busiest)
+	// the loops are named when they earned a place among the busiest: on a machine where other
+	// work (a parallel build, the test's own compilers) outran them, the fair check is that
+	// they took less than the last group listed
+	earned := len(m.Busiest) < machine.Busiest || loopCores > m.Busiest[len(m.Busiest)-1].Cores+0.05
+	if earned && (!named || !strings.Contains(rule.Detail, "sh")) {
+		t.Errorf("the busy loops %v (%.2f cores) are not named among the busiest others %+v", loops, loopCores, m.Busiest)
 	}
 	ownListed := false
 	for _, p := range m.Own {
@@ -95,10 +106,25 @@ func TestBusyMachineIsNotValid(t *testing.T) {
 	}
 	// this process served and drove every request: its CPU is the measurement's own and is not
 	// counted as other processes'
-	if !ownListed || m.OwnCores < 0.02 || m.OtherCores > m.BusyCores-m.OwnCores+0.01 {
+	if !ownListed || m.OwnCores <= 0 || math.Abs(m.OtherCores-max(m.BusyCores-m.OwnCores, 0)) > 0.002 {
 		t.Errorf("own %.3f cores (%+v), other %.3f of busy %.3f: own CPU not subtracted", m.OwnCores, m.Own, m.OtherCores, m.BusyCores)
 	}
 	if len(m.LoadStart) != 3 || len(m.LoadEnd) != 3 || m.Cores != runtime.NumCPU() {
 		t.Errorf("machine %+v", m)
 	}
+}
+
+// loopTicks is the CPU time the processes have used so far, in clock ticks (0 for one gone).
+func loopTicks(pids []int) uint64 {
+	var n uint64
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		if st, err := sut.ParseStat(b); err == nil {
+			n += st.UTime + st.STime
+		}
+	}
+	return n
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/version"
 )
 
 // Verification is what `tradebench verify` found: whether a target implements the StockTrader /
@@ -76,6 +77,28 @@ type Evidence struct {
 	Excerpt  string `json:"excerpt,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	Got      string `json:"got,omitempty"`
+}
+
+// NewVerification starts the verification of target by this tool: its version, the time, no
+// accounts yet. Every verifier (bench/verify, bench/verifyservices) starts from it.
+func NewVerification(target string) *Verification {
+	return &Verification{SchemaVersion: VerificationSchemaVersion, Tool: "tradebench", Version: version.Version,
+		Target: target, StartedAt: time.Now().UTC(), Accounts: []string{}}
+}
+
+// Record adds a check that ran since start (a check without an outcome passed), writes its
+// line to progress when there is one, and reports whether it passed: what a later check that
+// needs it asks.
+func (v *Verification) Record(c Check, start time.Time, progress io.Writer) bool {
+	if c.Outcome == "" {
+		c.Outcome = CheckPass
+	}
+	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	v.Checks = append(v.Checks, c)
+	if progress != nil {
+		fmt.Fprintf(progress, "%-4s %-28s %s\n", strings.ToUpper(c.Outcome), c.ID, c.Reason)
+	}
+	return c.Outcome == CheckPass
 }
 
 // Failed lists the ids of the checks that failed, in order.

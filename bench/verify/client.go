@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/tradebench/tradebench/internal/dsn"
@@ -196,6 +195,3 @@ func (p page) evidence(expected, got string) report.Evidence {
 	return report.Evidence{Request: dsn.Redact(p.req), Status: p.status, Excerpt: excerpt(p.body),
 		Expected: expected, Got: clean(got, 400)}
 }
-
-// since is a duration in milliseconds, for the checks' durations.
-func since(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

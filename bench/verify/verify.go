@@ -37,7 +37,6 @@ import (
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/money"
 	"github.com/tradebench/tradebench/internal/setting"
-	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -145,8 +144,7 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	}
 	base, _ := url.Parse(strings.TrimSuffix(cfg.Target, "/"))
 	v := &verifier{cfg: cfg, base: base, run: run, ctx: ctx, failed: map[string]bool{},
-		res: &report.Verification{SchemaVersion: report.VerificationSchemaVersion, Tool: "tradebench",
-			Version: version.Version, Target: cfg.Target, StartedAt: time.Now().UTC(), Accounts: []string{}}}
+		res: report.NewVerification(cfg.Target)}
 	v.discover()
 	v.pages()
 	v.business()
@@ -245,16 +243,8 @@ func (v *verifier) check(id string, level int, rule string, needs []string, fn f
 			fn(c)
 		}
 	}
-	if c.Outcome == "" {
-		c.Outcome = report.CheckPass
-	}
-	c.DurationMs = since(start)
-	if c.Outcome != report.CheckPass {
+	if !v.res.Record(c.Check, start, v.cfg.Progress) {
 		v.failed[id] = true
-	}
-	v.res.Checks = append(v.res.Checks, c.Check)
-	if w := v.cfg.Progress; w != nil {
-		fmt.Fprintf(w, "%-4s %-28s %s\n", strings.ToUpper(c.Outcome), id, c.Reason)
 	}
 }
 

@@ -116,6 +116,7 @@ func TestVerifyEveryMode(t *testing.T) {
 		const token = "verify-split-test-token-0123456789"
 		bsl := startServer(t, func(c *server.Config) {
 			c.DB, c.Roles, c.Orders.Mode, c.ServiceToken = dsn, server.Roles{BSL: true}, orders.AsyncDurable, token
+			c.BSLListen, c.BSLGRPCListen = "127.0.0.1:0", "127.0.0.1:0" // not the fixed 8081/8082 a services host defaults to
 		})
 		startServer(t, func(c *server.Config) {
 			c.DB, c.Roles, c.Orders.Mode, c.ServiceToken, c.LoadIfEmpty = dsn, server.Roles{Orders: true}, orders.AsyncDurable, token, nil

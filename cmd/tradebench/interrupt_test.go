@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,7 +33,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // interrupt starts a real tradebench process with args in dir, sends it sig once its output
-// holds after, and returns its exit status and output.
+// matches after (a regular expression), and returns its exit status and output.
 func interrupt(t *testing.T, dir string, sig os.Signal, after string, args ...string) (int, string) {
 	t.Helper()
 	cmd := smokeCmd(context.Background(), dir, args...)
@@ -45,7 +46,8 @@ func interrupt(t *testing.T, dir string, sig os.Signal, after string, args ...st
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.After(2 * time.Minute)
-	for !strings.Contains(out.String(), after) {
+	seen := regexp.MustCompile(after)
+	for !seen.MatchString(out.String()) {
 		select {
 		case err := <-exited:
 			t.Fatalf("tradebench %v ended (%v) before %q:\n%s", args, err, after, out.String())
@@ -97,7 +99,7 @@ func checkInterrupted(t *testing.T, code int, out, results string) *report.Resul
 func TestInterruptedSearchKeepsItsSteps(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "search.json")
-	code, text := interrupt(t, dir, os.Interrupt, "grow 3 (", "run", "--work-dir", filepath.Join(dir, "work"), "--accounts", "200", "--quotes", "50",
+	code, text := interrupt(t, dir, os.Interrupt, `(grow|shrink|bisect) 3 \(`, "run", "--work-dir", filepath.Join(dir, "work"), "--accounts", "200", "--quotes", "50",
 		"--peak-start", "2", "--peak-ramp-up", "0s", "--peak-step-duration", "1s", "--progress", "on", "--out", out)
 	res := checkInterrupted(t, code, text, out)
 	if res.Peak == nil || len(res.Peak.Steps) < 2 {
@@ -115,7 +117,7 @@ func TestInterruptedDriveKeepsWhatRan(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "drive.json")
-	code, text := interrupt(t, dir, syscall.SIGTERM, "[steady", "drive", "--url", srv.URL+"/", "-c", "2", "--ramp-up", "1s", "-d", "5m", "--progress", "on", "--out", out)
+	code, text := interrupt(t, dir, syscall.SIGTERM, `\[steady`, "drive", "--url", srv.URL+"/", "-c", "2", "--ramp-up", "1s", "-d", "5m", "--progress", "on", "--out", out)
 	res := checkInterrupted(t, code, text, out)
 	if res.Total.Count == 0 || res.SteadySeconds <= 0 || res.SteadySeconds > 60 {
 		t.Errorf("the cut run's measurements: %d transactions over %.1f s of steady state", res.Total.Count, res.SteadySeconds)

@@ -19,6 +19,7 @@ func init() {
 }
 
 const verifyHelp = `usage: tradebench verify --target URL [--out FILE.json] [--junit FILE.xml] [flags]
+       tradebench verify --services ADDR --access soap|rest|grpc [--service-token-file F] [flags]
 
 Checks, over HTTP and as a browser with JavaScript off would, that the target implements the
 StockTrader / DayTrader application (tradebench, Apache DayTrader, or any other implementation of
@@ -46,8 +47,13 @@ Output: the summary on stdout; --out FILE.json the results (and FILE.html, the r
 it unless --no-report); --junit FILE.xml for CI. Exit status: 0 conformant, 7 not conformant,
 2 a bad command line, 1 the target could not be verified at all.
 
+With --services ADDR --access soap|rest|grpc, verify checks a services host (serve --role bsl)
+instead: the business-services contract a web tier calls, over that transport, in two levels
+(1 business rules, 2 isolation and input; see docs/guide.md, "Certifying a services host").
+
 examples:
   tradebench verify --target http://127.0.0.1:8080
+  tradebench verify --services 127.0.0.1:8082 --access grpc --service-token-file bsl.token --sync-orders
   tradebench verify --target http://daytrader:9080 --out verify.json --junit verify.xml
   tradebench verify --target http://127.0.0.1:8080 --order-bound 30s   # asynchronous orders
 
@@ -71,9 +77,17 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	out := fs.String("out", "", "write the verification JSON here (and the HTML report beside it, FILE.html)")
 	junit := fs.String("junit", "", "write the checks as JUnit XML here (one suite per level), for CI")
 	noReport := fs.Bool("no-report", false, "do not write the HTML report beside --out")
+	var sf servicesFlags
+	sf.register(fs)
 	setHelp(fs, verifyHelp)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
+	}
+	if sf.addr != "" || sf.access != "" {
+		if cfg.Target != "" {
+			return usageErrorf("--target and --services: give one, a web tier's URL or a services host's address")
+		}
+		return runVerifyServices(ctx, sf, cfg, *symbols, *out, *junit, *noReport)
 	}
 	cfg.Symbols = splitList(*symbols)
 	cfg.SetDefaults()

@@ -6,6 +6,8 @@
 //     instrument, of the jobs or of each other: each can be read, built and changed alone;
 //   - the jobs (bench/) combine a system with the instrument and are imported only by the command;
 //     the conformance suite (bench/verify) imports no system: it sees every target over the wire;
+//     its services mode (bench/verifyservices) imports the contract (trade) and its remote
+//     clients (trade/remote), nothing of the server;
 //   - the command (cmd/) maps flags to configuration and errors to exit codes.
 //
 // And one pipeline (TestOnePipeline): every job is a workload run by driver.Drive, the one place

@@ -29,6 +29,12 @@ var (
 	command    = []string{"cmd"}
 )
 
+// servicesServer is everything of the trade application but its contract (package trade) and
+// the remote clients: what bench/verifyservices must not see.
+var servicesServer = []string{"trade/access", "trade/audit", "trade/business", "trade/dataset", "trade/internal",
+	"trade/orders", "trade/server", "trade/store", "trade/stream", "trade/tui", "trade/web",
+	"trade/remote/host", "trade/remote/contracttest", "trade/remote/internal"}
+
 var rules = []rule{
 	// the instrument: measures any system, so it knows none of them, nor the jobs that combine both
 	{trees: instrument, forbidden: concat(systems, jobs, command)},
@@ -43,6 +49,11 @@ var rules = []rule{
 	// target only over the wire, tradebench as any other implementation: it imports no system,
 	// so it cannot pass tradebench by reading its database or calling its code
 	{trees: []string{"bench/verify"}, forbidden: systems},
+	// its services mode (tradebench verify --services) calls a services host as a web tier
+	// does: through the contract (trade) and the remote clients (trade/remote and its soap, rest,
+	// grpcapi packages), and nothing of the server: not the service's code, its store, its order
+	// processing nor the host that serves it
+	{trees: []string{"bench/verifyservices"}, forbidden: concat([]string{"wstest", "cacheperf", "xmlmark"}, servicesServer)},
 	// shared infrastructure: used by every group, so it imports none of them
 	{trees: []string{"internal"}, forbidden: concat(instrument, systems, jobs, command)},
 }
