@@ -2,4 +2,4 @@
 # kill: ./cmd/tradebench TestCredentialsInURLsNeverWritten
 # file: driver/disclose/disclose.go
 # expect: shows the secret
-s#Command:  dsn.RedactArgs(os.Args),#Command:  append(dsn.RedactArgs(nil), os.Args...),#
+s#Command:  Command(dsn.RedactArgs(os.Args)),#Command:  Command(append(dsn.RedactArgs(nil), os.Args...)),#
