@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -347,4 +348,17 @@ func (s *VerificationSummary) Line() string {
 		return s.Headline + " — measured anyway (--verify-force)"
 	}
 	return s.Headline
+}
+
+// Finish ends a verification whose checks have run: it stamps the end, judges the levels, and,
+// when ctx ended first, marks it not conformant (the checks not made were skipped: that is no
+// verdict on the target) and returns the interruption.
+func (v *Verification) Finish(ctx context.Context, levels []string) error {
+	v.EndedAt = time.Now().UTC()
+	v.Judge(levels)
+	if err := ctx.Err(); err != nil {
+		v.Conformant = false
+		return fmt.Errorf("verification interrupted: %w", err)
+	}
+	return nil
 }

@@ -150,14 +150,7 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	v.business()
 	v.isolation()
 	v.audit()
-	v.res.EndedAt = time.Now().UTC()
-	v.res.Judge(Levels)
-	if err := ctx.Err(); err != nil {
-		// the checks not made were skipped: that is no verdict on the target
-		v.res.Conformant = false
-		return v.res, fmt.Errorf("verification interrupted: %w", err)
-	}
-	return v.res, nil
+	return v.res, v.res.Finish(ctx, Levels)
 }
 
 // verifier is one verification's state.

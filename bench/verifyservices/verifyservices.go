@@ -158,13 +158,7 @@ func Check(ctx context.Context, svc trade.Service, cfg Config, run string) (*rep
 	v.business()
 	v.isolation()
 	v.input()
-	v.res.EndedAt = time.Now().UTC()
-	v.res.Judge(Levels)
-	if err := ctx.Err(); err != nil {
-		v.res.Conformant = false
-		return v.res, fmt.Errorf("verification interrupted: %w", err)
-	}
-	return v.res, nil
+	return v.res, v.res.Finish(ctx, Levels)
 }
 
 // verifier is one verification's state.
