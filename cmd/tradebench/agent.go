@@ -18,26 +18,7 @@ func init() {
 	register(&command{name: "agent", summary: "a load agent: joins NATS and runs its share of the load a controller (drive/run --agents N) gives it", run: runAgent})
 }
 
-const agentHelp = `usage: tradebench agent --nats URL [--name NAME]
-
-A long-running load agent for distributed runs. It connects to NATS (reconnecting for ever, so a
-broker restart does not lose it), announces itself every second (name, host, cores, version) and
-runs, one at a time, the shares of runs that a controller — 'tradebench drive --agents N' or
-'tradebench run --target URL --agents N' — assigns it: the controller sends the scenario file, the
-agent's part of the users or the rate and the start instant, and the agent streams its metrics
-every second and its final results at the end. It refuses a controller of another version.
-The broker and every message are authenticated with the fleet's NATS token: give the agent the
-controller's token ($TRADEBENCH_NATS_TOKEN or --nats-token-file; 'drive --nats-listen' writes
-one to ./tradebench-nats-token, mode 0600). An agent stops a run whose controller it stopped
-hearing for 5 s and waits for a new assignment.
-Stop it with Ctrl-C or SIGTERM. See docs/distributed.md.
-
-examples:
-  tradebench agent --nats nats://controller:4222
-  tradebench agent --nats nats://nats.load.svc:4222 --name rack2-a
-
-flags:
-`
+var agentHelp = helpText("agent.txt")
 
 func runAgent(ctx context.Context, args []string) error {
 	fs := newFlagSet("agent", "--nats URL [--name NAME]")

@@ -16,26 +16,7 @@ func init() {
 	register(&command{name: "audit", summary: "check a database's invariants after a run: no order lost, half-done or applied twice", run: runAuditCmd})
 }
 
-const auditHelp = `usage: tradebench audit [--db DSN] [--allow-open] [--json]
-
-Checks a loaded StockTrader database (after a run, once order queues have drained):
-  - every order is final (closed, completed or cancelled);
-  - each account's balance = opening balance + sells − buys − fees of its completed orders;
-  - each holding was made by exactly one completed buy and holds what it bought less what
-    was sold; every buy not fully sold still has its holding;
-  - each quote's volume = its loaded volume + the shares of the completed orders since;
-  - no order was applied twice (a holding credited twice, or sold more than bought).
-The checks run in the database as set-based queries in one snapshot, and list the first
-violations of each kind with exact amounts. Exit status: 0 clean, 4 violations found,
-1 the audit could not run (e.g. the database was never loaded), 2 a bad command line or a
-database that does not exist.
-
-examples:
-  tradebench audit --db sqlite:tradebench-work/stocktrader.db
-  tradebench audit --db postgres://postgres@127.0.0.1:5432/tradebench --allow-open --json
-
-flags:
-`
+var auditHelp = helpText("audit.txt")
 
 func runAuditCmd(ctx context.Context, args []string) error {
 	fs := newFlagSet("audit", "[--db DSN] [--allow-open] [--json]")

@@ -23,20 +23,7 @@ func init() {
 	register(&command{name: "cacheperf", summary: "CachePerf: the middle-tier object cache benchmark (load, serve, sweep)", run: runCachePerf})
 }
 
-const cacheperfUsage = `usage: tradebench cacheperf <load|serve|sweep> [flags]
-
-CachePerf serves records holding large binary objects (the CachePerf paper's 500 KB images) from a database
-through an in-process object cache bounded by bytes, and measures what happens to throughput as
-the working set outgrows the cache.
-
-  load   store N generated items of a given size in SQLite or PostgreSQL
-  serve  run the CachePerf web application
-  sweep  run the CachePerf paper's sweep: unique keys vs TPS, hit ratio, latency and peak RSS, plus the
-         40% cache / 60% other-work mix (--quick: a scaled-down run that takes about two minutes).
-         Exit status 3 when a point's peak RSS passed its stated ceiling (results still written).
-
-Run 'tradebench cacheperf <sub> --help' for its flags.
-`
+var cacheperfUsage = helpText("cacheperf.txt")
 
 func runCachePerf(ctx context.Context, args []string) error {
 	return runSubcommand(ctx, args, cacheperfUsage,
@@ -105,18 +92,7 @@ func (c *cacheFlags) config() (objcache.Config, error) {
 
 func cacheperfLoad(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
-	setHelp(fs, `usage: tradebench cacheperf load --db DSN [--items N] [--size 500KB] [--seed N] [--yes]
-
-Replaces the database's cacheperf_items table with N generated items (ids 1..N), each a record
-with a binary object of --size bytes, for 'tradebench cacheperf serve'. The paper's 40,000 items
-of 500KB are about 20GB: a load of more than 4GB is refused unless --yes confirms the size.
-
-examples:
-  tradebench cacheperf load --db sqlite:cacheperf.db --items 2000 --size 50KB
-  tradebench cacheperf load --db postgres://postgres@127.0.0.1:5432/cacheperf
-
-flags:
-`)
+	setHelp(fs, helpText("cacheperf-load.txt"))
 	db := fs.String("db", "", "the database: sqlite:PATH or postgres://user:pass@host/db (its cacheperf_items table is replaced)")
 	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the CachePerf paper loaded 40,000)")
 	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
@@ -154,18 +130,7 @@ flags:
 
 func cacheperfServe(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf serve", "--db DSN [--cache-size 100MB] [--listen ADDR] [--cache MODE]")
-	setHelp(fs, `usage: tradebench cacheperf serve --db DSN [--cache-size 100MB] [--listen ADDR] [--cache MODE]
-
-Runs the CachePerf web application over a database filled by 'tradebench cacheperf load':
-GET /cacheperf/item?id=N serves an item through the object cache; /cacheperf/ lists the pages.
-
-examples:
-  tradebench cacheperf serve --db sqlite:cacheperf.db --cache-size 200MB
-  tradebench cacheperf serve --db sqlite:cacheperf.db --cache memory+disk --disk-dir /tmp/cp
-  tradebench cacheperf serve --db sqlite:cacheperf.db --cache redis://127.0.0.1:6379
-
-flags:
-`)
+	setHelp(fs, helpText("cacheperf-serve.txt"))
 	db := fs.String("db", "", "the database loaded by 'tradebench cacheperf load': sqlite:PATH or postgres://…")
 	listen := fs.String("listen", cacheperf.DefaultListen, "address to listen on (:8083 for all interfaces)")
 	metricsListen := metricsListenFlag(fs)
@@ -205,24 +170,7 @@ flags:
 
 func cacheperfSweep(ctx context.Context, args []string) error {
 	fs := newFlagSet("cacheperf sweep", "[--quick] [--db DSN] [--items N --size 500KB --cache-size 1GB] [--keys 500,1000,…] [--users 40] [--ramp-up D --duration D] [--other-work-mix 60] [--out FILE]")
-	setHelp(fs, `usage: tradebench cacheperf sweep [--quick] [--db DSN] [flags]
-
-Measures the object cache as the working set grows: for each unique-key range (--keys) it
-serves requests for random keys in that range from --users client threads (closed model, no
-think time) and records TPS, hit ratio, latency and peak RSS; then the other-work mix. Each
-point runs --ramp-up (not measured), --duration (measured) and --ramp-down (not measured).
-Exit status 3 when a point's peak RSS passed its stated ceiling (results still written).
-The results (--out, the points in detail.points) get their HTML report beside them. Without
---db the sweep loads a temporary database of --items × --size (the paper's sweep: 40,000 ×
-500KB, about 20GB): more than 4GB is refused unless --yes confirms the size.
-
-examples:
-  tradebench cacheperf sweep --quick
-  tradebench cacheperf sweep --size 500KB --cache-size 1GB --users 40 --duration 30s --out cacheperfjob.json
-  tradebench cacheperf sweep --db sqlite:cacheperf.db --keys 500,1000,2000 --other-work-mix 0
-
-flags:
-`)
+	setHelp(fs, helpText("cacheperf-sweep.txt"))
 	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")

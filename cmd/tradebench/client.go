@@ -20,31 +20,7 @@ func init() {
 	register(&command{name: "client", summary: "the smart client: a terminal UI over the business services (SOAP, REST or gRPC), or one screen as text (--batch)", run: runClient})
 }
 
-const clientHelp = `usage: tradebench client --access soap|rest|grpc --bsl ADDR [flags]
-
-The smart client of the original kit: it talks to the business services directly, over the
-transport --access names, instead of through the web pages. ADDR is that transport's endpoint on
-the services host: its SOAP/REST address for soap and rest, its gRPC address for grpc (serve
---role bsl listens on 127.0.0.1:8081 and 127.0.0.1:8082 by default). It sends the deployment's
-service token: $TRADEBENCH_SERVICE_TOKEN, or --service-token-file (./` + svcauth.DefaultTokenFile + ` if present).
-
-Screens: login, home (account and market summary), portfolio (holdings with gains), quotes (live
-with --stream, the base URL of a web tier whose /trade/stream/quotes it follows; refreshed every
-2s without), buy and sell (with confirmation), account (recent orders, profile edit). Keys: Tab
-between fields, Enter to submit, and one key per screen, shown in the footer. Errors from the
-services (insufficient funds, an unknown symbol, a lost host) show in the status line.
-
---batch SCREEN logs in as --uid with --password, prints one screen (home, portfolio, quotes,
-account) as text and exits: for scripts and tests.
-
-examples:
-  tradebench client --access grpc --bsl 127.0.0.1:8082 --stream http://127.0.0.1:8080
-  tradebench client --access rest --bsl 127.0.0.1:8081 --batch portfolio --uid uid:0 --password xxx
-
-Exit status: 0 ok, 1 a service call failed in batch mode, 2 bad command line or unreachable host.
-
-flags:
-`
+var clientHelp = helpText("client.txt", "{{token-file}}", svcauth.DefaultTokenFile)
 
 func runClient(ctx context.Context, args []string) error {
 	fs := newFlagSet("client", "")

@@ -22,33 +22,7 @@ func init() {
 	register(&command{name: "drive", summary: "drive load at a system: a scenario (stocktrader, buysell, daytrader-mix, a file) or one URL", run: runDrive})
 }
 
-const driveExamples = `
-examples:
-  tradebench drive --target http://localhost:8080 --scenario stocktrader --users 200 -d 2m --out results.json
-  tradebench drive --target http://localhost:9080 --scenario buysell --set users=500000 --set quotes=100000
-  tradebench drive --target http://dt:9080 --scenario my-flow.yaml --rate 100 -d 5m --max-p90 500ms
-  tradebench drive --target http://localhost:8080 --peak --peak-start 50 --peak-p90 500ms
-  tradebench drive --url http://localhost:8080/daytrader/app -c 50 -d 15s        # quick mode, like wrk/hey
-  tradebench drive --url http://localhost:8080/api -m POST -H 'Content-Type: application/json' --body @req.json -c50 -d30s
-  tradebench drive --url 'http://localhost:8080/daytrader/rest/quotes/s:{0..1000}' --rate 2000 -d 30s
-
-Scenarios: built-ins are %s; anything else is read as a YAML file in the same
-format (see driver/scenarios/*.yaml). Closed model (default): --users virtual users, each starting
-every iteration as a new visitor (fresh connection, no cookies) unless --keep-connections. Open
-model: --rate iterations per second, latency measured from each intended start. Only the steady
-state (--duration) is measured; ramp-up and ramp-down are not.
-With --out X.json the HTML report goes beside it, X.html (--no-report: none); --pricing FILE.yaml
-adds price/performance (see 'tradebench report --help').
-Distributed (--agents N): the controller waits for N 'tradebench agent' processes on NATS
-(--nats URL, or --nats-listen ADDR to start a server here), splits the users or the rate evenly,
-sends them the scenario, starts them at one instant and merges their histograms exactly.
-  tradebench drive --nats-listen 0.0.0.0:4222 --agents 3 --target http://sut:8080 --users 300 -d 5m
-Every result carries a verdict under the run rules (--rule-*; see docs/guide.md "Run rules").
-Before the load the scenario's first request is tried once: a dead or wrong target is refused
-(exit 2); a tradebench target's data set sizes --set users/quotes when they are not given.
-Exit status: 0 ok, 1 the run failed, 2 bad command line or preflight, 3 a threshold (--max-*,
---min-tps) failed, 5 an agent was lost (unless --allow-agent-loss), 6 the run is invalid.
-`
+var driveExamples = helpText("drive-examples.txt")
 
 // optBool is a boolean flag that knows whether it was given.
 type optBool struct{ v, set bool }

@@ -76,20 +76,7 @@ func runLoad(ctx context.Context, args []string) error {
 	seed := fs.Int64("seed", def.Seed, "random seed: one seed always generates the same data")
 	cost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of the users' password hash (hashed once for the whole load)")
 	pf := addProgress(fs)
-	setHelp(fs, `usage: tradebench load [--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]
-
-Drops the StockTrader tables in the database and fills them with a generated data set: the
-2007 paper's realistic default is 500,000 accounts with 5 holdings and 5 completed orders each, and
-100,000 quotes. The database can then be served, and returned to exactly this state between
-runs with 'tradebench reset'. Do not load while a server is using the database.
-
-examples:
-  tradebench load                                  # the paper's size into `+dataset.DefaultDB+`
-  tradebench load --accounts 1000 --quotes 500     # a small data set for trying things out
-  tradebench load --db postgres://postgres@127.0.0.1:5432/tradebench
-
-flags:
-`)
+	setHelp(fs, helpText("load.txt", "{{default-db}}", dataset.DefaultDB))
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -127,15 +114,7 @@ var loadFlags = flagNames{"Accounts": "accounts", "Quotes": "quotes", "Holdings"
 func runReset(ctx context.Context, args []string) error {
 	fs := newFlagSet("reset", "[--db DSN]")
 	db := fs.String("db", defaultDB, dbHelp)
-	setHelp(fs, `usage: tradebench reset [--db DSN]
-
-Returns a database filled by 'tradebench load' to exactly its loaded state: removes the
-accounts, holdings and orders runs added, and restores balances, login counters, profiles,
-sold holdings and quote prices and volumes. Run it between benchmark runs, with no server
-using the database.
-
-flags:
-`)
+	setHelp(fs, helpText("reset.txt"))
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

@@ -20,46 +20,7 @@ func init() {
 	register(&command{name: "report", summary: "the HTML report of a results file, price/performance; 'report compare A.json B.json…' puts runs side by side", run: runReport})
 }
 
-const reportHelp = `usage: tradebench report RESULTS.json [--out REPORT.html] [--pricing FILE.yaml] [--format html|csv|junit]
-       tradebench report compare A.json B.json… [--out compare.html] [--pricing FILE.yaml] [--force]
-
-'report' writes the HTML report of one run: headline numbers, charts over the run, the
-transactions, status codes and errors, the peak search, the system under test's CPU and memory,
-the load agents, price/performance and the full disclosure. 'report compare' puts two or more
-runs side by side, the first as the baseline: bar charts of throughput and latency per run and per
-transaction, latency by percentile overlaid, a table of deltas, and every setting and disclosed
-fact that differs between them (per-run facts — ports, times, ids, seeds — folded away).
-
-A difference is coloured only when it is statistically significant (p < 0.05), else shown as
-"~ (p=0.40 n=5)" as Go's benchstat does: runs made with --repeat N are compared across their
-runs (Mann–Whitney U); single runs by batch means of their steady state's per-second series.
-A run that changed a load setting (users, rate, think, access mode) is labelled as such, not as
-a regression. Runs of different workloads or scenarios are refused (--force compares them
-anyway); different measured windows or data sets are flagged at the top.
-
---format csv writes the per-second series and the transaction table beside the results
-(X.series.csv, X.transactions.csv; --out PREFIX to name them PREFIX.series.csv…); --format
-junit writes the thresholds, the audit and the verdict as JUnit test cases (X.junit.xml), for CI.
-
-A report is one HTML file that works offline (its charts and styles are inside it): mail it,
-archive it, print it. 'tradebench run' and 'tradebench drive --out X.json' write it themselves,
-beside the results (X.html), unless --no-report.
-
---pricing prices the system under test: a YAML file with a currency and items of {name, cost}
-(see docs/pricing-example.yaml). The report then shows the cost per TPS: the total divided by the
-peak sustained TPS of a peak search, or else the steady-state TPS, rounded to the cent. The
-results file itself is not changed (price it at run time with 'run --pricing' to keep the price
-in it). With 'compare', --pricing prices every run with the same list: runs of one system under
-test in different modes; runs on different systems are priced each at run time.
-
-examples:
-  tradebench report tradebench-work/results.json
-  tradebench report results.json --pricing pricing.yaml --out published.html
-  tradebench report compare sqlite.json postgres.json grpc.json --out compare.html
-  tradebench report results.json --format junit --out junit.xml
-
-flags:
-`
+var reportHelp = helpText("report.txt")
 
 func runReport(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "compare" {

@@ -22,60 +22,7 @@ func init() {
 	register(&command{name: "run", summary: "the main job: load a StockTrader data set, serve it, measure its capacity with the 19-step scenario, report a verdict (≈3–4 min)", run: runRun})
 }
 
-const runHelp = `usage: tradebench run [flags]
-
-The one-command main job: it measures the platform's capacity as the StockTrader papers did.
-With no flags it creates ./tradebench-work/, loads an embedded SQLite StockTrader data set
-(5,000 accounts, 1,000 quotes; reset instead of reloaded on later runs), starts the StockTrader
-monolith in this process on 127.0.0.1 and searches for its peak with the 2007 paper's 19-step
-stocktrader scenario and 1 s think time: virtual users double each short step (from 100) until
-throughput stops rising with them or a bound is crossed (p90 500 ms, error rate 0.01%), the knee
-is bisected, and one longer run confirms the peak (about 3–4 minutes in all on a 2-core
-machine). It prints the verdict, the capacity (peak TPS, users at the peak, p90 and the server's
-CPU there) and the confirming run's transaction table. The driver runs in the same process as
-the server, so the capacity includes the driver's own cost, and the report says so.
-
-Results are never overwritten: each run writes ./tradebench-work/results-YYYYMMDD-HHMMSS.json
-and its HTML report (.html; --no-report: none) and copies both to results.json/results.html,
-the latest. A named --out that exists is refused unless --force. --pricing FILE.yaml adds
-price/performance (see 'tradebench report --help'). At the end it audits the database (see
-'tradebench audit --help').
-
---users N runs today's fixed load instead (N users, 30 s ramp-up, 2 min measured, 10 s
-ramp-down); --rate R the open model; --peak with --rate searches the arrival rate.
-
-Every result carries a verdict under the run rules (--rule-*; docs/guide.md "Run rules"):
-valid, invalid or inconclusive, with the reasons. Exit status: 0 valid or inconclusive, 2 bad
-command line or a target that failed the preflight, 3 a threshold failed (by default: error
-rate at most 0.01%, the 2007 paper's criterion), 4 the audit found violations, 5 an agent was
-lost, 6 the run is invalid.
-
-With --target it drives an external deployment instead (e.g. Apache DayTrader): nothing is
-loaded or served. The scenario's first request is tried once before the load; a tradebench
-target's data set sizes users and quotes; for another, give --set users=N --set quotes=N.
-
-examples:
-  tradebench run
-  tradebench run --users 50                                            # the fixed 50-user run
-  tradebench run --accounts 500000 --quotes 100000 --users 500 --duration 30m
-  tradebench run --scenario buysell --users 100
-  tradebench run --access grpc --orders async-durable
-  tradebench run --users 50 --versus access=rest                # A/B: 5 trials each, interleaved
-  tradebench run --pricing pricing.yaml --out sqlite.json     # sqlite.json + sqlite.html
-  tradebench run --target http://daytrader:9080 --set users=15000 --set quotes=10000 --users 200
-  tradebench run --target http://sut:8080 --nats-listen 0.0.0.0:4222 --agents 4 --users 400   # on 4 agents
-
---versus KEY=VALUE (access=…, orders=… or db=…) is an A/B comparison in one command: B is the run
-with that one setting changed. --repeat N trials of each (default 5) run alternately, in a random
-order within each pair, so the machine's drift falls on both alike; then both results (X-A.json,
-X-B.json with --out X.json; else versus-…-A.json in the work directory), their reports and the
-comparison (X-compare.html, as 'report compare' draws it) are written and its table printed.
-
-With --agents N (and --target) the load runs on N 'tradebench agent' processes joined over NATS;
-see 'tradebench drive --help' and docs/distributed.md.
-
-flags:
-`
+var runHelp = helpText("run.txt")
 
 // runFlags names the flags that set tradejob.Config's fields.
 var runFlags = flagNames{"Out": "out", "Force": "force"}

@@ -18,47 +18,7 @@ func init() {
 	register(&command{name: "verify", summary: "certify a DayTrader-compatible target before measuring it: the application's pages, business rules, isolation and input, and an audit, checked over the wire", run: runVerifyCmd})
 }
 
-const verifyHelp = `usage: tradebench verify --target URL [--out FILE.json] [--junit FILE.xml] [flags]
-       tradebench verify --services ADDR --access soap|rest|grpc [--service-token-file F] [flags]
-
-Checks, over HTTP and as a browser with JavaScript off would, that the target implements the
-StockTrader / DayTrader application (tradebench, Apache DayTrader, or any other implementation of
-the /daytrader/app servlet contract), before anyone measures it. Each check is a named rule,
-reported with its evidence (the request, what was expected, what came, an excerpt of the page).
-The checks are grouped in four levels:
-
-  1 pages                 every servlet action and JSF page the built-in scenarios use, with the
-                          markers they check; the REST quotes
-  2 business rules        opening balance; buy and sell arithmetic; the 24.95 commission; orders
-                          completed (at once when synchronous, else within --order-bound); totals;
-                          the market summary; profile updates; logout ends the session
-  3 isolation and input   one user cannot see, sell or change another's; bad input gets a clear
-                          4xx, never a 500, and changes nothing
-  4 audit                 a short load on verify's own accounts, every one reconciled from its
-                          pages: money conserved, every order accounted for once
-
-A target is "DayTrader-compatible to level N of 4" when no check of levels 1..N failed. A check
-the target cannot support (no JSF, no REST quotes) is skipped with its reason, never failed.
-
-verify registers its own accounts (vf-RUN-N) and trades only with them, so it is safe on a shared
-target; it says so before it starts. Its trades move the prices of the quotes it trades.
-
-Output: the summary on stdout; --out FILE.json the results (and FILE.html, the report, beside
-it unless --no-report); --junit FILE.xml for CI. Exit status: 0 conformant, 7 not conformant,
-2 a bad command line, 1 the target could not be verified at all.
-
-With --services ADDR --access soap|rest|grpc, verify checks a services host (serve --role bsl)
-instead: the business-services contract a web tier calls, over that transport, in two levels
-(1 business rules, 2 isolation and input; see docs/guide.md, "Certifying a services host").
-
-examples:
-  tradebench verify --target http://127.0.0.1:8080
-  tradebench verify --services 127.0.0.1:8082 --access grpc --service-token-file bsl.token --sync-orders
-  tradebench verify --target http://daytrader:9080 --out verify.json --junit verify.xml
-  tradebench verify --target http://127.0.0.1:8080 --order-bound 30s   # asynchronous orders
-
-flags:
-`
+var verifyHelp = helpText("verify.txt")
 
 // verifyFlags maps verify.Config's fields to the flags that set them.
 var verifyFlags = flagNames{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",

@@ -21,19 +21,7 @@ func init() {
 	register(&command{name: "wstest", summary: "WSTest: the web-service serialization benchmark (serve, drive, configs)", run: runWSTest})
 }
 
-const wstestUsage = `usage: tradebench wstest <serve|drive|configs> [flags]
-
-WSTest (Sun's WSTest 1.0, Microsoft's 1.1) measures a web-service stack: its operations do no
-business logic but echo their parameters — EchoVoid, EchoStruct (an array of structs), EchoList
-(a linked list), EchoSynthetic (string, struct, byte array) and GetOrder (a purchase order).
-
-  serve    run the service: SOAP 1.1 at POST /wstest/soap (WSDL: GET /wstest/soap?wsdl),
-           JSON at POST /wstest/json/{operation}, and gRPC on --grpc-listen
-  drive    load a WSTest service and check every echo; flags or the old kit's INI keys
-  configs  list the built-in INI configurations, or print one: tradebench wstest configs sun-echolist20
-
-Run 'tradebench wstest <sub> --help' for its flags.
-`
+var wstestUsage = helpText("wstest.txt")
 
 func runWSTest(ctx context.Context, args []string) error {
 	return runSubcommand(ctx, args, wstestUsage,
@@ -43,18 +31,7 @@ func runWSTest(ctx context.Context, args []string) error {
 
 func wstestServe(ctx context.Context, args []string) error {
 	fs := newFlagSet("wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
-	setHelp(fs, `usage: tradebench wstest serve [--listen ADDR] [--grpc-listen ADDR] [flags]
-
-Runs the WSTest service: SOAP 1.1 at POST /wstest/soap (WSDL: GET /wstest/soap?wsdl), JSON at
-POST /wstest/json/{operation} and gRPC on --grpc-listen, until Ctrl-C.
-
-examples:
-  tradebench wstest serve
-  tradebench wstest serve --listen 127.0.0.1:8080 --grpc-listen ""     # no gRPC
-  tradebench wstest serve --max-items 9000 --max-body 64000000
-
-flags:
-`)
+	setHelp(fs, helpText("wstest-serve.txt"))
 	listen := fs.String("listen", wsserver.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
 	grpcListen := fs.String("grpc-listen", wsserver.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
 	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
@@ -123,22 +100,7 @@ var wstestFlagKeys = map[string]string{"list-size": "ListSize", "num-bytes": "Nu
 // wstestDriveFlags names the flags that set wstestjob.Config's fields.
 var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Repeat": "repeat"}
 
-const wstestDriveHelp = `usage: tradebench wstest drive --target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]
-
-Loads a WSTest service and checks that every response is the right echo. The run is set by the
-old kit's INI keys (--config: a file or a built-in, see 'tradebench wstest configs'), by flags,
-or both; flags win. The old kit's Agents, RampUp, SteadyState and RampDown are --users (-c),
---ramp-up, --duration (-d) and --ramp-down here; in the INI file they are whole seconds, on the
-command line durations with a unit (10s, 2m), as on every command. With --out X.json the HTML
-report goes beside it, X.html (--no-report: none).
-
-examples:
-  tradebench wstest drive --target http://127.0.0.1:8080 --config sun-echolist20
-  tradebench wstest drive --target http://127.0.0.1:8080 --mix EchoStruct=50,GetOrder=50 --users 16 --duration 2m
-  tradebench wstest drive --grpc 127.0.0.1:9090 --encoding grpc --methodology users --out wstest.json
-
-flags:
-`
+var wstestDriveHelp = helpText("wstest-drive.txt")
 
 func wstestDrive(ctx context.Context, args []string) error {
 	fs := newFlagSet("wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")

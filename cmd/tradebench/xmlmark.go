@@ -16,18 +16,7 @@ func init() {
 	register(&command{name: "xmlmark", summary: "XML Mark: the XML document lifecycle benchmark (gen, run, configs)", run: runXMLMark})
 }
 
-const xmlmarkUsage = `usage: tradebench xmlmark <gen|run|configs> [flags]
-
-XML Mark measures the life of an XML business document (an invoice) in memory:
-tree transactions (dom: github.com/beevik/etree) parse, access, modify and serialize it;
-streaming transactions (sax: github.com/orisano/gosax, pull: encoding/xml) scan and access it.
-
-  gen      write a generated invoice document (and its XSD)
-  run      run a configuration: one of the built-ins (DOM1…DOM6, SAX1…SAX3) or an INI file
-  configs  list the built-in configurations, or print one: tradebench xmlmark configs DOM4
-
-Run 'tradebench xmlmark <sub> --help' for its flags.
-`
+var xmlmarkUsage = helpText("xmlmark.txt")
 
 func runXMLMark(ctx context.Context, args []string) error {
 	return runSubcommand(ctx, args, xmlmarkUsage,
@@ -38,17 +27,7 @@ func runXMLMark(ctx context.Context, args []string) error {
 
 func xmlmarkGen(args []string) error {
 	fs := newFlagSet("xmlmark gen", "[--lines N] [--out FILE] [--xsd FILE]")
-	setHelp(fs, `usage: tradebench xmlmark gen [--lines N] [--out FILE] [--xsd FILE]
-
-Writes the generated invoice document the built-in configurations use (inv<N>.xml is this
-document with N line items), and optionally its XML schema.
-
-examples:
-  tradebench xmlmark gen --lines 100 --out inv100.xml --xsd invoice.xsd
-  tradebench xmlmark gen --lines 1000 | wc -c
-
-flags:
-`)
+	setHelp(fs, helpText("xmlmark-gen.txt"))
 	lines := fs.Int("lines", xmlmark.DOMLines, "line items in the invoice (the XML Mark paper uses 100 ≈ 90 KB for DOM, 1000 ≈ 900 KB for streaming)")
 	out := fs.String("out", "-", "write the document to FILE (- = standard output)")
 	xsd := fs.String("xsd", "", "also write the invoice schema (XSD) to FILE")
