@@ -44,8 +44,12 @@ type Config struct {
 	Addr string
 	// Access is the transport: soap, rest or grpc.
 	Access string
-	// Token is the deployment's service token ("" when the host requires none).
+	// Token is the deployment's service token. Empty: Dial resolves it as every client of a
+	// deployment does (svcauth.Resolve: $TRADEBENCH_SERVICE_TOKEN, TokenFile, or
+	// ./tradebench-service-token), and sends none when none is configured.
 	Token string
+	// TokenFile holds the service token (must exist when given).
+	TokenFile string
 	// Timeout bounds each call (default 30s).
 	Timeout time.Duration
 	// OrderBound is how long an order may take to become final (default 10s).
@@ -129,6 +133,13 @@ func Dial(cfg Config) (remote.Client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if cfg.Token == "" {
+		token, _, _, err := svcauth.Resolve(cfg.TokenFile, false)
+		if err != nil {
+			return nil, &setting.Error{Field: "TokenFile", Err: err}
+		}
+		cfg.Token = token
+	}
 	svc, err := remote.Dial(cfg.Access, cfg.Addr, remote.Options{Timeout: cfg.Timeout, Auth: svcauth.Client{Token: cfg.Token}})
 	if err != nil {
 		return nil, setting.Errorf("Addr", "%v", err)
@@ -144,6 +155,25 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 		return nil, err
 	}
 	defer svc.Close()
+	return Check(ctx, svc, cfg, run)
+}
+
+// RunNoticed is Run as the verify command makes it: it dials cfg.Addr, makes sure the host
+// answers (a *setting.Error of Addr if not), says on log what it will create (Notice), and
+// verifies it with a line per check on log.
+func RunNoticed(ctx context.Context, cfg Config, log io.Writer) (*report.Verification, error) {
+	svc, err := Dial(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer svc.Close()
+	cfg.SetDefaults()
+	if err := remote.Reachable(ctx, svc, cfg.Timeout); err != nil {
+		return nil, setting.Errorf("Addr", "%s: the services host does not answer over %s: %v", cfg.Addr, cfg.Access, err)
+	}
+	run := NewRun()
+	fmt.Fprintf(log, "verify %s://%s: %s\n", cfg.Access, cfg.Addr, Notice(run))
+	cfg.Progress = log
 	return Check(ctx, svc, cfg, run)
 }
 

@@ -132,7 +132,7 @@ func cliCases() []cliCase {
 		cliCase{args: []string{"drive"}, code: exitUsage, want: []string{"--target is required"}},
 		cliCase{args: []string{"report"}, code: exitUsage, want: []string{"want one results file"}},
 		cliCase{args: []string{"report", "compare"}, code: exitUsage, want: []string{"two or more"}},
-		cliCase{args: []string{"client"}, code: exitUsage, want: []string{"--bsl is required"}},
+		cliCase{args: []string{"client"}, code: exitUsage, want: []string{"--bsl: is required"}},
 		cliCase{args: []string{"agent"}, code: exitUsage, want: []string{"--nats: is required"}},
 		cliCase{args: []string{"reset"}, code: exitUsage, want: []string{"no such database"}},
 		cliCase{args: []string{"audit"}, code: exitUsage, want: []string{"no such database"}},

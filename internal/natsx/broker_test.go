@@ -22,7 +22,7 @@ func TestDialStartsOrConnects(t *testing.T) {
 		nc.Close()
 		t.Fatal("a connection without the token was taken")
 	}
-	second, err := Dial(BrokerConfig{URL: first.URL, Token: first.Token, ConnName: "second"})
+	second, err := Dial(BrokerConfig{URL: first.URL, Token: first.Token, ConnName: "second", Server: ServerConfig{Name: "t2", Addr: "127.0.0.1:0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
