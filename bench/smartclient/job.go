@@ -115,4 +115,3 @@ func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Prepared
 		Close: func() { svc.Close() },
 	}, nil
 }
-
