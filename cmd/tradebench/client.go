@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -18,12 +19,12 @@ func init() {
 var clientHelp = helpText("client.txt", "{{token-file}}", svcauth.DefaultTokenFile)
 
 // clientFlags names the flags that set tui.Config's fields.
-var clientFlags = flagNames{"Access": "access", "BSL": "bsl", "TokenFile": "service-token-file", "Stream": "stream", "Batch": "batch",
+var clientFlags = cliflag.Names{"Access": "access", "BSL": "bsl", "TokenFile": "service-token-file", "Stream": "stream", "Batch": "batch",
 	"UserID": "uid", "Password": "password", "Symbols": "symbols", "CallTimeout": "call-timeout"}
 
 func runClient(ctx context.Context, args []string) error {
-	fs := newFlagSet("client", "")
-	setHelp(fs, clientHelp)
+	fs := cliflag.NewFlagSet("tradebench client", "")
+	cliflag.SetHelp(fs, clientHelp)
 	var c tui.Config
 	fs.StringVar(&c.Access, "access", remote.REST, "transport to the business services: soap, rest or grpc")
 	fs.StringVar(&c.BSL, "bsl", "", "the services host's endpoint for --access (host:port): SOAP/REST address for soap and rest, gRPC address for grpc")
@@ -34,9 +35,9 @@ func runClient(ctx context.Context, args []string) error {
 	fs.StringVar(&c.Password, "password", "", "password (batch mode; prefills the login screen)")
 	symbols := fs.String("symbols", strings.Join(tui.DefaultSymbols, ","), "the quotes screen's symbols (comma separated)")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", clientopt.DefaultTimeout, "timeout of every call to the services host")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	c.Symbols = splitList(*symbols)
-	return clientFlags.orUsage(tui.Run(ctx, c, os.Stdout))
+	return clientFlags.OrUsage(tui.Run(ctx, c, os.Stdout))
 }

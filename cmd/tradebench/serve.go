@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
@@ -20,7 +21,7 @@ func init() {
 }
 
 // serveFlags names the flags that set server.Config's fields (orders.Config's under Orders).
-var serveFlags = flagNames{
+var serveFlags = cliflag.Names{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
 	"Services.MarketSummaryTTL": "market-summary-ttl", "Web.OrdersLimit": "orders-limit", "Services.HashCost": "hash-cost",
 	"Web.SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout",
@@ -34,7 +35,7 @@ var serveFlags = flagNames{
 
 func runServe(ctx context.Context, args []string) error {
 	cfg := server.DefaultConfig()
-	fs := newFlagSet("serve", "[flags]\n\n"+
+	fs := cliflag.NewFlagSet("tradebench serve", "[flags]\n\n"+
 		"Serves the StockTrader brokerage application. With no --role it is the monolith: the\n"+
 		"pages under /trade/ and the Trade/DayTrader contract under /daytrader/app, the business\n"+
 		"services host (SOAP, REST, gRPC) and the order processor, over one database, in one\n"+
@@ -90,14 +91,14 @@ func runServe(ctx context.Context, args []string) error {
 	fs.IntVar(&spec.Quotes, "quotes", spec.Quotes, "with --load-if-empty: quotes to load")
 	fs.IntVar(&spec.Holdings, "holdings", spec.Holdings, "with --load-if-empty: holdings (and orders) per account")
 	fs.Int64Var(&spec.Seed, "seed", spec.Seed, "with --load-if-empty: random seed of the data set")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 
 	cfg.Logger = slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	roles, err := server.ParseRoles(*role)
 	if err != nil {
-		return usageErrorf("--role: %v", err)
+		return cliflag.Errorf("--role: %v", err)
 	}
 	cfg.Roles = roles
 	cfg.FixedAccess = !*accessSwitch
@@ -109,11 +110,11 @@ func runServe(ctx context.Context, args []string) error {
 		cfg.Web.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
 	if err := cfg.Validate(); err != nil {
-		return serveFlags.usageError(err)
+		return serveFlags.UsageError(err)
 	}
 	if *loadIfEmpty {
 		if err := spec.Validate(); err != nil {
-			return loadFlags.usageError(err)
+			return loadFlags.UsageError(err)
 		}
 		cfg.LoadIfEmpty = &spec
 	}
@@ -128,7 +129,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	srv, err := server.Start(ctx, cfg) // resolves the tokens (ResolveTokens)
 	if err != nil {
-		return loadHint(serveFlags.orUsage(err), cfg.DB, true)
+		return loadHint(serveFlags.OrUsage(err), cfg.DB, true)
 	}
 	log.Info("tradebench serving", srv.Endpoints()...)
 	return srv.Wait(ctx)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/verify"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -19,11 +20,11 @@ func init() {
 var verifyHelp = helpText("verify.txt")
 
 // verifyFlags maps verify.Config's and verify.Outputs' fields to the flags that set them.
-var verifyFlags = flagNames{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
+var verifyFlags = cliflag.Names{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
 	"AuditUsers": "audit-users", "AuditTrades": "audit-trades", "JSON": "out", "JUnit": "junit"}
 
 func runVerifyCmd(ctx context.Context, args []string) error {
-	fs := newFlagSet("verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
+	fs := cliflag.NewFlagSet("tradebench verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
 	var cfg verify.Config
 	fs.StringVar(&cfg.Target, "target", "", "the web tier's base URL, e.g. http://127.0.0.1:8080 (the /daytrader/… paths are below it)")
 	fs.DurationVar(&cfg.Timeout, "timeout", verify.DefaultTimeout, "bound of each request")
@@ -38,13 +39,13 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.NoReport, "no-report", false, "do not write the HTML report beside --out")
 	var sf servicesFlags
 	sf.register(fs)
-	setHelp(fs, verifyHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, verifyHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if sf.Addr != "" || sf.Access != "" {
 		if cfg.Target != "" {
-			return usageErrorf("--target and --services: give one, a web tier's URL or a services host's address")
+			return cliflag.Errorf("--target and --services: give one, a web tier's URL or a services host's address")
 		}
 		sf.Timeout, sf.OrderBound, sf.Symbols = cfg.Timeout, cfg.OrderBound, splitList(*symbols)
 		return runVerifyServices(ctx, sf.Config, o)
@@ -52,14 +53,14 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	cfg.Symbols = splitList(*symbols)
 	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
-		return verifyFlags.usageError(err)
+		return verifyFlags.UsageError(err)
 	}
 	if err := o.Check(); err != nil {
-		return verifyFlags.usageError(err)
+		return verifyFlags.UsageError(err)
 	}
 	res, err := verify.RunNoticed(ctx, cfg, os.Stderr)
 	if res == nil {
-		return verifyFlags.orUsage(err)
+		return verifyFlags.OrUsage(err)
 	}
 	return o.Finish(res, err, os.Stdout)
 }
@@ -92,11 +93,11 @@ func (vf *verifyFirst) register(fs *flag.FlagSet) {
 func (vf *verifyFirst) check(ctx context.Context, target string, insecure bool) (*report.VerificationSummary, error) {
 	switch {
 	case vf.force && !vf.on:
-		return nil, usageErrorf("--verify-force goes with --verify")
+		return nil, cliflag.Errorf("--verify-force goes with --verify")
 	case !vf.on:
 		return nil, nil
 	case target == "":
-		return nil, usageErrorf("--verify checks a --target; the embedded server is tradebench itself, which bench/verify's tests certify in every mode")
+		return nil, cliflag.Errorf("--verify checks a --target; the embedded server is tradebench itself, which bench/verify's tests certify in every mode")
 	}
 	sum, err := verify.Before(ctx, verify.Config{Target: target, Insecure: insecure}, vf.force, os.Stderr)
 	if nc := (*report.NotConformant)(nil); errors.As(err, &nc) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/verify"
 	"github.com/tradebench/tradebench/bench/verifyservices"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
 
@@ -22,20 +23,20 @@ func (f *servicesFlags) register(fs *flag.FlagSet) {
 }
 
 // servicesVerifyFlags maps verifyservices.Config's and verify.Outputs' fields to the flags that set them.
-var servicesVerifyFlags = flagNames{"Addr": "services", "Access": "access", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
+var servicesVerifyFlags = cliflag.Names{"Addr": "services", "Access": "access", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
 	"TokenFile": "service-token-file", "JSON": "out", "JUnit": "junit"}
 
 // runVerifyServices is `verify --services`: the same outputs as a web tier's verification.
 func runVerifyServices(ctx context.Context, cfg verifyservices.Config, o verify.Outputs) error {
 	if cfg.Addr == "" {
-		return usageErrorf("--services is required with --access: the services host's %s endpoint (host:port)", cfg.Access)
+		return cliflag.Errorf("--services is required with --access: the services host's %s endpoint (host:port)", cfg.Access)
 	}
 	if err := o.Check(); err != nil {
-		return servicesVerifyFlags.usageError(err)
+		return servicesVerifyFlags.UsageError(err)
 	}
 	res, err := verifyservices.RunNoticed(ctx, cfg, os.Stderr)
 	if res == nil {
-		return servicesVerifyFlags.orUsage(err)
+		return servicesVerifyFlags.OrUsage(err)
 	}
 	return o.Finish(res, err, os.Stdout)
 }
