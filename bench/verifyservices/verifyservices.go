@@ -21,8 +21,6 @@ package verifyservices
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/verify"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -107,17 +106,7 @@ func (c *Config) Validate() error {
 }
 
 // Notice is what verify says before it changes anything: the accounts it creates.
-func Notice(run string) string {
-	return fmt.Sprintf("verify registers its own accounts (vsf-%s-1, vsf-%s-2, …) and trades only with them; "+
-		"it changes no other account (its trades move the prices of the quotes it trades, as any trade does)", run, run)
-}
-
-// NewRun is a fresh run id: the accounts of one verification are vsf-RUN-N.
-func NewRun() string {
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func Notice(run string) string { return verify.AccountsNotice("vsf", run) }
 
 // Dial is a client of cfg.Addr over cfg.Access, as a web tier makes it, with cfg.Token.
 func Dial(cfg Config) (remote.Client, error) {
@@ -171,7 +160,7 @@ func RunNoticed(ctx context.Context, cfg Config, log io.Writer) (*report.Verific
 	if err := remote.Reachable(ctx, svc, cfg.Timeout); err != nil {
 		return nil, setting.Errorf("Addr", "%s: the services host does not answer over %s: %v", cfg.Addr, cfg.Access, err)
 	}
-	run := NewRun()
+	run := verify.NewRun()
 	fmt.Fprintf(log, "verify %s://%s: %s\n", cfg.Access, cfg.Addr, Notice(run))
 	cfg.Progress = log
 	return Check(ctx, svc, cfg, run)
