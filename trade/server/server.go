@@ -395,10 +395,8 @@ func (s *Server) connectQuotes() error {
 	}
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
-			// the trades execute in the services process: without a broker shared with it
-			// (e.g. serve --role bsl --orders async-volatile --nats-port 4222 there, and
-			// --nats nats://HOST:4222 here) nothing tells this web tier that a quote moved
-			s.log.Warn("quote changes from a remote services host need a NATS broker shared with it (Orders.NATS: serve's --nats); without one this web tier's live quote streams never update")
+			// serve's own words: this is the warning its operator reads at start
+			s.log.Warn("quote changes from a remote services host need --nats (Orders.NATS): the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
 		}
 		return nil
 	}
