@@ -185,6 +185,11 @@ func (c *Config) SetDefaults() {
 	if c.ConnectTimeout == 0 {
 		c.ConnectTimeout = c.Timeout
 	}
+	if c.Stream != nil {
+		s := *c.Stream // the caller's stays as given
+		s.SetDefaults(c.Target)
+		c.Stream = &s
+	}
 }
 
 // Load is the load engine's configuration of the drive: its load model, phases and resources.
@@ -221,6 +226,11 @@ func (c Config) Validate() error {
 	}
 	if err := c.Request.validate(c.URL != ""); err != nil {
 		return err
+	}
+	if c.Stream != nil {
+		if err := c.Stream.Validate(); err != nil {
+			return setting.In("Stream", err)
+		}
 	}
 	return c.checkLive()
 }
