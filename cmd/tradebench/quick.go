@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 )
 
 // quickFlags are quick mode's flags, spelled as wrk, hey and oha spell them: --url, -H
@@ -34,18 +35,18 @@ func (q *quickFlags) register(fs *flag.FlagSet) {
 
 // request is the drive's quick-mode request, or nil; a quick-mode flag without --url is refused.
 func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if q.url == "" {
 		for _, f := range []string{"H", "header", "m", "method", "body"} {
 			if given[f] {
-				return nil, usageErrorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", dashed(f))
+				return nil, cliflag.Errorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", cliflag.Dashed(f))
 			}
 		}
 		return nil, nil
 	}
 	body, err := driver.QuickBody(q.body)
 	if err != nil {
-		return nil, usageErrorf("--body %v", err)
+		return nil, cliflag.Errorf("--body %v", err)
 	}
 	return &driver.QuickRequest{Method: q.method, Headers: q.headers, Body: body}, nil
 }
