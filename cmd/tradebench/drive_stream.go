@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/driver/streamload"
+	"github.com/tradebench/tradebench/internal/cliflag"
 )
 
 // streamFlags are drive's stream subscriber flags, a block of their own.
@@ -27,20 +28,20 @@ func (f *streamFlags) config(target string) (*streamload.Config, error) {
 		return nil, nil
 	}
 	if f.subscribers < 0 || f.subscribers > 100_000 {
-		return nil, usageErrorf("--stream-subscribers must be between 0 and 100000, got %d", f.subscribers)
+		return nil, cliflag.Errorf("--stream-subscribers must be between 0 and 100000, got %d", f.subscribers)
 	}
 	u := f.url
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		if target == "" {
-			return nil, usageErrorf("--stream-url %q is a path: it needs --target (or give an absolute URL)", u)
+			return nil, cliflag.Errorf("--stream-url %q is a path: it needs --target (or give an absolute URL)", u)
 		}
 		u = strings.TrimSuffix(target, "/") + "/" + strings.TrimPrefix(u, "/")
 	}
 	if p, err := url.Parse(u); err != nil || p.Host == "" {
-		return nil, usageErrorf("--stream-url: %q is not a URL", u)
+		return nil, cliflag.Errorf("--stream-url: %q is not a URL", u)
 	}
 	if f.timeField == "" {
-		return nil, usageErrorf("--stream-time-field must name a JSON field")
+		return nil, cliflag.Errorf("--stream-time-field must name a JSON field")
 	}
 	return &streamload.Config{URL: u, Subscribers: f.subscribers, TimeField: f.timeField}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 )
 
 // quickFlags are quick mode's flags, spelled as wrk, hey and oha spell them: --url, -H
@@ -39,11 +40,11 @@ func (q *quickFlags) register(fs *flag.FlagSet) {
 
 // request is the drive's quick-mode request, or nil; a quick-mode flag without --url is refused.
 func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if q.url == "" {
 		for _, f := range []string{"H", "header", "m", "method", "body"} {
 			if given[f] {
-				return nil, usageErrorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", dashed(f))
+				return nil, cliflag.Errorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", cliflag.Dashed(f))
 			}
 		}
 		return nil, nil
@@ -52,15 +53,15 @@ func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
 	if path, ok := strings.CutPrefix(q.body, "@"); ok {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, usageErrorf("--body @%s: %v", path, err)
+			return nil, cliflag.Errorf("--body @%s: %v", path, err)
 		}
 		defer f.Close()
 		b, err := io.ReadAll(io.LimitReader(f, maxQuickBody+1))
 		if err != nil {
-			return nil, usageErrorf("--body @%s: %v", path, err)
+			return nil, cliflag.Errorf("--body @%s: %v", path, err)
 		}
 		if len(b) > maxQuickBody {
-			return nil, usageErrorf("--body @%s: larger than %d MiB", path, maxQuickBody>>20)
+			return nil, cliflag.Errorf("--body @%s: larger than %d MiB", path, maxQuickBody>>20)
 		}
 		r.Body = b
 	} else {
