@@ -233,3 +233,10 @@ func copyFile(from, to string) error {
 	}
 	return htmlreport.WriteFile(to, func(w io.Writer) error { _, err := w.Write(b); return err })
 }
+
+// To is an Output of o's settings (Force, NoReport, the price list, the streams) writing to
+// out: one command's several results files (run --versus: each side's). It is checked and
+// written on its own.
+func (o *Output) To(out string) *Output {
+	return &Output{Out: out, Force: o.Force, NoReport: o.NoReport, PricingFile: o.PricingFile, Summary: o.Summary, Log: o.Log, now: o.now}
+}

@@ -204,3 +204,40 @@ func TestNoFile(t *testing.T) {
 		t.Errorf("no file: %v, summary %d bytes, results %q", err, summary.Len(), o.Results())
 	}
 }
+
+// Compare refuses runs of different workloads unless Force (a setting.Error of Force wrapping
+// report.NotComparable), before the page is written; with Force it writes the page. Render
+// refuses an unknown format naming the field, and exports csv as two files beside the results.
+// Mutant: publish-compare-any (the Comparable check skipped) fails this test.
+func TestCompareAndRender(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join("..", "testdata", "v1-run.json"), filepath.Join("..", "testdata", "v1-sweep.json")
+	page := filepath.Join(dir, "c.html")
+	err := Compare{Files: []string{a, b}, Out: page}.Run()
+	var nc *report.NotComparable
+	var se *setting.Error
+	if !errors.As(err, &nc) || !errors.As(err, &se) || se.Field != "Force" {
+		t.Errorf("a run and a sweep compared: %v", err)
+	}
+	if _, err := os.Stat(page); err == nil {
+		t.Error("a refused comparison wrote its page")
+	}
+	if err := (Compare{Files: []string{a, b}, Out: page, Force: true}).Run(); err != nil {
+		t.Errorf("Force: %v", err)
+	}
+	if !strings.Contains(read(t, page), "<html") {
+		t.Error("no comparison page")
+	}
+	if err := (Render{File: a, Format: "pfd"}).Run(); !errors.As(err, &se) || se.Field != "Format" {
+		t.Errorf("format pfd: %v", err)
+	}
+	var log bytes.Buffer
+	if err := (Render{File: a, Out: filepath.Join(dir, "x"), Format: "csv", Log: &log}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"x.series.csv", "x.transactions.csv"} {
+		if !strings.Contains(log.String(), "csv written to "+filepath.Join(dir, f)) || read(t, filepath.Join(dir, f)) == "" {
+			t.Errorf("%s not written:\n%s", f, log.String())
+		}
+	}
+}

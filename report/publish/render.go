@@ -51,7 +51,7 @@ func (r Render) Run() error {
 	if !slices.Contains(Formats, format) {
 		return setting.Errorf("Format", "%q is not %s%s", format, strings.Join(Formats, ", "), suggest.DidYouMean(format, Formats))
 	}
-	res, err := readResults(r.File)
+	res, err := readResults("File", r.File)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (c Compare) Run() error {
 	}
 	runs := make([]htmlreport.Run, len(c.Files))
 	for i, f := range c.Files {
-		res, err := readResults(f)
+		res, err := readResults("Files", f)
 		if err != nil {
 			return err
 		}
@@ -178,11 +178,11 @@ func Label(files []string, i int, res *report.Results) string {
 }
 
 // readResults reads a results file; a file that cannot be read or is not results is bad input
-// (a *setting.Error of Files, its message naming the file).
-func readResults(path string) (*report.Results, error) {
+// (a *setting.Error of field, its message naming the file).
+func readResults(field, path string) (*report.Results, error) {
 	res, err := report.ReadFile(path)
 	if err != nil {
-		return nil, &setting.Error{Field: "Files", Err: err}
+		return nil, &setting.Error{Field: field, Err: err}
 	}
 	return res, nil
 }
