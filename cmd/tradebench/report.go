@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/publish"
@@ -21,30 +22,30 @@ func runReport(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return runCompare(args[1:])
 	}
-	fs := newFlagSet("report", "RESULTS.json [flags]")
+	fs := cliflag.NewFlagSet("tradebench report", "RESULTS.json [flags]")
 	r := publish.Render{Log: os.Stderr}
 	fs.StringVar(&r.Out, "out", "", "write the report here (default: beside the results, the same name with .html)")
 	fs.StringVar(&r.PricingFile, "pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): adds price/performance")
 	fs.StringVar(&r.Format, "format", "html", "html (the report), csv (per-second series and transaction table) or junit (thresholds and verdict as JUnit test cases, for CI)")
-	setHelp(fs, reportHelp)
+	cliflag.SetHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
-		return usageErrorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
+		return cliflag.Errorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
 	}
 	r.File = files[0]
 	return publishError(r.Run())
 }
 
 func runCompare(args []string) error {
-	fs := newFlagSet("report compare", "A.json B.json… [flags]")
+	fs := cliflag.NewFlagSet("tradebench report compare", "A.json B.json… [flags]")
 	c := publish.Compare{Log: os.Stderr}
 	fs.StringVar(&c.Out, "out", "compare.html", "write the comparison here")
 	fs.StringVar(&c.PricingFile, "pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
 	fs.BoolVar(&c.Force, "force", false, "compare runs of different workloads or scenarios anyway")
-	setHelp(fs, reportHelp)
+	cliflag.SetHelp(fs, reportHelp)
 	var err error
 	if c.Files, err = parseWithFiles(fs, args); err != nil {
 		return err
@@ -55,7 +56,7 @@ func runCompare(args []string) error {
 // checkOutDir refuses, before any work, an output file whose directory does not exist.
 func checkOutDir(path string) error {
 	if err := report.CheckWritable(path); err != nil {
-		return usageErrorf("--out: %v", err)
+		return cliflag.Errorf("--out: %v", err)
 	}
 	return nil
 }
@@ -65,7 +66,7 @@ func checkOutDir(path string) error {
 func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 	var files []string
 	for {
-		if err := parseFlags(fs, args, true); err != nil {
+		if err := cliflag.Parse(fs, args, true); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -96,7 +97,7 @@ func (p *publishFlags) check() error {
 func (p *publishFlags) write(res *report.Results) error { return publishError(p.Write(res)) }
 
 // publishNames names the flags that set report/publish's fields.
-var publishNames = flagNames{"Out": "out", "PricingFile": "pricing", "Format": "format"}
+var publishNames = cliflag.Names{"Out": "out", "PricingFile": "pricing", "Format": "format"}
 
 // publishError maps report/publish's errors to the command line: bad input is a usage error
 // (exit 2) naming the flag; a file that could not be written passes as it is.
@@ -106,13 +107,13 @@ func publishError(err error) error {
 	var se *setting.Error
 	switch {
 	case errors.As(err, &ex):
-		return usageErrorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", ex.Path)
+		return cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", ex.Path)
 	case errors.As(err, &nc):
-		return usageErrorf("%v; --force compares them anyway", nc)
+		return cliflag.Errorf("%v; --force compares them anyway", nc)
 	case errors.As(err, &se) && (se.Field == "File" || se.Field == "Files"):
-		return usageErrorf("%v", se.Err) // the message names the file
+		return cliflag.Errorf("%v", se.Err) // the message names the file
 	}
-	return publishNames.orUsage(err)
+	return publishNames.OrUsage(err)
 }
 
 // addLabel registers --label, the run's name, on a load command.
