@@ -46,7 +46,7 @@ type driveFlags struct {
 	keep       cliflag.OptBool
 	set        cliflag.KV
 	sutMetrics string
-	bodyBudget *sizeFlag
+	bodyBudget *cliflag.Size
 
 	peak                         bool
 	peakStart, peakMax, peakStep float64
@@ -68,7 +68,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
 	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
 	fs.TextVar(&f.cfg.Redirects, "redirects", httpc.RedirectSameOrigin, "which redirects requests follow: "+strings.Join(httpc.RedirectPolicies, ", ")+" (a hop to another origin carries no body, cookies or Authorization; docs/security.md)")
-	f.bodyBudget = newSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
+	f.bodyBudget = cliflag.AddSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
@@ -99,7 +99,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
 	cfg.LiveToken, cfg.LiveAllowHosts = base.LiveToken, base.LiveAllowHosts
 	cfg.URL, cfg.Params = quickURL, f.set
-	cfg.BodyBudget = f.bodyBudget.n
+	cfg.BodyBudget = f.bodyBudget.N
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}

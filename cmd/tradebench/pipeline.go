@@ -40,7 +40,7 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
 	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
-	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	fs.Var(scenario.ThinkValue{T: &f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
 	cliflag.Alias(fs, "users", "c", "threads")
 	cliflag.Alias(fs, "duration", "d", "steady")
 	cliflag.Alias(fs, "ramp-up", "rampup", "warmup")
@@ -75,25 +75,6 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 			set()
 		}
 	}
-}
-
-// thinkFlag is --think, parsed as it is given (a mistake names the flag at once).
-type thinkFlag struct{ t **scenario.Think }
-
-func (f thinkFlag) String() string {
-	if f.t == nil || *f.t == nil {
-		return ""
-	}
-	return (*f.t).String()
-}
-
-// NeedsUnit: a bare number given to --think gets the duration hint (cliflag.UnitValue).
-func (thinkFlag) NeedsUnit() bool { return true }
-
-func (f thinkFlag) Set(s string) error {
-	t, err := scenario.ParseThink(s)
-	*f.t = &t
-	return err
 }
 
 // pipelineFlags are the flags of every load command: the phases and the pipeline's settings.

@@ -76,7 +76,7 @@ func TestJoinedShortFlags(t *testing.T) {
 
 // TestParseMistakesAreOneLine: every mistake is one usage error (wrapping ErrUsage) that says
 // what is wrong with a hint and where the help is. Mutants: cliflag-no-did-you-mean (nearestFlag
-// finding nothing), cliflag-duration-no-hint (isDurationFlag false: "not a number" for a
+// offered no flag), cliflag-duration-no-hint (isDurationFlag false: "not a number" for a
 // duration), cliflag-alias-named-old (the message names -d, not --duration), cliflag-unit-ignored
 // (--think 1 without the hint).
 func TestParseMistakesAreOneLine(t *testing.T) {
@@ -251,5 +251,23 @@ func TestRunSubcommand(t *testing.T) {
 	err := RunSubcommand(context.Background(), []string{"srve"}, "usage\n", subs...)
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), `unknown subcommand "srve" (want serve or drive)`) {
 		t.Errorf("srve: %v", err)
+	}
+}
+
+// TestSize: a size flag reads 500KB as bytes, shows its default as written, and a fraction is
+// refused naming the flag. Mutant: cliflag-size-ignored (Set leaving N alone: --size keeps
+// its default).
+func TestSize(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	size := AddSize(fs, "size", 1<<20, "blob size")
+	if def := fs.Lookup("size").DefValue; def != "1MB" {
+		t.Errorf("default shown as %q, want 1MB", def)
+	}
+	if err := Parse(fs, []string{"--size", "500KB"}, false); err != nil || size.N != 500<<10 {
+		t.Errorf("--size 500KB: %d, %v; want %d", size.N, err, 500<<10)
+	}
+	err := Parse(fs, []string{"--size", "1.5MB"}, false)
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), `--size "1.5MB": size "1.5MB": want a whole number`) {
+		t.Errorf("--size 1.5MB: %v", err)
 	}
 }
