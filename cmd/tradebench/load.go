@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/progress"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/server"
@@ -26,7 +27,7 @@ func init() {
 // checkDSN is the usage check of a --db (exit status 2 before anything is opened).
 func checkDSN(db string) error {
 	if _, _, err := dsn.Parse(db); err != nil {
-		return usageErrorf("--db: %v", err)
+		return cliflag.Errorf("--db: %v", err)
 	}
 	return nil
 }
@@ -38,9 +39,9 @@ func needDB(db string, create bool, hint string) error {
 	err := dsn.Need(db, create, dataset.DefaultDir)
 	switch {
 	case errors.Is(err, dsn.ErrNoDatabase):
-		return usageErrorf("--db %v; %s", err, hint)
+		return cliflag.Errorf("--db %v; %s", err, hint)
 	case errors.Is(err, dsn.ErrNoDir):
-		return usageErrorf("--db %v", err)
+		return cliflag.Errorf("--db %v", err)
 	}
 	return err
 }
@@ -49,21 +50,21 @@ const dbHelp = "database: sqlite:PATH or postgres://user:pass@host:port/dbname"
 
 func runLoad(ctx context.Context, args []string) error {
 	def := dataset.DefaultSpec()
-	fs := newFlagSet("load", "[--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]")
+	fs := cliflag.NewFlagSet("tradebench load", "[--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]")
 	db := fs.String("db", defaultDB, dbHelp)
 	accounts := fs.Int("accounts", def.Accounts, "number of accounts uid:0… (password xxx)")
 	quotes := fs.Int("quotes", def.Quotes, "number of quotes s:0…")
 	holdings := fs.Int("holdings", def.Holdings, "holdings per account, each with the completed buy order that made it")
 	seed := fs.Int64("seed", def.Seed, "random seed: one seed always generates the same data")
 	cost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of the users' password hash (hashed once for the whole load)")
-	pf := addProgress(fs)
-	setHelp(fs, helpText("load.txt", "{{default-db}}", dataset.DefaultDB))
-	if err := parseFlags(fs, args, false); err != nil {
+	pf := cliflag.AddProgress(fs)
+	cliflag.SetHelp(fs, helpText("load.txt", "{{default-db}}", dataset.DefaultDB))
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	spec := store.LoadSpec{Accounts: *accounts, Quotes: *quotes, Holdings: *holdings, Seed: *seed, HashCost: *cost}
 	if err := spec.Validate(); err != nil {
-		return loadFlags.usageError(err)
+		return loadFlags.UsageError(err)
 	}
 	if err := checkDSN(*db); err != nil {
 		return err
@@ -76,7 +77,7 @@ func runLoad(ctx context.Context, args []string) error {
 		return fmt.Errorf("opening %s: %w", dsn.Redact(*db), err)
 	}
 	defer st.Close()
-	w, tty := pf.writer()
+	w, tty := pf.Writer()
 	p := progress.NewCount(w, tty, "load", "rows")
 	start := time.Now()
 	err = st.Load(ctx, spec, p.Update)
@@ -91,13 +92,13 @@ func runLoad(ctx context.Context, args []string) error {
 }
 
 // loadFlags names the flags that set dataset.Spec's fields.
-var loadFlags = flagNames{"Accounts": "accounts", "Quotes": "quotes", "Holdings": "holdings", "HashCost": "hash-cost"}
+var loadFlags = cliflag.Names{"Accounts": "accounts", "Quotes": "quotes", "Holdings": "holdings", "HashCost": "hash-cost"}
 
 func runReset(ctx context.Context, args []string) error {
-	fs := newFlagSet("reset", "[--db DSN]")
+	fs := cliflag.NewFlagSet("tradebench reset", "[--db DSN]")
 	db := fs.String("db", defaultDB, dbHelp)
-	setHelp(fs, helpText("reset.txt"))
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, helpText("reset.txt"))
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if err := checkDSN(*db); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/wstestjob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/wstest"
@@ -23,20 +24,20 @@ func init() {
 var wstestUsage = helpText("wstest.txt")
 
 func runWSTest(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, args, wstestUsage,
-		subcommand{"serve", wstestServe}, subcommand{"drive", wstestDrive},
-		subcommand{"configs", func(_ context.Context, args []string) error { return wstestConfigs(args) }})
+	return cliflag.RunSubcommand(ctx, args, wstestUsage,
+		cliflag.Subcommand{Name: "serve", Run: wstestServe}, cliflag.Subcommand{Name: "drive", Run: wstestDrive},
+		cliflag.Subcommand{Name: "configs", Run: func(_ context.Context, args []string) error { return wstestConfigs(args) }})
 }
 
 func wstestServe(ctx context.Context, args []string) error {
-	fs := newFlagSet("wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
-	setHelp(fs, helpText("wstest-serve.txt"))
+	fs := cliflag.NewFlagSet("tradebench wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
+	cliflag.SetHelp(fs, helpText("wstest-serve.txt"))
 	listen := fs.String("listen", wsserver.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
 	grpcListen := fs.String("grpc-listen", wsserver.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
 	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes, 1024 to 1073741824 (bigger ones get a fault)")
 	metricsListen := metricsListenFlag(fs)
 	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request, 1 to 9000")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	ml, err := metricsListen()
@@ -47,17 +48,17 @@ func wstestServe(ctx context.Context, args []string) error {
 	r, err := wsserver.Start(ctx, wsserver.Config{Listen: *listen, GRPCListen: *grpcListen,
 		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
 	if err != nil {
-		return wstestServeFlags.orUsage(err)
+		return wstestServeFlags.OrUsage(err)
 	}
 	return r.Wait()
 }
 
 // wstestServeFlags names the flags that set wstest.Limits' fields.
-var wstestServeFlags = flagNames{"MaxBodyBytes": "max-body", "MaxItems": "max-items"}
+var wstestServeFlags = cliflag.Names{"MaxBodyBytes": "max-body", "MaxItems": "max-items"}
 
 func wstestConfigs(args []string) error {
-	fs := newFlagSet("wstest configs", "[NAME]")
-	if err := parseFlags(fs, args, true); err != nil {
+	fs := cliflag.NewFlagSet("tradebench wstest configs", "[NAME]")
+	if err := cliflag.Parse(fs, args, true); err != nil {
 		return err
 	}
 	switch fs.NArg() {
@@ -67,12 +68,12 @@ func wstestConfigs(args []string) error {
 	case 1:
 		data, err := wstestjob.BuiltinText(fs.Arg(0))
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cliflag.Errorf("%v", err)
 		}
 		fmt.Print(data)
 		return nil
 	}
-	return usageErrorf("configs takes at most one name")
+	return cliflag.Errorf("configs takes at most one name")
 }
 
 // wstestFlagKeys maps drive flags to the old kit's INI keys they override.
@@ -80,12 +81,12 @@ var wstestFlagKeys = map[string]string{"list-size": "ListSize", "num-bytes": "Nu
 	"encoding": "Encoding", "methodology": "Methodology"}
 
 // wstestDriveFlags names the flags that set wstestjob.Config's fields.
-var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Repeat": "repeat"}
+var wstestDriveFlags = cliflag.Names{"Target": "target", "GRPCTarget": "grpc", "Repeat": "repeat"}.With(phaseNames)
 
 var wstestDriveHelp = helpText("wstest-drive.txt")
 
 func wstestDrive(ctx context.Context, args []string) error {
-	fs := newFlagSet("wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")
+	fs := cliflag.NewFlagSet("tradebench wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")
 	target := fs.String("target", "", "the WSTest service's HTTP base URL, e.g. http://127.0.0.1:8080 (SOAP and JSON)")
 	grpcTarget := fs.String("grpc", "", "the WSTest service's gRPC address host:port (--encoding grpc)")
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
@@ -99,8 +100,8 @@ func wstestDrive(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	var f pipelineFlags
 	f.register(fs, driver.Phases{RampUp: wstestjob.DefaultRampUp, Duration: wstestjob.DefaultSteady, RampDown: wstestjob.DefaultRampDown}, "")
-	setHelp(fs, wstestDriveHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, wstestDriveHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	d, err := f.config()
@@ -111,10 +112,10 @@ func wstestDrive(ctx context.Context, args []string) error {
 	name := ""
 	if *config != "" {
 		if name, err = wstestjob.LoadINI(*config, &s); err != nil {
-			return usageErrorf("--config: %v", err)
+			return cliflag.Errorf("--config: %v", err)
 		}
 	}
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	for name, key := range wstestFlagKeys {
 		if given[name] {
 			s.Set(key, fs.Lookup(name).Value.String(), "--"+name)
@@ -122,19 +123,19 @@ func wstestDrive(ctx context.Context, args []string) error {
 	}
 	if given["mix"] {
 		if err := wstestjob.SetMix(&s, *mix, "--mix"); err != nil {
-			return usageErrorf("%v", err)
+			return cliflag.Errorf("%v", err)
 		}
 	}
 	cfg, err := wstestjob.Resolve(s)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cliflag.Errorf("%v", err)
 	}
 	f.phases.over(&cfg.Phases) // the flags win over the file
 	cfg.Name, cfg.Target, cfg.GRPCTarget, cfg.SOAPPath, cfg.Timeout = name, *target, *grpcTarget, *soapPath, *timeout
 	if err := cfg.Validate(); err != nil {
-		return wstestDriveFlags.usageError(err)
+		return wstestDriveFlags.UsageError(err)
 	}
 	fmt.Fprintln(os.Stderr, cfg.Header())
 	res, err := wstestjob.Run(ctx, cfg, d)
-	return f.finish(res, wstestDriveFlags.orUsage(err))
+	return f.finish(res, wstestDriveFlags.OrUsage(err))
 }
