@@ -13,7 +13,6 @@ import (
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/report/htmlreport"
 )
 
 // The flags every load command shares (drive, run, wstest drive, xmlmark run, cacheperf sweep):
@@ -166,15 +165,8 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	if cfg.Rules, err = f.rules.config(); err != nil {
 		return cfg, err
 	}
-	if f.out != "" {
-		if err := checkOverwrite(f.out, f.force, !f.publish.noReport); err != nil {
-			return cfg, err
-		}
-		if err := report.CheckWritable(f.out); err != nil {
-			return cfg, cliflag.Errorf("--out: %v", err)
-		}
-	}
-	return cfg, f.publish.load()
+	f.publish.Out, f.publish.Force = f.out, f.force
+	return cfg, f.publish.check()
 }
 
 // printLive tells the user where the run's live views are.
@@ -187,33 +179,9 @@ func printLive(metricsURL, dashboardURL string) {
 	}
 }
 
-// finish is every load command's end: it prices the results (with --pricing), prints the
-// summary, writes --out and the HTML report beside it, and passes on the run's error (its exit
-// status; an interrupted run's results are written all the same).
+// finish is every load command's end: it publishes the results once (report/publish: priced
+// with --pricing, the summary, --out and the HTML report beside it) and passes on the run's
+// error (its exit status; an interrupted run's results are written all the same).
 func (f *pipelineFlags) finish(res *report.Results, runErr error) error {
-	if res == nil {
-		return runErr
-	}
-	f.publish.price(res)
-	res.WriteSummary(os.Stdout)
-	return errors.Join(runErr, writeResults(res, f.out, &f.publish))
-}
-
-// checkOverwrite is the one overwrite rule of every command that writes results: an existing
-// results file — or the HTML report that would be written beside it (withReport) — is not
-// replaced unless --force is given, and the refusal comes before any load.
-func checkOverwrite(out string, force, withReport bool) error {
-	if force {
-		return nil
-	}
-	paths := []string{out}
-	if withReport {
-		paths = append(paths, htmlreport.PathFor(out))
-	}
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", p)
-		}
-	}
-	return nil
+	return errors.Join(runErr, f.publish.write(res))
 }
