@@ -113,6 +113,39 @@ func GetOrdersWithClosed(ctx context.Context, svc Service, userID string, limit 
 	return orders, closed, nil
 }
 
+// AccountPage is what the account page shows: the account, its profile (never the password),
+// the most recent orders (most recent first) and the alerts, the orders closed since last shown
+// (oldest first), which showing marks completed; an alerted order is listed completed too.
+type AccountPage struct {
+	Account        Account
+	Profile        AccountProfile
+	Orders, Closed []Order
+}
+
+// AccountPageGetter is, like AccountWithProfileGetter, an offer besides the contract: the whole
+// account page in one call. The in-process service reads it in one statement and writes only
+// when something was closed.
+type AccountPageGetter interface {
+	GetAccountPage(ctx context.Context, userID string, limit int) (AccountPage, error)
+}
+
+// GetAccountPage returns AccountPageGetter's answer: in one call where svc offers it, else as
+// GetAccountWithProfile and then GetOrdersWithClosed (each in one call where offered).
+func GetAccountPage(ctx context.Context, svc Service, userID string, limit int) (AccountPage, error) {
+	if g, ok := svc.(AccountPageGetter); ok {
+		return g.GetAccountPage(ctx, userID, limit)
+	}
+	var pg AccountPage
+	var err error
+	if pg.Account, pg.Profile, err = GetAccountWithProfile(ctx, svc, userID); err != nil {
+		return AccountPage{}, err
+	}
+	if pg.Orders, pg.Closed, err = GetOrdersWithClosed(ctx, svc, userID, limit); err != nil {
+		return AccountPage{}, err
+	}
+	return pg, nil
+}
+
 // HoldingsSummary is what the home page shows of a user's holdings: how many, and their
 // purchase basis (the sum of purchase price × quantity), exact.
 type HoldingsSummary struct {

@@ -270,6 +270,11 @@ func (s *Switch) GetOrdersWithClosed(ctx context.Context, userID string, limit i
 	return trade.GetOrdersWithClosed(ctx, s.svc(), userID, limit)
 }
 
+// GetAccountPage passes trade.AccountPageGetter through like GetAccountWithProfile.
+func (s *Switch) GetAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
+	return trade.GetAccountPage(ctx, s.svc(), userID, limit)
+}
+
 // GetAccountSummary passes trade.AccountSummaryGetter through like GetAccountWithProfile.
 func (s *Switch) GetAccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
 	return trade.GetAccountSummary(ctx, s.svc(), userID)
