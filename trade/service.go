@@ -113,6 +113,28 @@ func GetOrdersWithClosed(ctx context.Context, svc Service, userID string, limit 
 	return orders, closed, nil
 }
 
+// RegisterLoginer is an offer besides the contract: Register and then Login of the new account
+// with the same password, as DayTrader's registration does, in one call. The in-process
+// service hashes the password once and creates the account logged in (one login counted),
+// instead of hashing the password and then verifying it against the hash it has just made: the
+// second bcrypt of a registration was half of its cost and about 3 % of DayTrader's mix.
+type RegisterLoginer interface {
+	RegisterAndLogin(ctx context.Context, r RegisterRequest) (Account, error)
+}
+
+// RegisterAndLogin returns RegisterLoginer's answer: in one call where svc offers it, else as
+// Register and then Login (whose failed-login throttle then applies to the new user id too).
+func RegisterAndLogin(ctx context.Context, svc Service, r RegisterRequest) (Account, error) {
+	if g, ok := svc.(RegisterLoginer); ok {
+		return g.RegisterAndLogin(ctx, r)
+	}
+	a, err := svc.Register(ctx, r)
+	if err != nil {
+		return Account{}, err
+	}
+	return svc.Login(ctx, a.UserID, r.Password)
+}
+
 // AccountPage is what the account page shows: the account, its profile (never the password),
 // the most recent orders (most recent first) and the alerts, the orders closed since last shown
 // (oldest first), which showing marks completed; an alerted order is listed completed too.

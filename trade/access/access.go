@@ -252,6 +252,11 @@ func (s *Switch) Logout(ctx context.Context, userID string) error {
 func (s *Switch) Register(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
 	return s.svc().Register(ctx, r)
 }
+
+// RegisterAndLogin passes trade.RegisterLoginer through like GetAccountWithProfile.
+func (s *Switch) RegisterAndLogin(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	return trade.RegisterAndLogin(ctx, s.svc(), r)
+}
 func (s *Switch) GetAccountData(ctx context.Context, userID string) (trade.Account, error) {
 	return s.svc().GetAccountData(ctx, userID)
 }

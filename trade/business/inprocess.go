@@ -258,6 +258,20 @@ func (s *Service) Logout(ctx context.Context, userID string) error {
 
 // Register creates an account whose balance is the opening balance.
 func (s *Service) Register(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	return s.register(ctx, r, false)
+}
+
+// RegisterAndLogin is Register and then Login with the same password
+// (trade.RegisterLoginer): the account is created with its first login counted, and the
+// password is hashed once and not verified against the hash just made. The failed-login
+// throttle is not consulted: it guards against guessing a password, and the registrant has
+// just chosen this one (a taken user id is refused as by Register).
+func (s *Service) RegisterAndLogin(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	return s.register(ctx, r, true)
+}
+
+// register creates the account, logged in once if login.
+func (s *Service) register(ctx context.Context, r trade.RegisterRequest, login bool) (trade.Account, error) {
 	if err := trade.ValidateRegister(r); err != nil {
 		return trade.Account{}, err
 	}
@@ -268,6 +282,9 @@ func (s *Service) Register(ctx context.Context, r trade.RegisterRequest) (trade.
 	}
 	t := now()
 	a := trade.Account{UserID: r.UserID, Balance: r.OpenBalance, OpenBalance: r.OpenBalance, CreationDate: t, LastLogin: t}
+	if login {
+		a.LoginCount = 1
+	}
 	p := trade.AccountProfile{UserID: r.UserID, FullName: r.FullName, Address: r.Address, Email: r.Email, CreditCard: r.CreditCard}
 	err = s.st.Update(ctx, func(tx store.Tx) error {
 		id, err := tx.CreateAccount(ctx, a, p, string(hash))

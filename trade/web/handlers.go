@@ -423,13 +423,11 @@ func (a *app) doRegister(q *req) error {
 	if err := trade.ValidateRegister(rr); err != nil {
 		return fail(err)
 	}
-	acct, err := a.svc.Register(q.r.Context(), rr)
+	// registered and logged in, as DayTrader does after registering: the counters and last
+	// login are the service's
+	acct, err := trade.RegisterAndLogin(trade.WithClient(q.r.Context(), q.r.RemoteAddr), a.svc, rr)
 	if err != nil {
 		return fail(err)
-	}
-	// log in as DayTrader does after registering: the counters and last login are the service's
-	if _, err := a.svc.Login(trade.WithClient(q.r.Context(), q.r.RemoteAddr), acct.UserID, pw); err != nil {
-		return err
 	}
 	a.startSession(q, acct)
 	return a.renderHome(q, "Registration operation succeeded. Account "+strconv.FormatInt(acct.AccountID, 10)+" has been created.")
