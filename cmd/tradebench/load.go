@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/server"
@@ -29,7 +30,7 @@ func init() {
 // checkDSN is the usage check of a --db (exit status 2 before anything is opened).
 func checkDSN(db string) error {
 	if _, _, err := dsn.Parse(db); err != nil {
-		return usageErrorf("--db: %v", err)
+		return cliflag.Errorf("--db: %v", err)
 	}
 	return nil
 }
@@ -50,7 +51,7 @@ func needDB(db string, create bool, hint string) error {
 	}
 	if !create {
 		if _, err := os.Stat(path); err != nil {
-			return usageErrorf("--db %s: no such database; %s", dsn.Redact(db), hint)
+			return cliflag.Errorf("--db %s: no such database; %s", dsn.Redact(db), hint)
 		}
 		return nil
 	}
@@ -61,28 +62,28 @@ func needDB(db string, create bool, hint string) error {
 	if filepath.Clean(dir) == dataset.DefaultDir {
 		return os.MkdirAll(dir, 0o755)
 	}
-	return usageErrorf("--db %s: the directory %s does not exist", db, dir)
+	return cliflag.Errorf("--db %s: the directory %s does not exist", db, dir)
 }
 
 const dbHelp = "database: sqlite:PATH or postgres://user:pass@host:port/dbname"
 
 func runLoad(ctx context.Context, args []string) error {
 	def := dataset.DefaultSpec()
-	fs := newFlagSet("load", "[--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]")
+	fs := cliflag.NewFlagSet("tradebench load", "[--db DSN] [--accounts N] [--quotes N] [--holdings N] [--seed N]")
 	db := fs.String("db", defaultDB, dbHelp)
 	accounts := fs.Int("accounts", def.Accounts, "number of accounts uid:0… (password xxx)")
 	quotes := fs.Int("quotes", def.Quotes, "number of quotes s:0…")
 	holdings := fs.Int("holdings", def.Holdings, "holdings per account, each with the completed buy order that made it")
 	seed := fs.Int64("seed", def.Seed, "random seed: one seed always generates the same data")
 	cost := fs.Int("hash-cost", def.HashCost, "bcrypt cost of the users' password hash (hashed once for the whole load)")
-	pf := addProgress(fs)
-	setHelp(fs, helpText("load.txt", "{{default-db}}", dataset.DefaultDB))
-	if err := parseFlags(fs, args, false); err != nil {
+	pf := cliflag.AddProgress(fs)
+	cliflag.SetHelp(fs, helpText("load.txt", "{{default-db}}", dataset.DefaultDB))
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	spec := store.LoadSpec{Accounts: *accounts, Quotes: *quotes, Holdings: *holdings, Seed: *seed, HashCost: *cost}
 	if err := spec.Validate(); err != nil {
-		return loadFlags.usageError(err)
+		return loadFlags.UsageError(err)
 	}
 	if err := checkDSN(*db); err != nil {
 		return err
@@ -109,13 +110,13 @@ func runLoad(ctx context.Context, args []string) error {
 }
 
 // loadFlags names the flags that set dataset.Spec's fields.
-var loadFlags = flagNames{"Accounts": "accounts", "Quotes": "quotes", "Holdings": "holdings", "HashCost": "hash-cost"}
+var loadFlags = cliflag.Names{"Accounts": "accounts", "Quotes": "quotes", "Holdings": "holdings", "HashCost": "hash-cost"}
 
 func runReset(ctx context.Context, args []string) error {
-	fs := newFlagSet("reset", "[--db DSN]")
+	fs := cliflag.NewFlagSet("tradebench reset", "[--db DSN]")
 	db := fs.String("db", defaultDB, dbHelp)
-	setHelp(fs, helpText("reset.txt"))
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, helpText("reset.txt"))
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if err := checkDSN(*db); err != nil {
@@ -161,8 +162,8 @@ type progress struct {
 	drawn bool
 }
 
-func newProgress(pf *progressFlag, label string) *progress {
-	w, tty := pf.writer()
+func newProgress(pf *cliflag.Progress, label string) *progress {
+	w, tty := pf.Writer()
 	return &progress{w: w, label: label, tty: tty, off: w == nil, start: time.Now()}
 }
 

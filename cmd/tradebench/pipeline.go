@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
@@ -21,7 +22,7 @@ import (
 // Each command adds only what its workload needs.
 
 // phaseNames names the flags that set driver.Phases' fields.
-var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think", "StartAt": "start-at"}
+var phaseNames = cliflag.Names{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think", "StartAt": "start-at"}
 
 // phaseFlags are the load shape's flags: bound to a driver.Phases that starts from the
 // command's defaults.
@@ -41,18 +42,18 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
 	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
 	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
-	alias(fs, "users", "c", "threads")
-	alias(fs, "duration", "d", "steady")
-	alias(fs, "ramp-up", "rampup", "warmup")
-	alias(fs, "ramp-down", "rampdown")
+	cliflag.Alias(fs, "users", "c", "threads")
+	cliflag.Alias(fs, "duration", "d", "steady")
+	cliflag.Alias(fs, "ramp-up", "rampup", "warmup")
+	cliflag.Alias(fs, "ramp-down", "rampdown")
 	return f
 }
 
 // phases is the load shape the flags give, defaults included.
 func (f *phaseFlags) phases() (driver.Phases, error) {
-	given := givenFlags(f.fs)
+	given := cliflag.Given(f.fs)
 	if f.p.Rate > 0 && given["users"] {
-		return f.p, usageErrorf("give --users (closed model) or --rate (open model), not both")
+		return f.p, cliflag.Errorf("give --users (closed model) or --rate (open model), not both")
 	}
 	p := f.p
 	if !given["ramp-up"] && p.Rate == 0 {
@@ -65,7 +66,7 @@ func (f *phaseFlags) phases() (driver.Phases, error) {
 
 // over sets in dst the phases given on the command line: they override a configuration file's.
 func (f *phaseFlags) over(dst *driver.Phases) {
-	given := givenFlags(f.fs)
+	given := cliflag.Given(f.fs)
 	for name, set := range map[string]func(){
 		"users": func() { dst.Users = f.p.Users }, "rate": func() { dst.Rate = f.p.Rate }, "ramp-up": func() { dst.RampUp = f.p.RampUp },
 		"duration": func() { dst.Duration = f.p.Duration }, "ramp-down": func() { dst.RampDown = f.p.RampDown }, "think": func() { dst.Think = f.p.Think },
@@ -87,6 +88,9 @@ func (f thinkFlag) String() string {
 	return (*f.t).String()
 }
 
+// NeedsUnit: a bare number given to --think gets the duration hint (cliflag.UnitValue).
+func (thinkFlag) NeedsUnit() bool { return true }
+
 func (f thinkFlag) Set(s string) error {
 	t, err := scenario.ParseThink(s)
 	*f.t = &t
@@ -99,7 +103,7 @@ type pipelineFlags struct {
 	out            string
 	label          string
 	repeat         int
-	progress       *progressFlag
+	progress       *cliflag.Progress
 	publish        publishFlags
 	rules          rulesFlags
 	maxErrorRate   string
@@ -118,7 +122,7 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.BoolVar(&f.force, "force", false, "overwrite an existing --out file and its HTML report")
 	addLabel(fs, &f.label)
 	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
-	f.progress = addProgress(fs)
+	f.progress = cliflag.AddProgress(fs)
 	f.publish.register(fs)
 	f.rules.register(fs)
 	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
@@ -150,7 +154,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			}
 			return nil
 		}); err != nil {
-			return cfg, usageErrorf("--live-token-file: %v", err)
+			return cfg, cliflag.Errorf("--live-token-file: %v", err)
 		}
 	}
 	for _, h := range strings.Split(f.liveAllowHosts, ",") {
@@ -158,16 +162,16 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, h)
 		}
 	}
-	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
+	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
 	if f.maxErrorRate != "" {
 		r, err := parseRate(f.maxErrorRate)
 		if err != nil {
-			return cfg, usageErrorf("--max-error-rate: %v", err)
+			return cfg, cliflag.Errorf("--max-error-rate: %v", err)
 		}
 		cfg.Thresholds = append(cfg.Thresholds, report.MaxErrorRate(r))
 	}
 	if f.maxP90 < 0 || f.maxP99 < 0 || f.minTPS < 0 {
-		return cfg, usageErrorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
+		return cfg, cliflag.Errorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
 	}
 	if f.maxP90 > 0 {
 		cfg.Thresholds = append(cfg.Thresholds, report.MaxP90Ms(ms(f.maxP90)))
@@ -186,7 +190,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			return cfg, err
 		}
 		if err := report.CheckWritable(f.out); err != nil {
-			return cfg, usageErrorf("--out: %v", err)
+			return cfg, cliflag.Errorf("--out: %v", err)
 		}
 	}
 	return cfg, f.publish.load()
@@ -227,7 +231,7 @@ func checkOverwrite(out string, force, withReport bool) error {
 	}
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return usageErrorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", p)
+			return cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", p)
 		}
 	}
 	return nil

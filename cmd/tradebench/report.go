@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
@@ -26,21 +27,21 @@ func runReport(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return runCompare(args[1:])
 	}
-	fs := newFlagSet("report", "RESULTS.json [flags]")
+	fs := cliflag.NewFlagSet("tradebench report", "RESULTS.json [flags]")
 	out := fs.String("out", "", "write the report here (default: beside the results, the same name with .html)")
 	pricingFile := fs.String("pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): adds price/performance")
 	format := fs.String("format", "html", "html (the report), csv (per-second series and transaction table) or junit (thresholds and verdict as JUnit test cases, for CI)")
-	setHelp(fs, reportHelp)
+	cliflag.SetHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
-		return usageErrorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
+		return cliflag.Errorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
 	}
 	res, err := report.ReadFile(files[0])
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cliflag.Errorf("%v", err)
 	}
 	if *pricingFile != "" {
 		p, err := loadPricing(*pricingFile)
@@ -54,7 +55,7 @@ func runReport(ctx context.Context, args []string) error {
 	case "csv", "junit":
 		return writeExport(res, files[0], *out, *format)
 	default:
-		return usageErrorf("--format: %q is not html, csv or junit%s", *format, suggest.DidYouMean(*format, []string{"html", "csv", "junit"}))
+		return cliflag.Errorf("--format: %q is not html, csv or junit%s", *format, suggest.DidYouMean(*format, []string{"html", "csv", "junit"}))
 	}
 	path := *out
 	if path == "" {
@@ -71,17 +72,17 @@ func runReport(ctx context.Context, args []string) error {
 }
 
 func runCompare(args []string) error {
-	fs := newFlagSet("report compare", "A.json B.json… [flags]")
+	fs := cliflag.NewFlagSet("tradebench report compare", "A.json B.json… [flags]")
 	out := fs.String("out", "compare.html", "write the comparison here")
 	pricingFile := fs.String("pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
 	force := fs.Bool("force", false, "compare runs of different workloads or scenarios anyway")
-	setHelp(fs, reportHelp)
+	cliflag.SetHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) < 2 {
-		return usageErrorf("want two or more results files to compare, got %d", len(files))
+		return cliflag.Errorf("want two or more results files to compare, got %d", len(files))
 	}
 	if err := checkOutDir(*out); err != nil {
 		return err
@@ -96,7 +97,7 @@ func runCompare(args []string) error {
 	for i, f := range files {
 		res, err := report.ReadFile(f)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cliflag.Errorf("%v", err)
 		}
 		if price != nil {
 			applyPricing(res, price)
@@ -106,7 +107,7 @@ func runCompare(args []string) error {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", logsafe.Terminal(runs[i].Label), logsafe.Terminal(res.Validity.VerdictLine()))
 		if i > 0 && !*force {
 			if err := report.Comparable(runs[0].Results, res); err != nil {
-				return usageErrorf("%v; --force compares them anyway", err)
+				return cliflag.Errorf("%v; --force compares them anyway", err)
 			}
 		}
 	}
@@ -169,7 +170,7 @@ func writeExport(res *report.Results, resultsPath, out, format string) error {
 func checkOutDir(path string) error {
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("--out: %s: the directory %s does not exist", path, dir)
+		return cliflag.Errorf("--out: %s: the directory %s does not exist", path, dir)
 	}
 	return nil
 }
@@ -179,7 +180,7 @@ func checkOutDir(path string) error {
 func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 	var files []string
 	for {
-		if err := parseFlags(fs, args, true); err != nil {
+		if err := cliflag.Parse(fs, args, true); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -242,7 +243,7 @@ func addLabel(fs *flag.FlagSet, label *string) {
 func loadPricing(path string) (*pricing.Pricing, error) {
 	p, err := pricing.Load(path)
 	if err != nil {
-		return nil, usageErrorf("--pricing: %v", err)
+		return nil, cliflag.Errorf("--pricing: %v", err)
 	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"strconv"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -16,7 +17,7 @@ type rulesFlags struct {
 }
 
 // rulesFlagNames names the flags that set report.Rules' fields.
-var rulesFlagNames = flagNames{"MaxErrorRate": "rule-errors", "MaxDriverCPU": "rule-driver-cpu", "MaxLate": "rule-late",
+var rulesFlagNames = cliflag.Names{"MaxErrorRate": "rule-errors", "MaxDriverCPU": "rule-driver-cpu", "MaxLate": "rule-late",
 	"MaxTPSVariation": "rule-tps-variation", "MinSUTCPU": "rule-sut-cpu", "MinSamplesP99": "rule-min-samples", "SUTCores": "rule-sut-cores",
 	"MaxOtherCPU": "rule-other-cpu"}
 
@@ -45,17 +46,17 @@ func (r *rulesFlags) config() (*report.Rules, error) {
 		{"rule-sut-cpu", r.sutCPU, &rules.MinSUTCPU}, {"rule-other-cpu", r.otherCPU, &rules.MaxOtherCPU}} {
 		v, err := parseRate(f.s)
 		if err != nil {
-			return nil, usageErrorf("--%s: %v", f.name, err)
+			return nil, cliflag.Errorf("--%s: %v", f.name, err)
 		}
 		*f.to = v
 	}
 	v, err := parseFraction(r.variation)
 	if err != nil {
-		return nil, usageErrorf("--rule-tps-variation: %v", err)
+		return nil, cliflag.Errorf("--rule-tps-variation: %v", err)
 	}
 	rules.MaxTPSVariation, rules.MinSamplesP99, rules.SUTCores = v, r.minSamples, r.sutCores
 	if err := rules.Validate(); err != nil {
-		return nil, rulesFlagNames.usageError(err)
+		return nil, rulesFlagNames.UsageError(err)
 	}
 	return &rules, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
@@ -25,16 +26,16 @@ func init() {
 var runHelp = helpText("run.txt")
 
 // runFlags names the flags that set tradejob.Config's fields.
-var runFlags = flagNames{"Out": "out", "Force": "force"}
+var runFlags = cliflag.Names{"Out": "out", "Force": "force"}
 
 func runRun(ctx context.Context, args []string) error {
-	fs := newFlagSet("run", "[flags]")
+	fs := cliflag.NewFlagSet("tradebench run", "[flags]")
 	var f driveFlags
 	f.register(fs, driver.Phases{Users: tradejob.DefaultUsers, RampUp: tradejob.DefaultRampUp, Duration: tradejob.DefaultDuration, RampDown: tradejob.DefaultRampDown})
 	var ff fleetFlags
 	ff.register(fs)
 	workdir := fs.String("work-dir", tradejob.DefaultWorkdir, "working directory for the database and results")
-	alias(fs, "work-dir", "workdir")
+	cliflag.Alias(fs, "work-dir", "workdir")
 	accounts := fs.Int("accounts", tradejob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
 	quotes := fs.Int("quotes", tradejob.DefaultQuotes, "quotes in the embedded data set (s:0…; the 2007 paper used 100000)")
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
@@ -43,35 +44,35 @@ func runRun(ctx context.Context, args []string) error {
 	versus := fs.String("versus", "", "A/B in one command: B is this run with one setting changed, KEY=VALUE (access=…, orders=…, db=…); --repeat N trials of each (default 5) run interleaved in a random order per pair, then both results and their comparison are written (docs/guide.md \"A/B in one command\")")
 	var vf verifyFirst
 	vf.register(fs)
-	setHelp(fs, runHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, runHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if !given["max-error-rate"] {
 		f.maxErrorRate = "0.01%"
 	}
 	if *accounts < 1 || *quotes < 1 {
-		return usageErrorf("--accounts and --quotes must be at least 1")
+		return cliflag.Errorf("--accounts and --quotes must be at least 1")
 	}
 	if f.cfg.Target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
-		return usageErrorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
+		return cliflag.Errorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
 	}
 	if f.cfg.Target != "" && (given["access"] || given["orders"]) {
-		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
+		return cliflag.Errorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
 	if !slices.Contains(remote.Accesses(), *acc) {
-		return usageErrorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+		return cliflag.Errorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
 	}
 	om, err := orders.ParseMode(*ordersMode)
 	if err != nil {
-		return usageErrorf("--orders: %v", err)
+		return cliflag.Errorf("--orders: %v", err)
 	}
 	sides := [2]embedded{{access: *acc, orders: om, db: *db}}
 	var vsKey string
 	if *versus != "" {
 		if f.cfg.Target != "" || ff.agents != 0 {
-			return usageErrorf("--versus changes a setting of the embedded run (access, orders, db); with --target or --agents run each configuration and use 'tradebench report compare'")
+			return cliflag.Errorf("--versus changes a setting of the embedded run (access, orders, db); with --target or --agents run each configuration and use 'tradebench report compare'")
 		}
 		var value string
 		if vsKey, value, err = parseVersus(*versus, versusKeys); err != nil {
@@ -84,7 +85,7 @@ func runRun(ctx context.Context, args []string) error {
 			f.repeat = DefaultVersusRepeat
 		}
 		if f.repeat < 1 || f.repeat > driver.MaxRepeat {
-			return usageErrorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, f.repeat)
+			return cliflag.Errorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, f.repeat)
 		}
 	}
 	if !given["users"] && !given["c"] && !given["rate"] && ff.agents == 0 {
@@ -98,7 +99,7 @@ func runRun(ctx context.Context, args []string) error {
 		return err // refused before the working directory is made: a failed run leaves nothing
 	}
 	if ff.agents != 0 && f.cfg.Target == "" {
-		return usageErrorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
+		return cliflag.Errorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
@@ -124,7 +125,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	out, err := tradejob.Run(ctx, job(sides[0], cfg))
 	if out == nil || out.Results == nil {
-		return runFlags.orUsage(driverFlags.orUsage(err))
+		return runFlags.OrUsage(driverFlags.OrUsage(err))
 	}
 	err = agentLossHint(err)
 	addVerification(out.Results, verified)

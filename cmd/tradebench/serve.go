@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
@@ -24,7 +25,7 @@ func init() {
 }
 
 // serveFlags names the flags that set server.Config's fields (orders.Config's under Orders).
-var serveFlags = flagNames{
+var serveFlags = cliflag.Names{
 	"DB": "db", "Listen": "listen", "Access": "access", "BSL": "bsl", "BSLGRPC": "bsl-grpc",
 	"Services.MarketSummaryTTL": "market-summary-ttl", "Web.OrdersLimit": "orders-limit", "Services.HashCost": "hash-cost",
 	"Web.SessionTTL": "session-ttl", "Remote.Timeout": "call-timeout",
@@ -37,7 +38,7 @@ var serveFlags = flagNames{
 
 func runServe(ctx context.Context, args []string) error {
 	cfg := server.DefaultConfig()
-	fs := newFlagSet("serve", "[flags]\n\n"+
+	fs := cliflag.NewFlagSet("tradebench serve", "[flags]\n\n"+
 		"Serves the StockTrader brokerage application. With no --role it is the monolith: the\n"+
 		"pages under /trade/ and the Trade/DayTrader contract under /daytrader/app, the business\n"+
 		"services host (SOAP, REST, gRPC) and the order processor, over one database, in one\n"+
@@ -94,14 +95,14 @@ func runServe(ctx context.Context, args []string) error {
 	fs.IntVar(&spec.Quotes, "quotes", spec.Quotes, "with --load-if-empty: quotes to load")
 	fs.IntVar(&spec.Holdings, "holdings", spec.Holdings, "with --load-if-empty: holdings (and orders) per account")
 	fs.Int64Var(&spec.Seed, "seed", spec.Seed, "with --load-if-empty: random seed of the data set")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 
 	cfg.Logger = slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // request values cut and escaped
 	roles, err := server.ParseRoles(*role)
 	if err != nil {
-		return usageErrorf("--role: %v", err)
+		return cliflag.Errorf("--role: %v", err)
 	}
 	cfg.Roles = roles
 	cfg.FixedAccess = !*accessSwitch
@@ -111,7 +112,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	oc, err := of.config()
 	if err != nil {
-		return serveFlags.usageError(setting.In("Orders", err))
+		return serveFlags.UsageError(setting.In("Orders", err))
 	}
 	cfg.Orders = oc
 	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
@@ -119,17 +120,17 @@ func runServe(ctx context.Context, args []string) error {
 		cfg.Web.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
 	if err := cfg.Validate(); err != nil {
-		return serveFlags.usageError(err)
+		return serveFlags.UsageError(err)
 	}
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if given["nats-port"] && oc.NATS == "" && oc.Mode != orders.AsyncDurable && oc.Mode != orders.AsyncVolatile {
 		// the embedded broker runs for the queued order modes only: a port for it would be a
 		// promise nothing keeps, and tiers told to connect there would find no one
-		return usageErrorf("--nats-port: the embedded NATS server runs only with --orders async-durable or async-volatile; in %s mode run a NATS server and give every tier --nats URL (live quotes between processes)", oc.Mode)
+		return cliflag.Errorf("--nats-port: the embedded NATS server runs only with --orders async-durable or async-volatile; in %s mode run a NATS server and give every tier --nats URL (live quotes between processes)", oc.Mode)
 	}
 	if *loadIfEmpty {
 		if err := spec.Validate(); err != nil {
-			return loadFlags.usageError(err)
+			return loadFlags.UsageError(err)
 		}
 		cfg.LoadIfEmpty = &spec
 		last := int64(-1)
@@ -144,7 +145,7 @@ func runServe(ctx context.Context, args []string) error {
 	httpserve.RouteGRPCLog(log.Handler())
 	if cfg.TLS.Enabled() {
 		if _, err := cfg.TLS.Server(); err != nil {
-			return usageErrorf("--tls-cert: %v", err)
+			return cliflag.Errorf("--tls-cert: %v", err)
 		}
 	}
 	// the store is opened by the roles that serve data: it must exist unless it is to be loaded
@@ -156,7 +157,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	wroteNATSToken, err := of.writeToken(&cfg.Orders) // the last check passed: files may be written
 	if err != nil {
-		return serveFlags.usageError(setting.In("Orders", err))
+		return serveFlags.UsageError(setting.In("Orders", err))
 	}
 	if roles.Web && !roles.BSL && cfg.Access != remote.InProcess && oc.NATS == "" {
 		log.Warn("quote changes from a remote services host need --nats: the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
@@ -166,7 +167,7 @@ func runServe(ctx context.Context, args []string) error {
 		if wroteNATSToken != "" {
 			os.Remove(wroteNATSToken)
 		}
-		return loadHint(serveFlags.orUsage(err), cfg.DB, true)
+		return loadHint(serveFlags.OrUsage(err), cfg.DB, true)
 	}
 	log.Info("tradebench serving", srv.Endpoints()...)
 	select {

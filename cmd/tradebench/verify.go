@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/verify"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
@@ -21,11 +22,11 @@ func init() {
 var verifyHelp = helpText("verify.txt")
 
 // verifyFlags maps verify.Config's fields to the flags that set them.
-var verifyFlags = flagNames{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
+var verifyFlags = cliflag.Names{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
 	"AuditUsers": "audit-users", "AuditTrades": "audit-trades"}
 
 func runVerifyCmd(ctx context.Context, args []string) error {
-	fs := newFlagSet("verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
+	fs := cliflag.NewFlagSet("tradebench verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
 	var cfg verify.Config
 	fs.StringVar(&cfg.Target, "target", "", "the web tier's base URL, e.g. http://127.0.0.1:8080 (the /daytrader/… paths are below it)")
 	fs.DurationVar(&cfg.Timeout, "timeout", verify.DefaultTimeout, "bound of each request")
@@ -39,31 +40,31 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	noReport := fs.Bool("no-report", false, "do not write the HTML report beside --out")
 	var sf servicesFlags
 	sf.register(fs)
-	setHelp(fs, verifyHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, verifyHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if sf.addr != "" || sf.access != "" {
 		if cfg.Target != "" {
-			return usageErrorf("--target and --services: give one, a web tier's URL or a services host's address")
+			return cliflag.Errorf("--target and --services: give one, a web tier's URL or a services host's address")
 		}
 		return runVerifyServices(ctx, sf, cfg, *symbols, *out, *junit, *noReport)
 	}
 	cfg.Symbols = splitList(*symbols)
 	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
-		return verifyFlags.usageError(err)
+		return verifyFlags.UsageError(err)
 	}
 	for flag, path := range map[string]string{"--out": *out, "--junit": *junit} {
 		if path != "" {
 			if err := report.CheckWritable(path); err != nil {
-				return usageErrorf("%s: %v", flag, err)
+				return cliflag.Errorf("%s: %v", flag, err)
 			}
 		}
 	}
 	res, err := verifyTarget(ctx, cfg, os.Stderr)
 	if res == nil {
-		return verifyFlags.orUsage(err)
+		return verifyFlags.OrUsage(err)
 	}
 	res.WriteSummary(os.Stdout)
 	if err != nil {
@@ -141,13 +142,13 @@ func (vf *verifyFirst) register(fs *flag.FlagSet) {
 // *report.NotConformant) unless --verify-force.
 func (vf *verifyFirst) check(ctx context.Context, target string, insecure bool) (*report.VerificationSummary, error) {
 	if vf.force && !vf.on {
-		return nil, usageErrorf("--verify-force goes with --verify")
+		return nil, cliflag.Errorf("--verify-force goes with --verify")
 	}
 	if !vf.on {
 		return nil, nil
 	}
 	if target == "" {
-		return nil, usageErrorf("--verify checks a --target; the embedded server is tradebench itself, which bench/verify's tests certify in every mode")
+		return nil, cliflag.Errorf("--verify checks a --target; the embedded server is tradebench itself, which bench/verify's tests certify in every mode")
 	}
 	res, err := verifyTarget(ctx, verify.Config{Target: target, Insecure: insecure}, io.Discard)
 	if res == nil || err != nil {

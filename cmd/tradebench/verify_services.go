@@ -9,6 +9,7 @@ import (
 	"github.com/tradebench/tradebench/bench/smartclient"
 	"github.com/tradebench/tradebench/bench/verify"
 	"github.com/tradebench/tradebench/bench/verifyservices"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
@@ -27,16 +28,16 @@ func (f *servicesFlags) register(fs *flag.FlagSet) {
 }
 
 // servicesVerifyFlags maps verifyservices.Config's fields to the flags that set them.
-var servicesVerifyFlags = flagNames{"Addr": "services", "Access": "access", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols"}
+var servicesVerifyFlags = cliflag.Names{"Addr": "services", "Access": "access", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols"}
 
 // runVerifyServices is `verify --services`: the same outputs as a web tier's verification.
 func runVerifyServices(ctx context.Context, f servicesFlags, web verify.Config, symbols, out, junit string, noReport bool) error {
 	if f.addr == "" {
-		return usageErrorf("--services is required with --access: the services host's %s endpoint (host:port)", f.access)
+		return cliflag.Errorf("--services is required with --access: the services host's %s endpoint (host:port)", f.access)
 	}
 	token, _, _, err := svcauth.Resolve(f.tokenFile, false)
 	if err != nil {
-		return usageErrorf("--service-token-file: %v", err)
+		return cliflag.Errorf("--service-token-file: %v", err)
 	}
 	cfg := verifyservices.Config{Addr: f.addr, Access: f.access, Token: token, Timeout: web.Timeout, OrderBound: web.OrderBound,
 		SyncOrders: f.syncOrders, Symbols: splitList(symbols)}
@@ -44,24 +45,24 @@ func runVerifyServices(ctx context.Context, f servicesFlags, web verify.Config, 
 	for flag, path := range map[string]string{"--out": out, "--junit": junit} {
 		if path != "" {
 			if err := report.CheckWritable(path); err != nil {
-				return usageErrorf("%s: %v", flag, err)
+				return cliflag.Errorf("%s: %v", flag, err)
 			}
 		}
 	}
 	svc, err := verifyservices.Dial(cfg)
 	if err != nil {
-		return servicesVerifyFlags.usageError(err)
+		return servicesVerifyFlags.UsageError(err)
 	}
 	defer svc.Close()
 	if err := smartclient.Reachable(ctx, svc, cfg.Timeout); err != nil {
-		return usageErrorf("--services %s: the services host does not answer over %s: %v", f.addr, f.access, err)
+		return cliflag.Errorf("--services %s: the services host does not answer over %s: %v", f.addr, f.access, err)
 	}
 	run := verifyservices.NewRun()
 	fmt.Fprintf(os.Stderr, "verify %s://%s: %s\n", f.access, f.addr, verifyservices.Notice(run))
 	cfg.Progress = os.Stderr
 	res, err := verifyservices.Check(ctx, svc, cfg, run)
 	if res == nil {
-		return servicesVerifyFlags.orUsage(err)
+		return servicesVerifyFlags.OrUsage(err)
 	}
 	res.WriteSummary(os.Stdout)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
@@ -41,22 +42,22 @@ func (e embedded) set(key, value string) (embedded, error) {
 	switch key {
 	case "access":
 		if !slices.Contains(remote.Accesses(), value) {
-			return e, usageErrorf("--versus access=%s: unknown access mode%s: use one of %s", value, suggest.DidYouMean(value, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+			return e, cliflag.Errorf("--versus access=%s: unknown access mode%s: use one of %s", value, suggest.DidYouMean(value, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
 		}
 		e.access = value
 	case "orders":
 		om, err := orders.ParseMode(value)
 		if err != nil {
-			return e, usageErrorf("--versus orders=%s: %v", value, err)
+			return e, cliflag.Errorf("--versus orders=%s: %v", value, err)
 		}
 		e.orders = om
 	case "db":
 		if err := runPaths(value, ""); err != nil {
-			return e, usageErrorf("--versus db=…: %v", err)
+			return e, cliflag.Errorf("--versus db=…: %v", err)
 		}
 		e.db = value
 	default:
-		return e, usageErrorf("--versus: %s is not a setting of the embedded run", key)
+		return e, cliflag.Errorf("--versus: %s is not a setting of the embedded run", key)
 	}
 	return e, nil
 }
@@ -80,10 +81,10 @@ func parseVersus(s string, keys []string) (key, value string, err error) {
 	key, value, ok := strings.Cut(s, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" || value == "" {
-		return "", "", usageErrorf("--versus %q: want KEY=VALUE, the one setting B changes (one of %s), e.g. --versus access=rest", s, strings.Join(keys, ", "))
+		return "", "", cliflag.Errorf("--versus %q: want KEY=VALUE, the one setting B changes (one of %s), e.g. --versus access=rest", s, strings.Join(keys, ", "))
 	}
 	if !slices.Contains(keys, key) {
-		return "", "", usageErrorf("--versus: unknown setting %q%s: use one of %s", key, suggest.DidYouMean(key, keys), strings.Join(keys, ", "))
+		return "", "", cliflag.Errorf("--versus: unknown setting %q%s: use one of %s", key, suggest.DidYouMean(key, keys), strings.Join(keys, ", "))
 	}
 	return key, value, nil
 }
@@ -103,7 +104,7 @@ func versusFiles(out, workdir string, force, withReport bool) ([3]string, error)
 		}
 	}
 	if _, err := os.Stat(paths[2]); err == nil && !force {
-		return paths, usageErrorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", paths[2])
+		return paths, cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", paths[2])
 	}
 	return paths, nil
 }
@@ -131,7 +132,7 @@ func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key st
 		tc.Out, tc.Force = "", false // each trial its own results file in the work directory
 		out, err := tradejob.Run(ctx, tc)
 		if out == nil || out.Results == nil {
-			return nil, runFlags.orUsage(driverFlags.orUsage(err))
+			return nil, runFlags.OrUsage(driverFlags.OrUsage(err))
 		}
 		return out.Results, agentLossHint(err)
 	})

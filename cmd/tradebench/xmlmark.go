@@ -9,6 +9,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/xmlmarkjob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/xmlmark"
 )
 
@@ -19,23 +20,23 @@ func init() {
 var xmlmarkUsage = helpText("xmlmark.txt")
 
 func runXMLMark(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, args, xmlmarkUsage,
-		subcommand{"gen", func(_ context.Context, args []string) error { return xmlmarkGen(args) }},
-		subcommand{"run", xmlmarkRun},
-		subcommand{"configs", func(_ context.Context, args []string) error { return xmlmarkConfigs(args) }})
+	return cliflag.RunSubcommand(ctx, args, xmlmarkUsage,
+		cliflag.Subcommand{Name: "gen", Run: func(_ context.Context, args []string) error { return xmlmarkGen(args) }},
+		cliflag.Subcommand{Name: "run", Run: xmlmarkRun},
+		cliflag.Subcommand{Name: "configs", Run: func(_ context.Context, args []string) error { return xmlmarkConfigs(args) }})
 }
 
 func xmlmarkGen(args []string) error {
-	fs := newFlagSet("xmlmark gen", "[--lines N] [--out FILE] [--xsd FILE]")
-	setHelp(fs, helpText("xmlmark-gen.txt"))
+	fs := cliflag.NewFlagSet("tradebench xmlmark gen", "[--lines N] [--out FILE] [--xsd FILE]")
+	cliflag.SetHelp(fs, helpText("xmlmark-gen.txt"))
 	lines := fs.Int("lines", xmlmark.DOMLines, "line items in the invoice (the XML Mark paper uses 100 ≈ 90 KB for DOM, 1000 ≈ 900 KB for streaming)")
 	out := fs.String("out", "-", "write the document to FILE (- = standard output)")
 	xsd := fs.String("xsd", "", "also write the invoice schema (XSD) to FILE")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if *lines < 1 {
-		return usageErrorf("--lines must be at least 1, got %d", *lines)
+		return cliflag.Errorf("--lines must be at least 1, got %d", *lines)
 	}
 	for _, f := range []string{*out, *xsd} {
 		if f != "" && f != "-" {
@@ -46,7 +47,7 @@ func xmlmarkGen(args []string) error {
 	}
 	data, err := xmlmark.Generate(*lines)
 	if err != nil {
-		return usageErrorf("--lines: %v", err)
+		return cliflag.Errorf("--lines: %v", err)
 	}
 	if *out == "-" || *out == "" {
 		if _, err := os.Stdout.Write(data); err != nil {
@@ -64,8 +65,8 @@ func xmlmarkGen(args []string) error {
 }
 
 func xmlmarkConfigs(args []string) error {
-	fs := newFlagSet("xmlmark configs", "[NAME]")
-	if err := parseFlags(fs, args, true); err != nil {
+	fs := cliflag.NewFlagSet("tradebench xmlmark configs", "[NAME]")
+	if err := cliflag.Parse(fs, args, true); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -82,15 +83,15 @@ func xmlmarkConfigs(args []string) error {
 	}
 	b, ok := xmlmark.BuiltinINI(fs.Arg(0))
 	if !ok {
-		return usageErrorf("no built-in configuration %q (built-ins: %s)", fs.Arg(0), strings.Join(xmlmark.BuiltinNames(), ", "))
+		return cliflag.Errorf("no built-in configuration %q (built-ins: %s)", fs.Arg(0), strings.Join(xmlmark.BuiltinNames(), ", "))
 	}
 	_, err := os.Stdout.Write(b)
 	return err
 }
 
 func xmlmarkRun(ctx context.Context, args []string) error {
-	fs := newFlagSet("xmlmark run", "CONFIG.ini|NAME [flags]")
-	setHelp(fs, fmt.Sprintf(`usage: tradebench xmlmark run CONFIG.ini|NAME [flags]
+	fs := cliflag.NewFlagSet("tradebench xmlmark run", "CONFIG.ini|NAME [flags]")
+	cliflag.SetHelp(fs, fmt.Sprintf(`usage: tradebench xmlmark run CONFIG.ini|NAME [flags]
 
 Runs an XML Mark configuration: Agents workers, no think time, each iteration one transaction
 (the whole life of one document, memory to memory), through RampUp, SteadyState (measured) and
@@ -127,45 +128,45 @@ flags:
 	var f pipelineFlags
 	f.register(fs, driver.Phases{}, "") // the configuration's phases, which the flags override
 	// the configuration may come before or after the flags
-	if err := parseFlags(fs, args, true); err != nil {
+	if err := cliflag.Parse(fs, args, true); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageErrorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file; see 'tradebench xmlmark run --help'")
+		return cliflag.Errorf("missing the configuration: a built-in name (e.g. DOM4) or an INI file; see 'tradebench xmlmark run --help'")
 	}
 	name := fs.Arg(0)
-	if err := parseFlags(fs, fs.Args()[1:], false); err != nil {
+	if err := cliflag.Parse(fs, fs.Args()[1:], false); err != nil {
 		return err
 	}
-	set := givenFlags(fs)
+	set := cliflag.Given(fs)
 	d, err := f.config()
 	if err != nil {
 		return err
 	}
 	xc, err := xmlmark.LoadConfig(name)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cliflag.Errorf("%v", err)
 	}
 	cfg := xmlmarkjob.New(xc)
 	f.phases.over(&cfg.Phases)
 	if err := cfg.Validate(true); err != nil {
-		return phaseNames.usageError(err)
+		return phaseNames.UsageError(err)
 	}
 	if set["validation"] {
 		xc.Validation = *validation
 		if err := xc.Check(); err != nil {
-			return usageErrorf("--validation: %v", err)
+			return cliflag.Errorf("--validation: %v", err)
 		}
 	}
 	kind := xmlmark.Kind(*only)
 	if _, err := xc.Mix(kind); err != nil {
-		return usageErrorf("--only: %v", err)
+		return cliflag.Errorf("--only: %v", err)
 	}
 	cfg.Only, cfg.Warn = kind, os.Stderr
 	fmt.Fprintf(os.Stderr, "xmlmark %s: %d users, ramp-up %v, steady %v, ramp-down %v\n", xc.Name, cfg.Users, cfg.RampUp, cfg.Duration, cfg.RampDown)
 	res, err := xmlmarkjob.Run(ctx, cfg, d)
 	if res == nil {
-		return phaseNames.orUsage(err)
+		return phaseNames.OrUsage(err)
 	}
 	err = f.finish(res, err)
 	if d, err := xmlmarkjob.DetailOf(res); err == nil {

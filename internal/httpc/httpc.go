@@ -199,17 +199,28 @@ func (c *Client) ReleaseBody() {
 }
 
 // Do sends req to ep and reads the whole response. A stale reused keep-alive connection (closed
-// by the server while idle: nothing at all comes back) is redialed once and the request resent.
+// by the server while idle: nothing at all comes back) is redialed once and the request resent —
+// but only a request that may be sent twice (Replayable). Whether a server that closed without
+// answering had read the request cannot be known, and a load balancer's killed tier may have
+// acted on it: a resent POST could place a second order. So before a request that must not be
+// replayed goes out on a reused connection, the client looks whether the server has already
+// closed it (PeerClosed: a FIN waiting, the common idle-timeout case) and dials afresh; a close
+// that races the write is reported as the error it is.
 func (c *Client) Do(ctx context.Context, ep *Endpoint, req *Request) (Response, error) {
 	c.ReleaseBody()
+	replayable := Replayable(req)
 	for attempt := 0; ; attempt++ {
 		reused := c.conn != nil && c.used && c.connTo == *ep
+		if reused && !replayable && peerClosed(c.conn) {
+			c.CloseConn()
+			reused = false
+		}
 		resp, got, err := c.do(ctx, ep, req)
 		if err == nil {
 			return resp, nil
 		}
 		c.CloseConn()
-		if reused && !got && attempt == 0 && ctx.Err() == nil && isStale(err) {
+		if reused && replayable && !got && attempt == 0 && ctx.Err() == nil && isStale(err) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -217,6 +228,35 @@ func (c *Client) Do(ctx context.Context, ep *Endpoint, req *Request) (Response, 
 		}
 		return resp, err
 	}
+}
+
+// Replayable reports whether req may be sent a second time when its connection broke before any
+// answer: the methods HTTP defines as safe (GET, HEAD, OPTIONS, TRACE), or a request carrying an
+// Idempotency-Key header (the server promises to act on it once). net/http's Transport draws the
+// same line.
+func Replayable(req *Request) bool {
+	switch req.Method {
+	case "", "GET", "HEAD", "OPTIONS", "TRACE":
+		return true
+	}
+	return hasHeader(req.Header, "idempotency-key:")
+}
+
+// hasHeader reports whether the pre-rendered header lines hold one named name (lower case, with
+// its colon).
+func hasHeader(lines []byte, name string) bool {
+	for len(lines) > 0 {
+		line := lines
+		if i := bytes.IndexByte(lines, '\n'); i >= 0 {
+			line, lines = lines[:i], lines[i+1:]
+		} else {
+			lines = nil
+		}
+		if len(line) >= len(name) && bytes.EqualFold(line[:len(name)], []byte(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 func isStale(err error) bool {

@@ -81,6 +81,9 @@ func (r *rawConn) write1(fd uintptr) bool {
 	return true
 }
 
+// SyscallConn is the socket's, so peerClosed can look into it.
+func (r *rawConn) SyscallConn() (syscall.RawConn, error) { return r.rc, nil }
+
 func (r *rawConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
