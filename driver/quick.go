@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
 // QuickRequest is quick mode's request beyond its URL, as wrk, hey and oha take it: the method,
@@ -25,6 +27,32 @@ type QuickRequest struct {
 	Headers []string `json:"headers,omitempty"`
 	// Body is sent exactly as given: no templates.
 	Body []byte `json:"body,omitempty"`
+}
+
+// MaxQuickBody bounds a quick-mode body read from a file: it is held in memory and sent by
+// every request.
+const MaxQuickBody = 64 << 20
+
+// QuickBody is a quick-mode body as wrk, hey and oha users write it: the text as given, or with
+// "@FILE" the file's content (at most MaxQuickBody). An empty body is nil: no body.
+func QuickBody(arg string) ([]byte, error) {
+	path, ok := strings.CutPrefix(arg, "@")
+	if !ok {
+		if arg == "" {
+			return nil, nil
+		}
+		return []byte(arg), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("@%s: %w", path, err)
+	}
+	defer f.Close()
+	b, err := untrusted.Read(f, MaxQuickBody, "@"+path)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	return b, nil
 }
 
 // headersNotSet are the headers the driver writes itself from the URL and the body.

@@ -14,6 +14,7 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
@@ -31,7 +32,7 @@ var peakFlags = cliflag.Names{"Start": "peak-start", "Max": "peak-max", "Factor"
 
 // driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
 // smart client job's, and the phases' (a drive's errors name any of them).
-var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers",
+var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers", "Stream.Subscribers": "stream-subscribers", "Stream.URL": "stream-url",
 	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}.With(phaseNames)
@@ -45,7 +46,7 @@ type driveFlags struct {
 	keep       cliflag.OptBool
 	set        cliflag.KV
 	sutMetrics string
-	bodyBudget *sizeFlag
+	bodyBudget *cliflag.Size
 
 	peak                         bool
 	peakStart, peakMax, peakStep float64
@@ -67,7 +68,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
 	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
 	fs.TextVar(&f.cfg.Redirects, "redirects", httpc.RedirectSameOrigin, "which redirects requests follow: "+strings.Join(httpc.RedirectPolicies, ", ")+" (a hop to another origin carries no body, cookies or Authorization; docs/security.md)")
-	f.bodyBudget = newSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
+	f.bodyBudget = cliflag.AddSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
@@ -98,7 +99,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
 	cfg.LiveToken, cfg.LiveAllowHosts = base.LiveToken, base.LiveAllowHosts
 	cfg.URL, cfg.Params = quickURL, f.set
-	cfg.BodyBudget = f.bodyBudget.n
+	cfg.BodyBudget = f.bodyBudget.N
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
@@ -176,8 +177,8 @@ func runDrive(ctx context.Context, args []string) error {
 	qf.register(fs)
 	var list bool
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
-	var sf streamFlags
-	sf.register(fs)
+	var stream streamload.Config
+	addStream(fs, &stream)
 	var cf clientScenarioFlags
 	cf.register(fs)
 	var vf verifyFirst
@@ -198,6 +199,9 @@ func runDrive(ctx context.Context, args []string) error {
 		f.cfg.Redirects = httpc.RedirectNone // quick mode measures what the URL itself answers
 	}
 	var err error
+	if stream.Subscribers != 0 {
+		f.cfg.Stream = &stream
+	}
 	if f.cfg.Request, err = qf.request(fs); err != nil {
 		return err
 	}
@@ -212,9 +216,6 @@ func runDrive(ctx context.Context, args []string) error {
 		}
 	} else if cfg.URL == "" && cfg.Target == "" {
 		return cliflag.Errorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
-	}
-	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
-		return err
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
@@ -236,6 +237,14 @@ func runDrive(ctx context.Context, args []string) error {
 		fmt.Println(res.Stream.Line())
 	}
 	return err
+}
+
+// addStream registers drive's stream subscriber flags, bound to c (0 subscribers: none; the
+// checks are the drive's, streamload.Config.Validate).
+func addStream(fs *flag.FlagSet, c *streamload.Config) {
+	fs.IntVar(&c.Subscribers, "stream-subscribers", 0, "hold this many Server-Sent Events subscribers open during the run and report event delivery latency (publish → receipt) percentiles (0 = none)")
+	fs.StringVar(&c.URL, "stream-url", "/trade/stream/quotes", "the stream the subscribers follow: a path under --target or an absolute URL")
+	fs.StringVar(&c.TimeField, "stream-time-field", streamload.DefaultTimeField, "the JSON field of an event's data that holds its publish time (RFC 3339)")
 }
 
 // listScenarios is drive --list: the built-in scenarios and the smart client's.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"flag"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/tradebench/tradebench/driver"
@@ -26,9 +24,6 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, "; ") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// maxQuickBody bounds --body @FILE: the body is held in memory and sent by every request.
-const maxQuickBody = 64 << 20
-
 func (q *quickFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (400 and above as failed), only a connection failure is refused; redirects are not followed unless --redirects says so")
 	fs.Var(&q.headers, "header", "quick mode: add a request header 'Name: value' (repeatable)")
@@ -49,26 +44,9 @@ func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
 		}
 		return nil, nil
 	}
-	r := &driver.QuickRequest{Method: q.method, Headers: q.headers}
-	if path, ok := strings.CutPrefix(q.body, "@"); ok {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, cliflag.Errorf("--body @%s: %v", path, err)
-		}
-		defer f.Close()
-		b, err := io.ReadAll(io.LimitReader(f, maxQuickBody+1))
-		if err != nil {
-			return nil, cliflag.Errorf("--body @%s: %v", path, err)
-		}
-		if len(b) > maxQuickBody {
-			return nil, cliflag.Errorf("--body @%s: larger than %d MiB", path, maxQuickBody>>20)
-		}
-		r.Body = b
-	} else {
-		r.Body = []byte(q.body)
+	body, err := driver.QuickBody(q.body)
+	if err != nil {
+		return nil, cliflag.Errorf("--body %v", err)
 	}
-	if len(r.Body) == 0 {
-		r.Body = nil
-	}
-	return r, nil
+	return &driver.QuickRequest{Method: q.method, Headers: q.headers, Body: body}, nil
 }
