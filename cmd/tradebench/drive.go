@@ -123,7 +123,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		return cfg, cliflag.Errorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
 	}
 	if f.peak {
-		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: f.peakRampUp, StepDuration: f.peakStepDur,
+		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: &f.peakRampUp, StepDuration: f.peakStepDur,
 			ConfirmRampUp: peak.DefaultConfirmRampUp, ConfirmDuration: f.peakConfirm, MaxP90: f.peakP90, Efficiency: f.peakEff, MaxErrorRate: f.peakMaxErrRate}
 		if cfg.Rate > 0 {
 			pc.Open, pc.Start = true, cfg.Rate
