@@ -317,6 +317,10 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 	hlog := readFile(t, filepath.Join(bed, "haproxy.log"))
 	// (a GET refused by web1 is redispatched, never a 503: mutant testbed-no-redispatch)
 	cost := int64(len(regexp.MustCompile(`web_once/web1 \S+ 50[23] \S+ \S+ \S+ S\S{3} |web/web1 \S+ 502 \S+ \S+ \S+ S\S{3} `).FindAllString(hlog, -1)))
+	// haproxy logs a request it sent again with its retries ("+1" redispatched): never a POST
+	if re := regexp.MustCompile(`/\+?[1-9]\d* \d+/\d+ "POST [^"]*"`).FindString(hlog); re != "" {
+		t.Fatalf("haproxy sent a POST again: %s", re)
+	}
 	unanswered := rs.StatusCodes["no response"]
 	if rs.Total.Errors != web.Errors || web.Errors != cost+unanswered || unanswered > testbedUsers || rs.StatusCodes["409"] != 0 || orders.Errors != 0 {
 		for _, line := range strings.Split(hlog, "\n") {
