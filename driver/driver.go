@@ -185,6 +185,11 @@ func (c *Config) SetDefaults() {
 	if c.ConnectTimeout == 0 {
 		c.ConnectTimeout = c.Timeout
 	}
+	if c.Stream != nil {
+		s := *c.Stream // the caller's stays as given
+		s.SetDefaults(c.Target)
+		c.Stream = &s
+	}
 }
 
 // Load is the load engine's configuration of the drive: its load model, phases and resources.
@@ -203,18 +208,12 @@ func (c Config) Validate() error {
 	if err := c.Phases.Validate(c.Peak == nil); err != nil {
 		return err
 	}
-	switch {
-	case c.BodyBudget < 0:
-		return setting.Errorf("BodyBudget", "must not be negative, got %d", c.BodyBudget)
-	case c.Timeout < 0:
-		return setting.Errorf("Timeout", "must be positive, got %v", c.Timeout)
-	case c.ConnectTimeout < 0:
-		return setting.Errorf("ConnectTimeout", "must be positive, got %v", c.ConnectTimeout)
-	case c.MaxInFlight < 0:
-		return setting.Errorf("MaxInFlight", "must not be negative, got %d", c.MaxInFlight)
-	case c.Iterations < 0:
-		return setting.Errorf("Iterations", "must not be negative, got %d", c.Iterations)
-	case c.Peak != nil && c.Peak.Open != (c.Rate > 0):
+	if err := setting.First(setting.NotNegative("BodyBudget", c.BodyBudget), setting.NotNegative("Timeout", c.Timeout),
+		setting.NotNegative("ConnectTimeout", c.ConnectTimeout), setting.NotNegative("MaxInFlight", c.MaxInFlight),
+		setting.NotNegative("Iterations", c.Iterations)); err != nil {
+		return err
+	}
+	if c.Peak != nil && c.Peak.Open != (c.Rate > 0) {
 		return setting.Errorf("Peak", "an open-model search (Peak.Open) searches the arrival rate and needs Rate; a closed-model one needs none")
 	}
 	if c.Rules != nil {
@@ -227,6 +226,11 @@ func (c Config) Validate() error {
 	}
 	if err := c.Request.validate(c.URL != ""); err != nil {
 		return err
+	}
+	if c.Stream != nil {
+		if err := c.Stream.Validate(); err != nil {
+			return setting.In("Stream", err)
+		}
 	}
 	return c.checkLive()
 }

@@ -59,16 +59,13 @@ func (p Phases) Validate(needDuration bool) error {
 		return setting.Errorf("Users", "must be at least 1, got %d", p.Users)
 	case p.Duration <= 0 && needDuration:
 		return setting.Errorf("Duration", "must be positive, got %v", p.Duration)
-	case p.Duration < 0:
-		return setting.Errorf("Duration", "must not be negative, got %v", p.Duration)
-	case p.RampUp < 0:
-		return setting.Errorf("RampUp", "must not be negative, got %v", p.RampUp)
-	case p.RampDown < 0:
-		return setting.Errorf("RampDown", "must not be negative, got %v", p.RampDown)
 	case !p.StartAt.IsZero() && time.Until(p.StartAt) > MaxStartDelay:
 		return setting.Errorf("StartAt", "%s is more than %v ahead", p.StartAt.Format(time.RFC3339), MaxStartDelay)
 	case !p.StartAt.IsZero() && time.Since(p.StartAt) > time.Minute:
 		return setting.Errorf("StartAt", "%s has passed", p.StartAt.Format(time.RFC3339))
+	}
+	if err := setting.First(setting.NotNegative("Duration", p.Duration), setting.NotNegative("RampUp", p.RampUp), setting.NotNegative("RampDown", p.RampDown)); err != nil {
+		return err
 	}
 	if t := p.Think; t != nil && (t.A < 0 || t.B < 0 || t.Kind == scenario.ThinkUniform && t.B < t.A || t.Kind > scenario.ThinkAround) {
 		return setting.Errorf("Think", "%v is not a think time (use 1s, fixed:1s, 0.5s..1.5s, exp:1s or 0)", *t)

@@ -34,3 +34,27 @@ func TestPhasesStartAt(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeSettingsNamed: every size, count and duration of a drive whose zero means "none"
+// or "the default" refuses a negative value naming its own field (the one check,
+// setting.NotNegative, listed once per field in Phases.Validate and Config.Validate).
+// Mutant (drive-negative-iterations-passes): Config.Validate without the Iterations check.
+func TestNegativeSettingsNamed(t *testing.T) {
+	base := Config{URL: "http://127.0.0.1:1/", Phases: Phases{Users: 1, Duration: time.Second}}
+	for field, set := range map[string]func(*Config){
+		"BodyBudget": func(c *Config) { c.BodyBudget = -1 }, "Timeout": func(c *Config) { c.Timeout = -time.Second },
+		"ConnectTimeout": func(c *Config) { c.ConnectTimeout = -time.Second }, "MaxInFlight": func(c *Config) { c.MaxInFlight = -1 },
+		"Iterations": func(c *Config) { c.Iterations = -1 }, "RampUp": func(c *Config) { c.RampUp = -time.Second },
+		"RampDown": func(c *Config) { c.RampDown = -time.Second }, "Duration": func(c *Config) { c.Duration = -time.Second },
+	} {
+		c := base
+		set(&c)
+		var se *setting.Error
+		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
+			t.Errorf("negative %s: %v, want an error naming %s", field, err, field)
+		}
+	}
+	if err := base.Validate(); err != nil {
+		t.Errorf("a valid drive: %v", err)
+	}
+}

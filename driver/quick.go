@@ -4,18 +4,23 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/untrusted"
 )
 
 // QuickRequest is quick mode's request beyond its URL, as wrk, hey and oha take it: the method,
 // extra headers and a body sent as is. Quick mode measures what the URL answers: its preflight
-// accepts any HTTP answer (only a connection failure refuses the run), every status is counted in
-// the results, and an answer of 400 or above counts as a failed transaction, as in a scenario.
+// accepts any HTTP answer (only a connection failure refuses the run), and every answer, whatever
+// its status, is a measured transaction, counted by status in the results: a wrk or hey user
+// pointing at a URL that answers 401 expects its 401s measured and reported ("Non-2xx or 3xx
+// responses: N"), not a failed run. A failure is what wrk calls an error: no answer (a refused or
+// broken connection, a timeout).
 // Which redirects are followed is the drive's Redirects policy (the command line's default in
 // quick mode is none: a 303 to a login page would otherwise measure the login page's 401).
 type QuickRequest struct {
@@ -25,6 +30,32 @@ type QuickRequest struct {
 	Headers []string `json:"headers,omitempty"`
 	// Body is sent exactly as given: no templates.
 	Body []byte `json:"body,omitempty"`
+}
+
+// MaxQuickBody bounds a quick-mode body read from a file: it is held in memory and sent by
+// every request.
+const MaxQuickBody = 64 << 20
+
+// QuickBody is a quick-mode body as wrk, hey and oha users write it: the text as given, or with
+// "@FILE" the file's content (at most MaxQuickBody). An empty body is nil: no body.
+func QuickBody(arg string) ([]byte, error) {
+	path, ok := strings.CutPrefix(arg, "@")
+	if !ok {
+		if arg == "" {
+			return nil, nil
+		}
+		return []byte(arg), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("@%s: %w", path, err)
+	}
+	defer f.Close()
+	b, err := untrusted.Read(f, MaxQuickBody, "@"+path)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	return b, nil
 }
 
 // headersNotSet are the headers the driver writes itself from the URL and the body.
@@ -140,5 +171,6 @@ func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scena
 	if len(q.Body) > 0 {
 		sc.Steps[0].Request.Body = scenario.Literal(string(q.Body))
 	}
+	sc.Steps[0].Request.Check.AnyStatus = true
 	return sc, target, nil
 }

@@ -220,7 +220,7 @@ type PeakStep struct {
 	P90Ms     float64 `json:"p90_ms"`
 	P99Ms     float64 `json:"p99_ms"`
 	ErrorRate float64 `json:"error_rate"`
-	// Phase is "grow", "bisect" or "confirm"; Good whether the step was below the knee and
+	// Phase is "grow", "shrink", "bisect", "remeasure" or "confirm"; Good whether the step was below the knee and
 	// within the bounds; SUTCPU the server's CPU in cores over the step.
 	Phase  string  `json:"phase,omitempty"`
 	Good   bool    `json:"good,omitempty"`
@@ -231,6 +231,11 @@ type PeakStep struct {
 	DriverCPU  float64 `json:"driver_cpu,omitempty"`
 	// Note says why a step was measured again, or how its second measurement compared.
 	Note string `json:"note,omitempty"`
+	// Superseded marks a measurement the search did not believe and measured again (other
+	// processes disturbed it, or it measured less than a lower load beyond the noise): it is
+	// kept for the record, and neither judged nor held against the run by the other_processes
+	// rule.
+	Superseded bool `json:"superseded,omitempty"`
 }
 
 // load is the step's load in words: "800 users" or "12.5/s".

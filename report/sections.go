@@ -189,11 +189,19 @@ type Machine struct {
 	// everything but idle and iowait); StealCores the part the hypervisor gave to other guests.
 	BusyCores  float64 `json:"busy_cores"`
 	StealCores float64 `json:"steal_cores"`
-	// OwnCores is tradebench's own processes (Own); OtherCores = BusyCores − OwnCores (never
-	// below zero): what everything else took. OtherShare is OtherCores / Cores.
-	OwnCores   float64 `json:"own_cores"`
-	OtherCores float64 `json:"other_cores"`
-	OtherShare float64 `json:"other_share"`
+	// OwnCores is tradebench's own processes (Own). KernelCores is the kernel's own work: its
+	// threads (kworker, ksoftirqd, kswapd…: Kernel) and the interrupts and softirqs /proc/stat
+	// counts apart (InterruptCores, part of KernelCores). The kernel's work cannot be split
+	// between this run and a neighbour — on loopback TCP, softirqs caused by the run's own traffic
+	// and writeback of its own files land there — while a neighbour's own work is user-space
+	// processes; so OtherCores = BusyCores − OwnCores − KernelCores (never below zero): user-space
+	// processes that are not ours, those that came and went within the window, and steal
+	// included. OtherShare is OtherCores / Cores; the other_processes rule judges it.
+	OwnCores       float64 `json:"own_cores"`
+	KernelCores    float64 `json:"kernel_cores"`
+	InterruptCores float64 `json:"interrupt_cores,omitempty"`
+	OtherCores     float64 `json:"other_cores"`
+	OtherShare     float64 `json:"other_share"`
 	// LoadStart and LoadEnd are the load averages (1, 5, 15 minutes) at the window's start and
 	// end.
 	LoadStart []float64 `json:"load_start,omitempty"`
@@ -202,6 +210,8 @@ type Machine struct {
 	// took the most CPU in the window (at most a few; empty where /proc does not tell).
 	Own     []MachineProcess `json:"own,omitempty"`
 	Busiest []MachineProcess `json:"busiest,omitempty"`
+	// Kernel are the kernel threads that took the most CPU in the window, grouped by name.
+	Kernel []MachineProcess `json:"kernel,omitempty"`
 }
 
 // MachineProcess is one process's CPU over a measured window.
@@ -220,14 +230,14 @@ func (p MachineProcess) String() string {
 }
 
 // Line is the machine section in one line, as the summary prints it: "2 cores, busy 1.93
-// (steal 0.02), tradebench 0.41, other processes 1.52 (76%); load 1.2 → 3.4; busiest other:
+// (steal 0.02), tradebench 0.41, kernel 0.05, other processes 1.47 (76%); load 1.2 → 3.4; busiest other:
 // …".
 func (m *Machine) Line() string {
 	s := fmt.Sprintf("%d cores, busy %.2f", m.Cores, m.BusyCores)
 	if m.StealCores > 0 {
 		s += fmt.Sprintf(" (steal %.2f)", m.StealCores)
 	}
-	s += fmt.Sprintf(", tradebench %.2f, other processes %.2f (%s of the machine)", m.OwnCores, m.OtherCores, pct(m.OtherShare))
+	s += fmt.Sprintf(", tradebench %.2f, kernel %.2f, other processes %.2f (%s of the machine)", m.OwnCores, m.KernelCores, m.OtherCores, pct(m.OtherShare))
 	if len(m.LoadStart) > 0 && len(m.LoadEnd) > 0 {
 		s += fmt.Sprintf("; load average %.2f → %.2f", m.LoadStart[0], m.LoadEnd[0])
 	}

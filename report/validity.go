@@ -443,7 +443,8 @@ func ruleOther(res *Results, rules Rules) RuleResult {
 	}
 	if p := res.Peak; p != nil {
 		for _, st := range p.Steps {
-			if st.Phase != "confirm" && st.OtherShare > worst {
+			// a superseded step was measured again: its successor is the one held to the bound
+			if st.Phase != "confirm" && !st.Superseded && st.OtherShare > worst {
 				worst, where, at = st.OtherShare, fmt.Sprintf("search step %d (%s)", st.Step, st.load()), nil
 			}
 		}
@@ -475,6 +476,25 @@ func ruleOther(res *Results, rules Rules) RuleResult {
 		}
 	}
 	return r
+}
+
+// OtherShare is the largest share of a measuring machine other processes took during the
+// results' measured window: the driver's machine, or in a distributed run each agent's (false:
+// not measured). The other_processes rule judges the same windows.
+func (r *Results) OtherShare() (float64, bool) {
+	worst, ok := 0.0, false
+	if len(r.Agents) > 0 {
+		for _, a := range r.Agents {
+			if a.Machine != nil {
+				worst, ok = max(worst, a.Machine.OtherShare), true
+			}
+		}
+		return worst, ok
+	}
+	if r.Machine != nil {
+		return r.Machine.OtherShare, true
+	}
+	return 0, false
 }
 
 // ruleSearch judges whether a capacity search supports its capacity: the steps around the knee

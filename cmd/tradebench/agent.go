@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/fleet"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/natsx"
 )
 
@@ -21,30 +22,19 @@ func init() {
 var agentHelp = helpText("agent.txt")
 
 func runAgent(ctx context.Context, args []string) error {
-	fs := newFlagSet("agent", "--nats URL [--name NAME]")
-	url := fs.String("nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
-	name := fs.String("name", "", "the agent's name in results (default: host-pid)")
-	tokenFile := fs.String("nats-token-file", "", "file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+")")
-	metricsListen := fs.String("metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
-	setHelp(fs, agentHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	fs := cliflag.NewFlagSet("tradebench agent", "--nats URL [--name NAME]")
+	var b fleet.Broker
+	var ac fleet.AgentConfig
+	fs.StringVar(&b.URL, "nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
+	fs.StringVar(&ac.Name, "name", "", "the agent's name in results (default: host-pid)")
+	fs.StringVar(&b.TokenFile, "nats-token-file", "", "file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+")")
+	fs.StringVar(&ac.MetricsListen, "metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
+	cliflag.SetHelp(fs, agentHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	if *url == "" {
-		return usageErrorf("--nats is required: the URL of the NATS server the controller uses")
-	}
-	token, _, err := natsx.ResolveToken(*tokenFile, false)
-	if err != nil {
-		return usageErrorf("--nats-token-file: %v", err)
-	}
-	nc, err := natsx.Connect(*url, natsx.ConnectConfig{Name: "tradebench agent", Token: token, Retry: true})
-	if err != nil {
-		return usageErrorf("--nats: %v", err)
-	}
-	defer nc.Close()
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	err = fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log, MetricsListen: *metricsListen, Secret: token}).Serve(ctx)
-	return driverFlags.orUsage(err)
+	ac.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	return fleetFlagNames.OrUsage(fleet.Join(ctx, b, ac))
 }
 
 // fleetFlags are the controller's flags of drive and run: with --agents N the load runs on N
@@ -70,31 +60,33 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 // distributor checks the flags and, with --agents, connects the controller (starting the
 // embedded broker for --nats-listen). close releases what it started.
 func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.Distributor, close func(), err error) {
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	close = func() {}
 	switch {
 	case f.agents < 0:
-		return nil, close, usageErrorf("--agents must not be negative, got %d", f.agents)
+		return nil, close, cliflag.Errorf("--agents must not be negative, got %d", f.agents)
 	case f.agents == 0:
 		for _, n := range []string{"agents-wait", "nats", "nats-listen", "allow-agent-loss", "nats-token-file"} {
 			if given[n] {
-				return nil, close, usageErrorf("--%s applies to distributed runs: give --agents N too", n)
+				return nil, close, cliflag.Errorf("--%s applies to distributed runs: give --agents N too", n)
 			}
 		}
 		return nil, close, nil
 	case cfg.Peak != nil:
-		return nil, close, usageErrorf("--peak runs in one process; it cannot be combined with --agents")
+		return nil, close, cliflag.Errorf("--peak runs in one process; it cannot be combined with --agents")
 	}
 	c, close, err := fleet.Dial(fleet.Broker{URL: f.natsURL, Listen: f.listen, TokenFile: f.tokenFile, Log: os.Stderr},
 		fleet.ControllerConfig{Agents: f.agents, Wait: f.wait, AllowLoss: f.allowLoss})
 	if err != nil {
-		return nil, close, fleetFlagNames.usageError(err)
+		return nil, close, fleetFlagNames.UsageError(err)
 	}
 	return c, close, nil
 }
 
-// fleetFlagNames names the flags that set fleet.Broker's and fleet.ControllerConfig's fields.
-var fleetFlagNames = flagNames{"URL": "nats", "Listen": "nats-listen", "TokenFile": "nats-token-file", "Agents": "agents", "Wait": "agents-wait"}
+// fleetFlagNames names the flags that set fleet.Broker's, fleet.ControllerConfig's and (agent)
+// fleet.AgentConfig's fields.
+var fleetFlagNames = cliflag.Names{"URL": "nats", "Listen": "nats-listen", "TokenFile": "nats-token-file", "Agents": "agents", "Wait": "agents-wait",
+	"MetricsListen": "metrics-listen"}
 
 // agentLossHint adds to a lost agent's error the flag that accepts the loss; the exit status
 // stays the error's.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 
 	"github.com/tradebench/tradebench/trade/audit"
@@ -19,17 +20,17 @@ func init() {
 var auditHelp = helpText("audit.txt")
 
 func runAuditCmd(ctx context.Context, args []string) error {
-	fs := newFlagSet("audit", "[--db DSN] [--allow-open] [--json]")
+	fs := cliflag.NewFlagSet("tradebench audit", "[--db DSN] [--allow-open] [--json]")
 	db := fs.String("db", defaultDB, dbHelp)
 	allowOpen := fs.Bool("allow-open", false, "list orders still open or processing instead of counting them as violations")
 	asJSON := fs.Bool("json", false, "print the audit summary as JSON instead of text")
 	limit := fs.Int("limit", audit.DefaultLimit, "violations of each kind to list (all are counted)")
-	setHelp(fs, auditHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, auditHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if *limit < 1 {
-		return usageErrorf("--limit must be at least 1, got %d", *limit)
+		return cliflag.Errorf("--limit must be at least 1, got %d", *limit)
 	}
 	if err := checkDSN(*db); err != nil {
 		return err

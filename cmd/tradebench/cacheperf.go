@@ -16,6 +16,9 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/progress"
+	"github.com/tradebench/tradebench/internal/bytesize"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
@@ -26,89 +29,66 @@ func init() {
 var cacheperfUsage = helpText("cacheperf.txt")
 
 func runCachePerf(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, args, cacheperfUsage,
-		subcommand{"load", cacheperfLoad}, subcommand{"serve", cacheperfServe}, subcommand{"sweep", cacheperfSweep})
-}
-
-// sizeFlag is a byte size flag parsed strictly (50KB, 500KB, 1MB, 2GB).
-type sizeFlag struct{ n int64 }
-
-func (s *sizeFlag) String() string {
-	if s == nil {
-		return ""
-	}
-	return cacheperf.FormatSize(s.n)
-}
-
-func (s *sizeFlag) Set(v string) error {
-	n, err := cacheperf.ParseSize(v)
-	if err != nil {
-		return err
-	}
-	s.n = n
-	return nil
-}
-
-func newSize(fs *flag.FlagSet, name string, def int64, usage string) *sizeFlag {
-	s := &sizeFlag{n: def}
-	fs.Var(s, name, usage)
-	return s
+	return cliflag.RunSubcommand(ctx, args, cacheperfUsage,
+		cliflag.Subcommand{Name: "load", Run: cacheperfLoad}, cliflag.Subcommand{Name: "serve", Run: cacheperfServe}, cliflag.Subcommand{Name: "sweep", Run: cacheperfSweep})
 }
 
 // cacheFlags are the cache settings serve and sweep share.
 type cacheFlags struct {
 	mode     *string
-	size     *sizeFlag
-	window   *sizeFlag
+	size     *cliflag.Size
+	window   *cliflag.Size
 	ttl      *time.Duration
 	diskDir  *string
-	diskSize *sizeFlag
+	diskSize *cliflag.Size
 }
 
 func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
 	return &cacheFlags{
 		mode: fs.String("cache", objcache.ModeMemory, "cache mode: memory (in-process, bounded by --cache-size), none (every request reads the database), "+
 			"memory+disk (entries evicted from memory spill to files in --disk-dir), redis://HOST:PORT[/DB] or memcached://HOST:PORT (a distributed cache)"),
-		size: newSize(fs, "cache-size", defSize, "the in-memory cache's budget in bytes (e.g. 100MB, 1GB): blobs + names + 256 bytes per entry"),
-		window: newSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
+		size: cliflag.AddSize(fs, "cache-size", defSize, "the in-memory cache's budget in bytes (e.g. 100MB, 1GB): blobs + names + 256 bytes per entry"),
+		window: cliflag.AddSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
 			"but streamed (default max(cache-size/16, 8MB))"),
 		ttl:      fs.Duration("ttl", objcache.DefaultTTL, "an entry's lifetime after it is written (the CachePerf paper's 8 hours)"),
 		diskDir:  fs.String("disk-dir", cacheperf.DefaultDiskDir, "memory+disk: the disk tier's directory (its *.cpitem files are deleted on start and exit)"),
-		diskSize: newSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
+		diskSize: cliflag.AddSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
 	}
 }
 
 // cacheFlagNames names the flags that set objcache.Config's and blobstore.LoadConfig's fields:
 // the libraries check the values, cmd names the flag.
-var cacheFlagNames = flagNames{"Mode": "cache", "Budget": "cache-size", "Window": "window", "TTL": "ttl", "Items": "items", "Size": "size"}
+var cacheFlagNames = cliflag.Names{"Mode": "cache", "Budget": "cache-size", "Window": "window", "TTL": "ttl", "Items": "items", "Size": "size"}
 
 func (c *cacheFlags) config() (objcache.Config, error) {
-	cfg := objcache.Config{Mode: *c.mode, Budget: c.size.n, Window: c.window.n, TTL: *c.ttl, DiskDir: *c.diskDir, DiskBudget: c.diskSize.n}
+	cfg := objcache.Config{Mode: *c.mode, Budget: c.size.N, Window: c.window.N, TTL: *c.ttl, DiskDir: *c.diskDir, DiskBudget: c.diskSize.N}
 	if err := cfg.Validate(); err != nil {
-		return cfg, cacheFlagNames.usageError(err)
+		return cfg, cacheFlagNames.UsageError(err)
 	}
 	return cfg, nil
 }
 
 func cacheperfLoad(ctx context.Context, args []string) error {
-	fs := newFlagSet("cacheperf load", "--db DSN [--items N] [--size 500KB]")
-	setHelp(fs, helpText("cacheperf-load.txt"))
+	fs := cliflag.NewFlagSet("tradebench cacheperf load", "--db DSN [--items N] [--size 500KB]")
+	cliflag.SetHelp(fs, helpText("cacheperf-load.txt"))
 	db := fs.String("db", "", "the database: sqlite:PATH or postgres://user:pass@host/db (its cacheperf_items table is replaced)")
 	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the CachePerf paper loaded 40,000)")
-	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
+	size := cliflag.AddSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same seed gives the same blobs")
 	yes := addYes(fs)
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if err := checkDSN(*db); err != nil {
 		return err
 	}
-	lc := blobstore.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}
+	p := progress.NewCount(os.Stderr, cliflag.IsTerminal(os.Stderr), "cacheperf load", "items")
+	p.UnitBytes = size.N
+	lc := blobstore.LoadConfig{Items: *items, Size: size.N, Seed: *seed, Progress: p.Update}
 	if err := lc.Validate(); err != nil {
-		return cacheFlagNames.usageError(err)
+		return cacheFlagNames.UsageError(err)
 	}
-	if err := confirmSize(*yes, int64(*items), size.n, "the database"); err != nil {
+	if err := confirmSize(*yes, int64(*items), size.N, "the database"); err != nil {
 		return err
 	}
 	if err := needDB(*db, true, ""); err != nil {
@@ -119,9 +99,11 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, cacheperf.FormatSize(int64(*items)*size.n), st.Kind())
+	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, bytesize.Format(int64(*items)*size.N), st.Kind())
 	start := time.Now()
-	if err := st.Load(ctx, lc); err != nil {
+	err = st.Load(ctx, lc)
+	p.End()
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "cacheperf load: done in %.1fs\n", time.Since(start).Seconds())
@@ -129,13 +111,13 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 }
 
 func cacheperfServe(ctx context.Context, args []string) error {
-	fs := newFlagSet("cacheperf serve", "--db DSN [--cache-size 100MB] [--listen ADDR] [--cache MODE]")
-	setHelp(fs, helpText("cacheperf-serve.txt"))
+	fs := cliflag.NewFlagSet("tradebench cacheperf serve", "--db DSN [--cache-size 100MB] [--listen ADDR] [--cache MODE]")
+	cliflag.SetHelp(fs, helpText("cacheperf-serve.txt"))
 	db := fs.String("db", "", "the database loaded by 'tradebench cacheperf load': sqlite:PATH or postgres://…")
 	listen := fs.String("listen", cacheperf.DefaultListen, "address to listen on (:8083 for all interfaces)")
 	metricsListen := metricsListenFlag(fs)
 	cf := addCacheFlags(fs, cacheperf.DefaultCacheSize)
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if err := checkDSN(*db); err != nil {
@@ -159,8 +141,8 @@ func cacheperfServe(ctx context.Context, args []string) error {
 	}
 	lim := srv.App.Cache().Limits()
 	// servers log in one style, slog's text lines, their start-up line included
-	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", cacheperf.FormatSize(lim.Budget),
-		"window", cacheperf.FormatSize(lim.Window), "ceiling", cacheperf.FormatSize(lim.Ceiling)}
+	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", bytesize.Format(lim.Budget),
+		"window", bytesize.Format(lim.Window), "ceiling", bytesize.Format(lim.Ceiling)}
 	if srv.MetricsURL != "" {
 		attrs = append(attrs, "metrics", srv.MetricsURL)
 	}
@@ -169,12 +151,12 @@ func cacheperfServe(ctx context.Context, args []string) error {
 }
 
 func cacheperfSweep(ctx context.Context, args []string) error {
-	fs := newFlagSet("cacheperf sweep", "[--quick] [--db DSN] [--items N --size 500KB --cache-size 1GB] [--keys 500,1000,…] [--users 40] [--ramp-up D --duration D] [--other-work-mix 60] [--out FILE]")
-	setHelp(fs, helpText("cacheperf-sweep.txt"))
+	fs := cliflag.NewFlagSet("tradebench cacheperf sweep", "[--quick] [--db DSN] [--items N --size 500KB --cache-size 1GB] [--keys 500,1000,…] [--users 40] [--ramp-up D --duration D] [--other-work-mix 60] [--out FILE]")
+	cliflag.SetHelp(fs, helpText("cacheperf-sweep.txt"))
 	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
-	size := newSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
+	size := cliflag.AddSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
 	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
 	keys := fs.String("keys", joinInts(cacheperfjob.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
 	mixKeys := fs.String("mix-keys", joinInts(cacheperfjob.PaperMixKeys), "unique-key ranges of the other-work mix")
@@ -184,10 +166,10 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	yes := addYes(fs)
 	var f pipelineFlags
 	f.register(fs, driver.Phases{Users: cacheperfjob.DefaultThreads, RampUp: cacheperfjob.DefaultWarmup, Duration: cacheperfjob.DefaultSteady}, cacheperfjob.DefaultOut)
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	set := givenFlags(fs)
+	set := cliflag.Given(fs)
 	if *quick {
 		preset := map[string]string{"size": "50KB", "cache-size": "25MB", "keys": "100,200,300,400,500,600,800,1000,2000,4000",
 			"mix-keys": "200,400,600,800,1000", "ramp-up": "1s", "duration": "3s"}
@@ -220,21 +202,21 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 		return err
 	}
 	if f.out == "" {
-		return usageErrorf("--out must name a file")
+		return cliflag.Errorf("--out must name a file")
 	}
 	d, err := f.config()
 	if err != nil {
 		return err
 	}
-	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc, Phases: d.Phases,
+	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.N, Seed: *seed, Cache: cc, Phases: d.Phases,
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Quick: *quick}
-	cfg.Log, _ = f.progress.writer()
+	cfg.Log, _ = f.progress.Writer()
 	if err := cfg.Validate(); err != nil {
-		return sweepFlags.usageError(err)
+		return sweepFlags.UsageError(err)
 	}
 	if *db == "" {
 		n := max(*items, slices.Max(append(slices.Clone(ks), mks...)))
-		if err := confirmSize(*yes, int64(n), size.n, "the temporary database"); err != nil {
+		if err := confirmSize(*yes, int64(n), size.N, "the temporary database"); err != nil {
 			return err
 		}
 	}
@@ -242,7 +224,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	// A point over its memory ceiling fails the run (exit status 3, like a missed threshold), but
 	// the sweep was done: its results are written and shown first.
 	if res == nil {
-		return sweepFlags.orUsage(err)
+		return sweepFlags.OrUsage(err)
 	}
 	if points, perr := cacheperfjob.PointsOf(res); perr == nil {
 		cacheperfjob.WriteTable(os.Stdout, points)
@@ -251,7 +233,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 }
 
 // sweepFlags names the flags that set cacheperfjob.Config's fields.
-var sweepFlags = flagNames{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}
+var sweepFlags = cliflag.Names{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}.With(phaseNames)
 
 func joinInts(v []int) string {
 	s := make([]string, len(v))
@@ -269,7 +251,7 @@ func parseInts(flagName, s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, usageErrorf("%s: %q is not a whole number of at least 1 (want e.g. 500,1000,2000)", flagName, f)
+			return nil, cliflag.Errorf("%s: %q is not a whole number of at least 1 (want e.g. 500,1000,2000)", flagName, f)
 		}
 		out = append(out, n)
 	}
@@ -281,15 +263,15 @@ func parseInts(flagName, s string) ([]int, error) {
 const confirmBytes = 4 << 30
 
 func addYes(fs *flag.FlagSet) *bool {
-	return fs.Bool("yes", false, fmt.Sprintf("confirm writing a database of more than %s (items × size)", cacheperf.FormatSize(confirmBytes)))
+	return fs.Bool("yes", false, fmt.Sprintf("confirm writing a database of more than %s (items × size)", bytesize.Format(confirmBytes)))
 }
 
 // confirmSize refuses, before anything is written, a database bigger than confirmBytes unless
 // --yes: the size is said, and how to make it smaller.
 func confirmSize(yes bool, items, size int64, what string) error {
 	if total := items * size; total > confirmBytes && !yes {
-		return usageErrorf("%s would hold %d items × %s = %s: give --yes to write that much, or fewer --items or a smaller --size (--quick: a laptop-sized sweep)",
-			what, items, cacheperf.FormatSize(size), cacheperf.FormatSize(total))
+		return cliflag.Errorf("%s would hold %d items × %s = %s: give --yes to write that much, or fewer --items or a smaller --size (--quick: a laptop-sized sweep)",
+			what, items, bytesize.Format(size), bytesize.Format(total))
 	}
 	return nil
 }

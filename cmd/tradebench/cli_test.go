@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/cacheperfjob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
@@ -132,8 +133,8 @@ func cliCases() []cliCase {
 		cliCase{args: []string{"drive"}, code: exitUsage, want: []string{"--target is required"}},
 		cliCase{args: []string{"report"}, code: exitUsage, want: []string{"want one results file"}},
 		cliCase{args: []string{"report", "compare"}, code: exitUsage, want: []string{"two or more"}},
-		cliCase{args: []string{"client"}, code: exitUsage, want: []string{"--bsl is required"}},
-		cliCase{args: []string{"agent"}, code: exitUsage, want: []string{"--nats is required"}},
+		cliCase{args: []string{"client"}, code: exitUsage, want: []string{"--bsl: is required"}},
+		cliCase{args: []string{"agent"}, code: exitUsage, want: []string{"--nats: is required"}},
 		cliCase{args: []string{"reset"}, code: exitUsage, want: []string{"no such database"}},
 		cliCase{args: []string{"audit"}, code: exitUsage, want: []string{"no such database"}},
 		cliCase{args: []string{"wstest", "drive"}, code: exitUsage, want: []string{"--target"}},
@@ -146,7 +147,7 @@ func cliCases() []cliCase {
 
 // TestCLI runs every case. (Mutants, each seen failing: parseFlags leaving the flag package's
 // output on — the help dump makes stderr many lines; nearestFlag returning "" — no "did you mean";
-// isDurationFlag false — "parse error" instead of the unit; exitCode mapping errUsage to 1; the
+// isDurationFlag false — "parse error" instead of the unit; exitCode mapping cliflag.ErrUsage to 1; the
 // needDB check skipped in serve — exit 1 and a tradebench-work/ left behind; tradejob's scenario
 // check skipped — run --scenario bad.yaml makes tradebench-work/ and loads it first.)
 func TestCLI(t *testing.T) {
@@ -255,7 +256,7 @@ func exitCases() []exitCase {
 		{"nil", nil, exitOK},
 		{"--help", flag.ErrHelp, exitOK},
 		{"an error of the run", errors.New("disk full"), exitInternal},
-		{"a bad flag", usageErrorf("--users must be at least 1"), exitUsage},
+		{"a bad flag", cliflag.Errorf("--users must be at least 1"), exitUsage},
 		{"a configuration field's bad value", fmt.Errorf("start: %w", setting.Errorf("OrdersLimit", "must be at most 100000")), exitUsage},
 		{"a drive that cannot run as configured", fmt.Errorf("drive: %w", &driver.UsageError{Err: errors.New("too many users")}), exitUsage},
 		{"thresholds", fmt.Errorf("run: %w", tf), exitThresholds},
@@ -264,7 +265,7 @@ func exitCases() []exitCase {
 		{"lost agents", lost, exitAgentsLost},
 		{"thresholds and the audit", errors.Join(tf, af), exitAudit},
 		{"the audit and lost agents", errors.Join(af, lost), exitAgentsLost},
-		{"a bad flag and thresholds", errors.Join(tf, usageErrorf("--out")), exitUsage},
+		{"a bad flag and thresholds", errors.Join(tf, cliflag.Errorf("--out")), exitUsage},
 		{"an invalid run", fmt.Errorf("run: %w", &report.InvalidError{}), exitInvalid},
 		{"an invalid run that also missed thresholds", errors.Join(tf, &report.InvalidError{}), exitInvalid},
 		{"the audit of an invalid run", errors.Join(af, &report.InvalidError{}), exitAudit},

@@ -14,7 +14,9 @@ import (
 	"github.com/tradebench/tradebench/driver/peak"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
 )
 
@@ -24,40 +26,16 @@ func init() {
 
 var driveExamples = helpText("drive-examples.txt")
 
-// optBool is a boolean flag that knows whether it was given.
-type optBool struct{ v, set bool }
-
-func (b *optBool) String() string { return strconv.FormatBool(b.v) }
-func (b *optBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	b.v, b.set = v, true
-	return err
-}
-func (b *optBool) IsBoolFlag() bool { return true }
-
-// kvFlag collects repeated --set k=v.
-type kvFlag map[string]string
-
-func (m kvFlag) String() string { return "" }
-func (m kvFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(k) == "" {
-		return fmt.Errorf("want name=value, got %q", s)
-	}
-	m[strings.TrimSpace(k)] = v
-	return nil
-}
-
 // peakFlags names the flags that set peak.Config's fields.
-var peakFlags = flagNames{"Start": "peak-start", "Max": "peak-max", "Factor": "peak-factor", "StepRampUp": "peak-ramp-up",
+var peakFlags = cliflag.Names{"Start": "peak-start", "Max": "peak-max", "Factor": "peak-factor", "StepRampUp": "peak-ramp-up",
 	"StepDuration": "peak-step-duration", "MaxP90": "peak-p90", "Efficiency": "peak-efficiency", "MaxErrorRate": "peak-max-error-rate"}
 
 // driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
-// smart client job's (a drive's errors name any of them; the phases' are phaseNames).
-var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers",
+// smart client job's, and the phases' (a drive's errors name any of them).
+var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers", "Stream.Subscribers": "stream-subscribers", "Stream.URL": "stream-url",
 	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak", "Peak.Start": "peak-start",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
-	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}
+	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}.With(phaseNames)
 
 // driveFlags are the flags drive and run share: every load command's (pipelineFlags) and the HTTP
 // scenario's. A flag that sets a driver.Config field as it is is bound to the field itself (the
@@ -65,10 +43,10 @@ var driverFlags = flagNames{"URL": "url", "Request": "url", "Request.Method": "m
 type driveFlags struct {
 	pipelineFlags
 	cfg        driver.Config // the HTTP scenario's fields
-	keep       optBool
-	set        kvFlag
+	keep       cliflag.OptBool
+	set        cliflag.KV
 	sutMetrics string
-	bodyBudget *sizeFlag
+	bodyBudget *cliflag.Size
 
 	peak                         bool
 	peakStart, peakMax, peakStep float64
@@ -79,7 +57,7 @@ type driveFlags struct {
 }
 
 func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
-	f.set = kvFlag{}
+	f.set = cliflag.KV{}
 	f.pipelineFlags.register(fs, def, "")
 	fs.StringVar(&f.cfg.Target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
 	fs.StringVar(&f.cfg.Scenario, "scenario", driver.DefaultScenario, "built-in scenario name or a scenario YAML file")
@@ -90,14 +68,14 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
 	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
 	fs.TextVar(&f.cfg.Redirects, "redirects", httpc.RedirectSameOrigin, "which redirects requests follow: "+strings.Join(httpc.RedirectPolicies, ", ")+" (a hop to another origin carries no body, cookies or Authorization; docs/security.md)")
-	f.bodyBudget = newSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
+	f.bodyBudget = cliflag.AddSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "capacity search: grow the load (users, or with --rate the arrival rate) geometrically until throughput stops rising or a bound is crossed, bisect to the knee, confirm at the peak")
 	fs.Float64Var(&f.peakStart, "peak-start", peak.DefaultStart, "capacity search: the first step's users (with --rate: the search starts at --rate)")
 	fs.Float64Var(&f.peakMax, "peak-max", peak.DefaultMax, "capacity search: most users (or iterations/s) tried")
-	alias(fs, "peak-max", "peak-max-users")
+	cliflag.Alias(fs, "peak-max", "peak-max-users")
 	fs.Float64Var(&f.peakFactor, "peak-factor", peak.DefaultFactor, "capacity search: load multiplier from one growth step to the next")
 	fs.DurationVar(&f.peakRampUp, "peak-ramp-up", peak.DefaultStepRampUp, "capacity search: each step's ramp-up")
 	fs.DurationVar(&f.peakStepDur, "peak-step-duration", peak.DefaultStepDuration, "capacity search: each step's measured time")
@@ -110,7 +88,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 
 // config turns the flags into a drive configuration; quickURL is quick mode's --url.
 func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	base, err := f.pipelineFlags.config()
 	if err != nil {
 		return base, err
@@ -121,13 +99,13 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
 	cfg.LiveToken, cfg.LiveAllowHosts = base.LiveToken, base.LiveAllowHosts
 	cfg.URL, cfg.Params = quickURL, f.set
-	cfg.BodyBudget = f.bodyBudget.n
+	cfg.BodyBudget = f.bodyBudget.N
 	if len(f.set) == 0 {
 		cfg.Params = nil
 	}
 	if quickURL != "" {
 		if given["target"] || given["scenario"] {
-			return cfg, usageErrorf("--url (quick mode) drives one URL; drop --target/--scenario")
+			return cfg, cliflag.Errorf("--url (quick mode) drives one URL; drop --target/--scenario")
 		}
 		cfg.Scenario = ""
 		if !given["ramp-up"] {
@@ -137,22 +115,22 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 			cfg.RampDown = 0
 		}
 	}
-	if f.keep.set {
-		v := f.keep.v
+	if f.keep.IsSet {
+		v := f.keep.V
 		cfg.KeepConnections = &v
 	}
 	if given["peak-step"] {
-		return cfg, usageErrorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
+		return cfg, cliflag.Errorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
 	}
 	if f.peak {
-		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: f.peakRampUp, StepDuration: f.peakStepDur,
+		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: &f.peakRampUp, StepDuration: f.peakStepDur,
 			ConfirmRampUp: peak.DefaultConfirmRampUp, ConfirmDuration: f.peakConfirm, MaxP90: f.peakP90, Efficiency: f.peakEff, MaxErrorRate: f.peakMaxErrRate}
 		if cfg.Rate > 0 {
 			pc.Open, pc.Start = true, cfg.Rate
 		}
 		pc.SetDefaults()
 		if err := pc.Validate(); err != nil {
-			return cfg, peakFlags.usageError(err)
+			return cfg, peakFlags.UsageError(err)
 		}
 		cfg.Peak = &pc
 	}
@@ -160,37 +138,21 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		for _, u := range strings.Split(f.sutMetrics, ",") {
 			src, err := sut.NewScrape(strings.TrimSpace(u))
 			if err != nil {
-				return cfg, usageErrorf("--sut-metrics: %v", err)
+				return cfg, cliflag.Errorf("--sut-metrics: %v", err)
 			}
 			cfg.Resources = append(cfg.Resources, src)
 		}
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, driverFlags.usageError(err)
+		return cfg, driverFlags.UsageError(err)
 	}
 	return cfg, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// parseRate reads 0.01 or 1%.
-func parseRate(s string) (float64, error) {
-	pct := strings.HasSuffix(s, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number or percentage", s)
-	}
-	if pct {
-		v /= 100
-	}
-	if v < 0 || v > 1 {
-		return 0, fmt.Errorf("%q is not between 0 and 1 (0%% and 100%%)", s)
-	}
-	return v, nil
-}
-
 func runDrive(ctx context.Context, args []string) error {
-	fs := newFlagSet("drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
+	fs := cliflag.NewFlagSet("tradebench drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
 	var f driveFlags
 	f.register(fs, driver.Phases{Users: driver.DefaultUsers, Duration: driver.DefaultDuration})
 	var ff fleetFlags
@@ -199,21 +161,21 @@ func runDrive(ctx context.Context, args []string) error {
 	qf.register(fs)
 	var list bool
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
-	var sf streamFlags
-	sf.register(fs)
+	var stream streamload.Config
+	addStream(fs, &stream)
 	var cf clientScenarioFlags
 	cf.register(fs)
 	var vf verifyFirst
 	vf.register(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprintf(fs.Output(), driveExamples, strings.Join(scenarios.Names(), ", ")) }
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	if list {
 		return listScenarios()
 	}
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if qf.url != "" && !given["users"] {
 		f.phases.p.Users = driver.DefaultQuickUsers
 	}
@@ -221,6 +183,9 @@ func runDrive(ctx context.Context, args []string) error {
 		f.cfg.Redirects = httpc.RedirectNone // quick mode measures what the URL itself answers
 	}
 	var err error
+	if stream.Subscribers != 0 {
+		f.cfg.Stream = &stream
+	}
 	if f.cfg.Request, err = qf.request(fs); err != nil {
 		return err
 	}
@@ -234,10 +199,7 @@ func runDrive(ctx context.Context, args []string) error {
 			return err
 		}
 	} else if cfg.URL == "" && cfg.Target == "" {
-		return usageErrorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
-	}
-	if cfg.Stream, err = sf.config(cfg.Target); err != nil {
-		return err
+		return cliflag.Errorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
@@ -251,7 +213,7 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	res, err := driver.Drive(ctx, cfg, w)
 	if res == nil && err != nil {
-		return driverFlags.orUsage(err)
+		return driverFlags.OrUsage(err)
 	}
 	addVerification(res, verified)
 	err = f.finish(res, agentLossHint(err))
@@ -259,6 +221,14 @@ func runDrive(ctx context.Context, args []string) error {
 		fmt.Println(res.Stream.Line())
 	}
 	return err
+}
+
+// addStream registers drive's stream subscriber flags, bound to c (0 subscribers: none; the
+// checks are the drive's, streamload.Config.Validate).
+func addStream(fs *flag.FlagSet, c *streamload.Config) {
+	fs.IntVar(&c.Subscribers, "stream-subscribers", 0, "hold this many Server-Sent Events subscribers open during the run and report event delivery latency (publish → receipt) percentiles (0 = none)")
+	fs.StringVar(&c.URL, "stream-url", "/trade/stream/quotes", "the stream the subscribers follow: a path under --target or an absolute URL")
+	fs.StringVar(&c.TimeField, "stream-time-field", streamload.DefaultTimeField, "the JSON field of an event's data that holds its publish time (RFC 3339)")
 }
 
 // listScenarios is drive --list: the built-in scenarios and the smart client's.

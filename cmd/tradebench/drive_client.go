@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/tradebench/tradebench/bench/smartclient"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
@@ -25,11 +26,11 @@ func (f *clientScenarioFlags) register(fs *flag.FlagSet) {
 // users and quotes (the loaded data set's sizes), password, quantity.
 func (f *clientScenarioFlags) job(given map[string]bool, params map[string]string) (*smartclient.Job, error) {
 	if given["url"] {
-		return nil, usageErrorf("--url (quick mode) and --scenario client drive different things; give one")
+		return nil, cliflag.Errorf("--url (quick mode) and --scenario client drive different things; give one")
 	}
 	token, _, _, err := svcauth.Resolve(f.tokenFile, false)
 	if err != nil {
-		return nil, usageErrorf("--service-token-file: %v", err)
+		return nil, cliflag.Errorf("--service-token-file: %v", err)
 	}
 	return &smartclient.Job{Access: f.access, BSL: f.bsl, Token: token, Params: params}, nil
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,12 +12,13 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/suggest"
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's name; it returns
-// errUsage (wrapped) for a bad command line, and exitCode maps every error to the exit status.
+// cliflag.ErrUsage (wrapped) for a bad command line, and exitCode maps every error to the exit status.
 type command struct {
 	name    string
 	summary string
@@ -32,14 +32,6 @@ func register(c *command) {
 		panic("tradebench: duplicate command " + c.name)
 	}
 	commands[c.name] = c
-}
-
-// errUsage marks an error in the command line (exit status 2).
-var errUsage = errors.New("usage error")
-
-// usageErrorf reports a command-line mistake; the message should name the flag.
-func usageErrorf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 }
 
 func usage(w io.Writer) {
@@ -79,7 +71,7 @@ func runMain(args []string) int {
 	err := c.run(ctx, args[1:])
 	code := exitCode(err)
 	if code != exitOK {
-		if msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": "); msg != "" {
+		if msg := strings.TrimPrefix(err.Error(), cliflag.ErrUsage.Error()+": "); msg != "" {
 			// errors quote files and targets: no escape sequence of theirs reaches the terminal
 			fmt.Fprintf(os.Stderr, "tradebench %s: %s\n", c.name, logsafe.TerminalLines(msg))
 		}
@@ -89,14 +81,13 @@ func runMain(args []string) int {
 
 // nearestCommand is " did you mean X?" for the command nearest to name, or "".
 func nearestCommand(name string) string {
-	best, bd := "", 3
+	names := make([]string, 0, len(commands))
 	for n := range commands {
-		if d := suggest.Distance(name, n); d < bd || d == bd && n < best {
-			best, bd = n, d
-		}
+		names = append(names, n)
 	}
-	if best == "" {
-		return ""
+	sort.Strings(names)
+	if best := suggest.Nearest(name, names); best != "" {
+		return " did you mean " + best + "?"
 	}
-	return " did you mean " + best + "?"
+	return ""
 }

@@ -10,9 +10,9 @@ import (
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/report/htmlreport"
 )
 
 // The flags every load command shares (drive, run, wstest drive, xmlmark run, cacheperf sweep):
@@ -21,7 +21,7 @@ import (
 // Each command adds only what its workload needs.
 
 // phaseNames names the flags that set driver.Phases' fields.
-var phaseNames = flagNames{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think", "StartAt": "start-at"}
+var phaseNames = cliflag.Names{"Users": "users", "Rate": "rate", "RampUp": "ramp-up", "Duration": "duration", "RampDown": "ramp-down", "Think": "think", "StartAt": "start-at"}
 
 // phaseFlags are the load shape's flags: bound to a driver.Phases that starts from the
 // command's defaults.
@@ -40,19 +40,19 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
 	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
-	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
-	alias(fs, "users", "c", "threads")
-	alias(fs, "duration", "d", "steady")
-	alias(fs, "ramp-up", "rampup", "warmup")
-	alias(fs, "ramp-down", "rampdown")
+	fs.Var(scenario.ThinkValue{T: &f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	cliflag.Alias(fs, "users", "c", "threads")
+	cliflag.Alias(fs, "duration", "d", "steady")
+	cliflag.Alias(fs, "ramp-up", "rampup", "warmup")
+	cliflag.Alias(fs, "ramp-down", "rampdown")
 	return f
 }
 
 // phases is the load shape the flags give, defaults included.
 func (f *phaseFlags) phases() (driver.Phases, error) {
-	given := givenFlags(f.fs)
+	given := cliflag.Given(f.fs)
 	if f.p.Rate > 0 && given["users"] {
-		return f.p, usageErrorf("give --users (closed model) or --rate (open model), not both")
+		return f.p, cliflag.Errorf("give --users (closed model) or --rate (open model), not both")
 	}
 	p := f.p
 	if !given["ramp-up"] && p.Rate == 0 {
@@ -65,7 +65,7 @@ func (f *phaseFlags) phases() (driver.Phases, error) {
 
 // over sets in dst the phases given on the command line: they override a configuration file's.
 func (f *phaseFlags) over(dst *driver.Phases) {
-	given := givenFlags(f.fs)
+	given := cliflag.Given(f.fs)
 	for name, set := range map[string]func(){
 		"users": func() { dst.Users = f.p.Users }, "rate": func() { dst.Rate = f.p.Rate }, "ramp-up": func() { dst.RampUp = f.p.RampUp },
 		"duration": func() { dst.Duration = f.p.Duration }, "ramp-down": func() { dst.RampDown = f.p.RampDown }, "think": func() { dst.Think = f.p.Think },
@@ -77,29 +77,13 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 	}
 }
 
-// thinkFlag is --think, parsed as it is given (a mistake names the flag at once).
-type thinkFlag struct{ t **scenario.Think }
-
-func (f thinkFlag) String() string {
-	if f.t == nil || *f.t == nil {
-		return ""
-	}
-	return (*f.t).String()
-}
-
-func (f thinkFlag) Set(s string) error {
-	t, err := scenario.ParseThink(s)
-	*f.t = &t
-	return err
-}
-
 // pipelineFlags are the flags of every load command: the phases and the pipeline's settings.
 type pipelineFlags struct {
 	phases         *phaseFlags
 	out            string
 	label          string
 	repeat         int
-	progress       *progressFlag
+	progress       *cliflag.Progress
 	publish        publishFlags
 	rules          rulesFlags
 	maxErrorRate   string
@@ -118,7 +102,7 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.BoolVar(&f.force, "force", false, "overwrite an existing --out file and its HTML report")
 	addLabel(fs, &f.label)
 	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
-	f.progress = addProgress(fs)
+	f.progress = cliflag.AddProgress(fs)
 	f.publish.register(fs)
 	f.rules.register(fs)
 	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
@@ -150,7 +134,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			}
 			return nil
 		}); err != nil {
-			return cfg, usageErrorf("--live-token-file: %v", err)
+			return cfg, cliflag.Errorf("--live-token-file: %v", err)
 		}
 	}
 	for _, h := range strings.Split(f.liveAllowHosts, ",") {
@@ -158,16 +142,16 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, h)
 		}
 	}
-	cfg.Progress, cfg.ProgressTTY = f.progress.writer()
+	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
 	if f.maxErrorRate != "" {
-		r, err := parseRate(f.maxErrorRate)
+		r, err := cliflag.ParseFraction(f.maxErrorRate, 1)
 		if err != nil {
-			return cfg, usageErrorf("--max-error-rate: %v", err)
+			return cfg, cliflag.Errorf("--max-error-rate: %v", err)
 		}
 		cfg.Thresholds = append(cfg.Thresholds, report.MaxErrorRate(r))
 	}
 	if f.maxP90 < 0 || f.maxP99 < 0 || f.minTPS < 0 {
-		return cfg, usageErrorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
+		return cfg, cliflag.Errorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
 	}
 	if f.maxP90 > 0 {
 		cfg.Thresholds = append(cfg.Thresholds, report.MaxP90Ms(ms(f.maxP90)))
@@ -181,15 +165,8 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	if cfg.Rules, err = f.rules.config(); err != nil {
 		return cfg, err
 	}
-	if f.out != "" {
-		if err := checkOverwrite(f.out, f.force, !f.publish.noReport); err != nil {
-			return cfg, err
-		}
-		if err := report.CheckWritable(f.out); err != nil {
-			return cfg, usageErrorf("--out: %v", err)
-		}
-	}
-	return cfg, f.publish.load()
+	f.publish.Out, f.publish.Force = f.out, f.force
+	return cfg, f.publish.check()
 }
 
 // printLive tells the user where the run's live views are.
@@ -202,33 +179,9 @@ func printLive(metricsURL, dashboardURL string) {
 	}
 }
 
-// finish is every load command's end: it prices the results (with --pricing), prints the
-// summary, writes --out and the HTML report beside it, and passes on the run's error (its exit
-// status; an interrupted run's results are written all the same).
+// finish is every load command's end: it publishes the results once (report/publish: priced
+// with --pricing, the summary, --out and the HTML report beside it) and passes on the run's
+// error (its exit status; an interrupted run's results are written all the same).
 func (f *pipelineFlags) finish(res *report.Results, runErr error) error {
-	if res == nil {
-		return runErr
-	}
-	f.publish.price(res)
-	res.WriteSummary(os.Stdout)
-	return errors.Join(runErr, writeResults(res, f.out, &f.publish))
-}
-
-// checkOverwrite is the one overwrite rule of every command that writes results: an existing
-// results file — or the HTML report that would be written beside it (withReport) — is not
-// replaced unless --force is given, and the refusal comes before any load.
-func checkOverwrite(out string, force, withReport bool) error {
-	if force {
-		return nil
-	}
-	paths := []string{out}
-	if withReport {
-		paths = append(paths, htmlreport.PathFor(out))
-	}
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return usageErrorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", p)
-		}
-	}
-	return nil
+	return errors.Join(runErr, f.publish.write(res))
 }

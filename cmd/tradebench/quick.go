@@ -2,11 +2,10 @@ package main
 
 import (
 	"flag"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 )
 
 // quickFlags are quick mode's flags, spelled as wrk, hey and oha spell them: --url, -H
@@ -25,11 +24,8 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, "; ") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// maxQuickBody bounds --body @FILE: the body is held in memory and sent by every request.
-const maxQuickBody = 64 << 20
-
 func (q *quickFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (400 and above as failed), only a connection failure is refused; redirects are not followed unless --redirects says so")
+	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (401 or 503 too, as wrk does), only a connection failure is refused or failed; redirects are not followed unless --redirects says so")
 	fs.Var(&q.headers, "header", "quick mode: add a request header 'Name: value' (repeatable)")
 	fs.Var(&q.headers, "H", "same as --header")
 	fs.StringVar(&q.method, "method", "", "quick mode: the HTTP method (default GET, or POST with --body)")
@@ -39,35 +35,18 @@ func (q *quickFlags) register(fs *flag.FlagSet) {
 
 // request is the drive's quick-mode request, or nil; a quick-mode flag without --url is refused.
 func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if q.url == "" {
 		for _, f := range []string{"H", "header", "m", "method", "body"} {
 			if given[f] {
-				return nil, usageErrorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", dashed(f))
+				return nil, cliflag.Errorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", cliflag.Dashed(f))
 			}
 		}
 		return nil, nil
 	}
-	r := &driver.QuickRequest{Method: q.method, Headers: q.headers}
-	if path, ok := strings.CutPrefix(q.body, "@"); ok {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageErrorf("--body @%s: %v", path, err)
-		}
-		defer f.Close()
-		b, err := io.ReadAll(io.LimitReader(f, maxQuickBody+1))
-		if err != nil {
-			return nil, usageErrorf("--body @%s: %v", path, err)
-		}
-		if len(b) > maxQuickBody {
-			return nil, usageErrorf("--body @%s: larger than %d MiB", path, maxQuickBody>>20)
-		}
-		r.Body = b
-	} else {
-		r.Body = []byte(q.body)
+	body, err := driver.QuickBody(q.body)
+	if err != nil {
+		return nil, cliflag.Errorf("--body %v", err)
 	}
-	if len(r.Body) == 0 {
-		r.Body = nil
-	}
-	return r, nil
+	return &driver.QuickRequest{Method: q.method, Headers: q.headers, Body: body}, nil
 }

@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/suggest"
-	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -25,16 +23,16 @@ func init() {
 var runHelp = helpText("run.txt")
 
 // runFlags names the flags that set tradejob.Config's fields.
-var runFlags = flagNames{"Out": "out", "Force": "force"}
+var runFlags = cliflag.Names{"DB": "db"}
 
 func runRun(ctx context.Context, args []string) error {
-	fs := newFlagSet("run", "[flags]")
+	fs := cliflag.NewFlagSet("tradebench run", "[flags]")
 	var f driveFlags
 	f.register(fs, driver.Phases{Users: tradejob.DefaultUsers, RampUp: tradejob.DefaultRampUp, Duration: tradejob.DefaultDuration, RampDown: tradejob.DefaultRampDown})
 	var ff fleetFlags
 	ff.register(fs)
 	workdir := fs.String("work-dir", tradejob.DefaultWorkdir, "working directory for the database and results")
-	alias(fs, "work-dir", "workdir")
+	cliflag.Alias(fs, "work-dir", "workdir")
 	accounts := fs.Int("accounts", tradejob.DefaultAccounts, "accounts in the embedded data set (uid:0…; up to the 2007 paper's 500000 and beyond)")
 	quotes := fs.Int("quotes", tradejob.DefaultQuotes, "quotes in the embedded data set (s:0…; the 2007 paper used 100000)")
 	db := fs.String("db", "", "database DSN for the embedded run (default sqlite:<work-dir>/stocktrader.db; postgres://… works too)")
@@ -43,35 +41,35 @@ func runRun(ctx context.Context, args []string) error {
 	versus := fs.String("versus", "", "A/B in one command: B is this run with one setting changed, KEY=VALUE (access=…, orders=…, db=…); --repeat N trials of each (default 5) run interleaved in a random order per pair, then both results and their comparison are written (docs/guide.md \"A/B in one command\")")
 	var vf verifyFirst
 	vf.register(fs)
-	setHelp(fs, runHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, runHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	if !given["max-error-rate"] {
 		f.maxErrorRate = "0.01%"
 	}
 	if *accounts < 1 || *quotes < 1 {
-		return usageErrorf("--accounts and --quotes must be at least 1")
+		return cliflag.Errorf("--accounts and --quotes must be at least 1")
 	}
 	if f.cfg.Target != "" && (given["accounts"] || given["quotes"] || given["db"]) {
-		return usageErrorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
+		return cliflag.Errorf("--accounts, --quotes and --db size the embedded run; with --target use --set users=N --set quotes=N")
 	}
 	if f.cfg.Target != "" && (given["access"] || given["orders"]) {
-		return usageErrorf("--access and --orders configure the embedded server; with --target configure the target itself")
+		return cliflag.Errorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
 	if !slices.Contains(remote.Accesses(), *acc) {
-		return usageErrorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+		return cliflag.Errorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
 	}
 	om, err := orders.ParseMode(*ordersMode)
 	if err != nil {
-		return usageErrorf("--orders: %v", err)
+		return cliflag.Errorf("--orders: %v", err)
 	}
 	sides := [2]embedded{{access: *acc, orders: om, db: *db}}
 	var vsKey string
 	if *versus != "" {
 		if f.cfg.Target != "" || ff.agents != 0 {
-			return usageErrorf("--versus changes a setting of the embedded run (access, orders, db); with --target or --agents run each configuration and use 'tradebench report compare'")
+			return cliflag.Errorf("--versus changes a setting of the embedded run (access, orders, db); with --target or --agents run each configuration and use 'tradebench report compare'")
 		}
 		var value string
 		if vsKey, value, err = parseVersus(*versus, versusKeys); err != nil {
@@ -84,21 +82,22 @@ func runRun(ctx context.Context, args []string) error {
 			f.repeat = DefaultVersusRepeat
 		}
 		if f.repeat < 1 || f.repeat > driver.MaxRepeat {
-			return usageErrorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, f.repeat)
+			return cliflag.Errorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, f.repeat)
 		}
 	}
 	if !given["users"] && !given["c"] && !given["rate"] && ff.agents == 0 {
 		f.peak = true // no load given: measure capacity
 	}
+	f.publish.Dir = *workdir // without --out, every run keeps its own results there
 	cfg, err := f.config(fs, "")
 	if err != nil {
 		return err
 	}
-	if err := runPaths(*db, f.out); err != nil {
-		return err // refused before the working directory is made: a failed run leaves nothing
+	if err := tradejob.CheckDB(*db); err != nil {
+		return runFlags.UsageError(err) // refused before the working directory is made: a failed run leaves nothing
 	}
 	if ff.agents != 0 && f.cfg.Target == "" {
-		return usageErrorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
+		return cliflag.Errorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
 	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
@@ -111,58 +110,21 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	job := func(e embedded, dc driver.Config) tradejob.Config {
-		return tradejob.Config{Workdir: *workdir, DB: e.db, Accounts: *accounts, Quotes: *quotes, Drive: dc, Out: f.out, Force: f.force, Log: os.Stderr,
+		return tradejob.Config{Workdir: *workdir, DB: e.db, Accounts: *accounts, Quotes: *quotes, Drive: dc, Log: os.Stderr,
 			Audit: tradejob.StoreAudit(audit.Options{}),
 			Serve: func(c *server.Config) { c.Access, c.Orders.Mode = e.access, e.orders }}
 	}
 	if vsKey != "" {
-		paths, err := versusFiles(f.out, *workdir, f.force, !f.publish.noReport)
+		paths, err := versusFiles(&f.publish, *workdir)
 		if err != nil {
 			return err
 		}
 		return runVersus(ctx, &f.publish, cfg, vsKey, sides, f.repeat, paths, job)
 	}
-	out, err := tradejob.Run(ctx, job(sides[0], cfg))
-	if out == nil || out.Results == nil {
-		return runFlags.orUsage(driverFlags.orUsage(err))
+	res, err := tradejob.Run(ctx, job(sides[0], cfg))
+	if res == nil {
+		return runFlags.OrUsage(driverFlags.OrUsage(err))
 	}
-	err = agentLossHint(err)
-	addVerification(out.Results, verified)
-	if (f.publish.pricing != nil || verified != nil) && out.Out != "" {
-		// the job wrote the results; priced or verified, they are written again (atomically)
-		// with the price and the verification
-		f.publish.price(out.Results)
-		if werr := out.Results.WriteFile(out.Out); werr != nil {
-			err = errors.Join(err, fmt.Errorf("write results: %w", werr))
-		}
-	}
-	out.Results.WriteSummary(os.Stdout)
-	if out.Out != "" {
-		fmt.Fprintf(os.Stderr, "results written to %s\n", out.Out)
-		if rerr := f.publish.writeReport(out.Results, out.Out); rerr != nil {
-			err = errors.Join(err, rerr)
-		}
-		if out.Latest != "" {
-			fmt.Fprintf(os.Stderr, "latest results: %s\n", out.Latest)
-			if rerr := copyLatest(&f.publish, out.Out, out.Latest); rerr != nil {
-				err = errors.Join(err, rerr)
-			}
-		}
-	}
-	return err
-}
-
-// copyLatest makes the work directory's results.json and results.html the latest run's (after
-// pricing rewrote the results, when it did).
-func copyLatest(pub *publishFlags, out, latest string) error {
-	if err := tradejob.CopyLatest(out, latest); err != nil {
-		return fmt.Errorf("the latest results copy: %w", err)
-	}
-	if pub.noReport {
-		return nil
-	}
-	if err := tradejob.CopyLatest(htmlreport.PathFor(out), htmlreport.PathFor(latest)); err != nil {
-		return fmt.Errorf("the latest report copy: %w", err)
-	}
-	return nil
+	addVerification(res, verified)
+	return f.finish(res, agentLossHint(err))
 }

@@ -6,11 +6,12 @@ import (
 	"runtime"
 
 	"github.com/tradebench/tradebench/driver/disclose"
+	"github.com/tradebench/tradebench/internal/cliflag"
 )
 
 func init() {
 	register(&command{name: "version", summary: "print the version", run: func(ctx context.Context, args []string) error {
-		if err := parseFlags(newFlagSet("version", ""), args, false); err != nil {
+		if err := cliflag.Parse(cliflag.NewFlagSet("tradebench version", ""), args, false); err != nil {
 			return err
 		}
 		sw := disclose.Software() // the same version and commit the results' disclosure records

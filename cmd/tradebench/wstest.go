@@ -10,7 +10,7 @@ import (
 
 	"github.com/tradebench/tradebench/bench/wstestjob"
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/wstest"
@@ -24,73 +24,56 @@ func init() {
 var wstestUsage = helpText("wstest.txt")
 
 func runWSTest(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, args, wstestUsage,
-		subcommand{"serve", wstestServe}, subcommand{"drive", wstestDrive},
-		subcommand{"configs", func(_ context.Context, args []string) error { return wstestConfigs(args) }})
+	return cliflag.RunSubcommand(ctx, args, wstestUsage,
+		cliflag.Subcommand{Name: "serve", Run: wstestServe}, cliflag.Subcommand{Name: "drive", Run: wstestDrive},
+		cliflag.Subcommand{Name: "configs", Run: func(_ context.Context, args []string) error { return wstestConfigs(args) }})
 }
 
 func wstestServe(ctx context.Context, args []string) error {
-	fs := newFlagSet("wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
-	setHelp(fs, helpText("wstest-serve.txt"))
+	fs := cliflag.NewFlagSet("tradebench wstest serve", "[--listen ADDR] [--grpc-listen ADDR]")
+	cliflag.SetHelp(fs, helpText("wstest-serve.txt"))
 	listen := fs.String("listen", wsserver.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
 	grpcListen := fs.String("grpc-listen", wsserver.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
-	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
+	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes, 1024 to 1073741824 (bigger ones get a fault)")
 	metricsListen := metricsListenFlag(fs)
-	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request")
-	if err := parseFlags(fs, args, false); err != nil {
+	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request, 1 to 9000")
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	ml, err := metricsListen()
 	if err != nil {
 		return err
 	}
-	if *maxBody < 1024 || *maxBody > 1<<30 {
-		return usageErrorf("--max-body %d: want 1024 to 1073741824 bytes", *maxBody)
-	}
-	if *maxItems < 1 || *maxItems > 9000 {
-		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
-		return usageErrorf("--max-items %d: want 1 to 9000", *maxItems)
-	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	r, err := wsserver.Start(ctx, wsserver.Config{Listen: *listen, GRPCListen: *grpcListen,
 		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
 	if err != nil {
-		return err
+		return wstestServeFlags.OrUsage(err)
 	}
-	// servers log in one style, slog's text lines, their start-up line included
-	attrs := []any{"soap", fmt.Sprintf("http://%s/wstest/soap", r.HTTPAddr), "json", fmt.Sprintf("http://%s/wstest/json/{op}", r.HTTPAddr)}
-	if r.GRPCAddr != nil {
-		attrs = append(attrs, "grpc", r.GRPCAddr.String())
-	}
-	if r.MetricsURL != "" {
-		attrs = append(attrs, "metrics", r.MetricsURL)
-	}
-	log.Info("wstest serving (WSDL at soap?wsdl; Ctrl-C stops)", attrs...)
 	return r.Wait()
 }
 
+// wstestServeFlags names the flags that set wstest.Limits' fields.
+var wstestServeFlags = cliflag.Names{"MaxBodyBytes": "max-body", "MaxItems": "max-items"}
+
 func wstestConfigs(args []string) error {
-	fs := newFlagSet("wstest configs", "[NAME]")
-	if err := parseFlags(fs, args, true); err != nil {
+	fs := cliflag.NewFlagSet("tradebench wstest configs", "[NAME]")
+	if err := cliflag.Parse(fs, args, true); err != nil {
 		return err
 	}
-	args = fs.Args()
-	if len(args) == 0 {
-		fmt.Println("built-in WSTest configurations (run with: tradebench wstest drive --config NAME --target URL):")
-		for _, n := range wstestjob.Builtins() {
-			fmt.Println("  " + n)
+	switch fs.NArg() {
+	case 0:
+		fmt.Print(wstestjob.ConfigTable())
+		return nil
+	case 1:
+		data, err := wstestjob.BuiltinText(fs.Arg(0))
+		if err != nil {
+			return cliflag.Errorf("%v", err)
 		}
+		fmt.Print(data)
 		return nil
 	}
-	if len(args) > 1 {
-		return usageErrorf("configs takes at most one name")
-	}
-	data, err := wstestjob.BuiltinText(args[0])
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	fmt.Print(data)
-	return nil
+	return cliflag.Errorf("configs takes at most one name")
 }
 
 // wstestFlagKeys maps drive flags to the old kit's INI keys they override.
@@ -98,12 +81,12 @@ var wstestFlagKeys = map[string]string{"list-size": "ListSize", "num-bytes": "Nu
 	"encoding": "Encoding", "methodology": "Methodology"}
 
 // wstestDriveFlags names the flags that set wstestjob.Config's fields.
-var wstestDriveFlags = flagNames{"Target": "target", "GRPCTarget": "grpc", "Repeat": "repeat"}
+var wstestDriveFlags = cliflag.Names{"Target": "target", "GRPCTarget": "grpc", "Repeat": "repeat"}.With(phaseNames)
 
 var wstestDriveHelp = helpText("wstest-drive.txt")
 
 func wstestDrive(ctx context.Context, args []string) error {
-	fs := newFlagSet("wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")
+	fs := cliflag.NewFlagSet("tradebench wstest drive", "--target URL [--grpc HOST:PORT] [--config NAME|FILE.ini] [flags]")
 	target := fs.String("target", "", "the WSTest service's HTTP base URL, e.g. http://127.0.0.1:8080 (SOAP and JSON)")
 	grpcTarget := fs.String("grpc", "", "the WSTest service's gRPC address host:port (--encoding grpc)")
 	soapPath := fs.String("soap-path", "/wstest/soap", "SOAP endpoint path on --target (another WSTest implementation's, e.g. /WSTest/TestService.asmx)")
@@ -117,8 +100,8 @@ func wstestDrive(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", httpc.DefaultTimeout, "bound on one request")
 	var f pipelineFlags
 	f.register(fs, driver.Phases{RampUp: wstestjob.DefaultRampUp, Duration: wstestjob.DefaultSteady, RampDown: wstestjob.DefaultRampDown}, "")
-	setHelp(fs, wstestDriveHelp)
-	if err := parseFlags(fs, args, false); err != nil {
+	cliflag.SetHelp(fs, wstestDriveHelp)
+	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
 	d, err := f.config()
@@ -129,10 +112,10 @@ func wstestDrive(ctx context.Context, args []string) error {
 	name := ""
 	if *config != "" {
 		if name, err = wstestjob.LoadINI(*config, &s); err != nil {
-			return usageErrorf("--config: %v", err)
+			return cliflag.Errorf("--config: %v", err)
 		}
 	}
-	given := givenFlags(fs)
+	given := cliflag.Given(fs)
 	for name, key := range wstestFlagKeys {
 		if given[name] {
 			s.Set(key, fs.Lookup(name).Value.String(), "--"+name)
@@ -140,20 +123,19 @@ func wstestDrive(ctx context.Context, args []string) error {
 	}
 	if given["mix"] {
 		if err := wstestjob.SetMix(&s, *mix, "--mix"); err != nil {
-			return usageErrorf("%v", err)
+			return cliflag.Errorf("%v", err)
 		}
 	}
 	cfg, err := wstestjob.Resolve(s)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cliflag.Errorf("%v", err)
 	}
 	f.phases.over(&cfg.Phases) // the flags win over the file
 	cfg.Name, cfg.Target, cfg.GRPCTarget, cfg.SOAPPath, cfg.Timeout = name, *target, *grpcTarget, *soapPath, *timeout
 	if err := cfg.Validate(); err != nil {
-		return wstestDriveFlags.usageError(err)
+		return wstestDriveFlags.UsageError(err)
 	}
-	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d users, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
-		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Users, cfg.ThinkOr(scenario.Think{}).Mean(), cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Duration, cfg.RampDown)
+	fmt.Fprintln(os.Stderr, cfg.Header())
 	res, err := wstestjob.Run(ctx, cfg, d)
-	return f.finish(res, wstestDriveFlags.orUsage(err))
+	return f.finish(res, wstestDriveFlags.OrUsage(err))
 }

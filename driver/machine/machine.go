@@ -1,8 +1,15 @@
 // Package machine measures the measuring machine itself during a run's measured window: its
 // busy CPU from /proc/stat (steal included), the CPU of the measurement's own processes (this
-// driver, and the system under test when it runs on this machine) and the difference — what
-// other processes took — with the load averages at the window's start and end and the busiest
-// other processes by name. The results carry it as their machine section, and the run rule
+// driver, and the system under test when it runs on this machine), the kernel's own work (its
+// threads, and the interrupts and softirqs /proc/stat counts apart) and the rest — what other
+// user-space processes took — with the load averages at the window's start and end and the
+// busiest other processes by name.
+//
+// The kernel is not a neighbour: its work cannot be split between this run and another process
+// (softirqs for the run's own loopback traffic are charged to no process; writeback of its own
+// files runs in kworker threads), while a neighbour's work shows up in user space — a process's
+// system time, spent in the kernel on its behalf, is its own. So the judged residual is
+// busy − own − kernel: short-lived user-space processes still count in it, as does steal. The results carry it as their machine section, and the run rule
 // other_processes (report/validity.go) judges it: a benchmark on a shared machine measures its
 // neighbours too, and a number that did must not be called valid.
 //
@@ -49,6 +56,7 @@ type Config struct {
 type snapshot struct {
 	at          time.Time
 	busy, steal uint64 // /proc/stat ticks over all CPUs
+	irq         uint64 // irq + softirq ticks over all CPUs
 	cores       int
 	load        []float64
 	procs       map[int]sut.Stat
@@ -145,7 +153,7 @@ func (w *Watch) read(ctx context.Context) (snapshot, bool) {
 	if err != nil {
 		return s, false
 	}
-	if s.busy, s.steal, s.cores, err = parseCPU(stat); err != nil {
+	if s.busy, s.steal, s.irq, s.cores, err = parseCPU(stat); err != nil {
 		return s, false
 	}
 	s.at = time.Now()
@@ -164,8 +172,9 @@ func (w *Watch) read(ctx context.Context) (snapshot, bool) {
 }
 
 // parseCPU reads /proc/stat's aggregate line: busy ticks (everything but idle and iowait;
-// guest time is already inside user), steal ticks, and the number of cpuN lines (online CPUs).
-func parseCPU(b []byte) (busy, steal uint64, cores int, err error) {
+// guest time is already inside user), steal ticks, irq + softirq ticks, and the number of cpuN
+// lines (online CPUs).
+func parseCPU(b []byte) (busy, steal, irq uint64, cores int, err error) {
 	seen := false
 	for line := range bytes.Lines(b) {
 		f := bytes.Fields(line)
@@ -180,17 +189,18 @@ func parseCPU(b []byte) (busy, steal uint64, cores int, err error) {
 		var v [8]uint64
 		for i := 0; i < 8 && i+1 < len(f); i++ {
 			if v[i], err = strconv.ParseUint(string(f[i+1]), 10, 64); err != nil {
-				return 0, 0, 0, err
+				return 0, 0, 0, 0, err
 			}
 		}
 		busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
 		steal = v[7]
+		irq = v[5] + v[6]
 		seen = true
 	}
 	if !seen || cores == 0 {
-		return 0, 0, 0, os.ErrNotExist
+		return 0, 0, 0, 0, os.ErrNotExist
 	}
-	return busy, steal, cores, nil
+	return busy, steal, irq, cores, nil
 }
 
 func parseLoad(b []byte) []float64 {
@@ -250,14 +260,10 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 			own[s.PID()] = true
 		}
 	}
-	var ownCores float64
-	// the other processes grouped by name (two loops are "sh ×2"; a kernel thread's name is cut
-	// at its '/': kworker/u8:3 is a kworker)
-	type group struct {
-		pid, n int
-		cores  float64
-	}
-	others := map[string]*group{}
+	var ownCores, kthreadCores float64
+	// the other processes, and the kernel's threads, grouped by name (two loops are "sh ×2"; a
+	// kernel thread's name is cut at its '/': kworker/u8:3 is a kworker)
+	others, kthreads := groups{}, groups{}
 	var seenOther float64
 	for pid, end := range b.procs {
 		start, seen := a.procs[pid]
@@ -277,22 +283,16 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 			continue
 		}
 		name, _, _ := strings.Cut(end.Name, "/")
-		g := others[name]
-		if g == nil {
-			g = &group{pid: pid}
-			others[name] = g
+		if end.KernelThread(pid) {
+			kthreads.add(name, pid, cores(used))
+			// ksoftirqd's time is in /proc/stat's softirq column too: counted there, once
+			if name != "ksoftirqd" {
+				kthreadCores += cores(used)
+			}
+			continue
 		}
-		g.n++
-		g.cores += cores(used)
+		others.add(name, pid, cores(used))
 		seenOther += cores(used)
-	}
-	var busiest []report.MachineProcess
-	for name, g := range others {
-		p := report.MachineProcess{Name: name, PID: g.pid, Cores: round(g.cores, 2)}
-		if g.n > 1 {
-			p.Name, p.PID = fmt.Sprintf("%s ×%d", name, g.n), 0
-		}
-		busiest = append(busiest, p)
 	}
 	for i, s := range w.scrapes {
 		if a.scrapedOK[i] && b.scrapedOK[i] && b.scraped[i] >= a.scraped[i] {
@@ -302,25 +302,69 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		}
 	}
 	m.OwnCores = round(ownCores, 3)
-	m.OtherCores = round(max(m.BusyCores-ownCores, 0), 3)
+	if b.irq >= a.irq {
+		m.InterruptCores = cores(b.irq - a.irq)
+	}
+	// the kernel's work, never more than the machine's busy CPU left after ours
+	kernel := min(kthreadCores+m.InterruptCores, max(m.BusyCores-ownCores, 0))
+	m.KernelCores = round(kernel, 3)
+	m.OtherCores = round(max(m.BusyCores-ownCores-kernel, 0), 3)
+	busiest := others.list()
 	// what other processes took beyond the ones still running at the window's end: processes
-	// that came and went within it (a build's compilers), the kernel's interrupts, steal
+	// that came and went within it (a build's compilers), and steal
 	if gone := m.OtherCores - seenOther; gone >= 0.01 {
-		busiest = append(busiest, report.MachineProcess{Name: "(ended within the window, interrupts, steal)", Cores: round(gone, 2)})
+		busiest = append(busiest, report.MachineProcess{Name: "(ended within the window, steal)", Cores: round(gone, 2)})
 	}
 	slices.SortFunc(m.Own, func(x, y report.MachineProcess) int { return x.PID - y.PID })
-	slices.SortFunc(busiest, func(x, y report.MachineProcess) int {
-		if c := cmp.Compare(y.Cores, x.Cores); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Name, y.Name)
-	})
+	slices.SortFunc(busiest, byCores)
 	m.Busiest = busiest[:min(len(busiest), Busiest)]
-	m.BusyCores, m.StealCores = round(m.BusyCores, 3), round(m.StealCores, 3)
+	m.Kernel = kthreads.list()
+	m.Kernel = m.Kernel[:min(len(m.Kernel), Busiest)]
+	m.BusyCores, m.StealCores, m.InterruptCores = round(m.BusyCores, 3), round(m.StealCores, 3), round(m.InterruptCores, 3)
 	if m.Cores > 0 {
 		m.OtherShare = round(m.OtherCores/float64(m.Cores), 4)
 	}
 	return m
+}
+
+// group is processes of one name: the pid of one, how many, and their cores.
+type group struct {
+	pid, n int
+	cores  float64
+}
+
+// groups are processes grouped by name.
+type groups map[string]*group
+
+func (g groups) add(name string, pid int, cores float64) {
+	e := g[name]
+	if e == nil {
+		e = &group{pid: pid}
+		g[name] = e
+	}
+	e.n++
+	e.cores += cores
+}
+
+// list is the groups busiest first: "sh ×2" for a group of two, a single process with its pid.
+func (g groups) list() []report.MachineProcess {
+	out := make([]report.MachineProcess, 0, len(g))
+	for name, e := range g {
+		p := report.MachineProcess{Name: name, PID: e.pid, Cores: round(e.cores, 2)}
+		if e.n > 1 {
+			p.Name, p.PID = fmt.Sprintf("%s ×%d", name, e.n), 0
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, byCores)
+	return out
+}
+
+func byCores(x, y report.MachineProcess) int {
+	if c := cmp.Compare(y.Cores, x.Cores); c != 0 {
+		return c
+	}
+	return strings.Compare(x.Name, y.Name)
 }
 
 func round(v float64, digits int) float64 {

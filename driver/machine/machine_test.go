@@ -3,6 +3,7 @@ package machine
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,10 +14,11 @@ import (
 )
 
 // fakeProc writes a proc file system: /proc/stat with the aggregate busy ticks split as given
-// (user, steal) over 2 CPUs, a loadavg, and one stat file per process with its CPU ticks.
-func fakeProc(t *testing.T, root string, user, steal uint64, load string, procs map[int]string) {
+// (user, softirq, steal) over 2 CPUs, a loadavg, and one stat file per process with its CPU
+// ticks.
+func fakeProc(t *testing.T, root string, user, softirq, steal uint64, load string, procs map[int]string) {
 	t.Helper()
-	stat := fmt.Sprintf("cpu  %d 0 0 1000 0 0 0 %d 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0 0 0\nintr 1\n", user, steal)
+	stat := fmt.Sprintf("cpu  %d 0 0 1000 0 0 %d %d 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0 0 0\nintr 1\n", user, softirq, steal)
 	must(t, os.WriteFile(filepath.Join(root, "stat"), []byte(stat), 0o644))
 	must(t, os.WriteFile(filepath.Join(root, "loadavg"), []byte(load+" 1/100 42\n"), 0o644))
 	for pid, line := range procs {
@@ -34,47 +36,114 @@ func must(t *testing.T, err error) {
 
 // proc is a /proc/PID/stat line of a process named name that used ticks of CPU (user + system).
 func proc(pid int, name string, ticks uint64) string {
-	return fmt.Sprintf("%d (%s) S 1 1 1 0 -1 0 0 0 0 0 %d %d 0 0 20 0 1 0 100 0 0\n", pid, name, ticks/2, ticks-ticks/2)
+	return fmt.Sprintf("%d (%s) S 1 1 1 0 -1 4194560 0 0 0 0 %d %d 0 0 20 0 1 0 100 0 0\n", pid, name, ticks/2, ticks-ticks/2)
 }
 
-// Over 10 s on 2 cores: the machine was busy 1,600 ticks (1.6 cores: 1,500 user, 100 steal);
-// this process (pid 10) used 600 ticks, a local server (pid 11) 300, a database named as the
-// measurement's own 100: own 1.0 core, other 0.6 (0.3 of the machine). Two loops took 200
-// ticks each (one started within the window: all of its ticks count), an idle process none;
-// the rest (0.2 core) ran in processes that ended, or was stolen.
+// kproc is a kernel thread's stat line: a child of kthreadd (pid 2) flagged PF_KTHREAD, its
+// ticks all system time (the flags are a real kworker's).
+func kproc(pid int, name string, ticks uint64) string {
+	return fmt.Sprintf("%d (%s) I 2 0 0 0 -1 69238880 0 0 0 0 0 %d 0 0 20 0 1 0 100 0 0\n", pid, name, ticks)
+}
+
+// Over 10 s on 2 cores: the machine was busy 1,600 ticks (1.6 cores: 1,450 user, 50 softirq,
+// 100 steal); this process (pid 10) used 600 ticks, a local server (pid 11) 300, a database
+// named as the measurement's own 100: own 1.0 core. The kernel: two kworkers 100 ticks (one
+// started within the window: all of its ticks count) and the softirq column's 50 — ksoftirqd's
+// 50 ticks are that column's too, listed but counted once — 0.15 core. Other user-space
+// processes: 1.6 − 1.0 − 0.15 = 0.45 core (0.225 of the machine): two loops took 200 ticks each
+// (one started within the window), an idle process none; the rest (0.05 core) ran in processes
+// that ended, or was stolen.
 // Mutants (scripts/mutants.d/machine-rule): the own processes not subtracted (OtherCores =
 // BusyCores) — other was 1.6; a started-in-window process counted from zero dropped — the loop
-// group's cores were 0.2.
+// group's cores were 0.2. machine-kernel-as-other: the kernel counted as other — other
+// was 0.6; machine-kthread-unflagged: kernel threads not recognised — the kworkers were others.
 func TestMeasure(t *testing.T) {
 	root := t.TempDir()
-	fakeProc(t, root, 10000, 500, "0.50 0.40 0.30", map[int]string{
+	fakeProc(t, root, 10000, 200, 500, "0.50 0.40 0.30", map[int]string{
 		10: proc(10, "tradebench", 1000), 11: proc(11, "tradebench serve", 50), 12: proc(12, "postgres", 7),
-		20: proc(20, "sh", 30), 30: proc(30, "idle", 5)})
+		20: proc(20, "sh", 30), 30: proc(30, "idle", 5), 40: kproc(40, "kworker/u8:3", 10), 42: kproc(42, "ksoftirqd/0", 0)})
 	w := &Watch{cfg: Config{Root: root, Self: 10, SUT: []sut.Source{&sut.Proc{ProcName: "server", Pid: 11}}, OwnNames: []string{"postgres"}}}
 	a, ok := w.read(context.Background())
 	if !ok {
 		t.Fatal("could not read the fake /proc")
 	}
-	fakeProc(t, root, 11500, 600, "2.50 1.00 0.50", map[int]string{
+	fakeProc(t, root, 11450, 250, 600, "2.50 1.00 0.50", map[int]string{
 		10: proc(10, "tradebench", 1600), 11: proc(11, "tradebench serve", 350), 12: proc(12, "postgres", 107),
-		20: proc(20, "sh", 230), 21: proc(21, "sh", 200), 30: proc(30, "idle", 5)})
+		20: proc(20, "sh", 230), 21: proc(21, "sh", 200), 30: proc(30, "idle", 5),
+		40: kproc(40, "kworker/u8:3", 60), 41: kproc(41, "kworker/1:0", 50), 42: kproc(42, "ksoftirqd/0", 50)})
 	b, ok := w.read(context.Background())
 	if !ok {
 		t.Fatal("could not read the fake /proc")
 	}
 	b.at = a.at.Add(10 * time.Second)
 	m := w.measure(a, b)
-	if m.Cores != 2 || m.BusyCores != 1.6 || m.StealCores != 0.1 || m.OwnCores != 1.0 || m.OtherCores != 0.6 || m.OtherShare != 0.3 {
+	if m.Cores != 2 || m.BusyCores != 1.6 || m.StealCores != 0.1 || m.OwnCores != 1.0 || m.KernelCores != 0.15 || m.InterruptCores != 0.05 ||
+		m.OtherCores != 0.45 || m.OtherShare != 0.225 {
 		t.Errorf("machine %+v", m)
 	}
 	if len(m.Own) != 3 || m.Own[0].PID != 10 || m.Own[0].Cores != 0.6 || m.Own[2].Name != "postgres" {
 		t.Errorf("own %+v", m.Own)
 	}
-	if len(m.Busiest) != 2 || m.Busiest[0].Name != "sh ×2" || m.Busiest[0].Cores != 0.4 || !strings.HasPrefix(m.Busiest[1].Name, "(ended") || m.Busiest[1].Cores != 0.2 {
+	if len(m.Busiest) != 2 || m.Busiest[0].Name != "sh ×2" || m.Busiest[0].Cores != 0.4 || !strings.HasPrefix(m.Busiest[1].Name, "(ended") || m.Busiest[1].Cores != 0.05 {
 		t.Errorf("busiest %+v", m.Busiest)
+	}
+	if len(m.Kernel) != 2 || m.Kernel[0].Name != "kworker ×2" || m.Kernel[0].Cores != 0.1 || m.Kernel[1].Name != "ksoftirqd" || m.Kernel[1].PID != 42 {
+		t.Errorf("kernel %+v", m.Kernel)
 	}
 	if len(m.LoadStart) != 3 || m.LoadStart[0] != 0.5 || m.LoadEnd[0] != 2.5 {
 		t.Errorf("load %v → %v", m.LoadStart, m.LoadEnd)
+	}
+	if l := m.Line(); !strings.Contains(l, "tradebench 1.00, kernel 0.15, other processes 0.45") {
+		t.Errorf("line %q", l)
+	}
+}
+
+// This machine's real /proc: kthreadd (pid 2) and its children are the kernel's threads, and
+// carry the PF_KTHREAD flag (the two ways of telling agree); this process, and init, are not.
+// A window measured on the real /proc accounts for the machine's whole busy CPU as ours, the
+// kernel's and the others' (to rounding), the kernel's never negative.
+// Mutant (scripts/mutants.d/machine-kthread-unflagged): KernelThread always false —
+// kthreadd was not a kernel thread.
+func TestKernelThreadsOnThisMachine(t *testing.T) {
+	procs := scan("/proc")
+	k, ok := procs[2]
+	if !ok || k.Name != "kthreadd" {
+		t.Skip("no kthreadd in this /proc (a container with its own pid namespace)")
+	}
+	if !k.KernelThread(2) {
+		t.Errorf("kthreadd %+v is not a kernel thread", k)
+	}
+	children := 0
+	for pid, st := range procs {
+		if st.PPID == 2 {
+			children++
+			if !st.KernelThread(pid) || st.Flags&0x00200000 == 0 {
+				t.Errorf("kthreadd's child %d %+v not flagged a kernel thread", pid, st)
+			}
+		}
+	}
+	if children == 0 {
+		t.Error("kthreadd has no children in /proc")
+	}
+	if me := procs[os.Getpid()]; me.KernelThread(os.Getpid()) {
+		t.Errorf("this test process %+v taken for a kernel thread", me)
+	}
+	if one, ok := procs[1]; ok && one.KernelThread(1) {
+		t.Errorf("pid 1 %+v taken for a kernel thread", one)
+	}
+	w := &Watch{cfg: Config{Root: "/proc", Self: os.Getpid()}}
+	a, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read /proc")
+	}
+	time.Sleep(300 * time.Millisecond)
+	b, _ := w.read(context.Background())
+	m := w.measure(a, b)
+	if m == nil || m.KernelCores < 0 || m.OtherCores < 0 {
+		t.Fatalf("machine %+v", m)
+	}
+	if sum := m.OwnCores + m.KernelCores + m.OtherCores; m.OtherCores > 0 && math.Abs(sum-m.BusyCores) > 0.01 {
+		t.Errorf("own %.3f + kernel %.3f + other %.3f = %.3f, busy %.3f", m.OwnCores, m.KernelCores, m.OtherCores, sum, m.BusyCores)
 	}
 }
 

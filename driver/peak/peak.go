@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/setting"
@@ -34,8 +36,11 @@ type Config struct {
 	// Factor multiplies the load from one growth step to the next (0 = 2: doubling).
 	Factor float64
 	// StepRampUp and StepDuration are each search step's ramp-up and measured steady state:
-	// short, since a step only has to tell "still rising" from "past the knee".
-	StepRampUp, StepDuration time.Duration
+	// short, since a step only has to tell "still rising" from "past the knee". StepRampUp is a
+	// pointer because no ramp-up at all is a setting a user may choose (`--peak-ramp-up 0s`): nil
+	// takes the default, a pointer to 0 starts every step's users at once.
+	StepRampUp   *time.Duration
+	StepDuration time.Duration
 	// ConfirmRampUp and ConfirmDuration are the confirming run's at the peak: its results are
 	// the ones reported.
 	ConfirmRampUp, ConfirmDuration time.Duration
@@ -108,7 +113,9 @@ func (c *Config) SetDefaults() {
 			*v = d
 		}
 	}
-	setD(&c.StepRampUp, DefaultStepRampUp)
+	if c.StepRampUp == nil {
+		c.StepRampUp = new(DefaultStepRampUp)
+	}
 	setD(&c.StepDuration, DefaultStepDuration)
 	setD(&c.ConfirmRampUp, DefaultConfirmRampUp)
 	setD(&c.ConfirmDuration, DefaultConfirmDuration)
@@ -128,7 +135,7 @@ func (c Config) Validate() error {
 		return setting.Errorf("Max", "%g is below the search's start (%g)", c.Max, c.Start)
 	case c.Factor <= 1 || math.IsNaN(c.Factor):
 		return setting.Errorf("Factor", "must be above 1 (the load grows by it each step), got %g", c.Factor)
-	case c.StepRampUp < 0 || c.ConfirmRampUp < 0:
+	case c.StepRampUp != nil && *c.StepRampUp < 0 || c.ConfirmRampUp < 0:
 		return setting.Errorf("StepRampUp", "ramp-ups must not be negative")
 	case c.StepDuration < 0 || c.ConfirmDuration < 0:
 		return setting.Errorf("StepDuration", "durations must be positive")
@@ -193,43 +200,75 @@ const (
 	LimitSteps     = "the search's step limit"
 )
 
+// MaxDisturbed is how many more times a step is measured when other processes took more than
+// MaxOtherShare of the machine during it: a neighbour's burst passes, and one disturbed step
+// should not spoil a capacity; a step disturbed every time is kept, and the other_processes rule
+// makes the capacity inconclusive.
+const MaxDisturbed = 2
+
+// MaxKneeMoves is how many times re-measurement may move the knee (a third vote overturning a
+// step's first measurement) before the search says the knee does not settle.
+const MaxKneeMoves = 3
+
 type point struct {
 	load float64
 	res  *report.Results
 }
 
+// judged is a load's verdict: its first measurement's, or the majority's once voted on.
+type judged struct {
+	point
+	why, kind  string
+	knee, flat bool
+}
+
 // searcher holds a search in progress.
 type searcher struct {
-	cfg  Config
-	run  RunFunc
-	ps   *report.PeakSearch
-	n    int
-	good *point // the last good step (below the knee, within the bounds)
+	cfg Config
+	run RunFunc
+	ps  *report.PeakSearch
+	n   int
+	// extra counts the re-measurements among the n steps: they do not count against MaxSteps
+	extra int
+	good  *point // the last good step (below the knee, within the bounds)
+	bad   *point // the first bad step above it (nil: none yet)
+	// badWhy and badKind say why the first bad step was bad: its error, latency or flat
+	// throughput (LimitErrors, LimitP90, or "" for flat)
+	badWhy, badKind string
 	// bestPer is the best throughput per unit of load of a good step
 	bestPer float64
 	// within are the steps within the error and latency bounds, good or past the knee
 	within []point
-	// measured are every measurement within the bounds by load, in order (a load re-measured
-	// has two): the search's throughput at a load is the last
+	// measured are the measurement within the bounds the search holds at each load: the last,
+	// or the majority's where a load was voted on
 	measured map[float64]*report.Results
-	// badWhy is why the first bad step was bad: its error, latency or flat throughput
-	lastBadKind string
-	remeasured  map[float64]bool
+	// verdicts are every load's verdict so far
+	verdicts map[float64]judged
+	// remeasured are the loads measured again for measuring less than a lower load; settled the
+	// loads around the knee already measured twice (or voted on)
+	remeasured, settled map[float64]bool
+	// moves say how re-measurement moved the knee, for the doubt when it does not settle
+	moves []string
 }
+
+// steps is the number of steps run, the re-measurements not counted (MaxSteps bounds it).
+func (s *searcher) steps() int { return s.n - s.extra }
 
 // step runs one step at load and records it; why is non-empty when the step is bad. A step
 // that measures less throughput than a lower load did, beyond the counting noise, is measured
-// again before it is believed (the first measurement stays in the steps, marked), and the second
-// measurement is judged.
+// again before it is believed (the first measurement stays in the steps, superseded), and the
+// second measurement is judged.
 func (s *searcher) step(ctx context.Context, phase string, load float64) (res *report.Results, why string, knee bool, err error) {
-	res, err = s.run1(ctx, phase, load)
+	res, err = s.measure(ctx, phase, load)
 	if res == nil || err != nil || phase == PhaseConfirm {
 		return res, "", false, err
 	}
 	if lower := s.lowerBeyondNoise(load, res); lower != nil {
 		first := &s.ps.Steps[len(s.ps.Steps)-1]
 		first.Note = fmt.Sprintf("measured %.1f tps, less than %.1f tps at %s beyond the counting noise: measured again", res.Total.TPS, lower.res.Total.TPS, s.unit(lower.load))
-		if res, err = s.run1(ctx, PhaseRemeasure, load); res == nil || err != nil {
+		first.Superseded = true
+		s.extra++
+		if res, err = s.measure(ctx, PhaseRemeasure, load); res == nil || err != nil {
 			return res, "", false, err
 		}
 	}
@@ -237,10 +276,36 @@ func (s *searcher) step(ctx context.Context, phase string, load float64) (res *r
 	return res, why, knee, nil
 }
 
+// measure runs one step at load and appends it to the steps, unjudged; a step other processes
+// disturbed (they took more than MaxOtherShare of the machine) is measured again, up to
+// MaxDisturbed more times, each disturbed measurement kept as superseded. The last is returned:
+// if it is still disturbed, the other_processes rule holds it against the run.
+func (s *searcher) measure(ctx context.Context, phase string, load float64) (*report.Results, error) {
+	res, err := s.run1(ctx, phase, load)
+	var shares []string
+	for res != nil && err == nil {
+		share, ok := res.OtherShare()
+		if !ok || share <= s.cfg.MaxOtherShare {
+			break
+		}
+		shares = append(shares, fmt.Sprintf("%.1f%%", 100*share))
+		st := &s.ps.Steps[len(s.ps.Steps)-1]
+		if len(shares) > MaxDisturbed {
+			st.Note = fmt.Sprintf("disturbed every time: other processes took %s of the machine (above %.0f%%) in %d measurements", strings.Join(shares, ", "), 100*s.cfg.MaxOtherShare, len(shares))
+			break
+		}
+		st.Superseded = true
+		st.Note = fmt.Sprintf("disturbed: other processes took %.1f%% of the machine (above %.0f%%): measured again", 100*share, 100*s.cfg.MaxOtherShare)
+		s.extra++
+		res, err = s.run1(ctx, phase, load)
+	}
+	return res, err
+}
+
 // run1 runs one step at load and appends it to the steps, unjudged.
 func (s *searcher) run1(ctx context.Context, phase string, load float64) (*report.Results, error) {
 	s.n++
-	st := Step{N: s.n, Phase: phase, RampUp: s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
+	st := Step{N: s.n, Phase: phase, RampUp: *s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
 	if s.cfg.Open {
 		st.Rate = load
 	} else {
@@ -264,8 +329,8 @@ func (s *searcher) run1(ctx context.Context, phase string, load float64) (*repor
 	if cpu, ok := report.SUTCPU(res); ok {
 		ps.SUTCPU = math.Round(cpu*1000) / 1000
 	}
-	if m := res.Machine; m != nil {
-		ps.OtherShare = m.OtherShare
+	if share, ok := res.OtherShare(); ok {
+		ps.OtherShare = share
 	}
 	if d := res.Driver; d != nil {
 		ps.DriverCPU = d.Utilisation
@@ -278,14 +343,23 @@ func (s *searcher) run1(ctx context.Context, phase string, load float64) (*repor
 func (s *searcher) record(load float64, res *report.Results) (why string, knee bool) {
 	why, knee, flat, kind := s.judge(load, res)
 	s.ps.Steps[len(s.ps.Steps)-1].Good = why == ""
-	if why == "" || flat {
-		s.within = append(s.within, point{load, res})
-		s.measured[load] = res
-	}
-	if why != "" {
-		s.lastBadKind = kind
-	}
+	s.keep(judged{point{load, res}, why, kind, knee, flat})
 	return why, knee
+}
+
+// keep makes j the search's verdict at its load.
+func (s *searcher) keep(j judged) {
+	if j.within() {
+		s.within = append(s.within, j.point)
+		s.measured[j.load] = j.res
+	}
+	s.verdicts[j.load] = j
+}
+
+// setBad makes j the first bad step.
+func (s *searcher) setBad(j judged) {
+	s.bad = &point{j.load, j.res}
+	s.badWhy, s.badKind, s.ps.Knee = j.why, j.kind, j.knee
 }
 
 // noise is the standard error of a step's throughput: the larger of the counting noise (a
@@ -408,94 +482,88 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 		return nil, nil, err
 	}
 	began := time.Now()
-	s := &searcher{cfg: cfg, run: run, ps: &report.PeakSearch{}, measured: map[float64]*report.Results{}, remeasured: map[float64]bool{}}
+	s := &searcher{cfg: cfg, run: run, ps: &report.PeakSearch{}, measured: map[float64]*report.Results{},
+		verdicts: map[float64]judged{}, remeasured: map[float64]bool{}, settled: map[float64]bool{}}
 	ps := s.ps
 	defer func() { ps.Seconds = math.Round(time.Since(began).Seconds()*10) / 10 }()
+	interrupted := func(err error) (*report.PeakSearch, *report.Results, error) {
+		ps.StopWhy = "interrupted"
+		return ps, nil, err
+	}
 
 	// grow geometrically until a step is bad
-	var bad *point
-	load := s.round(cfg.Start)
-	for bad == nil {
-		res, why, knee, err := s.step(ctx, PhaseGrow, load)
-		if err != nil {
-			ps.StopWhy = "interrupted"
-			return ps, nil, err
-		}
-		if why != "" {
-			bad = &point{load, res}
-			ps.StopWhy, ps.Knee = why, knee
-			break
-		}
-		s.good = &point{load, res}
-		if load >= cfg.Max {
-			ps.StopWhy = fmt.Sprintf("reached the maximum of %s still rising: the knee is beyond it", s.unit(cfg.Max))
-			break
-		}
-		if s.n >= cfg.MaxSteps {
-			ps.StopWhy = fmt.Sprintf("%d steps without reaching the knee", s.n)
-			break
-		}
-		// at least one unit more each step: rounding must not eat a small factor (1 user × 1.2
-		// rounds back to 1, and the search would mark time until MaxSteps)
-		load = math.Min(math.Max(s.round(load*cfg.Factor), load+s.unit1()), cfg.Max)
+	if err := s.grow(ctx, s.round(cfg.Start)); err != nil {
+		return interrupted(err)
 	}
 	// the start was already past the knee: shrink the load by the same factor until a step is good
-	for s.good == nil && bad != nil && s.n < cfg.MaxSteps {
-		next := s.round(bad.load / cfg.Factor)
-		if next >= bad.load {
+	for s.good == nil && s.bad != nil && s.steps() < cfg.MaxSteps {
+		next := s.round(s.bad.load / cfg.Factor)
+		if next >= s.bad.load {
 			break
 		}
-		res, why, knee, err := s.step(ctx, PhaseShrink, next)
+		res, why, _, err := s.step(ctx, PhaseShrink, next)
 		if err != nil {
-			ps.StopWhy = "interrupted"
-			return ps, nil, err
+			return interrupted(err)
 		}
 		if why == "" {
 			s.good = &point{next, res}
 		} else {
-			bad = &point{next, res}
-			ps.StopWhy, ps.Knee = why, knee
+			s.setBad(s.verdicts[next])
 		}
 	}
 	if s.good == nil {
-		return ps, nil, fmt.Errorf("peak search found no step within its bounds: %s", ps.StopWhy)
+		return ps, nil, fmt.Errorf("peak search found no step within its bounds: %s", s.badWhy)
 	}
-	// bisect between the last good step and the first bad one
-	for bad != nil && s.n < cfg.MaxSteps && bad.load-s.good.load > cfg.Resolution*s.good.load {
-		mid := s.round((s.good.load + bad.load) / 2)
-		if mid <= s.good.load || mid >= bad.load {
+	// bisect between the last good step and the first bad one, and accept the knee only when
+	// the steps around it hold on a second measurement (a third decides a disagreement); when
+	// the majority overturns one, the search goes on from there
+	for moves := 0; s.bad != nil; {
+		if err := s.bisect(ctx); err != nil {
+			return interrupted(err)
+		}
+		moved, err := s.checkKnee(ctx)
+		if err != nil {
+			return interrupted(err)
+		}
+		if !moved {
 			break
 		}
-		res, why, knee, err := s.step(ctx, PhaseBisect, mid)
-		if err != nil {
-			ps.StopWhy = "interrupted"
-			return ps, nil, err
+		if moves++; moves >= MaxKneeMoves {
+			ps.Doubt = append(ps.Doubt, fmt.Sprintf("the knee did not settle: re-measurement moved it %d times (%s)", moves, strings.Join(s.moves, "; ")))
+			break
 		}
-		if why != "" {
-			bad = &point{mid, res}
-			ps.StopWhy, ps.Knee = why, knee
-		} else {
-			s.good = &point{mid, res}
+		if s.good == nil {
+			ps.Doubt = append(ps.Doubt, fmt.Sprintf("the knee did not settle: %s, and no lower load stayed good", strings.Join(s.moves, "; ")))
+			return ps, nil, fmt.Errorf("peak search found no step within its bounds: %s", strings.Join(ps.Doubt, "; "))
+		}
+		if s.bad == nil {
+			// the first bad step was good after all, and nothing above it was measured bad:
+			// growth goes on from it
+			if s.good.load >= cfg.Max {
+				ps.StopWhy = fmt.Sprintf("reached the maximum of %s still rising: the knee is beyond it", s.unit(cfg.Max))
+				break
+			}
+			if err := s.grow(ctx, s.next(s.good.load)); err != nil {
+				return interrupted(err)
+			}
 		}
 	}
-	if bad != nil {
-		ps.StopWhy = fmt.Sprintf("knee between %s (last good) and %s: %s", s.unit(s.good.load), s.unit(bad.load), ps.StopWhy)
-		// the knee is accepted only when the steps around it agree on a second measurement
-		if err := s.checkBracket(ctx, bad); err != nil {
-			ps.StopWhy = "interrupted"
-			return ps, nil, err
+	if s.bad != nil {
+		ps.StopWhy = fmt.Sprintf("knee between %s (last good) and %s: %s", s.unit(s.good.load), s.unit(s.bad.load), s.badWhy)
+		if len(s.moves) > 0 {
+			ps.StopWhy += "; re-measurement moved the knee (" + strings.Join(s.moves, "; ") + ")"
 		}
 	}
 	// the peak: the least load within the bounds, and not past the last good step (the stated
 	// bracket), whose throughput is on the plateau
 	peak, top := math.Inf(1), 0.0
 	for _, p := range s.within {
-		if p.load <= s.good.load {
+		if p.load <= s.good.load && s.verdicts[p.load].within() {
 			top = max(top, s.measured[p.load].Total.TPS)
 		}
 	}
 	for _, p := range s.within {
-		if p.load <= s.good.load && s.measured[p.load].Total.TPS >= (1-cfg.Plateau)*top {
+		if p.load <= s.good.load && s.verdicts[p.load].within() && s.measured[p.load].Total.TPS >= (1-cfg.Plateau)*top {
 			peak = min(peak, p.load)
 		}
 	}
@@ -522,38 +590,175 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 		return ps, best, err
 	}
 	s.confirm(peak, best)
-	ps.Limit, ps.LimitWhy = s.limit(best, bad)
+	ps.Limit, ps.LimitWhy = s.limit(best)
 	return ps, best, nil
 }
 
-// checkBracket measures the last good step and the first bad one a second time: each must
-// agree with its first measurement — judged the same, or within the noise of it — or the knee
-// is in doubt (PeakSearch.Doubt: the capacity is inconclusive).
-func (s *searcher) checkBracket(ctx context.Context, bad *point) error {
-	for _, p := range []*point{s.good, bad} {
-		wasGood := p == s.good
-		res, err := s.run1(ctx, PhaseRemeasure, p.load)
-		if res == nil || err != nil {
-			return cmp.Or(err, errors.New("step produced no results"))
+// within reports whether the verdict's measurement stayed within the error and latency bounds
+// (good, or past the knee only because its throughput did not rise).
+func (j judged) within() bool { return j.why == "" || j.flat }
+
+// next is the growth step after load: at least one unit more (rounding must not eat a small
+// factor: 1 user × 1.2 rounds back to 1, and the search would mark time until MaxSteps), at most
+// the maximum.
+func (s *searcher) next(load float64) float64 {
+	return math.Min(math.Max(s.round(load*s.cfg.Factor), load+s.unit1()), s.cfg.Max)
+}
+
+// grow runs steps from load, growing geometrically, until one is bad (s.bad), the maximum is
+// reached or the steps run out (ps.StopWhy says which).
+func (s *searcher) grow(ctx context.Context, load float64) error {
+	for {
+		res, why, _, err := s.step(ctx, PhaseGrow, load)
+		if err != nil {
+			return err
 		}
-		why, _, flat, _ := s.verdict(p.load, res)
-		st := &s.ps.Steps[len(s.ps.Steps)-1]
-		st.Good = why == ""
-		if why == "" || flat {
-			s.measured[p.load] = res // the search's throughput at this load is its last measurement
+		if why != "" {
+			s.setBad(s.verdicts[load])
+			return nil
 		}
-		if (why == "") != wasGood && differ(p.res, res) {
-			first, second := "good", "past the knee"
-			if !wasGood {
-				first, second = second, first
-			}
-			st.Note = fmt.Sprintf("disagrees with its first measurement (%.1f tps, %s): %.1f tps, %s", p.res.Total.TPS, first, res.Total.TPS, second)
-			s.ps.Doubt = append(s.ps.Doubt, fmt.Sprintf("the steps around the knee disagree on a second measurement: %s measured %.1f tps, then %.1f tps", s.unit(p.load), p.res.Total.TPS, res.Total.TPS))
+		s.good = &point{load, res}
+		if load >= s.cfg.Max {
+			s.ps.StopWhy = fmt.Sprintf("reached the maximum of %s still rising: the knee is beyond it", s.unit(s.cfg.Max))
+			return nil
+		}
+		if s.steps() >= s.cfg.MaxSteps {
+			s.ps.StopWhy = fmt.Sprintf("%d steps without reaching the knee", s.steps())
+			return nil
+		}
+		load = s.next(load)
+	}
+}
+
+// bisect narrows the knee between the last good step and the first bad one to the resolution.
+func (s *searcher) bisect(ctx context.Context) error {
+	for s.bad != nil && s.steps() < s.cfg.MaxSteps && s.bad.load-s.good.load > s.cfg.Resolution*s.good.load {
+		mid := s.round((s.good.load + s.bad.load) / 2)
+		if mid <= s.good.load || mid >= s.bad.load {
+			break
+		}
+		res, why, _, err := s.step(ctx, PhaseBisect, mid)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			s.setBad(s.verdicts[mid])
 		} else {
-			st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps)", p.res.Total.TPS)
+			s.good = &point{mid, res}
 		}
 	}
 	return nil
+}
+
+// checkKnee measures the last good step and the first bad one a second time (each once: a load
+// already checked is settled). A second measurement that agrees with the first — judged the
+// same, or within the noise of it — confirms it; one that disagrees is a tie a third
+// measurement breaks, and the majority's verdict is the load's. moved: the majority overturned
+// a first measurement, and the bracket has moved (s.good, s.bad; s.bad nil when nothing above
+// the new last good step was measured bad, s.good nil when nothing below the new first bad one
+// stayed good).
+func (s *searcher) checkKnee(ctx context.Context) (moved bool, err error) {
+	for _, wasGood := range []bool{true, false} {
+		p := s.bad
+		if wasGood {
+			p = s.good
+		}
+		if s.settled[p.load] {
+			continue
+		}
+		s.settled[p.load] = true
+		first := s.verdicts[p.load]
+		votes := []judged{first}
+		for len(votes) < 3 {
+			res, err := s.measure(ctx, PhaseRemeasure, p.load)
+			if res == nil || err != nil {
+				return false, cmp.Or(err, errors.New("step produced no results"))
+			}
+			s.extra++
+			why, knee, flat, kind := s.verdict(p.load, res)
+			st := &s.ps.Steps[len(s.ps.Steps)-1]
+			st.Good = why == ""
+			v := judged{point{p.load, res}, why, kind, knee, flat}
+			votes = append(votes, v)
+			if len(votes) == 2 {
+				if (why == "") == wasGood || !differ(first.res, res) {
+					st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps)", first.res.Total.TPS)
+					if v.within() {
+						s.measured[p.load] = res // the search's throughput at this load is its last measurement
+					}
+					break
+				}
+				st.Note = fmt.Sprintf("disagrees with its first measurement (%.1f tps, %s): %.1f tps, %s — a third measurement decides",
+					first.res.Total.TPS, goodOrBad(wasGood), res.Total.TPS, goodOrBad(why == ""))
+				continue
+			}
+			// the third measurement: the majority of the three is the load's verdict
+			goods := 0
+			for _, v := range votes {
+				if v.why == "" {
+					goods++
+				}
+			}
+			majority := goods >= 2
+			var tally []string
+			for _, v := range votes {
+				tally = append(tally, fmt.Sprintf("%.1f tps %s", v.res.Total.TPS, goodOrBad(v.why == "")))
+			}
+			// the majority's latest measurement stands for the load
+			var kept judged
+			for _, v := range votes {
+				if (v.why == "") == majority {
+					kept = v
+				}
+			}
+			if majority == wasGood {
+				st.Note = fmt.Sprintf("third measurement: 2 of 3 %s (%s): the first stands", goodOrBad(majority), strings.Join(tally, ", "))
+				if kept.within() {
+					s.measured[p.load] = kept.res
+				}
+				s.verdicts[p.load] = kept
+				break
+			}
+			st.Note = fmt.Sprintf("third measurement: 2 of 3 %s (%s): the search goes on from there", goodOrBad(majority), strings.Join(tally, ", "))
+			s.moves = append(s.moves, fmt.Sprintf("%s measured %s", s.unit(p.load), strings.Join(tally, ", ")))
+			s.overturn(kept, wasGood)
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// overturn makes the majority's verdict j the load's after it overturned the first
+// measurement: a last good step past the knee becomes the first bad one (the last good is the
+// highest good load below it); a first bad step that is good becomes the last good one (the
+// first bad is the lowest bad load above it, if any).
+func (s *searcher) overturn(j judged, wasGood bool) {
+	s.within = slices.DeleteFunc(s.within, func(p point) bool { return p.load == j.load })
+	s.keep(j)
+	if wasGood {
+		s.setBad(j)
+		s.good = nil
+		for l, v := range s.verdicts {
+			if v.why == "" && l < j.load && (s.good == nil || l > s.good.load) {
+				s.good = &point{l, s.measured[l]}
+			}
+		}
+		return
+	}
+	s.good = &point{j.load, j.res}
+	s.bad = nil
+	for l, v := range s.verdicts {
+		if v.why != "" && l > j.load && (s.bad == nil || l < s.bad.load) {
+			s.setBad(v)
+		}
+	}
+}
+
+func goodOrBad(good bool) string {
+	if good {
+		return "good"
+	}
+	return "past the knee"
 }
 
 // confirm states the capacity's interval (batch means of the confirming run's per-second
@@ -584,11 +789,11 @@ func (s *searcher) confirm(peak float64, best *report.Results) {
 }
 
 // limit names what limited the capacity, and says why.
-func (s *searcher) limit(best *report.Results, bad *point) (string, string) {
-	ps, cfg := s.ps, s.cfg
+func (s *searcher) limit(best *report.Results) (string, string) {
+	ps, cfg, bad := s.ps, s.cfg, s.bad
 	// other processes first: on a busy machine nothing else can be told
 	for _, st := range ps.Steps {
-		if st.OtherShare > cfg.MaxOtherShare && (bad != nil && st.Rate+float64(st.Users) >= s.good.load || st.Phase == PhaseConfirm) {
+		if !st.Superseded && st.OtherShare > cfg.MaxOtherShare && (bad != nil && st.Rate+float64(st.Users) >= s.good.load || st.Phase == PhaseConfirm) {
 			return LimitOther, fmt.Sprintf("other processes took %.0f%% of the machine during step %d (%s), above %.0f%%", 100*st.OtherShare, st.Step, s.unit(st.Rate+float64(st.Users)), 100*cfg.MaxOtherShare)
 		}
 	}
@@ -598,7 +803,7 @@ func (s *searcher) limit(best *report.Results, bad *point) (string, string) {
 		}
 		return LimitSteps, fmt.Sprintf("throughput still rose after %d steps", cfg.MaxSteps)
 	}
-	switch s.lastBadKind {
+	switch s.badKind {
 	case LimitErrors:
 		return LimitErrors, fmt.Sprintf("errors above %.4f%% from %s", 100*cfg.MaxErrorRate, s.unit(bad.load))
 	case LimitP90:

@@ -188,8 +188,11 @@ func TestFindsKnownCapacity(t *testing.T) {
 		it.Done("get", start, err)
 		return nil
 	})
-	cfg := Config{Start: 8, Max: 256, StepRampUp: 300 * time.Millisecond, StepDuration: 2 * time.Second,
-		ConfirmRampUp: 300 * time.Millisecond, ConfirmDuration: 3 * time.Second, MaxSteps: 10}
+	cfg := Config{Start: 8, Max: 256, StepRampUp: new(300 * time.Millisecond), StepDuration: 2 * time.Second,
+		ConfirmRampUp: 300 * time.Millisecond, ConfirmDuration: 3 * time.Second, MaxSteps: 10,
+		// the machine's other processes are not what this test is about (they are re-measured
+		// around, up to three times a step, on a busy machine)
+		MaxOtherShare: 1}
 	ps, best, err := Search(context.Background(), cfg, func(ctx context.Context, s Step) (*report.Results, error) {
 		return load.Run(ctx, load.Config{Users: s.Users, RampUp: s.RampUp, Steady: s.Duration}, work)
 	})
@@ -199,8 +202,15 @@ func TestFindsKnownCapacity(t *testing.T) {
 	for _, s := range ps.Steps {
 		t.Logf("%-7s %3d users %6.1f tps p90 %6.1f ms good %v", s.Phase, s.Users, s.TPS, s.P90Ms, s.Good)
 	}
-	if len(ps.Steps) > cfg.MaxSteps+1 {
-		t.Errorf("%d steps, bound %d + the confirming run", len(ps.Steps), cfg.MaxSteps)
+	// re-measurements do not count against the bound
+	counted := 0
+	for _, st := range ps.Steps {
+		if st.Phase != PhaseRemeasure && !st.Superseded {
+			counted++
+		}
+	}
+	if counted > cfg.MaxSteps+1 {
+		t.Errorf("%d steps, bound %d + the confirming run", counted, cfg.MaxSteps)
 	}
 	if math.Abs(best.Total.TPS-capacity) > 0.1*capacity || ps.PeakTPS != best.Total.TPS {
 		t.Errorf("peak %.1f tps at %d users: want within 10%% of %g", ps.PeakTPS, ps.PeakUsers, capacity)

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +23,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/sse"
 	"github.com/tradebench/tradebench/report"
 )
@@ -30,7 +33,7 @@ const DefaultTimeField = "time"
 
 // Config is the stream subscribers of one drive.
 type Config struct {
-	URL         string // the stream's absolute URL
+	URL         string // the stream's absolute URL, or a path under the drive's target
 	Subscribers int
 	// TimeField is the event data's JSON field with the publish time, RFC 3339
 	// (DefaultTimeField if empty).
@@ -56,16 +59,42 @@ type Run struct {
 	connectedAtStart                          int
 }
 
+// MaxSubscribers bounds Config.Subscribers: each holds a connection and a goroutine open.
+const MaxSubscribers = 100_000
+
+// Validate reports subscribers that cannot run as configured, as a *setting.Error naming the
+// field: their number (1 to MaxSubscribers) and the stream's URL (absolute http or https, once
+// SetDefaults has put a path under the target).
+func (c Config) Validate() error {
+	if c.Subscribers < 1 || c.Subscribers > MaxSubscribers {
+		return setting.Errorf("Subscribers", "must be between 1 and %d, got %d", MaxSubscribers, c.Subscribers)
+	}
+	if p, err := url.Parse(c.URL); err != nil || p.Host == "" || p.Scheme != "http" && p.Scheme != "https" {
+		return setting.Errorf("URL", "%q is not an http:// or https:// URL (a path needs the target to be under)", c.URL)
+	}
+	return nil
+}
+
+// SetDefaults fills the zero fields that have a default: the time field, the connect timeout,
+// and a URL given as a path (tradebench's is /trade/stream/quotes) put under target, the
+// system under test's base URL.
+func (c *Config) SetDefaults(target string) {
+	if c.TimeField == "" {
+		c.TimeField = DefaultTimeField
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = 30 * time.Second
+	}
+	if !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://") && target != "" {
+		c.URL = strings.TrimSuffix(target, "/") + "/" + strings.TrimPrefix(c.URL, "/")
+	}
+}
+
 // Start opens the subscribers and waits until all are connected (or ConnectTimeout passed).
 func Start(ctx context.Context, cfg Config) (*Run, error) {
-	if cfg.Subscribers < 1 {
-		return nil, fmt.Errorf("stream subscribers must be at least 1, got %d", cfg.Subscribers)
-	}
-	if cfg.TimeField == "" {
-		cfg.TimeField = DefaultTimeField
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = 30 * time.Second
+	cfg.SetDefaults("")
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	tr := &http.Transport{MaxIdleConnsPerHost: cfg.Subscribers, ResponseHeaderTimeout: 30 * time.Second}
 	r := &Run{cfg: cfg, hc: &http.Client{Transport: tr}}

@@ -57,12 +57,24 @@ func parseStatCPU(b []byte) (float64, error) {
 	return float64(st.UTime+st.STime) / clockTicks, nil
 }
 
-// Stat is the part of a /proc/PID/stat line the instrument reads: the command name and the CPU
-// times in clock ticks (ClockTicks a second) — the process's own, and its finished children's
-// (added when it waited for them).
+// Stat is the part of a /proc/PID/stat line the instrument reads: the command name, the parent,
+// the kernel's flags and the CPU times in clock ticks (ClockTicks a second) — the process's own,
+// and its finished children's (added when it waited for them).
 type Stat struct {
 	Name                         string
+	PPID                         int
+	Flags                        uint64
 	UTime, STime, CUTime, CSTime uint64
+}
+
+// pfKThread is the kernel's PF_KTHREAD flag (include/linux/sched.h): the task is a kernel thread.
+const pfKThread = 0x00200000
+
+// KernelThread reports whether the process is one of the kernel's own threads (kworker,
+// ksoftirqd, kswapd…): flagged PF_KTHREAD, or kthreadd (pid 2) and its children where the
+// flags were not read.
+func (s Stat) KernelThread(pid int) bool {
+	return s.Flags&pfKThread != 0 || pid == 2 || s.PPID == 2
 }
 
 // ClockTicks is the unit of Stat's CPU times (USER_HZ): /proc/stat's too.
@@ -82,6 +94,14 @@ func ParseStat(b []byte) (Stat, error) {
 		return Stat{}, fmt.Errorf("%d fields after the command name, want at least 13", len(f))
 	}
 	st := Stat{Name: string(b[j+1 : i])}
+	// f[1] is the parent's pid (field 4), f[6] the flags (field 9); a line that does not carry
+	// them as numbers keeps zeros (neither is needed to read the CPU times)
+	if ppid, err := strconv.Atoi(string(f[1])); err == nil {
+		st.PPID = ppid
+	}
+	if flags, err := strconv.ParseUint(string(f[6]), 10, 64); err == nil {
+		st.Flags = flags
+	}
 	var errs [4]error
 	st.UTime, errs[0] = strconv.ParseUint(string(f[11]), 10, 64)
 	st.STime, errs[1] = strconv.ParseUint(string(f[12]), 10, 64)

@@ -2,4 +2,4 @@
 # kill: ./driver/machine TestMeasure
 # file: driver/machine/machine.go
 # expect: machine &
-s#m.OtherCores = round(max(m.BusyCores-ownCores, 0), 3)#m.OtherCores = round(m.BusyCores, 3)#
+s#m.OtherCores = round(max(m.BusyCores-ownCores-kernel, 0), 3)#m.OtherCores = round(m.BusyCores, 3)#

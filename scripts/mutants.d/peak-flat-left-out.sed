@@ -2,4 +2,4 @@
 # kill: ./driver/peak TestFlatRemeasureIsTheSearchsThroughput
 # file: driver/peak/peak.go
 # expect: agrees with the search's last measurement
-s#if why == "" || flat {#if why == "" || flat \&\& false {#
+s#func (j judged) within() bool { return j.why == "" || j.flat }#func (j judged) within() bool { return j.why == "" }#

@@ -1,4 +1,4 @@
 # peak: other processes never named as what limited the capacity
 # kill: ./driver/peak TestLimitNamed
 # file: driver/peak/peak.go
-s#if st.OtherShare > cfg.MaxOtherShare \&\& #if false \&\& #
+s#if !st.Superseded \&\& st.OtherShare > cfg.MaxOtherShare \&\& #if false \&\& #

@@ -1,4 +1,4 @@
 # flags: wrk's joined spelling -c50 not accepted ("unknown flag -c50")
 # kill: ./cmd/tradebench TestQuickModeSpellings
-# file: cmd/tradebench/cli.go
+# file: internal/cliflag/cliflag.go
 s#^\targs = joinedShortFlags(fs, args)$##
