@@ -97,7 +97,7 @@ func runServe(ctx context.Context, args []string) error {
 		if err := spec.Validate(); err != nil {
 			return loadFlags.UsageError(err)
 		}
-		cfg.LoadIfEmpty = &spec
+		cfg.LoadIfEmpty, cfg.LoadProgress = &spec, server.LogLoadProgress(cfg.Logger)
 	}
 	log := cfg.Logger
 	httpserve.RouteGRPCLog(log.Handler())

@@ -103,8 +103,7 @@ type Config struct {
 	// LoadIfEmpty, if not nil, loads this data set into a database that has never been loaded;
 	// nil makes an empty database an error that says how to load it.
 	LoadIfEmpty *store.LoadSpec
-	// LoadProgress gets the progress of that load; nil logs it every tenth (a server's one log
-	// style).
+	// LoadProgress gets the progress of that load (nil: none; LogLoadProgress logs it).
 	LoadProgress func(done, total int64)
 
 	Logger *slog.Logger // nil = slog.Default()
@@ -434,17 +433,7 @@ func (s *Server) openStore(ctx context.Context) error {
 		}
 		spec := *cfg.LoadIfEmpty
 		log.Info("loading an empty database", "db", dsn.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
-		progress := cfg.LoadProgress
-		if progress == nil {
-			last := int64(-1)
-			progress = func(done, total int64) {
-				if tenth := done * 10 / max(total, 1); tenth != last {
-					last = tenth
-					log.Info("loading", "percent", tenth*10, "rows", done, "of", total)
-				}
-			}
-		}
-		if err := st.Load(ctx, spec, progress); err != nil {
+		if err := st.Load(ctx, spec, cfg.LoadProgress); err != nil {
 			st.Close()
 			return fmt.Errorf("load %s: %w", dsn.Redact(cfg.DB), err)
 		}
@@ -603,6 +592,18 @@ func (s *Server) Err() error {
 		return s.ord.Err()
 	}
 	return s.err
+}
+
+// LogLoadProgress is a LoadProgress that logs every tenth of the load on log, in a server's
+// one log style (serve's --load-if-empty).
+func LogLoadProgress(log *slog.Logger) func(done, total int64) {
+	last := int64(-1)
+	return func(done, total int64) {
+		if tenth := done * 10 / max(total, 1); tenth != last {
+			last = tenth
+			log.Info("loading", "percent", tenth*10, "rows", done, "of", total)
+		}
+	}
 }
 
 // ShutdownWait bounds how long Wait lets requests in flight finish.
