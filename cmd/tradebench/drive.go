@@ -151,22 +151,6 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// parseRate reads 0.01 or 1%.
-func parseRate(s string) (float64, error) {
-	pct := strings.HasSuffix(s, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number or percentage", s)
-	}
-	if pct {
-		v /= 100
-	}
-	if v < 0 || v > 1 {
-		return 0, fmt.Errorf("%q is not between 0 and 1 (0%% and 100%%)", s)
-	}
-	return v, nil
-}
-
 func runDrive(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
 	var f driveFlags
