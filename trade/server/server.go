@@ -217,6 +217,9 @@ func (c Config) Validate() error {
 			return &setting.Error{Field: "DB", Err: err}
 		}
 	}
+	if _, err := c.TLS.Server(); err != nil { // the files must load (nothing without TLS)
+		return &setting.Error{Field: "TLS", Err: err}
+	}
 	return nil
 }
 
