@@ -44,7 +44,7 @@ func (r *rulesFlags) config() (*report.Rules, error) {
 		to   *float64
 	}{{"rule-errors", r.errors, &rules.MaxErrorRate}, {"rule-driver-cpu", r.driverCPU, &rules.MaxDriverCPU}, {"rule-late", r.late, &rules.MaxLate},
 		{"rule-sut-cpu", r.sutCPU, &rules.MinSUTCPU}, {"rule-other-cpu", r.otherCPU, &rules.MaxOtherCPU}} {
-		v, err := parseRate(f.s)
+		v, err := report.ParseRate(f.s)
 		if err != nil {
 			return nil, cliflag.Errorf("--%s: %v", f.name, err)
 		}
