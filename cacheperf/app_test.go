@@ -294,26 +294,6 @@ func TestStartErrors(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	good := map[string]int64{"50KB": 50 << 10, "500kb": 500 << 10, "1MB": 1 << 20, "100MB": 100 << 20, "2GB": 2 << 30,
-		"512B": 512, "4096": 4096, "1MiB": 1 << 20, "3K": 3 << 10, "1TB": 1 << 40, "0": 0}
-	for in, want := range good {
-		if got, err := ParseSize(in); err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "KB", "1.5MB", "-1MB", "+1MB", "1 MB", "1XB", "MB1", "99999999999999999999", "9999999999TB", "1e3"} {
-		if got, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%q) = %d, want an error", in, got)
-		}
-	}
-	for n, want := range map[int64]string{500 << 10: "500KB", 1 << 20: "1MB", 1536 << 10: "1.5MB", 12: "12B"} {
-		if got := FormatSize(n); got != want {
-			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // TestSlowBodyIsCut: the CachePerf server had only a header timeout, so a client trickling a
 // request body kept its connection (and a goroutine) forever.
 func TestSlowBodyIsCut(t *testing.T) {

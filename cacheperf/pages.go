@@ -2,10 +2,13 @@ package cacheperf
 
 import (
 	"html/template"
+	"strconv"
+
+	"github.com/tradebench/tradebench/internal/bytesize"
 )
 
 var statsPage = template.Must(template.New("stats").Funcs(template.FuncMap{
-	"size": FormatSize,
+	"size": bytesize.Format,
 	"pct":  formatPct,
 }).Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>CachePerf statistics</title>
@@ -48,5 +51,5 @@ var statsPage = template.Must(template.New("stats").Funcs(template.FuncMap{
 `))
 
 func formatPct(f float64) string {
-	return fmtFloat(f*100, 1) + "%"
+	return strconv.FormatFloat(f*100, 'f', 1, 64) + "%"
 }

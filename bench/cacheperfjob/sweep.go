@@ -31,6 +31,7 @@ import (
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/bytesize"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 )
@@ -84,7 +85,7 @@ func (c *Config) Validate() error {
 	case c.Items < 0:
 		return setting.Errorf("Items", "must not be negative, got %d", c.Items)
 	case c.DB == "" && (c.Size < 16 || c.Size > 1<<30):
-		return setting.Errorf("Size", "must be between 16B and 1GB, got %s", cacheperf.FormatSize(c.Size))
+		return setting.Errorf("Size", "must be between 16B and 1GB, got %s", bytesize.Format(c.Size))
 	}
 	for _, k := range append(slices.Clone(c.Keys), c.MixKeys...) {
 		if k < 1 {
@@ -344,7 +345,7 @@ type CeilingExceeded struct{ Points []Point }
 func (e *CeilingExceeded) Error() string {
 	parts := make([]string, len(e.Points))
 	for i, p := range e.Points {
-		parts[i] = fmt.Sprintf("%s peak RSS %s > ceiling %s", p.label(), cacheperf.FormatSize(p.PeakRSS), cacheperf.FormatSize(p.Ceiling))
+		parts[i] = fmt.Sprintf("%s peak RSS %s > ceiling %s", p.label(), bytesize.Format(p.PeakRSS), bytesize.Format(p.Ceiling))
 	}
 	return fmt.Sprintf("memory over the stated ceiling at %d of the points: %s", len(e.Points), strings.Join(parts, "; "))
 }
@@ -399,7 +400,7 @@ func openStore(ctx context.Context, cfg *Config, maxKey int) (blobstore.Store, f
 	}
 	done := func() { st.Close(); os.RemoveAll(dir) }
 	if cfg.Log != nil {
-		fmt.Fprintf(cfg.Log, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, cacheperf.FormatSize(cfg.Size), dir)
+		fmt.Fprintf(cfg.Log, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, bytesize.Format(cfg.Size), dir)
 	}
 	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: cfg.Log}); err != nil {
 		done()

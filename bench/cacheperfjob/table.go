@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradebench/tradebench/cacheperf"
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/internal/bytesize"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -39,21 +40,21 @@ func (p Point) label() string {
 func (p Point) line() string {
 	switch p.Phase {
 	case "baseline":
-		return fmt.Sprintf("baseline hello: %.0f tps, p50 %.2fms p99 %.2fms, peak RSS %s (ceiling %s)%s", p.TPS, p.P50Ms, p.P99Ms, peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
+		return fmt.Sprintf("baseline hello: %.0f tps, p50 %.2fms p99 %.2fms, peak RSS %s (ceiling %s)%s", p.TPS, p.P50Ms, p.P99Ms, peakRSS(p), bytesize.Format(p.Ceiling), overMark(p))
 	case "mix":
 		return fmt.Sprintf("mix@%d: cache %.0f tps + other work %.0f tps = %.0f tps, hit ratio %.1f%%, peak RSS %s (ceiling %s)%s",
-			p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
+			p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, peakRSS(p), bytesize.Format(p.Ceiling), overMark(p))
 	}
 	return fmt.Sprintf("cache@%d: %.0f tps, hit ratio %.1f%%, p50 %.2fms p90 %.2fms p99 %.2fms, peak RSS %s (Go %s, ceiling %s)%s",
-		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, peakRSS(p), cacheperf.FormatSize(p.PeakGo), cacheperf.FormatSize(p.Ceiling), overMark(p))
+		p.Keys, p.TPS, 100*p.HitRatio, p.P50Ms, p.P90Ms, p.P99Ms, peakRSS(p), bytesize.Format(p.PeakGo), bytesize.Format(p.Ceiling), overMark(p))
 }
 
 // peakRSS formats a point's peak RSS, starred when it is only sampled (see sampledNote).
 func peakRSS(p Point) string {
 	if p.PeakSource == PeakSampled {
-		return cacheperf.FormatSize(p.PeakRSS) + "*"
+		return bytesize.Format(p.PeakRSS) + "*"
 	}
-	return cacheperf.FormatSize(p.PeakRSS)
+	return bytesize.Format(p.PeakRSS)
 }
 
 const sampledNote = "* sampled peak RSS: the kernel refused to reset its high-water mark, which would have been the whole process's; " +
@@ -102,7 +103,7 @@ func WriteTable(w io.Writer, points []Point) {
 		}
 		fmt.Fprintln(tw, hdrLine+"p50 ms\tp90 ms\tp99 ms\terrors\tpeak RSS\tceiling\t")
 		for _, p := range cache {
-			row := fmt.Sprintf("%d\t%s\t%.0f\t", p.Keys, cacheperf.FormatSize(p.WorkingSet), p.TPS)
+			row := fmt.Sprintf("%d\t%s\t%.0f\t", p.Keys, bytesize.Format(p.WorkingSet), p.TPS)
 			if base != nil && base.TPS > 0 {
 				row += fmt.Sprintf("%.0f%%\t", 100*p.TPS/base.TPS)
 			}
@@ -111,7 +112,7 @@ func WriteTable(w io.Writer, points []Point) {
 				row += fmt.Sprintf("%.1f%%\t", 100*float64(p.DiskHits)/float64(max(p.Hits+p.Misses, 1)))
 			}
 			fmt.Fprintf(tw, "%s%.2f\t%.2f\t%.2f\t%d\t%s\t%s%s\t\n", row, p.P50Ms, p.P90Ms, p.P99Ms, p.Errors,
-				peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
+				peakRSS(p), bytesize.Format(p.Ceiling), overMark(p))
 		}
 		tw.Flush()
 	}
@@ -121,7 +122,7 @@ func WriteTable(w io.Writer, points []Point) {
 		fmt.Fprintln(tw, "unique keys\tcache TPS\tother work TPS\ttotal TPS\thit ratio\tcache p99 ms\terrors\tpeak RSS\tceiling\t")
 		for _, p := range mix {
 			fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.0f\t%.1f%%\t%.2f\t%d\t%s\t%s%s\t\n", p.Keys, p.ItemTPS, p.OtherTPS, p.TPS, 100*p.HitRatio, p.P99Ms, p.Errors,
-				peakRSS(p), cacheperf.FormatSize(p.Ceiling), overMark(p))
+				peakRSS(p), bytesize.Format(p.Ceiling), overMark(p))
 		}
 		tw.Flush()
 	}

@@ -2,18 +2,13 @@ package smartclient
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
@@ -102,7 +97,7 @@ func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Prepared
 		Target: j.Access + "://" + j.BSL,
 		Users:  c,
 		Preflight: func(ctx context.Context) error {
-			if err := Reachable(ctx, svc, cfg.Timeout); err != nil {
+			if err := remote.Reachable(ctx, svc, cfg.Timeout); err != nil {
 				return setting.Errorf("BSL", "%s: the services host does not answer over %s: %v", j.BSL, j.Access, err)
 			}
 			return nil
@@ -119,19 +114,4 @@ func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Prepared
 		},
 		Close: func() { svc.Close() },
 	}, nil
-}
-
-// Reachable asks svc for a quote: an answer, even a refusal of the business rules, says the
-// services host is there; a refused service token says which token to give.
-func Reachable(ctx context.Context, svc trade.Service, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, min(timeout, 5*time.Second))
-	defer cancel()
-	_, err := svc.GetQuote(ctx, "s:0")
-	if err == nil || trade.AsError(err) != nil {
-		if te := trade.AsError(err); te != nil && te.Code == trade.CodeUnauthorized {
-			return fmt.Errorf("%s (give the deployment's service token: $%s or --service-token-file)", te.Message, svcauth.EnvToken)
-		}
-		return nil
-	}
-	return errors.New(strings.Join(strings.Fields(err.Error()), " "))
 }

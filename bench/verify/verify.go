@@ -122,12 +122,17 @@ func (c *Config) Validate() error {
 var Levels = []string{"pages", "business rules", "isolation and input", "audit"}
 
 // Notice is what verify says before it changes anything: the accounts it creates.
-func Notice(run string) string {
-	return fmt.Sprintf("verify registers its own accounts (vf-%s-1, vf-%s-2, …) and trades only with them; "+
-		"it changes no other account (its trades move the prices of the quotes it trades, as any trade does)", run, run)
+func Notice(run string) string { return AccountsNotice("vf", run) }
+
+// AccountsNotice is the notice of a suite whose accounts are PREFIX-RUN-N (the services suite's
+// are vsf-…).
+func AccountsNotice(prefix, run string) string {
+	return fmt.Sprintf("verify registers its own accounts (%[1]s-%[2]s-1, %[1]s-%[2]s-2, …) and trades only with them; "+
+		"it changes no other account (its trades move the prices of the quotes it trades, as any trade does)", prefix, run)
 }
 
-// NewRun is a fresh run id: the accounts of one verification are vf-RUN-N.
+// NewRun is a fresh run id: the accounts of one verification are vf-RUN-N (vsf-RUN-N for
+// the services suite's).
 func NewRun() string {
 	var b [4]byte
 	rand.Read(b[:])

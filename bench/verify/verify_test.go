@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/internal/verifytest"
 	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -52,19 +52,6 @@ func verifyTarget(t testing.TB, url string) *report.Verification {
 	return res
 }
 
-// mustConform fails t with the summary (every failure's evidence) unless res is conformant.
-// Its message starts "failed [IDS]", the ids of every failed check, which is what the mutants
-// in scripts/mutants.d/verify-*.sed expect: each breaks one rule and must fail exactly its check.
-func mustConform(t testing.TB, res *report.Verification) {
-	t.Helper()
-	if res.Conformant {
-		return
-	}
-	var b bytes.Buffer
-	res.WriteSummary(&b)
-	t.Fatalf("failed [%s]\n%s", strings.Join(res.Failed(), " "), b.String())
-}
-
 // The monolith in its default mode (SQLite, in-process access, synchronous orders) passes every
 // check and says which accounts it made. Mutants killed (scripts/mutants.d/verify-*.sed), each
 // failing exactly its check: no commission (business.commission), orders never completed
@@ -73,7 +60,7 @@ func mustConform(t testing.TB, res *report.Verification) {
 func TestVerifyTradebench(t *testing.T) {
 	s := startServer(t, nil)
 	res := verifyTarget(t, s.URL())
-	mustConform(t, res)
+	verifytest.MustConform(t, res)
 	if len(res.Accounts) < 5 || !strings.HasPrefix(res.Accounts[0], "vf-") {
 		t.Fatalf("accounts %v, want verify's own vf-… accounts", res.Accounts)
 	}
@@ -104,12 +91,12 @@ func TestVerifyEveryMode(t *testing.T) {
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			mustConform(t, verifyTarget(t, startServer(t, m.mut).URL()))
+			verifytest.MustConform(t, verifyTarget(t, startServer(t, m.mut).URL()))
 		})
 	}
 	t.Run("postgres/monolith", func(t *testing.T) {
 		dsn := pgtest.DSN(t)
-		mustConform(t, verifyTarget(t, startServer(t, func(c *server.Config) { c.DB = dsn }).URL()))
+		verifytest.MustConform(t, verifyTarget(t, startServer(t, func(c *server.Config) { c.DB = dsn }).URL()))
 	})
 	t.Run("postgres/split", func(t *testing.T) {
 		dsn := pgtest.DSN(t)
@@ -129,7 +116,7 @@ func TestVerifyEveryMode(t *testing.T) {
 				c.DB, c.Roles, c.Access, c.ServiceToken, c.LoadIfEmpty = "", server.Roles{Web: true}, a, token, nil
 				c.BSL, c.BSLGRPC = in.HTTPAddr, in.GRPCAddr
 			})
-			mustConform(t, verifyTarget(t, web.URL()))
+			verifytest.MustConform(t, verifyTarget(t, web.URL()))
 		}
 	})
 }

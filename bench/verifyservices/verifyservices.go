@@ -21,8 +21,6 @@ package verifyservices
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/verify"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
@@ -44,8 +43,12 @@ type Config struct {
 	Addr string
 	// Access is the transport: soap, rest or grpc.
 	Access string
-	// Token is the deployment's service token ("" when the host requires none).
+	// Token is the deployment's service token. Empty: Dial resolves it as every client of a
+	// deployment does (svcauth.Resolve: $TRADEBENCH_SERVICE_TOKEN, TokenFile, or
+	// ./tradebench-service-token), and sends none when none is configured.
 	Token string
+	// TokenFile holds the service token (must exist when given).
+	TokenFile string
 	// Timeout bounds each call (default 30s).
 	Timeout time.Duration
 	// OrderBound is how long an order may take to become final (default 10s).
@@ -103,17 +106,7 @@ func (c *Config) Validate() error {
 }
 
 // Notice is what verify says before it changes anything: the accounts it creates.
-func Notice(run string) string {
-	return fmt.Sprintf("verify registers its own accounts (vsf-%s-1, vsf-%s-2, …) and trades only with them; "+
-		"it changes no other account (its trades move the prices of the quotes it trades, as any trade does)", run, run)
-}
-
-// NewRun is a fresh run id: the accounts of one verification are vsf-RUN-N.
-func NewRun() string {
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func Notice(run string) string { return verify.AccountsNotice("vsf", run) }
 
 // Dial is a client of cfg.Addr over cfg.Access, as a web tier makes it, with cfg.Token.
 func Dial(cfg Config) (remote.Client, error) {
@@ -128,6 +121,13 @@ func Dial(cfg Config) (remote.Client, error) {
 	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Token == "" {
+		token, _, _, err := svcauth.Resolve(cfg.TokenFile, false)
+		if err != nil {
+			return nil, &setting.Error{Field: "TokenFile", Err: err}
+		}
+		cfg.Token = token
 	}
 	svc, err := remote.Dial(cfg.Access, cfg.Addr, remote.Options{Timeout: cfg.Timeout, Auth: svcauth.Client{Token: cfg.Token}})
 	if err != nil {
@@ -144,6 +144,25 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 		return nil, err
 	}
 	defer svc.Close()
+	return Check(ctx, svc, cfg, run)
+}
+
+// RunNoticed is Run as the verify command makes it: it dials cfg.Addr, makes sure the host
+// answers (a *setting.Error of Addr if not), says on log what it will create (Notice), and
+// verifies it with a line per check on log.
+func RunNoticed(ctx context.Context, cfg Config, log io.Writer) (*report.Verification, error) {
+	svc, err := Dial(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer svc.Close()
+	cfg.SetDefaults()
+	if err := remote.Reachable(ctx, svc, cfg.Timeout); err != nil {
+		return nil, setting.Errorf("Addr", "%s: the services host does not answer over %s: %v", cfg.Addr, cfg.Access, err)
+	}
+	run := verify.NewRun()
+	fmt.Fprintf(log, "verify %s://%s: %s\n", cfg.Access, cfg.Addr, Notice(run))
+	cfg.Progress = log
 	return Check(ctx, svc, cfg, run)
 }
 

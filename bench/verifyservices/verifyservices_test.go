@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/bench/internal/verifytest"
+	"github.com/tradebench/tradebench/bench/verify"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -55,23 +57,11 @@ func addr(s *server.Server, access string) string {
 	return s.Host().Info().HTTPAddr
 }
 
-// mustConform fails t with the summary unless res is conformant. Its message starts "failed
-// [IDS]", which the mutants in scripts/mutants.d/verifyservices-*.sed expect.
-func mustConform(t testing.TB, res *report.Verification) {
-	t.Helper()
-	if res.Conformant {
-		return
-	}
-	var b bytes.Buffer
-	res.WriteSummary(&b)
-	t.Fatalf("failed [%s]\n%s", strings.Join(res.Failed(), " "), b.String())
-}
-
 func verifyHost(t testing.TB, cfg Config) *report.Verification {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := Run(ctx, cfg, NewRun())
+	res, err := Run(ctx, cfg, verify.NewRun())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +77,7 @@ func TestVerifyServices(t *testing.T) {
 	for _, access := range []string{remote.SOAP, remote.REST, remote.GRPC} {
 		t.Run(access, func(t *testing.T) {
 			res := verifyHost(t, Config{Access: access, Addr: addr(s, access), Token: token, SyncOrders: true})
-			mustConform(t, res)
+			verifytest.MustConform(t, res)
 			for _, c := range res.Checks {
 				if c.Outcome != report.CheckPass {
 					t.Errorf("%s: %s %s", c.ID, c.Outcome, c.Reason)
@@ -104,7 +94,7 @@ func TestVerifyServices(t *testing.T) {
 // (a verification that could not be made fails its first checks, it does not pass).
 func TestVerifyServicesAsyncAndAuth(t *testing.T) {
 	s := startHost(t, orders.AsyncVolatile)
-	mustConform(t, verifyHost(t, Config{Access: remote.REST, Addr: addr(s, remote.REST), Token: token, OrderBound: 20 * time.Second}))
+	verifytest.MustConform(t, verifyHost(t, Config{Access: remote.REST, Addr: addr(s, remote.REST), Token: token, OrderBound: 20 * time.Second}))
 	res := verifyHost(t, Config{Access: remote.GRPC, Addr: addr(s, remote.GRPC), Token: "wrong-token-0123456789-0123456789"})
 	if res.Conformant || res.Level != 0 {
 		t.Fatalf("a host refusing verify's token: %s", res.Headline())
@@ -149,7 +139,7 @@ func TestVerifyServicesBroken(t *testing.T) {
 	defer svc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := Check(ctx, systemFaultOnBadQuantity{svc}, Config{Access: remote.REST, Addr: "broken", SyncOrders: true}, NewRun())
+	res, err := Check(ctx, systemFaultOnBadQuantity{svc}, Config{Access: remote.REST, Addr: "broken", SyncOrders: true}, verify.NewRun())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +153,7 @@ func TestVerifyServicesBroken(t *testing.T) {
 			t.Errorf("input.quantity evidence %+v, want the Buy call", c.Evidence)
 		}
 	}
-	res, err = Check(ctx, registersAnyway{svc}, Config{Access: remote.REST, Addr: "broken", SyncOrders: true}, NewRun())
+	res, err = Check(ctx, registersAnyway{svc}, Config{Access: remote.REST, Addr: "broken", SyncOrders: true}, verify.NewRun())
 	if err != nil {
 		t.Fatal(err)
 	}

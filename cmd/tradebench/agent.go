@@ -23,29 +23,18 @@ var agentHelp = helpText("agent.txt")
 
 func runAgent(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench agent", "--nats URL [--name NAME]")
-	url := fs.String("nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
-	name := fs.String("name", "", "the agent's name in results (default: host-pid)")
-	tokenFile := fs.String("nats-token-file", "", "file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+")")
-	metricsListen := fs.String("metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
+	var b fleet.Broker
+	var ac fleet.AgentConfig
+	fs.StringVar(&b.URL, "nats", "", "NATS server or cluster to join, e.g. nats://controller:4222 (required)")
+	fs.StringVar(&ac.Name, "name", "", "the agent's name in results (default: host-pid)")
+	fs.StringVar(&b.TokenFile, "nats-token-file", "", "file holding the fleet's NATS token, mode 0600 (default: $"+natsx.EnvToken+", else ./"+natsx.DefaultTokenFile+")")
+	fs.StringVar(&ac.MetricsListen, "metrics-listen", "", "serve this agent's own live metrics for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9465; the address is the access control)")
 	cliflag.SetHelp(fs, agentHelp)
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	if *url == "" {
-		return cliflag.Errorf("--nats is required: the URL of the NATS server the controller uses")
-	}
-	token, _, err := natsx.ResolveToken(*tokenFile, false)
-	if err != nil {
-		return cliflag.Errorf("--nats-token-file: %v", err)
-	}
-	nc, err := natsx.Connect(*url, natsx.ConnectConfig{Name: "tradebench agent", Token: token, Retry: true})
-	if err != nil {
-		return cliflag.Errorf("--nats: %v", err)
-	}
-	defer nc.Close()
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	err = fleet.NewAgent(nc, fleet.AgentConfig{Name: *name, Log: log, MetricsListen: *metricsListen, Secret: token}).Serve(ctx)
-	return driverFlags.OrUsage(err)
+	ac.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	return fleetFlagNames.OrUsage(fleet.Join(ctx, b, ac))
 }
 
 // fleetFlags are the controller's flags of drive and run: with --agents N the load runs on N
@@ -94,8 +83,10 @@ func (f *fleetFlags) distributor(fs *flag.FlagSet, cfg driver.Config) (d driver.
 	return c, close, nil
 }
 
-// fleetFlagNames names the flags that set fleet.Broker's and fleet.ControllerConfig's fields.
-var fleetFlagNames = cliflag.Names{"URL": "nats", "Listen": "nats-listen", "TokenFile": "nats-token-file", "Agents": "agents", "Wait": "agents-wait"}
+// fleetFlagNames names the flags that set fleet.Broker's, fleet.ControllerConfig's and (agent)
+// fleet.AgentConfig's fields.
+var fleetFlagNames = cliflag.Names{"URL": "nats", "Listen": "nats-listen", "TokenFile": "nats-token-file", "Agents": "agents", "Wait": "agents-wait",
+	"MetricsListen": "metrics-listen"}
 
 // agentLossHint adds to a lost agent's error the flag that accepts the loss; the exit status
 // stays the error's.

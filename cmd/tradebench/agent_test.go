@@ -21,7 +21,7 @@ func TestAgentFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"agent"}, "--nats is required"},
+		{[]string{"agent"}, "--nats: is required"},
 		{[]string{"agent", "--nats", "nats://127.0.0.1:1", "extra"}, "unexpected argument"},
 		{[]string{"agent", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"}, // none in its directory
 		{[]string{"drive", "--url", srv.URL, "--agents", "2", "--nats", "nats://127.0.0.1:1"}, "--nats-token-file: no NATS token"},

@@ -16,6 +16,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/bytesize"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/logsafe"
 )
@@ -31,51 +32,26 @@ func runCachePerf(ctx context.Context, args []string) error {
 		cliflag.Subcommand{Name: "load", Run: cacheperfLoad}, cliflag.Subcommand{Name: "serve", Run: cacheperfServe}, cliflag.Subcommand{Name: "sweep", Run: cacheperfSweep})
 }
 
-// sizeFlag is a byte size flag parsed strictly (50KB, 500KB, 1MB, 2GB).
-type sizeFlag struct{ n int64 }
-
-func (s *sizeFlag) String() string {
-	if s == nil {
-		return ""
-	}
-	return cacheperf.FormatSize(s.n)
-}
-
-func (s *sizeFlag) Set(v string) error {
-	n, err := cacheperf.ParseSize(v)
-	if err != nil {
-		return err
-	}
-	s.n = n
-	return nil
-}
-
-func newSize(fs *flag.FlagSet, name string, def int64, usage string) *sizeFlag {
-	s := &sizeFlag{n: def}
-	fs.Var(s, name, usage)
-	return s
-}
-
 // cacheFlags are the cache settings serve and sweep share.
 type cacheFlags struct {
 	mode     *string
-	size     *sizeFlag
-	window   *sizeFlag
+	size     *cliflag.Size
+	window   *cliflag.Size
 	ttl      *time.Duration
 	diskDir  *string
-	diskSize *sizeFlag
+	diskSize *cliflag.Size
 }
 
 func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
 	return &cacheFlags{
 		mode: fs.String("cache", objcache.ModeMemory, "cache mode: memory (in-process, bounded by --cache-size), none (every request reads the database), "+
 			"memory+disk (entries evicted from memory spill to files in --disk-dir), redis://HOST:PORT[/DB] or memcached://HOST:PORT (a distributed cache)"),
-		size: newSize(fs, "cache-size", defSize, "the in-memory cache's budget in bytes (e.g. 100MB, 1GB): blobs + names + 256 bytes per entry"),
-		window: newSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
+		size: cliflag.AddSize(fs, "cache-size", defSize, "the in-memory cache's budget in bytes (e.g. 100MB, 1GB): blobs + names + 256 bytes per entry"),
+		window: cliflag.AddSize(fs, "window", 0, "bytes of blobs in flight outside the cache (loads, spills, uncached responses); objects heavier than this are never cached "+
 			"but streamed (default max(cache-size/16, 8MB))"),
 		ttl:      fs.Duration("ttl", objcache.DefaultTTL, "an entry's lifetime after it is written (the CachePerf paper's 8 hours)"),
 		diskDir:  fs.String("disk-dir", cacheperf.DefaultDiskDir, "memory+disk: the disk tier's directory (its *.cpitem files are deleted on start and exit)"),
-		diskSize: newSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
+		diskSize: cliflag.AddSize(fs, "disk-size", 0, "memory+disk: the disk tier's budget in bytes (default 4 × --cache-size)"),
 	}
 }
 
@@ -84,7 +60,7 @@ func addCacheFlags(fs *flag.FlagSet, defSize int64) *cacheFlags {
 var cacheFlagNames = cliflag.Names{"Mode": "cache", "Budget": "cache-size", "Window": "window", "TTL": "ttl", "Items": "items", "Size": "size"}
 
 func (c *cacheFlags) config() (objcache.Config, error) {
-	cfg := objcache.Config{Mode: *c.mode, Budget: c.size.n, Window: c.window.n, TTL: *c.ttl, DiskDir: *c.diskDir, DiskBudget: c.diskSize.n}
+	cfg := objcache.Config{Mode: *c.mode, Budget: c.size.N, Window: c.window.N, TTL: *c.ttl, DiskDir: *c.diskDir, DiskBudget: c.diskSize.N}
 	if err := cfg.Validate(); err != nil {
 		return cfg, cacheFlagNames.UsageError(err)
 	}
@@ -96,7 +72,7 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 	cliflag.SetHelp(fs, helpText("cacheperf-load.txt"))
 	db := fs.String("db", "", "the database: sqlite:PATH or postgres://user:pass@host/db (its cacheperf_items table is replaced)")
 	items := fs.Int("items", cacheperf.DefaultItems, "number of items, ids 1..N (the CachePerf paper loaded 40,000)")
-	size := newSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
+	size := cliflag.AddSize(fs, "size", cacheperf.DefaultItemSize, "blob size per item (e.g. 50KB, 500KB, 1MB; the CachePerf paper's images were 500KB)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same seed gives the same blobs")
 	yes := addYes(fs)
 	if err := cliflag.Parse(fs, args, false); err != nil {
@@ -105,11 +81,11 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 	if err := checkDSN(*db); err != nil {
 		return err
 	}
-	lc := blobstore.LoadConfig{Items: *items, Size: size.n, Seed: *seed, Progress: os.Stderr}
+	lc := blobstore.LoadConfig{Items: *items, Size: size.N, Seed: *seed, Progress: os.Stderr}
 	if err := lc.Validate(); err != nil {
 		return cacheFlagNames.UsageError(err)
 	}
-	if err := confirmSize(*yes, int64(*items), size.n, "the database"); err != nil {
+	if err := confirmSize(*yes, int64(*items), size.N, "the database"); err != nil {
 		return err
 	}
 	if err := needDB(*db, true, ""); err != nil {
@@ -120,7 +96,7 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, cacheperf.FormatSize(int64(*items)*size.n), st.Kind())
+	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, bytesize.Format(int64(*items)*size.N), st.Kind())
 	start := time.Now()
 	if err := st.Load(ctx, lc); err != nil {
 		return err
@@ -160,8 +136,8 @@ func cacheperfServe(ctx context.Context, args []string) error {
 	}
 	lim := srv.App.Cache().Limits()
 	// servers log in one style, slog's text lines, their start-up line included
-	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", cacheperf.FormatSize(lim.Budget),
-		"window", cacheperf.FormatSize(lim.Window), "ceiling", cacheperf.FormatSize(lim.Ceiling)}
+	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", bytesize.Format(lim.Budget),
+		"window", bytesize.Format(lim.Window), "ceiling", bytesize.Format(lim.Ceiling)}
 	if srv.MetricsURL != "" {
 		attrs = append(attrs, "metrics", srv.MetricsURL)
 	}
@@ -175,7 +151,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	quick := fs.Bool("quick", false, "a laptop-sized run (about two minutes): 50KB items, a 25MB cache, keys 100…4000, mix keys 200…1000, 1s warm-up, 3s steady; flags given explicitly win")
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
-	size := newSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
+	size := cliflag.AddSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
 	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
 	keys := fs.String("keys", joinInts(cacheperfjob.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
 	mixKeys := fs.String("mix-keys", joinInts(cacheperfjob.PaperMixKeys), "unique-key ranges of the other-work mix")
@@ -227,7 +203,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.n, Seed: *seed, Cache: cc, Phases: d.Phases,
+	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.N, Seed: *seed, Cache: cc, Phases: d.Phases,
 		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Quick: *quick}
 	cfg.Log, _ = f.progress.Writer()
 	if err := cfg.Validate(); err != nil {
@@ -235,7 +211,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	}
 	if *db == "" {
 		n := max(*items, slices.Max(append(slices.Clone(ks), mks...)))
-		if err := confirmSize(*yes, int64(n), size.n, "the temporary database"); err != nil {
+		if err := confirmSize(*yes, int64(n), size.N, "the temporary database"); err != nil {
 			return err
 		}
 	}
@@ -282,7 +258,7 @@ func parseInts(flagName, s string) ([]int, error) {
 const confirmBytes = 4 << 30
 
 func addYes(fs *flag.FlagSet) *bool {
-	return fs.Bool("yes", false, fmt.Sprintf("confirm writing a database of more than %s (items × size)", cacheperf.FormatSize(confirmBytes)))
+	return fs.Bool("yes", false, fmt.Sprintf("confirm writing a database of more than %s (items × size)", bytesize.Format(confirmBytes)))
 }
 
 // confirmSize refuses, before anything is written, a database bigger than confirmBytes unless
@@ -290,7 +266,7 @@ func addYes(fs *flag.FlagSet) *bool {
 func confirmSize(yes bool, items, size int64, what string) error {
 	if total := items * size; total > confirmBytes && !yes {
 		return cliflag.Errorf("%s would hold %d items × %s = %s: give --yes to write that much, or fewer --items or a smaller --size (--quick: a laptop-sized sweep)",
-			what, items, cacheperf.FormatSize(size), cacheperf.FormatSize(total))
+			what, items, bytesize.Format(size), bytesize.Format(total))
 	}
 	return nil
 }

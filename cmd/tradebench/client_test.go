@@ -114,7 +114,7 @@ func TestClientBadInput(t *testing.T) {
 		want string
 	}{
 		{"bad access", env, []string{"--access", "corba", "--bsl", bslAddr(s, "rest")}, 2, "--access"},
-		{"no bsl", env, []string{"--access", "rest"}, 2, "--bsl is required"},
+		{"no bsl", env, []string{"--access", "rest"}, 2, "--bsl: is required"},
 		{"unreachable", env, []string{"--access", "grpc", "--bsl", "127.0.0.1:1", "--batch", "home", "--password", "xxx"}, 2, "does not answer"},
 		{"no token", []string{"TRADEBENCH_SERVICE_TOKEN="}, []string{"--access", "rest", "--bsl", bslAddr(s, "rest"), "--batch", "home", "--password", "xxx"}, 2, "token"},
 		{"bad screen", env, []string{"--access", "rest", "--bsl", bslAddr(s, "rest"), "--batch", "nope", "--password", "xxx"}, 2, "--batch"},

@@ -45,7 +45,7 @@ type driveFlags struct {
 	keep       cliflag.OptBool
 	set        cliflag.KV
 	sutMetrics string
-	bodyBudget *sizeFlag
+	bodyBudget *cliflag.Size
 	peak       bool
 	pc         peak.Config // the capacity search's, with --peak
 	peakStep   float64
@@ -63,7 +63,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.DurationVar(&f.cfg.ConnectTimeout, "connect-timeout", 0, "bound on connecting, TLS handshake included (0 = --timeout)")
 	fs.BoolVar(&f.cfg.Insecure, "insecure", false, "do not verify https certificates")
 	fs.TextVar(&f.cfg.Redirects, "redirects", httpc.RedirectSameOrigin, "which redirects requests follow: "+strings.Join(httpc.RedirectPolicies, ", ")+" (a hop to another origin carries no body, cookies or Authorization; docs/security.md)")
-	f.bodyBudget = newSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
+	f.bodyBudget = cliflag.AddSize(fs, "body-budget", httpc.DefaultBodyBudget, "memory for the response bodies kept for checks and extraction, all users together: a body past it fails its request (bodies nobody checks are never kept)")
 	fs.Var(f.set, "set", "scenario parameter name=value, repeatable (e.g. --set users=5000 --set quotes=1000)")
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
@@ -93,7 +93,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	if err != nil {
 		return cfg, err
 	}
-	cfg.URL, cfg.BodyBudget = quickURL, f.bodyBudget.n
+	cfg.URL, cfg.BodyBudget = quickURL, f.bodyBudget.N
 	if len(f.set) > 0 {
 		cfg.Params = f.set
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -11,33 +10,20 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/testing/syncbuf"
 	"github.com/tradebench/tradebench/report"
 )
-
-// syncBuffer is a bytes.Buffer a process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // interrupt starts a real tradebench process with args in dir, sends it sig once its output
 // matches after (a regular expression), and returns its exit status and output.
 func interrupt(t *testing.T, dir string, sig os.Signal, after string, args ...string) (int, string) {
 	t.Helper()
 	cmd := smokeCmd(context.Background(), dir, args...)
-	var out syncBuffer
+	var out syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

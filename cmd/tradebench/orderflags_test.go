@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/trade/server"
 )
 
-// TestOrderFlags: serve's order flags turn into a valid orders.Config or a *setting.Error that
-// serveFlags maps to the flag (catches a field missing from serveFlags). A concurrency or batch
+// TestOrderFlags: serve's order flags bind to a valid server.Config or one whose Validate gives a
+// *setting.Error that serveFlags maps to the flag (catches a field missing from serveFlags). A concurrency or batch
 // of 0 is the default, as orders.Config has it (one rule: the flags once refused what the
 // library accepted); out of range is refused by orders.Config.Validate alone.
 func TestOrderFlags(t *testing.T) {
@@ -24,22 +25,25 @@ func TestOrderFlags(t *testing.T) {
 		{[]string{"--concurrency", "0", "--batch", "0"}, ""},
 		{[]string{"--concurrency", "-1"}, "concurrency"},
 		{[]string{"--batch", "10001"}, "batch"},
+		{[]string{"--nats-port", "4222"}, "nats-port"}, // sync: no embedded broker to put there
+		{[]string{"--nats-port", "4222", "--orders", "async-volatile"}, ""},
+		{[]string{"--nats-port", "65536", "--orders", "async-volatile"}, "nats-port"},
 	} {
-		var f orderFlags
+		c := server.DefaultConfig()
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		f.register(fs)
+		registerOrderFlags(fs, &c)
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatal(err)
 		}
-		c, err := f.config()
+		err := c.Validate()
 		if (err == nil) != (tc.flag == "") {
-			t.Fatalf("%v: %+v, %v", tc.args, c, err)
+			t.Fatalf("%v: %+v, %v", tc.args, c.Orders, err)
 		}
 		if err == nil {
 			continue
 		}
 		var se *setting.Error
-		if !errors.As(setting.In("Orders", err), &se) || serveFlags[se.Field] != tc.flag {
+		if !errors.As(err, &se) || serveFlags[se.Field] != tc.flag {
 			t.Errorf("%v: %v does not map to --%s", tc.args, err, tc.flag)
 		}
 	}

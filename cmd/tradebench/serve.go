@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
-	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade/dataset"
-	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/server"
@@ -33,7 +29,8 @@ var serveFlags = cliflag.Names{
 	"ServiceToken": "service-token-file", "TLS": "tls-cert", "Services.LoginMaxFailures": "login-max-failures",
 	"Web.StreamLimit": "stream-limit", "Web.StreamPerClient": "stream-per-client",
 	"Orders.Mode": "orders", "Orders.NATS": "nats", "Orders.Concurrency": "concurrency", "Orders.Batch": "batch",
-	"Orders.Processor": "order-processor", "Orders.NATSToken": "nats-token-file",
+	"Orders.Processor": "order-processor", "Orders.NATSToken": "nats-token-file", "NATSTokenFile": "nats-token-file",
+	"Orders.NATSPort": "nats-port", "Orders.WorkDir": "work-dir", "OrderHTTPListen": "order-http", "OrderGRPCListen": "order-grpc",
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -79,8 +76,7 @@ func runServe(ctx context.Context, args []string) error {
 	fs.StringVar(&cfg.TLS.CA, "tls-ca", "", "mutual TLS: the CA (PEM) that signed the other tiers' certificates")
 	fs.BoolVar(&cfg.Web.SecureCookies, "behind-tls", false, "web role: browsers reach this web tier through a TLS-terminating proxy (https): cookies get the Secure attribute, so the session never travels over plain HTTP")
 	fs.IntVar(&cfg.Services.LoginMaxFailures, "login-max-failures", cfg.Services.LoginMaxFailures, "wrong passwords per account per client address per minute before that client's further logins of it are refused with 429 until the minute has passed, and ten times as many across accounts for all its logins (0 = no limit)")
-	var of orderFlags
-	of.register(fs)
+	registerOrderFlags(fs, &cfg)
 	fs.IntVar(&cfg.Web.StreamPerClient, "stream-per-client", cfg.Web.StreamPerClient, "web role: most live streams one client address may hold open, under --stream-limit; one more gets 429")
 	fs.IntVar(&cfg.Web.StreamLimit, "stream-limit", cfg.Web.StreamLimit, "web role: most live streams (/trade/stream/quotes, /trade/stream/summary) open at once; one more gets 503. Quote changes reach every web tier over the NATS broker (--nats), or stay in this process without one")
 	fs.DurationVar(&cfg.Services.MarketSummaryTTL, "market-summary-ttl", cfg.Services.MarketSummaryTTL, "how long the market summary is cached; 0 computes it on every request")
@@ -106,48 +102,24 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	cfg.Roles = roles
 	cfg.FixedAccess = !*accessSwitch
-	cfg.ResolveServiceToken = true
+	cfg.ResolveTokens = true
 	if cfg.MetricsListen, err = metricsListen(); err != nil {
 		return err
 	}
-	oc, err := of.config()
-	if err != nil {
-		return serveFlags.UsageError(setting.In("Orders", err))
-	}
-	cfg.Orders = oc
-	cfg.OrderHTTPListen, cfg.OrderGRPCListen = of.httpListen, of.grpcListen
 	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
 		cfg.Web.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}
 	if err := cfg.Validate(); err != nil {
 		return serveFlags.UsageError(err)
 	}
-	given := cliflag.Given(fs)
-	if given["nats-port"] && oc.NATS == "" && oc.Mode != orders.AsyncDurable && oc.Mode != orders.AsyncVolatile {
-		// the embedded broker runs for the queued order modes only: a port for it would be a
-		// promise nothing keeps, and tiers told to connect there would find no one
-		return cliflag.Errorf("--nats-port: the embedded NATS server runs only with --orders async-durable or async-volatile; in %s mode run a NATS server and give every tier --nats URL (live quotes between processes)", oc.Mode)
-	}
 	if *loadIfEmpty {
 		if err := spec.Validate(); err != nil {
 			return loadFlags.UsageError(err)
 		}
 		cfg.LoadIfEmpty = &spec
-		last := int64(-1)
-		cfg.LoadProgress = func(done, total int64) {
-			if pct := done * 10 / max(total, 1); pct != last {
-				last = pct
-				cfg.Logger.Info("loading", "percent", pct*10, "rows", done, "of", total) // a server's one log style
-			}
-		}
 	}
 	log := cfg.Logger
 	httpserve.RouteGRPCLog(log.Handler())
-	if cfg.TLS.Enabled() {
-		if _, err := cfg.TLS.Server(); err != nil {
-			return cliflag.Errorf("--tls-cert: %v", err)
-		}
-	}
 	// the store is opened by the roles that serve data: it must exist unless it is to be loaded
 	// (checked after the flags, before anything is written)
 	if roles.BSL || roles.Orders || cfg.Access == remote.InProcess {
@@ -155,33 +127,10 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	wroteNATSToken, err := of.writeToken(&cfg.Orders) // the last check passed: files may be written
+	srv, err := server.Start(ctx, cfg) // resolves the tokens (ResolveTokens)
 	if err != nil {
-		return serveFlags.UsageError(setting.In("Orders", err))
-	}
-	if roles.Web && !roles.BSL && cfg.Access != remote.InProcess && oc.NATS == "" {
-		log.Warn("quote changes from a remote services host need --nats: the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
-	}
-	srv, err := server.Start(ctx, cfg) // resolves the service token (ResolveServiceToken)
-	if err != nil {
-		if wroteNATSToken != "" {
-			os.Remove(wroteNATSToken)
-		}
 		return loadHint(serveFlags.OrUsage(err), cfg.DB, true)
 	}
 	log.Info("tradebench serving", srv.Endpoints()...)
-	select {
-	case <-ctx.Done():
-		log.Info("shutting down")
-	case <-srv.Done():
-	case <-srv.Failed():
-		log.Error("a part of this process stopped; shutting down", "err", srv.Err())
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	serveErr := srv.Err()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return serveErr
+	return srv.Wait(ctx)
 }

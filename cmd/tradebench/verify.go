@@ -2,17 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/tradebench/tradebench/bench/verify"
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/report/htmlreport"
 )
 
 func init() {
@@ -21,9 +19,9 @@ func init() {
 
 var verifyHelp = helpText("verify.txt")
 
-// verifyFlags maps verify.Config's fields to the flags that set them.
+// verifyFlags maps verify.Config's and verify.Outputs' fields to the flags that set them.
 var verifyFlags = cliflag.Names{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
-	"AuditUsers": "audit-users", "AuditTrades": "audit-trades"}
+	"AuditUsers": "audit-users", "AuditTrades": "audit-trades", "JSON": "out", "JUnit": "junit"}
 
 func runVerifyCmd(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
@@ -35,84 +33,36 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.AuditUsers, "audit-users", verify.DefaultAuditUsers, "accounts trading at once in the audit's load")
 	fs.IntVar(&cfg.AuditTrades, "audit-trades", verify.DefaultAuditTrades, "orders each audit account places")
 	fs.BoolVar(&cfg.Insecure, "insecure", false, "accept any TLS certificate of the target")
-	out := fs.String("out", "", "write the verification JSON here (and the HTML report beside it, FILE.html)")
-	junit := fs.String("junit", "", "write the checks as JUnit XML here (one suite per level), for CI")
-	noReport := fs.Bool("no-report", false, "do not write the HTML report beside --out")
+	o := verify.Outputs{Log: os.Stderr}
+	fs.StringVar(&o.JSON, "out", "", "write the verification JSON here (and the HTML report beside it, FILE.html)")
+	fs.StringVar(&o.JUnit, "junit", "", "write the checks as JUnit XML here (one suite per level), for CI")
+	fs.BoolVar(&o.NoReport, "no-report", false, "do not write the HTML report beside --out")
 	var sf servicesFlags
 	sf.register(fs)
 	cliflag.SetHelp(fs, verifyHelp)
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	if sf.addr != "" || sf.access != "" {
+	if sf.Addr != "" || sf.Access != "" {
 		if cfg.Target != "" {
 			return cliflag.Errorf("--target and --services: give one, a web tier's URL or a services host's address")
 		}
-		return runVerifyServices(ctx, sf, cfg, *symbols, *out, *junit, *noReport)
+		sf.Timeout, sf.OrderBound, sf.Symbols = cfg.Timeout, cfg.OrderBound, splitList(*symbols)
+		return runVerifyServices(ctx, sf.Config, o)
 	}
 	cfg.Symbols = splitList(*symbols)
 	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
 		return verifyFlags.UsageError(err)
 	}
-	for flag, path := range map[string]string{"--out": *out, "--junit": *junit} {
-		if path != "" {
-			if err := report.CheckWritable(path); err != nil {
-				return cliflag.Errorf("%s: %v", flag, err)
-			}
-		}
+	if err := o.Check(); err != nil {
+		return verifyFlags.UsageError(err)
 	}
-	res, err := verifyTarget(ctx, cfg, os.Stderr)
+	res, err := verify.RunNoticed(ctx, cfg, os.Stderr)
 	if res == nil {
 		return verifyFlags.OrUsage(err)
 	}
-	res.WriteSummary(os.Stdout)
-	if err != nil {
-		return err // interrupted: what was checked is printed, but it is no verdict
-	}
-	if err := writeVerification(res, *out, *junit, *noReport); err != nil {
-		return err
-	}
-	return res.Err()
-}
-
-// verifyTarget runs the suite, saying first what it will create (on log).
-func verifyTarget(ctx context.Context, cfg verify.Config, log io.Writer) (*report.Verification, error) {
-	run := verify.NewRun()
-	fmt.Fprintf(log, "verify %s: %s\n", dsn.Redact(cfg.Target), verify.Notice(run))
-	cfg.Progress = log
-	return verify.Run(ctx, cfg, run)
-}
-
-// writeVerification writes verify's --out (and its report) and --junit.
-func writeVerification(res *report.Verification, out, junit string, noReport bool) error {
-	if out != "" {
-		if err := res.WriteFile(out); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		fmt.Fprintf(os.Stderr, "results written to %s\n", out)
-		if !noReport {
-			html := htmlreport.PathFor(out)
-			if err := htmlreport.WriteFile(html, func(w io.Writer) error { return htmlreport.RenderVerification(w, res) }); err != nil {
-				return fmt.Errorf("report: %w", err)
-			}
-			fmt.Fprintf(os.Stderr, "report written to %s\n", html)
-		}
-	}
-	if junit != "" {
-		f, err := os.Create(junit)
-		if err != nil {
-			return fmt.Errorf("--junit: %w", err)
-		}
-		if err := res.WriteJUnit(f); err != nil {
-			f.Close()
-			return fmt.Errorf("--junit: %w", err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("--junit: %w", err)
-		}
-	}
-	return nil
+	return o.Finish(res, err, os.Stdout)
 }
 
 // splitList splits a comma-separated flag value, dropping blanks.
@@ -126,8 +76,9 @@ func splitList(s string) []string {
 	return out
 }
 
-// verifyFirst is drive's and run's --verify: verify the target before measuring it, refuse a
-// target that is not conformant unless --verify-force, and put the outcome into the results.
+// verifyFirst is drive's and run's --verify (verify.Before): verify the target before
+// measuring it, refuse a target that is not conformant unless --verify-force, and put the
+// outcome into the results.
 type verifyFirst struct {
 	on, force bool
 }
@@ -138,37 +89,21 @@ func (vf *verifyFirst) register(fs *flag.FlagSet) {
 }
 
 // check runs the verification when --verify asks for it; the summary it returns goes into the
-// results (nil without --verify). A target that is not conformant is refused (a
-// *report.NotConformant) unless --verify-force.
+// results (nil without --verify).
 func (vf *verifyFirst) check(ctx context.Context, target string, insecure bool) (*report.VerificationSummary, error) {
-	if vf.force && !vf.on {
+	switch {
+	case vf.force && !vf.on:
 		return nil, cliflag.Errorf("--verify-force goes with --verify")
-	}
-	if !vf.on {
+	case !vf.on:
 		return nil, nil
-	}
-	if target == "" {
+	case target == "":
 		return nil, cliflag.Errorf("--verify checks a --target; the embedded server is tradebench itself, which bench/verify's tests certify in every mode")
 	}
-	res, err := verifyTarget(ctx, verify.Config{Target: target, Insecure: insecure}, io.Discard)
-	if res == nil || err != nil {
-		if err == nil {
-			err = fmt.Errorf("verify: no result")
-		}
-		return nil, err
+	sum, err := verify.Before(ctx, verify.Config{Target: target, Insecure: insecure}, vf.force, os.Stderr)
+	if nc := (*report.NotConformant)(nil); errors.As(err, &nc) {
+		err = fmt.Errorf("%w (--verify-force measures it anyway)", err)
 	}
-	sum := res.Summary()
-	if res.Conformant {
-		fmt.Fprintf(os.Stderr, "verify: %s\n", sum.Headline)
-		return sum, nil
-	}
-	res.WriteSummary(os.Stderr)
-	if !vf.force {
-		return sum, fmt.Errorf("refusing to measure it (--verify-force measures it anyway): %w", res.Err())
-	}
-	fmt.Fprintln(os.Stderr, "verify: measuring a target that is not conformant (--verify-force); the results say so")
-	sum.Forced = true
-	return sum, nil
+	return sum, err
 }
 
 // addVerification puts the verification into the results' disclosure.

@@ -1,10 +1,9 @@
 package fleet
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
-	iofs "io/fs"
 	"net"
 	"os"
 
@@ -39,43 +38,55 @@ func Dial(b Broker, cc ControllerConfig) (c *Controller, stop func(), err error)
 	if err := cc.Validate(); err != nil {
 		return nil, stop, err
 	}
-	_, statErr := os.Stat(natsx.DefaultTokenFile)
-	token, tokenPath, err := natsx.ResolveToken(b.TokenFile, b.Listen != "")
+	token, tokenPath, created, err := natsx.ResolveToken(b.TokenFile, b.Listen != "")
 	if err != nil {
 		return nil, stop, &setting.Error{Field: "TokenFile", Err: err}
 	}
-	generated := b.TokenFile == "" && tokenPath == natsx.DefaultTokenFile && errors.Is(statErr, iofs.ErrNotExist)
 	cc.Secret = token
-	url := b.URL
-	var broker *natsx.Server
-	if b.Listen != "" {
-		if broker, err = natsx.Start(natsx.ServerConfig{Name: "tradebench-fleet", Addr: b.Listen, Token: token, MaxPayload: MaxPayload}); err != nil {
-			if generated {
-				os.Remove(tokenPath)
-			}
-			return nil, stop, &setting.Error{Field: "Listen", Err: err}
+	broker, err := natsx.Dial(natsx.BrokerConfig{URL: b.URL, Token: token, ConnName: "tradebench controller",
+		Server: natsx.ServerConfig{Name: "tradebench-fleet", Addr: b.Listen, MaxPayload: MaxPayload}})
+	if err != nil {
+		if created {
+			os.Remove(tokenPath)
 		}
-		url = broker.URL()
+		field := "URL"
+		if b.Listen != "" {
+			field = "Listen" // the embedded broker would not start, or not take its own connection
+		}
+		return nil, stop, &setting.Error{Field: field, Err: err}
+	}
+	if e := broker.Embedded; e != nil && b.Log != nil {
 		where := "$" + natsx.EnvToken
 		if tokenPath != "" {
 			where = tokenPath
 		}
-		if b.Log != nil {
-			_, port, _ := net.SplitHostPort(broker.Addr().String())
-			fmt.Fprintf(b.Log, "NATS listening on %s (token in %s): start agents with 'tradebench agent --nats nats://THIS-HOST:%s' and that token\n", broker.Addr(), where, port)
-		}
+		_, port, _ := net.SplitHostPort(e.Addr().String())
+		fmt.Fprintf(b.Log, "NATS listening on %s (token in %s): start agents with 'tradebench agent --nats nats://THIS-HOST:%s' and that token\n", e.Addr(), where, port)
 	}
-	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "tradebench controller", Token: token})
+	return NewController(broker.Conn, cc), broker.Close, nil
+}
+
+// Join is an agent process's whole life: it connects to the broker at b.URL (retrying until it
+// is up: an agent may start before its broker), with the fleet's token from b.TokenFile (as Dial
+// reads it; an agent never generates one), and serves controllers under ac until ctx ends. An
+// agent starts no broker: b.Listen must be empty. Errors of a setting are *setting.Error naming
+// the field (URL, TokenFile, or AgentConfig's).
+func Join(ctx context.Context, b Broker, ac AgentConfig) error {
+	switch {
+	case b.URL == "":
+		return setting.Errorf("URL", "is required: the NATS server or cluster the controller uses")
+	case b.Listen != "":
+		return setting.Errorf("Listen", "an agent joins a broker; it starts none")
+	}
+	token, _, _, err := natsx.ResolveToken(b.TokenFile, false)
 	if err != nil {
-		if broker != nil {
-			broker.Shutdown()
-		}
-		return nil, stop, &setting.Error{Field: "URL", Err: err}
+		return &setting.Error{Field: "TokenFile", Err: err}
 	}
-	return NewController(nc, cc), func() {
-		nc.Close()
-		if broker != nil {
-			broker.Shutdown()
-		}
-	}, nil
+	nc, err := natsx.Connect(b.URL, natsx.ConnectConfig{Name: "tradebench agent", Token: token, Retry: true})
+	if err != nil {
+		return &setting.Error{Field: "URL", Err: err}
+	}
+	defer nc.Close()
+	ac.Secret = token
+	return NewAgent(nc, ac).Serve(ctx)
 }

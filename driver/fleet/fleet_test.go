@@ -40,13 +40,9 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv(agentEnv); url != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 		defer stop()
-		nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: "test agent", Token: os.Getenv(natsx.EnvToken), Retry: true})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
 		log := slog.New(slog.NewTextHandler(os.Stderr, nil)) // shown with go test -v
-		if err := NewAgent(nc, AgentConfig{Name: os.Getenv(agentEnv + "_NAME"), Log: log, Secret: os.Getenv(natsx.EnvToken)}).Serve(ctx); err != nil {
+		// the agent command's own life: the token from $TRADEBENCH_NATS_TOKEN
+		if err := Join(ctx, Broker{URL: url}, AgentConfig{Name: os.Getenv(agentEnv + "_NAME"), Log: log}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

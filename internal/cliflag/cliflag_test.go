@@ -253,3 +253,21 @@ func TestRunSubcommand(t *testing.T) {
 		t.Errorf("srve: %v", err)
 	}
 }
+
+// TestSize: a size flag reads 500KB as bytes, shows its default as written, and a fraction is
+// refused naming the flag. Mutant: cliflag-size-ignored (Set leaving N alone: --size keeps
+// its default).
+func TestSize(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	size := AddSize(fs, "size", 1<<20, "blob size")
+	if def := fs.Lookup("size").DefValue; def != "1MB" {
+		t.Errorf("default shown as %q, want 1MB", def)
+	}
+	if err := Parse(fs, []string{"--size", "500KB"}, false); err != nil || size.N != 500<<10 {
+		t.Errorf("--size 500KB: %d, %v; want %d", size.N, err, 500<<10)
+	}
+	err := Parse(fs, []string{"--size", "1.5MB"}, false)
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), `--size "1.5MB": size "1.5MB": want a whole number`) {
+		t.Errorf("--size 1.5MB: %v", err)
+	}
+}

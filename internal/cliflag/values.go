@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/tradebench/tradebench/internal/bytesize"
 )
 
 // aliasValue is a hidden alias: the Value of the flag it stands for, so setting either sets the
@@ -137,4 +139,30 @@ func (m KV) Set(s string) error {
 	}
 	m[strings.TrimSpace(k)] = v
 	return nil
+}
+
+// Size is a byte size flag, parsed strictly (50KB, 500KB, 1MB, 2GB; see bytesize.Parse).
+type Size struct{ N int64 }
+
+func (s *Size) String() string {
+	if s == nil {
+		return ""
+	}
+	return bytesize.Format(s.N)
+}
+
+func (s *Size) Set(v string) error {
+	n, err := bytesize.Parse(v)
+	if err != nil {
+		return err
+	}
+	s.N = n
+	return nil
+}
+
+// AddSize defines a byte size flag with a default of def bytes.
+func AddSize(fs *flag.FlagSet, name string, def int64, usage string) *Size {
+	s := &Size{N: def}
+	fs.Var(s, name, usage)
+	return s
 }

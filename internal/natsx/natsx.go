@@ -155,32 +155,35 @@ var ErrNoToken = errors.New("no NATS token: set $" + EnvToken + " or give the br
 // ResolveToken finds a process's NATS token: $TRADEBENCH_NATS_TOKEN, else the file given
 // (which must exist and be readable by this user only), else DefaultTokenFile in the working
 // directory if it exists. With none of them, generate writes a new token to DefaultTokenFile
-// (0600) — a process starting a broker; otherwise it is an error naming what to set.
-func ResolveToken(file string, generate bool) (token, path string, err error) {
+// (0600) — a process starting a broker others join — and says so with created, so that a
+// process that then fails to start can remove it (a refused command leaves nothing behind);
+// otherwise it is ErrNoToken, naming what to set. path is the file the token came from ("" for
+// the environment).
+func ResolveToken(file string, generate bool) (token, path string, created bool, err error) {
 	if t := os.Getenv(EnvToken); t != "" {
 		if err := ValidateToken(t); err != nil {
-			return "", "", fmt.Errorf("$%s: %w", EnvToken, err)
+			return "", "", false, fmt.Errorf("$%s: %w", EnvToken, err)
 		}
-		return t, "", nil
+		return t, "", false, nil
 	}
 	if file != "" {
 		t, err := readTokenFile(file)
-		return t, file, err
+		return t, file, false, err
 	}
 	t, err := readTokenFile(DefaultTokenFile)
 	switch {
 	case err == nil:
-		return t, DefaultTokenFile, nil
+		return t, DefaultTokenFile, false, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return "", "", err
+		return "", "", false, err
 	case !generate:
-		return "", "", ErrNoToken
+		return "", "", false, ErrNoToken
 	}
 	t, err = secretfile.Create(DefaultTokenFile)
 	if err != nil {
-		return "", "", fmt.Errorf("writing a generated NATS token: %w", err)
+		return "", "", false, fmt.Errorf("writing a generated NATS token: %w", err)
 	}
-	return t, DefaultTokenFile, nil
+	return t, DefaultTokenFile, true, nil
 }
 
 func readTokenFile(path string) (string, error) {

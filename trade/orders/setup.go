@@ -85,6 +85,14 @@ func (c Config) Validate() error {
 	if c.NATS != "" && !strings.HasPrefix(c.NATS, "nats://") && !strings.HasPrefix(c.NATS, "tls://") {
 		return setting.Errorf("NATS", "must be a nats://host:port URL, got %q", c.NATS)
 	}
+	switch {
+	case c.NATSPort < -1 || c.NATSPort > 65535:
+		return setting.Errorf("NATSPort", "must be a port 1..65535 (0 or -1: any free port), got %d", c.NATSPort)
+	case c.NATSPort > 0 && c.NATS == "" && c.Mode != AsyncDurable && c.Mode != AsyncVolatile:
+		// the embedded broker runs for the queued order modes only: a port for it would be a
+		// promise nothing keeps, and processes told to connect there would find no one
+		return setting.Errorf("NATSPort", "the embedded NATS server runs only in the async-durable and async-volatile order modes; in %s mode run a NATS server and give every process its URL (live quotes between processes)", c.Mode)
+	}
 	if c.NATSToken != "" {
 		if err := natsx.ValidateToken(c.NATSToken); err != nil {
 			return &setting.Error{Field: "NATSToken", Err: err}
@@ -174,35 +182,24 @@ func (r *Running) Err() error {
 	}
 }
 
-// broker connects to c.NATS or starts the embedded server.
+// broker connects to c.NATS or starts the embedded server (JetStream under WorkDir/nats).
 func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn, jetstream.JetStream, error) {
-	url, token := c.NATS, c.NATSToken
-	if url == "" {
-		dir := c.WorkDir
-		if dir == "" {
-			dir = DefaultWorkDir
-		}
-		if token == "" {
-			token = natsx.NewToken()
-		}
-		e, err := natsx.Start(natsx.ServerConfig{Name: "tradebench", Addr: "127.0.0.1:" + strconv.Itoa(max(c.NATSPort, 0)),
-			Token: token, JetStreamDir: filepath.Join(dir, "nats")})
-		if err != nil {
-			return nil, nil, err
-		}
-		r.closers = append(r.closers, e.Shutdown)
-		url = e.URL()
-		logger(c.Log).Info("embedded NATS with JetStream started", "url", url, "dir", filepath.Join(dir, "nats"))
+	dir := c.WorkDir
+	if dir == "" {
+		dir = DefaultWorkDir
 	}
-	nc, err := natsx.Connect(url, natsx.ConnectConfig{Name: name, Token: token})
+	dir = filepath.Join(dir, "nats")
+	b, err := natsx.Dial(natsx.BrokerConfig{URL: c.NATS, Token: c.NATSToken, ConnName: name,
+		Server: natsx.ServerConfig{Name: "tradebench", Addr: "127.0.0.1:" + strconv.Itoa(max(c.NATSPort, 0)), JetStreamDir: dir}})
 	if err != nil {
 		return nil, nil, err
 	}
-	r.NATSToken = token
-	// Flush then Close, not Drain: Drain returns at once, and the embedded server's shutdown
-	// (or the process's exit) right after it could lose buffered publishes and acks.
-	r.closers = append(r.closers, func() { _ = nc.FlushTimeout(5 * time.Second); nc.Close() })
-	r.NATSURL = url
+	r.closers = append(r.closers, b.Close)
+	if b.Embedded != nil {
+		logger(c.Log).Info("embedded NATS with JetStream started", "url", b.URL, "dir", dir)
+	}
+	nc := b.Conn
+	r.NATSURL, r.NATSToken = b.URL, b.Token
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, nil, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/natsx"
+	"github.com/tradebench/tradebench/internal/testing/syncbuf"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/stream"
 )
@@ -21,7 +22,7 @@ import (
 // Mutants checked by hand: natsx.Start without Authorization → "connected without the token";
 // dropMalformed logging every message → "2000 garbage messages wrote 2000 log lines".
 func TestOrderBrokerRefusesStrangersAndCountsGarbage(t *testing.T) {
-	var logs lockedBuffer
+	var logs syncbuf.Buffer
 	cfg := DefaultConfig()
 	cfg.DB, cfg.Listen = "sqlite:"+filepath.Join(t.TempDir(), "serve.db"), "127.0.0.1:0"
 	cfg.LoadIfEmpty, cfg.Logger = smallSpec(5, 5), slog.New(slog.NewTextHandler(&logs, nil))

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -10,9 +9,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/testing/syncbuf"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/web"
@@ -211,29 +210,11 @@ func TestLoginThrottled(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a log destination the server's goroutines may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestLogsStayBounded: anonymous requests with a 64 KB form field used to be logged whole (5
 // requests, 326 KB). Now request values are cut to 200 bytes and control characters escaped,
 // and one client's failing requests are logged at most 10 at once, then 10 a minute.
 func TestLogsStayBounded(t *testing.T) {
-	var logBuf lockedBuffer
+	var logBuf syncbuf.Buffer
 	cfg := DefaultConfig()
 	cfg.Roles, cfg.DB, cfg.Listen = Roles{Web: true}, "", "127.0.0.1:0"
 	cfg.Access, cfg.BSL, cfg.ServiceToken = remote.REST, "127.0.0.1:1", "log-test-service-token-0123456789" // no services host there

@@ -72,17 +72,24 @@ type Config struct {
 
 	// ServiceToken is the shared secret the services host and the order endpoints require and
 	// the web tier and the order dispatchers send (svcauth). Empty: resolved as
-	// ResolveServiceToken says, or else a random token for this process alone, which is right
+	// ResolveTokens says, or else a random token for this process alone, which is right
 	// when every caller of those endpoints is in this process (the monolith, embedded runs).
 	ServiceToken string
-	// ResolveServiceToken makes Start find an empty ServiceToken the way an operator's process
-	// does (serve): $TRADEBENCH_SERVICE_TOKEN, ServiceTokenFile, or ./tradebench-service-token,
-	// writing a new token file where a services host or order processor of a distributed
-	// deployment has none (removed again if Start fails), and logging where it came from.
-	ResolveServiceToken bool
-	// ServiceTokenFile is the token file ResolveServiceToken reads (and, for the monolith,
+	// ResolveTokens makes Start find the empty tokens the way an operator's process does
+	// (serve), logging where they came from, and writing a token file a process must share
+	// when there is none (removed again if Start fails: a refused start leaves nothing):
+	//   - ServiceToken: $TRADEBENCH_SERVICE_TOKEN, ServiceTokenFile, or
+	//     ./tradebench-service-token, written where a services host or order processor of a
+	//     distributed deployment has none;
+	//   - Orders.NATSToken: $TRADEBENCH_NATS_TOKEN, NATSTokenFile, or ./tradebench-nats-token,
+	//     written where the embedded broker has a fixed port (Orders.NATSPort), so that other
+	//     processes can join it; with none, the embedded broker uses a random token of its own.
+	ResolveTokens bool
+	// ServiceTokenFile is the token file ResolveTokens reads (and, for the monolith,
 	// writes when it does not exist yet, so a smart client can call its services host).
 	ServiceTokenFile string
+	// NATSTokenFile is the NATS token file ResolveTokens reads (must exist when given).
+	NATSTokenFile string
 	// TLS, if set, is mutual TLS between the tiers: the services host and the order endpoints
 	// serve TLS and require client certificates; the web tier and the dispatchers present one.
 	TLS svcauth.TLSFiles
@@ -95,8 +102,10 @@ type Config struct {
 
 	// LoadIfEmpty, if not nil, loads this data set into a database that has never been loaded;
 	// nil makes an empty database an error that says how to load it.
-	LoadIfEmpty  *store.LoadSpec
-	LoadProgress func(done, total int64) // progress of that load (may be nil)
+	LoadIfEmpty *store.LoadSpec
+	// LoadProgress gets the progress of that load; nil logs it every tenth (a server's one log
+	// style).
+	LoadProgress func(done, total int64)
 
 	Logger *slog.Logger // nil = slog.Default()
 
@@ -257,15 +266,23 @@ func Start(ctx context.Context, cfg Config) (srv *Server, err error) {
 	// every role logs through it: no value a client sent is logged longer than 200 bytes
 	log = slog.New(logsafe.Handler(log.Handler()))
 	cfg.Orders.Log = log
-	wrote, err := cfg.resolveServiceToken(log)
-	if err != nil {
-		return nil, err
-	}
+	var wrote []string // token files this start created
 	defer func() {
-		if wrote != "" && srv == nil {
-			os.Remove(wrote) // a refused start leaves no token file behind
+		if srv == nil {
+			for _, f := range wrote {
+				os.Remove(f) // a refused start leaves no token file behind
+			}
 		}
 	}()
+	for _, resolve := range []func(*slog.Logger) (string, error){cfg.resolveServiceToken, cfg.resolveNATSToken} {
+		f, err := resolve(log)
+		if f != "" {
+			wrote = append(wrote, f)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	if cfg.ServiceToken == "" {
 		cfg.ServiceToken = svcauth.NewToken()
 	} else if err := svcauth.Validate(cfg.ServiceToken); err != nil {
@@ -378,7 +395,8 @@ func (s *Server) connectQuotes() error {
 	}
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
-			s.log.Info("live quote streams need a NATS broker shared with the services tier (Orders.NATS); without one this web tier's streams stay quiet")
+			// serve's own words: this is the warning its operator reads at start
+			s.log.Warn("quote changes from a remote services host need --nats (Orders.NATS): the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
 		}
 		return nil
 	}
@@ -416,7 +434,17 @@ func (s *Server) openStore(ctx context.Context) error {
 		}
 		spec := *cfg.LoadIfEmpty
 		log.Info("loading an empty database", "db", dsn.Redact(cfg.DB), "accounts", spec.Accounts, "quotes", spec.Quotes, "holdings", spec.Holdings)
-		if err := st.Load(ctx, spec, cfg.LoadProgress); err != nil {
+		progress := cfg.LoadProgress
+		if progress == nil {
+			last := int64(-1)
+			progress = func(done, total int64) {
+				if tenth := done * 10 / max(total, 1); tenth != last {
+					last = tenth
+					log.Info("loading", "percent", tenth*10, "rows", done, "of", total)
+				}
+			}
+		}
+		if err := st.Load(ctx, spec, progress); err != nil {
 			st.Close()
 			return fmt.Errorf("load %s: %w", dsn.Redact(cfg.DB), err)
 		}
@@ -575,6 +603,29 @@ func (s *Server) Err() error {
 		return s.ord.Err()
 	}
 	return s.err
+}
+
+// ShutdownWait bounds how long Wait lets requests in flight finish.
+const ShutdownWait = 15 * time.Second
+
+// Wait serves until ctx ends (SIGINT, SIGTERM), the server is done, or a part of it fails, then
+// shuts it down (requests in flight get ShutdownWait) and returns why it stopped: the failed
+// part's error, or nil.
+func (s *Server) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		s.log.Info("shutting down")
+	case <-s.Done():
+	case <-s.Failed():
+		s.log.Error("a part of this process stopped; shutting down", "err", s.Err())
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownWait)
+	defer cancel()
+	err := s.Err()
+	if serr := s.Shutdown(sctx); serr != nil {
+		return fmt.Errorf("shutdown: %w", serr)
+	}
+	return err
 }
 
 // Shutdown stops accepting connections, waits for requests in flight until ctx ends (then

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
 
@@ -18,12 +20,12 @@ func (c Config) monolith() bool {
 	return r.Web && r.BSL && r.Orders && c.Orders.Processor == ""
 }
 
-// resolveServiceToken sets an empty ServiceToken as ResolveServiceToken describes and returns
+// resolveServiceToken sets an empty ServiceToken as ResolveTokens describes and returns
 // the token file the monolith created for its smart clients ("" if none), for Start to remove
 // if it fails (a generated ./tradebench-service-token stays: other tiers may already use it).
 // A bad or missing token is a *setting.Error of ServiceTokenFile.
 func (c *Config) resolveServiceToken(log *slog.Logger) (wrote string, err error) {
-	if !c.ResolveServiceToken || c.ServiceToken != "" {
+	if !c.ResolveTokens || c.ServiceToken != "" {
 		return "", nil
 	}
 	r, file := c.roles(), c.ServiceTokenFile
@@ -54,5 +56,31 @@ func (c *Config) resolveServiceToken(log *slog.Logger) (wrote string, err error)
 		log.Info("service token read", "file", path)
 	}
 	c.ServiceToken = token
+	return wrote, nil
+}
+
+// resolveNATSToken sets an empty Orders.NATSToken as ResolveTokens describes and returns the
+// token file it created ("" if none), for Start to remove if it fails. With no token anywhere
+// it stays empty: the embedded broker then uses a random token of its own, and a connection to
+// Orders.NATS presents none. A bad token is a *setting.Error of NATSTokenFile.
+func (c *Config) resolveNATSToken(log *slog.Logger) (wrote string, err error) {
+	o := c.Orders
+	if !c.ResolveTokens || o.NATSToken != "" {
+		return "", nil
+	}
+	// a fixed embedded port means other processes join the broker: they need the token's file
+	share := o.NATS == "" && o.NATSPort > 0 && (o.Mode == orders.AsyncDurable || o.Mode == orders.AsyncVolatile)
+	token, path, created, err := natsx.ResolveToken(c.NATSTokenFile, share)
+	switch {
+	case errors.Is(err, natsx.ErrNoToken):
+		return "", nil
+	case err != nil:
+		return "", &setting.Error{Field: "NATSTokenFile", Err: err}
+	case created:
+		abs, _ := filepath.Abs(path)
+		log.Info("NATS token generated: give the processes that join this broker --nats-token-file "+abs+" (or its content in $"+natsx.EnvToken+")", "file", abs)
+		wrote = path
+	}
+	c.Orders.NATSToken = token
 	return wrote, nil
 }

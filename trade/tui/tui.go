@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tradebench/tradebench/trade"
+	"github.com/tradebench/tradebench/trade/remote/clientopt"
 	"github.com/tradebench/tradebench/trade/stream"
 )
 
@@ -23,7 +24,7 @@ type Options struct {
 	Stream string
 	// PollEvery is the quotes screen's refresh without a stream (0 = 2s).
 	PollEvery time.Duration
-	// CallTimeout bounds each service call (0 = 15s).
+	// CallTimeout bounds each service call (0 = clientopt.DefaultTimeout).
 	CallTimeout time.Duration
 	// UserID and Password prefill the login screen; Symbols the quotes screen (nil =
 	// DefaultSymbols).
@@ -31,18 +32,23 @@ type Options struct {
 	Symbols          []string
 }
 
+// SetDefaults fills the zero options that have a default.
+func (o *Options) SetDefaults() {
+	if o.PollEvery <= 0 {
+		o.PollEvery = 2 * time.Second
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = clientopt.DefaultTimeout // the remote clients' one call timeout
+	}
+	if len(o.Symbols) == 0 {
+		o.Symbols = DefaultSymbols
+	}
+}
+
 // New returns the interactive client's bubbletea model over svc.
 func New(svc trade.Service, opts Options) tea.Model {
-	if opts.PollEvery <= 0 {
-		opts.PollEvery = 2 * time.Second
-	}
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = 15 * time.Second
-	}
+	opts.SetDefaults()
 	m := &model{svc: svc, opts: opts, screen: ScreenLogin}
-	if len(opts.Symbols) == 0 {
-		opts.Symbols = DefaultSymbols
-	}
 	m.login = form{fields: []field{{label: "User ID", value: opts.UserID}, {label: "Password", value: opts.Password, mask: true}}}
 	m.symbols = field{label: "Symbols", value: strings.Join(opts.Symbols, ",")}
 	if opts.Stream != "" {

@@ -1,30 +1,17 @@
 package host_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/testing/syncbuf"
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/remote/internal/testenv"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // TestFailedHandshakesLogBounded: 3,000 failed TLS handshakes on the mutual-TLS host used to
 // write 519 KB of log (http.Server's error log, one line each). Now the server's error log goes
@@ -37,7 +24,7 @@ func TestFailedHandshakesLogBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	h, err := host.Start(context.Background(), testenv.Service(t), host.Config{HTTPListen: "127.0.0.1:0", Token: token, TLS: stls,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

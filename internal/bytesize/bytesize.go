@@ -1,4 +1,6 @@
-package cacheperf
+// Package bytesize reads and writes byte sizes as people write them (50KB, 500KB, 1MB, 2GB):
+// one syntax for every flag, configuration file and page that names an amount of memory or disk.
+package bytesize
 
 import (
 	"fmt"
@@ -6,7 +8,7 @@ import (
 	"strings"
 )
 
-// Size units are binary (1KB = 1024 bytes), as the CachePerf paper's "500K" images and heap sizes were.
+// Units are binary (1KB = 1024 bytes), as the CachePerf paper's "500K" images and heap sizes were.
 var sizeUnits = []struct {
 	suffix string
 	mult   int64
@@ -17,10 +19,10 @@ var sizeUnits = []struct {
 	{"B", 1},
 }
 
-// ParseSize parses a byte size: a whole number and a unit, e.g. "512B", "50KB", "500KB", "1MB",
+// Parse parses a byte size: a whole number and a unit, e.g. "512B", "50KB", "500KB", "1MB",
 // "2GB" (also KiB/MiB/GiB, K/M/G; case-insensitive; 1KB = 1024 bytes). A bare number is bytes.
 // It rejects fractions, signs, spaces, empty input, unknown units and overflow.
-func ParseSize(s string) (int64, error) {
+func Parse(s string) (int64, error) {
 	in := s
 	u := strings.ToUpper(s)
 	mult := int64(1)
@@ -49,9 +51,9 @@ func ParseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// FormatSize renders bytes in the largest binary unit that keeps it readable, e.g. "500KB",
+// Format renders bytes in the largest binary unit that keeps it readable, e.g. "500KB",
 // "1.5MB".
-func FormatSize(n int64) string {
+func Format(n int64) string {
 	units := []string{"B", "KB", "MB", "GB", "TB"}
 	f := float64(n)
 	i := 0
@@ -64,5 +66,3 @@ func FormatSize(n int64) string {
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64) + units[i]
 }
-
-func fmtFloat(f float64, prec int) string { return strconv.FormatFloat(f, 'f', prec, 64) }
