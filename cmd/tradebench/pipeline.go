@@ -5,12 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/live"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
 )
@@ -100,17 +99,16 @@ func (f thinkFlag) Set(s string) error {
 // A flag that sets a driver.Config field as it is is bound to cfg's (drive's own too: the
 // library fills its defaults and checks it); the others need reading or parsing.
 type pipelineFlags struct {
-	phases         *phaseFlags
-	cfg            driver.Config
-	out            string
-	repeat         int
-	progress       *cliflag.Progress
-	publish        publishFlags
-	rules          rulesFlags
-	limits         report.Limits
-	liveTokenFile  string
-	liveAllowHosts string
-	force          bool
+	phases        *phaseFlags
+	cfg           driver.Config
+	out           string
+	repeat        int
+	progress      *cliflag.Progress
+	publish       publishFlags
+	rules         rulesFlags
+	limits        report.Limits
+	liveTokenFile string
+	force         bool
 }
 
 // thresholdFlags names the flags that set report.Limits' fields.
@@ -132,7 +130,7 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
 	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
 	fs.StringVar(&f.liveTokenFile, "live-token-file", "", "require the token in this file (yours alone, mode 600) of every request to --metrics-listen and --dashboard: open the dashboard as http://ADDR/?token=TOKEN, scrape with Authorization: Bearer TOKEN")
-	fs.StringVar(&f.liveAllowHosts, "live-allow-host", "", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
+	fs.Var((*cliflag.Comma)(&f.cfg.LiveAllowHosts), "live-allow-host", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
 	fs.StringVar(&f.cfg.FaultsFile, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
 	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 }
@@ -147,18 +145,8 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	}
 	cfg.Repeat, cfg.OnLive = f.repeat, printLive
 	if f.liveTokenFile != "" {
-		if cfg.LiveToken, err = secretfile.Read(f.liveTokenFile, "live token", func(t string) error {
-			if len(t) < 16 {
-				return errors.New("the live token must be at least 16 characters")
-			}
-			return nil
-		}); err != nil {
+		if cfg.LiveToken, err = live.ReadToken(f.liveTokenFile); err != nil {
 			return cfg, cliflag.Errorf("--live-token-file: %v", err)
-		}
-	}
-	for _, h := range strings.Split(f.liveAllowHosts, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, h)
 		}
 	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
