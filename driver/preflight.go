@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -54,8 +52,9 @@ func (e *PreflightError) Unwrap() error { return e.Err }
 // *PreflightError when it fails (a dead port, a wrong page, a login refused).
 func (p *Plan) Preflight(ctx context.Context) error {
 	name, err := p.w.Probe(ctx)
-	if err == nil || p.quick && answered(err) {
-		// quick mode measures whatever the URL answers: any HTTP answer will do, as for wrk
+	if err == nil {
+		// quick mode's request passes on any HTTP answer (scenario.Check.AnyStatus), as for wrk:
+		// only a connection that fails refuses its run
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -66,13 +65,6 @@ func (p *Plan) Preflight(ctx context.Context) error {
 		target = p.cfg.URL
 	}
 	return &PreflightError{Target: dsn.Redact(target), Transaction: name, Err: err, Quick: p.quick}
-}
-
-// answered reports whether a probe's failure is an HTTP answer it did not accept (a status),
-// not a connection that failed.
-func answered(err error) bool {
-	var f *recorder.Failure
-	return errors.As(err, &f) && strings.HasPrefix(f.K, "status ")
 }
 
 // targetConfig is what the instrument reads of a tradebench target's /trade/config.json: the

@@ -16,8 +16,11 @@ import (
 
 // QuickRequest is quick mode's request beyond its URL, as wrk, hey and oha take it: the method,
 // extra headers and a body sent as is. Quick mode measures what the URL answers: its preflight
-// accepts any HTTP answer (only a connection failure refuses the run), every status is counted in
-// the results, and an answer of 400 or above counts as a failed transaction, as in a scenario.
+// accepts any HTTP answer (only a connection failure refuses the run), and every answer, whatever
+// its status, is a measured transaction, counted by status in the results: a wrk or hey user
+// pointing at a URL that answers 401 expects its 401s measured and reported ("Non-2xx or 3xx
+// responses: N"), not a failed run. A failure is what wrk calls an error: no answer (a refused or
+// broken connection, a timeout).
 // Which redirects are followed is the drive's Redirects policy (the command line's default in
 // quick mode is none: a 303 to a login page would otherwise measure the login page's 401).
 type QuickRequest struct {
@@ -168,5 +171,6 @@ func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scena
 	if len(q.Body) > 0 {
 		sc.Steps[0].Request.Body = scenario.Literal(string(q.Body))
 	}
+	sc.Steps[0].Request.Check.AnyStatus = true
 	return sc, target, nil
 }

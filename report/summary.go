@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -75,7 +76,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 		}
 		fmt.Fprintf(w, "status codes: %s\n", strings.Join(parts, "  "))
 		if n := r.notSuccess(); n > 0 && r.Settings.Mode == ModeQuick {
-			fmt.Fprintf(w, "  %d of the answers were not 2xx: quick mode measures whatever the URL answers, as wrk does\n", n)
+			fmt.Fprintf(w, "  %d of the answers were not 2xx", n)
+			if e := r.errorAnswers(); e > 0 {
+				fmt.Fprintf(w, ", %d of them 400 or above (measured as answers, not failed)", e)
+			}
+			fmt.Fprintln(w, ": quick mode measures whatever the URL answers, as wrk does")
 		}
 	}
 	for _, e := range r.Errors {
@@ -147,6 +152,18 @@ func (r *Results) writeAgents(w io.Writer) {
 }
 
 // notSuccess counts the answers whose status is not 2xx.
+// errorAnswers counts the answers of status 400 and above: in quick mode they are measured, not
+// failed, and the summary says how many there were (wrk's "Non-2xx or 3xx responses").
+func (r *Results) errorAnswers() int64 {
+	var n int64
+	for c, k := range r.StatusCodes {
+		if code, err := strconv.Atoi(c); err == nil && code >= 400 {
+			n += k
+		}
+	}
+	return n
+}
+
 func (r *Results) notSuccess() int64 {
 	var n int64
 	for c, k := range r.StatusCodes {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -57,11 +58,6 @@ type Config struct {
 	// users and quotes default to the data set's size. With no Users, Rate or Peak the job
 	// measures capacity: a peak search with Capacity's settings (the papers' method).
 	Drive driver.Config
-	// Out is the results file. "" keeps every run: the results go to a new
-	// WORKDIR/results-YYYYMMDD-HHMMSS.json and are copied to WORKDIR/results.json, the latest.
-	// A named Out that exists is refused unless Force (results are never overwritten silently).
-	Out   string
-	Force bool
 	// Log receives the job's own messages (steps, where things are); nil = io.Discard.
 	Log io.Writer
 	// Audit, if set, checks the database after the run (the correctness audit) and its
@@ -93,60 +89,30 @@ func Capacity() *peak.Config {
 	return &peak.Config{MaxP90: peak.DefaultMaxP90, MaxErrorRate: peak.DefaultMaxErrorRate}
 }
 
-// Outcome is what a run produced.
-type Outcome struct {
-	Results *report.Results
-	Out     string // where the results were written
-	// Latest is the copy of the results as the work directory's latest (results.json), when
-	// Out is a run's own timestamped file; "" otherwise.
-	Latest string
-}
-
-// LatestName is the work directory's copy of the latest run's results.
-const LatestName = "results.json"
-
-// outPath is where a run's results go, checked before any load.
-func outPath(cfg Config, now time.Time) (out, latest string, err error) {
-	if cfg.Out == "" {
-		name := "results-" + now.UTC().Format("20060102-150405") + ".json"
-		out = filepath.Join(cfg.Workdir, name)
-		if _, err := os.Stat(out); err == nil { // two runs in one second
-			out = filepath.Join(cfg.Workdir, "results-"+now.UTC().Format("20060102-150405.000")+".json")
+// CheckDB checks a database DSN before anything is made: a SQLite database in a directory that
+// does not exist is refused (a *setting.Error of DB), so a failed run leaves nothing behind.
+// PostgreSQL DSNs pass: the server says.
+func CheckDB(db string) error {
+	if db == "" {
+		return nil
+	}
+	drv, target, err := dsn.Parse(db)
+	if err != nil {
+		return &setting.Error{Field: "DB", Err: err}
+	}
+	if drv == dsn.SQLite {
+		dir := filepath.Dir(strings.SplitN(target, "?", 2)[0])
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return setting.Errorf("DB", "%s: the directory %s does not exist", db, dir)
 		}
-		return out, filepath.Join(cfg.Workdir, LatestName), report.CheckWritable(out)
 	}
-	if _, err := os.Stat(cfg.Out); err == nil && !cfg.Force {
-		return "", "", setting.Errorf("Out", "%s exists: results are not overwritten; remove it, choose another name, or set Force", cfg.Out)
-	}
-	return cfg.Out, "", report.CheckWritable(cfg.Out)
+	return nil
 }
 
-// CopyLatest copies the file at from to to, atomically (a temp file renamed into place).
-func CopyLatest(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(to), ".latest-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	os.Chmod(tmp.Name(), 0o644)
-	return os.Rename(tmp.Name(), to)
-}
-
-// Run does the job. The results are written even when a threshold fails (the error then is a
-// *report.ThresholdsFailed).
-func Run(ctx context.Context, cfg Config) (*Outcome, error) {
+// Run does the job and returns its results, which it does not write (the command publishes
+// them: report/publish). Results come back even when a threshold fails (the error then is a
+// *report.ThresholdsFailed) or the run is interrupted.
+func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	logw := cfg.Log
 	if logw == nil {
 		logw = io.Discard
@@ -173,6 +139,9 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
+	if err := CheckDB(cfg.DB); err != nil {
+		return nil, err
+	}
 	if dc.URL == "" {
 		// a scenario that cannot be read or compiled fails the run before anything is made: no
 		// working directory, no data set loaded for a drive that cannot start
@@ -182,10 +151,6 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
-	}
-	out, latest, err := outPath(cfg, time.Now())
-	if err != nil {
-		return nil, err
 	}
 	if dc.Users == 0 && dc.Rate == 0 && dc.Peak == nil {
 		dc.Peak = Capacity()
@@ -318,18 +283,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if !interrupted {
 		err = errors.Join(err, res.Judge(rules))
 	}
-	if werr := res.WriteFile(out); werr != nil {
-		return &Outcome{Results: res}, errors.Join(err, fmt.Errorf("write results: %w", werr))
-	}
-	o := &Outcome{Results: res, Out: out}
-	if latest != "" {
-		if cerr := CopyLatest(out, latest); cerr != nil {
-			say("the latest results copy %s not written: %v", latest, cerr)
-		} else {
-			o.Latest = latest
-		}
-	}
-	return o, err
+	return res, err
 }
 
 // SelfName names this process in the results' sut section when it serves the monolith itself.

@@ -3,6 +3,7 @@ package tradejob
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -23,52 +25,38 @@ import (
 	"github.com/tradebench/tradebench/trade/web"
 )
 
-// The main job end to end on a small data set: load, serve, drive stocktrader, write results —
+// The main job end to end on a small data set: load, serve, drive stocktrader, return results —
 // with zero errors — and a second run on the same working directory resets instead of loading.
-// Each run keeps its own results file; results.json is the latest's copy.
-// Mutant: outPath returning WORKDIR/results.json again (the old overwrite): the second run's
-// check that the first run's file is still there failed.
+// The job writes no results file: it returns them, and the command publishes them once
+// (report/publish). Mutant: tradejob-writes-results (the job writing WORKDIR/results.json
+// again, as before the command wrote them a second time) fails this test.
 func TestRunEmbedded(t *testing.T) {
 	dir := t.TempDir()
 	think := scenario.Think{}
 	cfg := Config{Workdir: dir, Accounts: 300, Quotes: 100,
 		Drive: driver.Config{Phases: driver.Phases{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second}, Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
 		Audit: StoreAudit(audit.Options{})}
-	var kept []string
 	for run := 1; run <= 2; run++ {
 		var log strings.Builder
 		cfg.Log = &log
-		out, err := Run(context.Background(), cfg)
+		got, err := Run(context.Background(), cfg)
 		// sync orders complete inside their request: no "order completion … p50 0.00 ms" line and
 		// no detail.orders (mutant: drop the !queued test — the line is back)
-		if strings.Contains(log.String(), "order completion") || out != nil && out.Results != nil && len(out.Results.Detail) > 0 {
+		if strings.Contains(log.String(), "order completion") || got != nil && len(got.Detail) > 0 {
 			t.Errorf("run %d: order completion reported in sync mode:\n%s", run, log.String())
 		}
 		if err != nil {
-			if out != nil && out.Results != nil {
-				for _, e := range out.Results.Errors {
+			if got != nil {
+				for _, e := range got.Errors {
 					t.Errorf("%s ×%d in %s: %s", e.Kind, e.Count, e.Transaction, e.Example)
 				}
 			}
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if !strings.HasPrefix(filepath.Base(out.Out), "results-") || out.Latest != filepath.Join(dir, LatestName) {
-			t.Errorf("results at %q, latest %q", out.Out, out.Latest)
+		if written, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(written) != 0 {
+			t.Errorf("run %d: the job wrote results itself: %v", run, written)
 		}
-		kept = append(kept, out.Out)
-		for _, k := range kept {
-			if _, err := os.Stat(k); err != nil {
-				t.Errorf("run %d: an earlier run's results are gone: %v", run, err)
-			}
-		}
-		latest, _ := os.ReadFile(out.Latest)
-		if own, _ := os.ReadFile(out.Out); len(own) == 0 || string(own) != string(latest) {
-			t.Errorf("run %d: %s is not a copy of the latest results", run, out.Latest)
-		}
-		res, err := report.ReadFile(out.Out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := roundTrip(t, got)
 		if v := res.Validity; v == nil || v.Verdict == report.Invalid {
 			t.Errorf("run %d: verdict %+v", run, v)
 		}
@@ -98,24 +86,33 @@ func TestRunEmbedded(t *testing.T) {
 	}
 }
 
-// A named results file that exists is refused before anything is loaded or driven, unless
-// Force. Mutant: the existence check skipped — the run started and the test's short deadline
-// was what stopped it, not the refusal.
-func TestRunKeepsExistingOut(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "mine.json")
-	os.WriteFile(out, []byte("{}"), 0o644)
-	_, err := Run(context.Background(), Config{Workdir: dir, Out: out, Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
-	if err == nil || !strings.Contains(err.Error(), "mine.json exists") || !strings.HasPrefix(err.Error(), "Out:") {
-		t.Fatalf("existing --out: %v", err)
+// A SQLite database in a directory that does not exist is refused before anything is made: no
+// working directory, no data set. Mutant: CheckDB always nil — the run went on and made the
+// working directory.
+func TestRunChecksDBFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "work")
+	_, err := Run(context.Background(), Config{Workdir: dir, DB: "sqlite:" + filepath.Join(dir, "no", "such", "x.db"), Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
+	var se *setting.Error
+	if !errors.As(err, &se) || se.Field != "DB" || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("a database in a missing directory: %v", err)
 	}
-	if _, serr := os.Stat(filepath.Join(dir, "stocktrader.db")); serr == nil {
-		t.Error("the data set was loaded before the refusal")
+	if _, serr := os.Stat(dir); serr == nil {
+		t.Error("the working directory was made before the refusal")
 	}
-	_, err = Run(context.Background(), Config{Workdir: dir, Out: filepath.Join(dir, "no", "such", "dir.json"), Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
-	if err == nil || !strings.Contains(err.Error(), "does not exist") {
-		t.Errorf("unwritable --out: %v", err)
+}
+
+// roundTrip is res as a results file says it: encoded and read back.
+func roundTrip(t *testing.T, res *report.Results) *report.Results {
+	t.Helper()
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
 	}
+	back, err := report.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }
 
 func TestRunRejectsBadDataSet(t *testing.T) {
@@ -145,15 +142,12 @@ func TestRunFailsOnAudit(t *testing.T) {
 	}
 	cfg := Config{Workdir: dir, DB: "sqlite:" + path, Accounts: 100, Quotes: 50,
 		Drive: driver.Config{Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second}, Audit: corrupt}
-	out, err := Run(context.Background(), cfg)
+	got, err := Run(context.Background(), cfg)
 	var af *audit.Failed
 	if !errors.As(err, &af) || af.Violations != 1 {
 		t.Fatalf("run on a corrupted database: %v, want audit.Failed with 1 violation", err)
 	}
-	res, rerr := report.ReadFile(out.Out)
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
+	res := roundTrip(t, got)
 	if a := res.Audit; a == nil || a.Passed || a.ByKind[audit.KindVolume] != 1 || len(a.Violations) != 1 {
 		t.Fatalf("results audit %+v, want one volume violation", a)
 	}
@@ -168,15 +162,11 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 		Drive: driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
 		Audit: StoreAudit(audit.Options{}),
 		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = remote.SOAP, orders.AsyncDurable }}
-	out, err := Run(context.Background(), cfg)
+	got, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// what the file says, after the JSON round trip
-	res, err := report.ReadFile(out.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := roundTrip(t, got) // what the file will say, after the JSON round trip
 	if a := res.Audit; a == nil || !a.Passed || a.OpenOrders != 0 {
 		t.Fatalf("audit %+v", a)
 	}

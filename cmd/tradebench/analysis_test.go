@@ -243,7 +243,7 @@ func TestExportCSVAndJUnit(t *testing.T) {
 }
 
 // Runs of different workloads are refused, with a message naming both and --force; --force
-// compares them. Mutant: runCompare skipping report.Comparable fails this test.
+// compares them. Mutant: publish.Compare skipping report.Comparable fails this test.
 func TestCompareRefusesMixedWorkloads(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join("..", "..", "report", "testdata", "v1-run.json"), filepath.Join("..", "..", "report", "testdata", "v1-sweep.json")

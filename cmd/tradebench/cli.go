@@ -4,15 +4,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/tradebench/tradebench/bench/cacheperfjob"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
@@ -81,41 +76,4 @@ func exitCode(err error) int {
 		return exitThresholds
 	}
 	return exitInternal
-}
-
-// writeResults is every workload's --out: the results JSON, the one "results written to" line,
-// and the HTML report beside it (pub nil or --no-report: none). out "" writes nothing.
-func writeResults(res *report.Results, out string, pub *publishFlags) error {
-	if out == "" || res == nil {
-		return nil
-	}
-	if err := res.WriteFile(out); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	fmt.Fprintf(os.Stderr, "results written to %s\n", out)
-	return pub.writeReport(res, out)
-}
-
-// runPaths checks run's --db and --out before anything is created: a SQLite database in a
-// directory that does not exist, or results for one, is refused.
-func runPaths(db, out string) error {
-	if db != "" {
-		if err := checkDSN(db); err != nil {
-			return err
-		}
-		if drv, target, _ := dsn.Parse(db); drv == dsn.SQLite {
-			if dir := filepath.Dir(strings.SplitN(target, "?", 2)[0]); !isDir(dir) {
-				return cliflag.Errorf("--db %s: the directory %s does not exist", db, dir)
-			}
-		}
-	}
-	if out != "" {
-		return checkOutDir(out)
-	}
-	return nil
-}
-
-func isDir(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.IsDir()
 }

@@ -81,14 +81,13 @@ func runMain(args []string) int {
 
 // nearestCommand is " did you mean X?" for the command nearest to name, or "".
 func nearestCommand(name string) string {
-	best, bd := "", 3
+	names := make([]string, 0, len(commands))
 	for n := range commands {
-		if d := suggest.Distance(name, n); d < bd || d == bd && n < best {
-			best, bd = n, d
-		}
+		names = append(names, n)
 	}
-	if best == "" {
-		return ""
+	sort.Strings(names)
+	if best := suggest.Nearest(name, names); best != "" {
+		return " did you mean " + best + "?"
 	}
-	return " did you mean " + best + "?"
+	return ""
 }

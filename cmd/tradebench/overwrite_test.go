@@ -13,7 +13,7 @@ import (
 // TestOutIsNotOverwrittenWithoutForce: `drive --out X` a second time refuses before any load,
 // naming --force (it silently replaced the results and their HTML report); --force replaces
 // them; an HTML report of that name alone is protected too; `run` says the same, from the one
-// rule. Mutant: overwrite-unchecked (checkOverwrite always nil) fails.
+// rule (report/publish). Mutant: overwrite-unchecked (publish.CheckOverwrite always nil) fails.
 func TestOutIsNotOverwrittenWithoutForce(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); w.Write([]byte("ok")) }))

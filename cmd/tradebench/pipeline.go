@@ -11,7 +11,6 @@ import (
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/report/htmlreport"
 )
 
 // The flags every load command shares (drive, run, wstest drive, xmlmark run, cacheperf sweep):
@@ -39,7 +38,7 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.Duration, "duration", def.Duration, "the measured steady state (-d)")
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
 	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
-	fs.Var(thinkFlag{&f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	fs.Var(scenario.ThinkValue{T: &f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
 	cliflag.Alias(fs, "users", "c", "threads")
 	cliflag.Alias(fs, "duration", "d", "steady")
 	cliflag.Alias(fs, "ramp-up", "rampup", "warmup")
@@ -74,25 +73,6 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 			set()
 		}
 	}
-}
-
-// thinkFlag is --think, parsed as it is given (a mistake names the flag at once).
-type thinkFlag struct{ t **scenario.Think }
-
-func (f thinkFlag) String() string {
-	if f.t == nil || *f.t == nil {
-		return ""
-	}
-	return (*f.t).String()
-}
-
-// NeedsUnit: a bare number given to --think gets the duration hint (cliflag.UnitValue).
-func (thinkFlag) NeedsUnit() bool { return true }
-
-func (f thinkFlag) Set(s string) error {
-	t, err := scenario.ParseThink(s)
-	*f.t = &t
-	return err
 }
 
 // pipelineFlags are the flags of every load command: the phases and the pipeline's settings.
@@ -156,15 +136,8 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	if cfg.Rules, err = f.rules.config(); err != nil {
 		return cfg, err
 	}
-	if f.out != "" {
-		if err := checkOverwrite(f.out, f.force, !f.publish.noReport); err != nil {
-			return cfg, err
-		}
-		if err := report.CheckWritable(f.out); err != nil {
-			return cfg, cliflag.Errorf("--out: %v", err)
-		}
-	}
-	return cfg, f.publish.load()
+	f.publish.Out, f.publish.Force = f.out, f.force
+	return cfg, f.publish.check()
 }
 
 // printLive tells the user where the run's live views are.
@@ -177,33 +150,9 @@ func printLive(metricsURL, dashboardURL string) {
 	}
 }
 
-// finish is every load command's end: it prices the results (with --pricing), prints the
-// summary, writes --out and the HTML report beside it, and passes on the run's error (its exit
-// status; an interrupted run's results are written all the same).
+// finish is every load command's end: it publishes the results once (report/publish: priced
+// with --pricing, the summary, --out and the HTML report beside it) and passes on the run's
+// error (its exit status; an interrupted run's results are written all the same).
 func (f *pipelineFlags) finish(res *report.Results, runErr error) error {
-	if res == nil {
-		return runErr
-	}
-	f.publish.price(res)
-	res.WriteSummary(os.Stdout)
-	return errors.Join(runErr, writeResults(res, f.out, &f.publish))
-}
-
-// checkOverwrite is the one overwrite rule of every command that writes results: an existing
-// results file — or the HTML report that would be written beside it (withReport) — is not
-// replaced unless --force is given, and the refusal comes before any load.
-func checkOverwrite(out string, force, withReport bool) error {
-	if force {
-		return nil
-	}
-	paths := []string{out}
-	if withReport {
-		paths = append(paths, htmlreport.PathFor(out))
-	}
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", p)
-		}
-	}
-	return nil
+	return errors.Join(runErr, f.publish.write(res))
 }

@@ -18,7 +18,7 @@ type quickFlags struct {
 }
 
 func (q *quickFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (400 and above as failed), only a connection failure is refused; redirects are not followed unless --redirects says so")
+	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (401 or 503 too, as wrk does), only a connection failure is refused or failed; redirects are not followed unless --redirects says so")
 	fs.Var(&q.headers, "header", "quick mode: add a request header 'Name: value' (repeatable)")
 	fs.Var(&q.headers, "H", "same as --header")
 	fs.StringVar(&q.method, "method", "", "quick mode: the HTTP method (default GET, or POST with --body)")

@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
-	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/logsafe"
-	"github.com/tradebench/tradebench/internal/suggest"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/report/htmlreport"
-	"github.com/tradebench/tradebench/report/pricing"
+	"github.com/tradebench/tradebench/report/publish"
 )
 
 func init() {
@@ -28,9 +23,10 @@ func runReport(ctx context.Context, args []string) error {
 		return runCompare(args[1:])
 	}
 	fs := cliflag.NewFlagSet("tradebench report", "RESULTS.json [flags]")
-	out := fs.String("out", "", "write the report here (default: beside the results, the same name with .html)")
-	pricingFile := fs.String("pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): adds price/performance")
-	format := fs.String("format", "html", "html (the report), csv (per-second series and transaction table) or junit (thresholds and verdict as JUnit test cases, for CI)")
+	r := publish.Render{Log: os.Stderr}
+	fs.StringVar(&r.Out, "out", "", "write the report here (default: beside the results, the same name with .html)")
+	fs.StringVar(&r.PricingFile, "pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): adds price/performance")
+	fs.StringVar(&r.Format, "format", "html", "html (the report), csv (per-second series and transaction table) or junit (thresholds and verdict as JUnit test cases, for CI)")
 	cliflag.SetHelp(fs, reportHelp)
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
@@ -39,138 +35,28 @@ func runReport(ctx context.Context, args []string) error {
 	if len(files) != 1 {
 		return cliflag.Errorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
 	}
-	res, err := report.ReadFile(files[0])
-	if err != nil {
-		return cliflag.Errorf("%v", err)
-	}
-	if *pricingFile != "" {
-		p, err := loadPricing(*pricingFile)
-		if err != nil {
-			return err
-		}
-		applyPricing(res, p)
-	}
-	switch *format {
-	case "html":
-	case "csv", "junit":
-		return writeExport(res, files[0], *out, *format)
-	default:
-		return cliflag.Errorf("--format: %q is not html, csv or junit%s", *format, suggest.DidYouMean(*format, []string{"html", "csv", "junit"}))
-	}
-	path := *out
-	if path == "" {
-		path = htmlreport.PathFor(files[0])
-	}
-	if err := checkOutDir(path); err != nil {
-		return err
-	}
-	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.Render(w, res) }); err != nil {
-		return fmt.Errorf("write the report: %w", err)
-	}
-	fmt.Fprintf(os.Stderr, "report written to %s\n", path)
-	return nil
+	r.File = files[0]
+	return publishError(r.Run())
 }
 
 func runCompare(args []string) error {
 	fs := cliflag.NewFlagSet("tradebench report compare", "A.json B.json… [flags]")
-	out := fs.String("out", "compare.html", "write the comparison here")
-	pricingFile := fs.String("pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
-	force := fs.Bool("force", false, "compare runs of different workloads or scenarios anyway")
+	c := publish.Compare{Log: os.Stderr}
+	fs.StringVar(&c.Out, "out", "compare.html", "write the comparison here")
+	fs.StringVar(&c.PricingFile, "pricing", "", "price every run with this price list (runs on the same system under test), replacing the prices the results have")
+	fs.BoolVar(&c.Force, "force", false, "compare runs of different workloads or scenarios anyway")
 	cliflag.SetHelp(fs, reportHelp)
-	files, err := parseWithFiles(fs, args)
-	if err != nil {
+	var err error
+	if c.Files, err = parseWithFiles(fs, args); err != nil {
 		return err
 	}
-	if len(files) < 2 {
-		return cliflag.Errorf("want two or more results files to compare, got %d", len(files))
-	}
-	if err := checkOutDir(*out); err != nil {
-		return err
-	}
-	var price *pricing.Pricing
-	if *pricingFile != "" {
-		if price, err = loadPricing(*pricingFile); err != nil {
-			return err
-		}
-	}
-	runs := make([]htmlreport.Run, len(files))
-	for i, f := range files {
-		res, err := report.ReadFile(f)
-		if err != nil {
-			return cliflag.Errorf("%v", err)
-		}
-		if price != nil {
-			applyPricing(res, price)
-		}
-		runs[i] = htmlreport.Run{Label: runLabel(files, i, res), Results: res}
-		// a results file is anyone's: what it says reaches the terminal escaped
-		fmt.Fprintf(os.Stderr, "%s: %s\n", logsafe.Terminal(runs[i].Label), logsafe.Terminal(res.Validity.VerdictLine()))
-		if i > 0 && !*force {
-			if err := report.Comparable(runs[0].Results, res); err != nil {
-				return cliflag.Errorf("%v; --force compares them anyway", err)
-			}
-		}
-	}
-	if err := htmlreport.WriteFile(*out, func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); err != nil {
-		return fmt.Errorf("write the comparison: %w", err)
-	}
-	fmt.Fprintf(os.Stderr, "comparison written to %s\n", *out)
-	return nil
+	return publishError(c.Run())
 }
 
-// runLabel names a run of a comparison by its --label, else by its file's base name, or by the
-// path as given when two files share a base name (a/results.json, b/results.json).
-func runLabel(files []string, i int, res *report.Results) string {
-	if res.Label != "" {
-		return res.Label
-	}
-	base := func(f string) string { return strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)) }
-	for j, f := range files {
-		if j != i && base(f) == base(files[i]) {
-			return files[i]
-		}
-	}
-	return base(files[i])
-}
-
-// writeExport writes --format csv (two files: the series and the transactions) or junit.
-func writeExport(res *report.Results, resultsPath, out, format string) error {
-	prefix := out
-	if prefix == "" {
-		prefix = strings.TrimSuffix(resultsPath, filepath.Ext(resultsPath))
-	}
-	type file struct {
-		path  string
-		write func(io.Writer) error
-	}
-	var files []file
-	if format == "csv" {
-		prefix = strings.TrimSuffix(prefix, ".csv")
-		files = []file{{prefix + ".series.csv", res.WriteSeriesCSV}, {prefix + ".transactions.csv", res.WriteTransactionsCSV}}
-	} else {
-		path := prefix + ".junit.xml"
-		if out != "" {
-			path = out
-		}
-		files = []file{{path, res.WriteJUnit}}
-	}
-	for _, f := range files {
-		if err := checkOutDir(f.path); err != nil {
-			return err
-		}
-		if err := htmlreport.WriteFile(f.path, f.write); err != nil {
-			return fmt.Errorf("write %s: %w", f.path, err)
-		}
-		fmt.Fprintf(os.Stderr, "%s written to %s\n", format, f.path)
-	}
-	return nil
-}
-
-// checkOutDir refuses, before any work, a report path whose directory does not exist.
+// checkOutDir refuses, before any work, an output file whose directory does not exist.
 func checkOutDir(path string) error {
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return cliflag.Errorf("--out: %s: the directory %s does not exist", path, dir)
+	if err := report.CheckWritable(path); err != nil {
+		return cliflag.Errorf("--out: %v", err)
 	}
 	return nil
 }
@@ -191,71 +77,46 @@ func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// publishFlags are the flags of the commands that write results (run, drive): the HTML report
-// beside them and their price/performance.
-type publishFlags struct {
-	noReport    bool
-	pricingFile string
-	pricing     *pricing.Pricing
-}
+// publishFlags are the flags of the commands that write results: the report beside them and
+// their price (--out and --force are the pipeline's). They set a publish.Output, which checks
+// the paths before the run and publishes the results once after it.
+type publishFlags struct{ publish.Output }
 
 func (p *publishFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&p.noReport, "no-report", false, "do not write the HTML report beside the results file (--out X.json → X.html)")
-	fs.StringVar(&p.pricingFile, "pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): the results get price/performance (cost per TPS)")
+	fs.BoolVar(&p.NoReport, "no-report", false, "do not write the HTML report beside the results file (--out X.json → X.html)")
+	fs.StringVar(&p.PricingFile, "pricing", "", "price list of the system under test (YAML: currency, items of {name, cost}): the results get price/performance (cost per TPS)")
 }
 
-// load reads the price list before the run, so a mistake in it costs seconds, not a run.
-func (p *publishFlags) load() error {
-	if p.pricingFile == "" {
-		return nil
-	}
-	var err error
-	p.pricing, err = loadPricing(p.pricingFile)
-	return err
+// check is Output.Check with the command line's streams and flag names.
+func (p *publishFlags) check() error {
+	p.Summary, p.Log = os.Stdout, os.Stderr
+	return publishError(p.Check())
 }
 
-// price adds price/performance to the results, when there is a price list.
-func (p *publishFlags) price(res *report.Results) {
-	if p != nil && p.pricing != nil {
-		applyPricing(res, p.pricing)
-	}
-}
+// write publishes the results (Output.Write); a refusal names the flag.
+func (p *publishFlags) write(res *report.Results) error { return publishError(p.Write(res)) }
 
-// writeReport writes the HTML report beside the results file, unless --no-report.
-func (p *publishFlags) writeReport(res *report.Results, resultsPath string) error {
-	if p == nil || p.noReport || resultsPath == "" {
-		return nil
+// publishNames names the flags that set report/publish's fields.
+var publishNames = cliflag.Names{"Out": "out", "PricingFile": "pricing", "Format": "format"}
+
+// publishError maps report/publish's errors to the command line: bad input is a usage error
+// (exit 2) naming the flag; a file that could not be written passes as it is.
+func publishError(err error) error {
+	var ex *publish.ExistsError
+	var nc *report.NotComparable
+	var se *setting.Error
+	switch {
+	case errors.As(err, &ex):
+		return cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", ex.Path)
+	case errors.As(err, &nc):
+		return cliflag.Errorf("%v; --force compares them anyway", nc)
+	case errors.As(err, &se) && (se.Field == "File" || se.Field == "Files"):
+		return cliflag.Errorf("%v", se.Err) // the message names the file
 	}
-	path := htmlreport.PathFor(resultsPath)
-	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.Render(w, res) }); err != nil {
-		return fmt.Errorf("write the report: %w", err)
-	}
-	fmt.Fprintf(os.Stderr, "report written to %s\n", path)
-	return nil
+	return publishNames.OrUsage(err)
 }
 
 // addLabel registers --label, the run's name, on a load command.
 func addLabel(fs *flag.FlagSet, label *string) {
 	fs.StringVar(label, "label", "", "name of the run in the summary, the report and comparisons (default: the workload and its key settings, e.g. \"stocktrader 50 users\")")
-}
-
-// loadPricing reads --pricing; any mistake in the file is a usage error naming the file and line.
-func loadPricing(path string) (*pricing.Pricing, error) {
-	p, err := pricing.Load(path)
-	if err != nil {
-		return nil, cliflag.Errorf("--pricing: %v", err)
-	}
-	return p, nil
-}
-
-// applyPricing fills the results' price/performance and says it; a run without throughput is
-// not priced (there is nothing to divide by), which is said too.
-func applyPricing(res *report.Results, p *pricing.Pricing) {
-	pp, err := p.For(res)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "price/performance: not priced: %v\n", err)
-		return
-	}
-	res.PricePerformance = pp
-	fmt.Fprintf(os.Stderr, "price/performance: %s %s per TPS (%s %s over %.2f TPS, %s)\n", pp.PerTPS, pp.Currency, pp.Total, pp.Currency, pp.TPS, pp.TPSOf)
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/suggest"
-	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -26,7 +23,7 @@ func init() {
 var runHelp = helpText("run.txt")
 
 // runFlags names the flags that set tradejob.Config's fields.
-var runFlags = cliflag.Names{"Out": "out", "Force": "force"}
+var runFlags = cliflag.Names{"DB": "db"}
 
 func runRun(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench run", "[flags]")
@@ -91,12 +88,13 @@ func runRun(ctx context.Context, args []string) error {
 	if !given["users"] && !given["c"] && !given["rate"] && ff.agents == 0 {
 		f.peak = true // no load given: measure capacity
 	}
+	f.publish.Dir = *workdir // without --out, every run keeps its own results there
 	cfg, err := f.config(fs, "")
 	if err != nil {
 		return err
 	}
-	if err := runPaths(*db, f.out); err != nil {
-		return err // refused before the working directory is made: a failed run leaves nothing
+	if err := tradejob.CheckDB(*db); err != nil {
+		return runFlags.UsageError(err) // refused before the working directory is made: a failed run leaves nothing
 	}
 	if ff.agents != 0 && f.cfg.Target == "" {
 		return cliflag.Errorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
@@ -112,58 +110,21 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	job := func(e embedded, dc driver.Config) tradejob.Config {
-		return tradejob.Config{Workdir: *workdir, DB: e.db, Accounts: *accounts, Quotes: *quotes, Drive: dc, Out: f.out, Force: f.force, Log: os.Stderr,
+		return tradejob.Config{Workdir: *workdir, DB: e.db, Accounts: *accounts, Quotes: *quotes, Drive: dc, Log: os.Stderr,
 			Audit: tradejob.StoreAudit(audit.Options{}),
 			Serve: func(c *server.Config) { c.Access, c.Orders.Mode = e.access, e.orders }}
 	}
 	if vsKey != "" {
-		paths, err := versusFiles(f.out, *workdir, f.force, !f.publish.noReport)
+		paths, err := versusFiles(&f.publish, *workdir)
 		if err != nil {
 			return err
 		}
 		return runVersus(ctx, &f.publish, cfg, vsKey, sides, f.repeat, paths, job)
 	}
-	out, err := tradejob.Run(ctx, job(sides[0], cfg))
-	if out == nil || out.Results == nil {
+	res, err := tradejob.Run(ctx, job(sides[0], cfg))
+	if res == nil {
 		return runFlags.OrUsage(driverFlags.OrUsage(err))
 	}
-	err = agentLossHint(err)
-	addVerification(out.Results, verified)
-	if (f.publish.pricing != nil || verified != nil) && out.Out != "" {
-		// the job wrote the results; priced or verified, they are written again (atomically)
-		// with the price and the verification
-		f.publish.price(out.Results)
-		if werr := out.Results.WriteFile(out.Out); werr != nil {
-			err = errors.Join(err, fmt.Errorf("write results: %w", werr))
-		}
-	}
-	out.Results.WriteSummary(os.Stdout)
-	if out.Out != "" {
-		fmt.Fprintf(os.Stderr, "results written to %s\n", out.Out)
-		if rerr := f.publish.writeReport(out.Results, out.Out); rerr != nil {
-			err = errors.Join(err, rerr)
-		}
-		if out.Latest != "" {
-			fmt.Fprintf(os.Stderr, "latest results: %s\n", out.Latest)
-			if rerr := copyLatest(&f.publish, out.Out, out.Latest); rerr != nil {
-				err = errors.Join(err, rerr)
-			}
-		}
-	}
-	return err
-}
-
-// copyLatest makes the work directory's results.json and results.html the latest run's (after
-// pricing rewrote the results, when it did).
-func copyLatest(pub *publishFlags, out, latest string) error {
-	if err := tradejob.CopyLatest(out, latest); err != nil {
-		return fmt.Errorf("the latest results copy: %w", err)
-	}
-	if pub.noReport {
-		return nil
-	}
-	if err := tradejob.CopyLatest(htmlreport.PathFor(out), htmlreport.PathFor(latest)); err != nil {
-		return fmt.Errorf("the latest report copy: %w", err)
-	}
-	return nil
+	addVerification(res, verified)
+	return f.finish(res, agentLossHint(err))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
+	"github.com/tradebench/tradebench/report/publish"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
 )
@@ -52,8 +52,8 @@ func (e embedded) set(key, value string) (embedded, error) {
 		}
 		e.orders = om
 	case "db":
-		if err := runPaths(value, ""); err != nil {
-			return e, cliflag.Errorf("--versus db=…: %v", err)
+		if err := tradejob.CheckDB(value); err != nil {
+			return e, cliflag.Errorf("--versus db=…: %v", errors.Unwrap(err))
 		}
 		e.db = value
 	default:
@@ -91,22 +91,19 @@ func parseVersus(s string, keys []string) (key, value string, err error) {
 
 // versusFiles are where an A/B comparison's files go — --out X.json gives X-A.json, X-B.json
 // (each with its report) and X-compare.html; without it, versus-YYYYMMDD-HHMMSS-… in the work
-// directory — checked before any load: an existing file is not overwritten without --force.
-func versusFiles(out, workdir string, force, withReport bool) ([3]string, error) {
-	base := strings.TrimSuffix(out, filepath.Ext(out))
-	if out == "" {
+// directory — checked before any load by the one overwrite rule (report/publish).
+func versusFiles(pub *publishFlags, workdir string) ([3]string, error) {
+	base := strings.TrimSuffix(pub.Out, filepath.Ext(pub.Out))
+	if pub.Out == "" {
 		base = filepath.Join(workdir, "versus-"+time.Now().UTC().Format("20060102-150405"))
 	}
 	paths := [3]string{base + "-A.json", base + "-B.json", base + "-compare.html"}
 	for _, p := range paths[:2] {
-		if err := checkOverwrite(p, force, withReport); err != nil {
+		if err := publishError(pub.To(p).Check()); err != nil {
 			return paths, err
 		}
 	}
-	if _, err := os.Stat(paths[2]); err == nil && !force {
-		return paths, cliflag.Errorf("--out: %s exists: results are not overwritten; remove it, choose another name, or give --force", paths[2])
-	}
-	return paths, nil
+	return paths, publishError(publish.CheckOverwrite(pub.Force, paths[2]))
 }
 
 // runVersus is 'run --versus': n trials of A and n of B, interleaved in a random order per pair
@@ -129,31 +126,22 @@ func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key st
 		c := cfg
 		c.Repeat, c.Label = 1, labels[k]
 		tc := job(sides[k], c)
-		tc.Out, tc.Force = "", false // each trial its own results file in the work directory
-		out, err := tradejob.Run(ctx, tc)
-		if out == nil || out.Results == nil {
+		res, err := tradejob.Run(ctx, tc)
+		if res == nil {
 			return nil, runFlags.OrUsage(driverFlags.OrUsage(err))
 		}
-		return out.Results, agentLossHint(err)
+		// each trial keeps its own results file in the work directory (no report: each side's
+		// results, with every trial, are the report)
+		trialOut := publish.Output{Dir: tc.Workdir, NoReport: true, Log: os.Stderr}
+		return res, errors.Join(agentLossHint(err), trialOut.Write(res))
 	})
 	for i, res := range []*report.Results{a, b} {
-		if res == nil {
-			continue
-		}
-		pub.price(res)
-		res.WriteSummary(os.Stdout)
-		if werr := writeResults(res, paths[i], pub); werr != nil {
-			err = errors.Join(err, werr)
-		}
+		err = errors.Join(err, publishError(pub.To(paths[i]).Write(res)))
 	}
 	if a == nil || b == nil {
 		return err
 	}
 	report.WriteComparison(os.Stdout, a, b)
 	runs := []htmlreport.Run{{Label: labels[0], Results: a}, {Label: labels[1], Results: b}}
-	if werr := htmlreport.WriteFile(paths[2], func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); werr != nil {
-		return errors.Join(err, fmt.Errorf("write the comparison: %w", werr))
-	}
-	fmt.Fprintf(os.Stderr, "comparison written to %s\n", paths[2])
-	return err
+	return errors.Join(err, publish.WriteCompare(paths[2], runs, os.Stderr))
 }

@@ -126,7 +126,11 @@ type Field struct {
 // Check is what a response must satisfy for its transaction to pass. With no Status list any
 // final status below 400 passes.
 type Check struct {
-	Status      []int
+	Status []int
+	// AnyStatus passes every final status: quick mode's one URL is measured as it answers, as
+	// wrk, hey and oha measure it (a 401 or a 503 is an answer, counted by its status), while a
+	// scenario's request checks what its flow needs. Not in the file format.
+	AnyStatus   bool
 	Contains    []*Template
 	NotContains []*Template
 	Regex       []*Pattern // may hold {{var}} holes, whose values are matched literally

@@ -137,3 +137,28 @@ func (t Think) String() string {
 	}
 	return "0"
 }
+
+// ThinkValue is a think time given on a command line (a flag.Value): T points at the setting,
+// nil while none is given (the workload keeps its own). It is parsed as it is given, so a
+// mistake names the flag at once.
+type ThinkValue struct{ T **Think }
+
+func (v ThinkValue) String() string {
+	if v.T == nil || *v.T == nil {
+		return ""
+	}
+	return (*v.T).String()
+}
+
+func (v ThinkValue) Set(s string) error {
+	t, err := ParseThink(s)
+	if err != nil {
+		return err
+	}
+	*v.T = &t
+	return nil
+}
+
+// NeedsUnit tells the command line that a bare number given as a think time lacks its unit
+// ("1" is refused with the hint "1s"), as a duration flag's would.
+func (ThinkValue) NeedsUnit() bool { return true }

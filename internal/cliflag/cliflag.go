@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -201,27 +200,15 @@ func Dashed(name string) string {
 	return "--" + name
 }
 
-// nearestFlag is the visible flag of fs closest to name (by edit distance, or name a prefix of
-// it), or "" when none is near enough to be what was meant.
+// nearestFlag is the visible flag of fs nearest to name (suggest.Nearest: a few edits away, or
+// name a prefix of it), or "" when none is near enough to be what was meant. Hidden aliases and
+// one-letter flags are never suggested: the help does not list them.
 func nearestFlag(fs *flag.FlagSet, name string) string {
-	type cand struct {
-		name string
-		d    int
-	}
-	var cs []cand
+	var names []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if _, hidden := f.Value.(aliasValue); hidden || len(f.Name) == 1 {
-			return
+		if _, hidden := f.Value.(aliasValue); !hidden && len(f.Name) > 1 {
+			names = append(names, f.Name)
 		}
-		d := suggest.Distance(name, f.Name)
-		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
-			d = min(d, 1)
-		}
-		cs = append(cs, cand{f.Name, d})
 	})
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d || cs[i].d == cs[j].d && cs[i].name < cs[j].name })
-	if len(cs) == 0 || cs[0].d > max(2, len(name)/3) {
-		return ""
-	}
-	return cs[0].name
+	return suggest.Nearest(name, names)
 }

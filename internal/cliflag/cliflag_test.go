@@ -76,7 +76,7 @@ func TestJoinedShortFlags(t *testing.T) {
 
 // TestParseMistakesAreOneLine: every mistake is one usage error (wrapping ErrUsage) that says
 // what is wrong with a hint and where the help is. Mutants: cliflag-no-did-you-mean (nearestFlag
-// finding nothing), cliflag-duration-no-hint (isDurationFlag false: "not a number" for a
+// offered no flag), cliflag-duration-no-hint (isDurationFlag false: "not a number" for a
 // duration), cliflag-alias-named-old (the message names -d, not --duration), cliflag-unit-ignored
 // (--think 1 without the hint).
 func TestParseMistakesAreOneLine(t *testing.T) {

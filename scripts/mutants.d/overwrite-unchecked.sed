@@ -1,4 +1,4 @@
 # results: an existing --out overwritten without --force
 # kill: ./cmd/tradebench TestOutIsNotOverwrittenWithoutForce
-# file: cmd/tradebench/pipeline.go
+# file: report/publish/publish.go
 s#^\tif force {$#\tif true {#

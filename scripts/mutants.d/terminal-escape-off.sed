@@ -1,5 +1,5 @@
 # report compare prints a results file's label raw on the terminal
 # kill: ./cmd/tradebench TestUntrustedResultsReachTerminalAndCSVEscaped
-# file: cmd/tradebench/report.go
+# file: report/publish/render.go
 # expect: control character
 s#logsafe.Terminal(runs\[i\].Label)#runs[i].Label#
