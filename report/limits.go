@@ -1,9 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/internal/setting"
@@ -11,11 +8,11 @@ import (
 
 // Limits are the thresholds a user sets on a run, in the units a user gives them (the command
 // line's --max-error-rate, --max-p90, --max-p99, --min-tps); Thresholds turns them into the
-// criteria the results are checked against.
+// criteria the results are checked against (a latency in milliseconds).
 type Limits struct {
-	// MaxErrorRate is the most failed transactions, a fraction or percent ("0.0001", "0.01%";
-	// "" = none: a rate of 0 is a limit, no failure at all).
-	MaxErrorRate string
+	// MaxErrorRate is the most failed transactions, a fraction (nil = none: a rate of 0 is a
+	// limit, no failure at all).
+	MaxErrorRate *float64
 	// MaxP90 and MaxP99 bound the percentiles over all transactions; MinTPS is the fewest
 	// passed transactions per second (0 = none).
 	MaxP90, MaxP99 time.Duration
@@ -29,12 +26,11 @@ func (l Limits) Thresholds() ([]Threshold, error) {
 		return nil, err
 	}
 	var ts []Threshold
-	if l.MaxErrorRate != "" {
-		r, err := ParseRate(l.MaxErrorRate)
-		if err != nil {
-			return nil, &setting.Error{Field: "MaxErrorRate", Err: err}
+	if r := l.MaxErrorRate; r != nil {
+		if *r < 0 || *r > 1 || *r != *r {
+			return nil, setting.Errorf("MaxErrorRate", "must be a fraction between 0 and 1, got %v", *r)
 		}
-		ts = append(ts, MaxErrorRate(r))
+		ts = append(ts, MaxErrorRate(*r))
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	if l.MaxP90 > 0 {
@@ -47,20 +43,4 @@ func (l Limits) Thresholds() ([]Threshold, error) {
 		ts = append(ts, MinTPS(l.MinTPS))
 	}
 	return ts, nil
-}
-
-// ParseRate reads a rate as users write it, a fraction or a percent: 0.01 or 1%, between 0 and 1.
-func ParseRate(s string) (float64, error) {
-	pct := strings.HasSuffix(s, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number or percentage", s)
-	}
-	if pct {
-		v /= 100
-	}
-	if v < 0 || v > 1 || v != v {
-		return 0, fmt.Errorf("%q is not between 0 and 1 (0%% and 100%%)", s)
-	}
-	return v, nil
 }

@@ -72,7 +72,8 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.Float64Var(&f.pc.Max, "peak-max", peak.DefaultMax, "capacity search: most users (or iterations/s) tried")
 	cliflag.Alias(fs, "peak-max", "peak-max-users")
 	fs.Float64Var(&f.pc.Factor, "peak-factor", peak.DefaultFactor, "capacity search: load multiplier from one growth step to the next")
-	fs.DurationVar(&f.pc.StepRampUp, "peak-ramp-up", peak.DefaultStepRampUp, "capacity search: each step's ramp-up")
+	f.pc.StepRampUp = new(peak.DefaultStepRampUp) // 0s is a ramp-up too
+	fs.DurationVar(f.pc.StepRampUp, "peak-ramp-up", peak.DefaultStepRampUp, "capacity search: each step's ramp-up")
 	fs.DurationVar(&f.pc.StepDuration, "peak-step-duration", peak.DefaultStepDuration, "capacity search: each step's measured time")
 	fs.DurationVar(&f.pc.ConfirmDuration, "peak-confirm", peak.DefaultConfirmDuration, "capacity search: the confirming run's measured time at the peak (its ramp-up is "+peak.DefaultConfirmRampUp.String()+")")
 	fs.DurationVar(&f.pc.MaxP90, "peak-p90", peak.DefaultMaxP90, "capacity search: latency bound on a step's p90 (0 = none)")

@@ -103,7 +103,11 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	f.progress = cliflag.AddProgress(fs)
 	f.publish.register(fs)
 	f.rules.register(fs)
-	fs.StringVar(&f.limits.MaxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
+	fs.Func("max-error-rate", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)", func(s string) error {
+		v, err := cliflag.ParseFraction(s, 1)
+		f.limits.MaxErrorRate = &v
+		return err
+	})
 	fs.DurationVar(&f.limits.MaxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
 	fs.DurationVar(&f.limits.MaxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
 	fs.Float64Var(&f.limits.MinTPS, "min-tps", 0, "threshold: fewest passed transactions per second")

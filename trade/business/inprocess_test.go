@@ -690,3 +690,37 @@ func TestOrdersWithClosedAsTwoCalls(t *testing.T) {
 		}
 	})
 }
+
+// RegisterAndLogin answers what Register and then Login answer (DayTrader's registration): the
+// account with its first login counted, whose password then logs in, and a taken user id
+// refused without a change. Mutant: the account created without its login counted
+// (scripts/mutants.d/business-register-login-uncounted.sed).
+func TestRegisterAndLoginAsTwoCalls(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		_, svc := setup(t, dsn, small(), business.Options{})
+		r := trade.RegisterRequest{UserID: "two", Password: "pw", FullName: "T", Address: "A", Email: "t@e.x", CreditCard: "1", OpenBalance: 100_00}
+		must[trade.Account](t)(svc.Register(ctx, r))
+		want := must[trade.Account](t)(svc.Login(ctx, "two", "pw"))
+		r.UserID = "one"
+		got := must[trade.Account](t)(svc.RegisterAndLogin(ctx, r))
+		if got.LoginCount != want.LoginCount || got.LogoutCount != want.LogoutCount || got.Balance != want.Balance ||
+			got.OpenBalance != want.OpenBalance || got.AccountID == 0 || got.LastLogin.IsZero() {
+			t.Errorf("RegisterAndLogin = %+v; Register and Login: %+v", got, want)
+		}
+		if stored := must[trade.Account](t)(svc.GetAccountData(ctx, "one")); stored.LoginCount != 1 || stored.AccountID != got.AccountID {
+			t.Errorf("stored account %+v, want one login and id %d", stored, got.AccountID)
+		}
+		if again := must[trade.Account](t)(svc.Login(ctx, "one", "pw")); again.LoginCount != 2 {
+			t.Errorf("login after registering: %d logins, want 2", again.LoginCount)
+		}
+		if _, err := svc.Login(ctx, "one", "wrong"); trade.AsError(err) == nil || trade.AsError(err).Code != trade.CodeUnauthorized {
+			t.Errorf("wrong password after registering: %v, want unauthorized", err)
+		}
+		_, err := svc.RegisterAndLogin(ctx, r)
+		wantCode(t, "duplicate register", err, trade.CodeConflict)
+		if stored := must[trade.Account](t)(svc.GetAccountData(ctx, "one")); stored.LoginCount != 2 {
+			t.Errorf("a refused registration changed the account: %+v", stored)
+		}
+	})
+}
