@@ -79,16 +79,16 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 // A flag that sets a driver.Config field as it is is bound to cfg's (drive's own too: the
 // library fills its defaults and checks it); the others need reading or parsing.
 type pipelineFlags struct {
-	phases        *phaseFlags
-	cfg           driver.Config
-	out           string
-	repeat        int
-	progress      *cliflag.Progress
-	publish       publishFlags
-	rules         rulesFlags
-	limits        report.Limits
-	liveTokenFile string
-	force         bool
+	phases                        *phaseFlags
+	cfg                           driver.Config
+	out                           string
+	repeat                        int
+	progress                      *cliflag.Progress
+	publish                       publishFlags
+	rules                         rulesFlags
+	limits                        report.Limits
+	liveTokenFile, liveAllowHosts string
+	force                         bool
 }
 
 // thresholdFlags names the flags that set report.Limits' fields.
@@ -114,7 +114,7 @@ func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut str
 	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
 	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
 	fs.StringVar(&f.liveTokenFile, "live-token-file", "", "require the token in this file (yours alone, mode 600) of every request to --metrics-listen and --dashboard: open the dashboard as http://ADDR/?token=TOKEN, scrape with Authorization: Bearer TOKEN")
-	fs.Var((*cliflag.Comma)(&f.cfg.LiveAllowHosts), "live-allow-host", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
+	fs.StringVar(&f.liveAllowHosts, "live-allow-host", "", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
 	fs.StringVar(&f.cfg.FaultsFile, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
 	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 }
@@ -133,6 +133,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			return cfg, cliflag.Errorf("--live-token-file: %v", err)
 		}
 	}
+	cfg.LiveAllowHosts = cliflag.SplitList(f.liveAllowHosts)
 	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
 	if cfg.Thresholds, err = f.limits.Thresholds(); err != nil {
 		return cfg, thresholdFlags.UsageError(err)

@@ -12,7 +12,7 @@ import (
 // default in quick mode is none: the URL's own answer is what is measured.
 type quickFlags struct {
 	url     string
-	headers cliflag.Strings
+	headers cliflag.List
 	method  string
 	body    string
 }
