@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/live"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/report"
@@ -129,7 +128,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	}
 	cfg.Repeat, cfg.OnLive = f.repeat, printLive
 	if f.liveTokenFile != "" {
-		if cfg.LiveToken, err = live.ReadToken(f.liveTokenFile); err != nil {
+		if cfg.LiveToken, err = driver.ReadLiveToken(f.liveTokenFile); err != nil {
 			return cfg, cliflag.Errorf("--live-token-file: %v", err)
 		}
 	}

@@ -1,5 +1,5 @@
 # the live views accept a token too short to be access control
-# kill: ./driver/live TestReadToken
-# file: driver/live/token.go
+# kill: ./driver TestReadLiveToken
+# file: driver/livetoken.go
 # expect: a short token
-s#if len(t) < MinTokenLen {#if len(t) < 0 {#
+s#if len(t) < MinLiveTokenLen {#if len(t) < 0 {#
