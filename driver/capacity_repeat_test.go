@@ -16,7 +16,7 @@ import (
 // Mutant: RepeatOf not keeping the search's capacity — no "Capacity (TPS)" line.
 func TestRepeatedCapacitySearch(t *testing.T) {
 	srv, _ := trivial(t)
-	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: 100 * time.Millisecond, StepDuration: time.Second,
+	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: new(100 * time.Millisecond), StepDuration: time.Second,
 		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: time.Second}
 	think := thinkFixed(20 * time.Millisecond)
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 1, Think: &think}, Peak: pc, Repeat: 2, NoPreflight: true}, HTTP)

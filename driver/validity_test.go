@@ -57,7 +57,7 @@ func TestIdleServerUnderCapacityClaim(t *testing.T) {
 		t.Skip("no sleep command:", err)
 	}
 	t.Cleanup(func() { idle.Process.Kill(); idle.Wait() })
-	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: 100 * time.Millisecond, StepDuration: time.Second,
+	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: new(100 * time.Millisecond), StepDuration: time.Second,
 		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: 2 * time.Second}
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 1}, Peak: pc,
 		Resources: []sut.Source{&sut.Proc{ProcName: "idle server", Pid: idle.Process.Pid}}}, HTTP)
@@ -106,7 +106,7 @@ func TestServedHere(t *testing.T) {
 // run still has the driver's CPU (the deterministic check is load's TestDriverCPUStoppedEarly).
 func TestSearchMeasuresDriverCPU(t *testing.T) {
 	srv, _ := trivial(t)
-	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: 100 * time.Millisecond, StepDuration: time.Second,
+	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: new(100 * time.Millisecond), StepDuration: time.Second,
 		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: time.Second}
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 1}, Peak: pc}, HTTP)
 	if res == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/money"
+	"github.com/tradebench/tradebench/internal/setting"
 )
 
 // Limits bound what one request may ask of a server (and what a client accepts back), so hostile
@@ -37,13 +38,34 @@ func (l Limits) OrDefault() Limits {
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	if l.MaxBodyBytes > 1<<30 { // parsers index documents with int32
-		l.MaxBodyBytes = 1 << 30
+	if l.MaxBodyBytes > MaxBodyBytes {
+		l.MaxBodyBytes = MaxBodyBytes
 	}
 	if l.MaxItems <= 0 {
 		l.MaxItems = DefaultMaxItems
 	}
 	return l
+}
+
+// The bounds Validate holds limits to.
+const (
+	MinBodyBytes = 1 << 10
+	MaxBodyBytes = 1 << 30 // parsers index documents with int32
+	// MaxMaxItems is the most items a limit may allow: protobuf refuses messages nested deeper
+	// than 10,000, so a longer gRPC list (each node nests the next) could never arrive.
+	MaxMaxItems = 9000
+)
+
+// Validate reports a limit out of its bounds as a *setting.Error naming the field; a zero field
+// is the default (see OrDefault).
+func (l Limits) Validate() error {
+	if b := l.MaxBodyBytes; b != 0 && (b < MinBodyBytes || b > MaxBodyBytes) {
+		return setting.Errorf("MaxBodyBytes", "want %d to %d bytes, got %d", MinBodyBytes, MaxBodyBytes, b)
+	}
+	if n := l.MaxItems; n != 0 && (n < 1 || n > MaxMaxItems) {
+		return setting.Errorf("MaxItems", "want 1 to %d, got %d", MaxMaxItems, n)
+	}
+	return nil
 }
 
 // ErrTooMany is returned (wrapped) when a request exceeds Limits.MaxItems.

@@ -29,6 +29,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/bytesize"
@@ -402,7 +403,9 @@ func openStore(ctx context.Context, cfg *Config, maxKey int) (blobstore.Store, f
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, "cacheperf sweep: loading %d items of %s into a temporary SQLite database in %s\n", items, bytesize.Format(cfg.Size), dir)
 	}
-	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: cfg.Log}); err != nil {
+	p := progress.NewCount(cfg.Log, false, "cacheperf load", "items")
+	p.UnitBytes = cfg.Size
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: items, Size: cfg.Size, Seed: cfg.Seed, Progress: p.Update}); err != nil {
 		done()
 		return nil, nil, err
 	}

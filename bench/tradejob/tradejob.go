@@ -283,7 +283,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 			what = fmt.Sprintf("%g iterations/s", pc.Start)
 		}
 		say("measuring capacity with %s at %s: load grows ×%g from %s (%v ramp-up + %v per step) to the knee, bisects, then confirms at the peak for %v",
-			dc.Scenario, dc.Target, pc.Factor, what, pc.StepRampUp, pc.StepDuration, pc.ConfirmDuration)
+			dc.Scenario, dc.Target, pc.Factor, what, *pc.StepRampUp, pc.StepDuration, pc.ConfirmDuration)
 		if srv != nil {
 			say("the driver shares this machine and process with the server: the capacity measured includes the driver's own cost")
 		}

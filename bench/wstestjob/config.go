@@ -332,6 +332,23 @@ func (c *Config) MixString() string {
 	return strings.Join(parts, ",")
 }
 
+// ConfigTable is 'wstest configs': the built-in configurations, one name a line, under how to
+// run one.
+func ConfigTable() string {
+	var b strings.Builder
+	b.WriteString("built-in WSTest configurations (run with: tradebench wstest drive --config NAME --target URL):\n")
+	for _, n := range Builtins() {
+		b.WriteString("  " + n + "\n")
+	}
+	return b.String()
+}
+
+// Header is the line a run starts with: the mix, the encoding, the methodology and the load.
+func (c *Config) Header() string {
+	return fmt.Sprintf("wstest %s over %s, %s methodology: %d users, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v",
+		c.MixString(), c.Encoding, c.Methodology, c.Users, c.ThinkOr(scenario.Think{}).Mean(), c.KeepAlive, c.ListSize, c.NumBytes, c.RampUp, c.Duration, c.RampDown)
+}
+
 // BuiltinText returns a built-in configuration's INI text.
 func BuiltinText(name string) (string, error) {
 	b, err := builtins.ReadFile(path.Join("configs", strings.TrimSuffix(name, ".ini")+".ini"))

@@ -8,14 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/recorder"
 	"github.com/tradebench/tradebench/driver/scenario"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/xmlmark"
 )
@@ -38,6 +41,46 @@ type Config struct {
 // New is the run of configuration c under its own phases.
 func New(c *xmlmark.Config) Config {
 	return Config{XML: c, Phases: driver.Phases{Users: c.Agents, RampUp: c.RampUp, Duration: c.SteadyState, RampDown: c.RampDown}}
+}
+
+// Validate reports a run that cannot be made, as a *setting.Error naming the field: the phases
+// (a measured window needed), the configuration's settings and the Only restriction against the
+// configuration's mix. The configuration was checked when it was read, so what Check finds now
+// is an override: the Validation percentage (the only one the command line sets).
+func (c *Config) Validate() error {
+	if err := c.Phases.Validate(true); err != nil {
+		return err
+	}
+	if err := c.XML.Check(); err != nil {
+		return setting.Errorf("Validation", "%v", err)
+	}
+	if _, err := c.XML.Mix(c.Only); err != nil {
+		return setting.Errorf("Only", "%v", err)
+	}
+	return nil
+}
+
+// Header is the line a run starts with: the configuration and its load shape.
+func (c *Config) Header() string {
+	return fmt.Sprintf("xmlmark %s: %d users, ramp-up %v, steady %v, ramp-down %v", c.XML.Name, c.Users, c.RampUp, c.Duration, c.RampDown)
+}
+
+// WriteSummary writes what a run's results add to the common summary: each kind's MB/s of
+// documents processed, then the run's notes. A run in which transactions failed returns an
+// error saying how many (the failures themselves are in the summary's errors).
+func WriteSummary(w io.Writer, res *report.Results) error {
+	if d, err := DetailOf(res); err == nil {
+		for _, k := range slices.Sorted(maps.Keys(d.ParsedMBPerSec)) {
+			fmt.Fprintf(w, "%s: %.1f MB/s of documents processed\n", k, d.ParsedMBPerSec[k])
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if res.Total.Errors > 0 {
+		return fmt.Errorf("%d transactions failed (see the errors above)", res.Total.Errors)
+	}
+	return nil
 }
 
 // Run runs c through the one pipeline (driver.Drive) under the drive's other settings d.

@@ -109,7 +109,6 @@ func (s *pgStore) Load(ctx context.Context, cfg LoadConfig) error {
 	}
 	gen := startGenerator(ctx, cfg)
 	defer gen.stop()
-	p := newProgress(cfg)
 	batch := batchItems(cfg.Size)
 	done := 0
 	for done < cfg.Items {
@@ -123,7 +122,7 @@ func (s *pgStore) Load(ctx context.Context, cfg LoadConfig) error {
 			return src.err
 		}
 		done += n
-		p.update(done)
+		cfg.progress(done)
 	}
 	if _, err := s.pool.Exec(ctx, `ANALYZE `+table); err != nil {
 		return fmt.Errorf("load: analyze: %w", err)

@@ -129,7 +129,6 @@ func (s *sqliteStore) Load(ctx context.Context, cfg LoadConfig) error {
 
 	gen := startGenerator(ctx, cfg)
 	defer gen.stop()
-	p := newProgress(cfg)
 	batch := batchItems(cfg.Size)
 	done := 0
 	for done < cfg.Items {
@@ -162,7 +161,7 @@ func (s *sqliteStore) Load(ctx context.Context, cfg LoadConfig) error {
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("load: commit: %w", err)
 		}
-		p.update(done)
+		cfg.progress(done)
 	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return fmt.Errorf("load: checkpoint: %w", err)

@@ -5,11 +5,8 @@ package blobstore
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"math/rand/v2"
 	"strconv"
-	"time"
 
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/setting"
@@ -72,9 +69,16 @@ type LoadConfig struct {
 	Items int   // number of items, ids 1..Items (the CachePerf paper picks ids from 1)
 	Size  int64 // blob bytes per item
 	Seed  uint64
-	// Progress, if set, gets a line every ProgressEvery (default 2s) and a final one.
-	Progress      io.Writer
-	ProgressEvery time.Duration
+	// Progress, if set, is told the items written so far of Items after every batch (the
+	// command line's progress printer, driver/progress.Count, takes it as it is).
+	Progress func(done, total int64)
+}
+
+// progress tells cfg.Progress, if any, that done items are written.
+func (c LoadConfig) progress(done int) {
+	if c.Progress != nil {
+		c.Progress(int64(done), int64(c.Items))
+	}
 }
 
 // Validate reports what Load cannot generate: a *setting.Error names the LoadConfig field.
@@ -110,43 +114,4 @@ func FillBlob(b []byte, seed uint64, id int64) {
 		}
 		b[len(b)-2], b[len(b)-1] = 0xFF, 0xD9
 	}
-}
-
-// progress reports a load's advance at most every interval.
-type progress struct {
-	w        io.Writer
-	every    time.Duration
-	total    int
-	size     int64
-	start    time.Time
-	last     time.Time
-	finished bool
-}
-
-func newProgress(cfg LoadConfig) *progress {
-	every := cfg.ProgressEvery
-	if every <= 0 {
-		every = 2 * time.Second
-	}
-	now := time.Now()
-	return &progress{w: cfg.Progress, every: every, total: cfg.Items, size: cfg.Size, start: now, last: now}
-}
-
-func (p *progress) update(done int) {
-	if p.w == nil {
-		return
-	}
-	now := time.Now()
-	if done < p.total && now.Sub(p.last) < p.every {
-		return
-	}
-	p.last = now
-	el := now.Sub(p.start).Seconds()
-	mb := float64(int64(done)*p.size) / (1 << 20)
-	rate := 0.0
-	if el > 0 {
-		rate = mb / el
-	}
-	fmt.Fprintf(p.w, "cacheperf load: %d/%d items (%.0f%%), %.0f MiB, %.0f MiB/s, %.1fs\n",
-		done, p.total, 100*float64(done)/float64(p.total), mb, rate, el)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/internal/bytesize"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/logsafe"
@@ -81,7 +82,9 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 	if err := checkDSN(*db); err != nil {
 		return err
 	}
-	lc := blobstore.LoadConfig{Items: *items, Size: size.N, Seed: *seed, Progress: os.Stderr}
+	p := progress.NewCount(os.Stderr, cliflag.IsTerminal(os.Stderr), "cacheperf load", "items")
+	p.UnitBytes = size.N
+	lc := blobstore.LoadConfig{Items: *items, Size: size.N, Seed: *seed, Progress: p.Update}
 	if err := lc.Validate(); err != nil {
 		return cacheFlagNames.UsageError(err)
 	}
@@ -98,7 +101,9 @@ func cacheperfLoad(ctx context.Context, args []string) error {
 	defer st.Close()
 	fmt.Fprintf(os.Stderr, "cacheperf load: %d items of %s (%s) into %s\n", *items, size, bytesize.Format(int64(*items)*size.N), st.Kind())
 	start := time.Now()
-	if err := st.Load(ctx, lc); err != nil {
+	err = st.Load(ctx, lc)
+	p.End()
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "cacheperf load: done in %.1fs\n", time.Since(start).Seconds())

@@ -123,7 +123,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 		return cfg, cliflag.Errorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
 	}
 	if f.peak {
-		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: f.peakRampUp, StepDuration: f.peakStepDur,
+		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: &f.peakRampUp, StepDuration: f.peakStepDur,
 			ConfirmRampUp: peak.DefaultConfirmRampUp, ConfirmDuration: f.peakConfirm, MaxP90: f.peakP90, Efficiency: f.peakEff, MaxErrorRate: f.peakMaxErrRate}
 		if cfg.Rate > 0 {
 			pc.Open, pc.Start = true, cfg.Rate
@@ -150,22 +150,6 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// parseRate reads 0.01 or 1%.
-func parseRate(s string) (float64, error) {
-	pct := strings.HasSuffix(s, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number or percentage", s)
-	}
-	if pct {
-		v /= 100
-	}
-	if v < 0 || v > 1 {
-		return 0, fmt.Errorf("%q is not between 0 and 1 (0%% and 100%%)", s)
-	}
-	return v, nil
-}
 
 func runDrive(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/tradebench/tradebench/driver/progress"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -35,34 +32,18 @@ func checkDSN(db string) error {
 	return nil
 }
 
-// needDB checks a --db before anything opens it, so that a command that fails creates nothing
-// (opening a SQLite path creates the file). Without create the SQLite file must exist: serving,
-// resetting or auditing a database that is not there is bad input, not an empty database to
-// leave behind. With create (load, serve --load-if-empty) its directory must exist — the
-// default working directory is made, as 'run' makes it. PostgreSQL DSNs pass: the server says.
+// needDB is dsn.Need with the flag named (exit status 2): a --db that is not there is refused
+// before anything opens it; a load may make the default working directory. hint says what to do
+// about a missing database.
 func needDB(db string, create bool, hint string) error {
-	driver, target, err := dsn.Parse(db)
-	if err != nil || driver != dsn.SQLite {
-		return nil // checkDSN reports a bad DSN
+	err := dsn.Need(db, create, dataset.DefaultDir)
+	switch {
+	case errors.Is(err, dsn.ErrNoDatabase):
+		return cliflag.Errorf("--db %v; %s", err, hint)
+	case errors.Is(err, dsn.ErrNoDir):
+		return cliflag.Errorf("--db %v", err)
 	}
-	path := strings.SplitN(target, "?", 2)[0]
-	if path == ":memory:" || strings.HasPrefix(path, "file::memory:") {
-		return nil
-	}
-	if !create {
-		if _, err := os.Stat(path); err != nil {
-			return cliflag.Errorf("--db %s: no such database; %s", dsn.Redact(db), hint)
-		}
-		return nil
-	}
-	dir := filepath.Dir(path)
-	if _, err := os.Stat(dir); err == nil {
-		return nil
-	}
-	if filepath.Clean(dir) == dataset.DefaultDir {
-		return os.MkdirAll(dir, 0o755)
-	}
-	return cliflag.Errorf("--db %s: the directory %s does not exist", db, dir)
+	return err
 }
 
 const dbHelp = "database: sqlite:PATH or postgres://user:pass@host:port/dbname"
@@ -96,10 +77,11 @@ func runLoad(ctx context.Context, args []string) error {
 		return fmt.Errorf("opening %s: %w", dsn.Redact(*db), err)
 	}
 	defer st.Close()
-	p := newProgress(pf, "load")
+	w, tty := pf.Writer()
+	p := progress.NewCount(w, tty, "load", "rows")
 	start := time.Now()
-	err = st.Load(ctx, spec, p.update)
-	p.finish()
+	err = st.Load(ctx, spec, p.Update)
+	p.End()
 	if err != nil {
 		return fmt.Errorf("loading %s: %w", dsn.Redact(*db), err)
 	}
@@ -148,57 +130,4 @@ func loadHint(err error, db string, alsoServe bool) error {
 		hint += " (or start with --load-if-empty)"
 	}
 	return fmt.Errorf("%w; %s", err, hint)
-}
-
-// progress draws a bar on a terminal and plain lines every few seconds otherwise.
-type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	label string
-	tty   bool
-	off   bool
-	start time.Time
-	last  time.Time
-	drawn bool
-}
-
-func newProgress(pf *cliflag.Progress, label string) *progress {
-	w, tty := pf.Writer()
-	return &progress{w: w, label: label, tty: tty, off: w == nil, start: time.Now()}
-}
-
-func (p *progress) update(done, total int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.off || total <= 0 {
-		return
-	}
-	now := time.Now()
-	every := 5 * time.Second
-	if p.tty {
-		every = 100 * time.Millisecond
-	}
-	if now.Sub(p.last) < every && done < total {
-		return
-	}
-	p.last = now
-	frac := float64(done) / float64(total)
-	elapsed := now.Sub(p.start).Round(100 * time.Millisecond)
-	if !p.tty {
-		fmt.Fprintf(p.w, "%s: %3.0f%% (%d of %d rows) %s\n", p.label, 100*frac, done, total, elapsed)
-		return
-	}
-	const width = 30
-	n := int(frac * width)
-	bar := strings.Repeat("=", n) + strings.Repeat(" ", width-n)
-	fmt.Fprintf(p.w, "\r%s [%s] %3.0f%% %d/%d rows %s ", p.label, bar, 100*frac, done, total, elapsed)
-	p.drawn = true
-}
-
-func (p *progress) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprintln(p.w)
-	}
 }

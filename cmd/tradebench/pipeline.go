@@ -144,7 +144,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	}
 	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
 	if f.maxErrorRate != "" {
-		r, err := parseRate(f.maxErrorRate)
+		r, err := cliflag.ParseFraction(f.maxErrorRate, 1)
 		if err != nil {
 			return cfg, cliflag.Errorf("--max-error-rate: %v", err)
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/tradebench/tradebench/bench/wstestjob"
 	"github.com/tradebench/tradebench/driver"
-	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
 	"github.com/tradebench/tradebench/internal/logsafe"
@@ -35,9 +34,9 @@ func wstestServe(ctx context.Context, args []string) error {
 	cliflag.SetHelp(fs, helpText("wstest-serve.txt"))
 	listen := fs.String("listen", wsserver.DefaultListen, "HTTP address for SOAP (/wstest/soap) and JSON (/wstest/json/{op})")
 	grpcListen := fs.String("grpc-listen", wsserver.DefaultGRPCListen, "gRPC address (empty: no gRPC)")
-	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes (bigger ones get a fault)")
+	maxBody := fs.Int64("max-body", wstest.DefaultMaxBodyBytes, "largest request body in bytes, 1024 to 1073741824 (bigger ones get a fault)")
 	metricsListen := metricsListenFlag(fs)
-	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request")
+	maxItems := fs.Int("max-items", wstest.DefaultMaxItems, "most array elements, list nodes (so Next nesting) or GetOrder line items in one request, 1 to 9000")
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
@@ -45,53 +44,36 @@ func wstestServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *maxBody < 1024 || *maxBody > 1<<30 {
-		return cliflag.Errorf("--max-body %d: want 1024 to 1073741824 bytes", *maxBody)
-	}
-	if *maxItems < 1 || *maxItems > 9000 {
-		// protobuf refuses messages nested deeper than 10,000, so longer gRPC lists could not arrive
-		return cliflag.Errorf("--max-items %d: want 1 to 9000", *maxItems)
-	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	r, err := wsserver.Start(ctx, wsserver.Config{Listen: *listen, GRPCListen: *grpcListen,
 		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
 	if err != nil {
-		return err
+		return wstestServeFlags.OrUsage(err)
 	}
-	// servers log in one style, slog's text lines, their start-up line included
-	attrs := []any{"soap", fmt.Sprintf("http://%s/wstest/soap", r.HTTPAddr), "json", fmt.Sprintf("http://%s/wstest/json/{op}", r.HTTPAddr)}
-	if r.GRPCAddr != nil {
-		attrs = append(attrs, "grpc", r.GRPCAddr.String())
-	}
-	if r.MetricsURL != "" {
-		attrs = append(attrs, "metrics", r.MetricsURL)
-	}
-	log.Info("wstest serving (WSDL at soap?wsdl; Ctrl-C stops)", attrs...)
 	return r.Wait()
 }
+
+// wstestServeFlags names the flags that set wstest.Limits' fields.
+var wstestServeFlags = cliflag.Names{"MaxBodyBytes": "max-body", "MaxItems": "max-items"}
 
 func wstestConfigs(args []string) error {
 	fs := cliflag.NewFlagSet("tradebench wstest configs", "[NAME]")
 	if err := cliflag.Parse(fs, args, true); err != nil {
 		return err
 	}
-	args = fs.Args()
-	if len(args) == 0 {
-		fmt.Println("built-in WSTest configurations (run with: tradebench wstest drive --config NAME --target URL):")
-		for _, n := range wstestjob.Builtins() {
-			fmt.Println("  " + n)
+	switch fs.NArg() {
+	case 0:
+		fmt.Print(wstestjob.ConfigTable())
+		return nil
+	case 1:
+		data, err := wstestjob.BuiltinText(fs.Arg(0))
+		if err != nil {
+			return cliflag.Errorf("%v", err)
 		}
+		fmt.Print(data)
 		return nil
 	}
-	if len(args) > 1 {
-		return cliflag.Errorf("configs takes at most one name")
-	}
-	data, err := wstestjob.BuiltinText(args[0])
-	if err != nil {
-		return cliflag.Errorf("%v", err)
-	}
-	fmt.Print(data)
-	return nil
+	return cliflag.Errorf("configs takes at most one name")
 }
 
 // wstestFlagKeys maps drive flags to the old kit's INI keys they override.
@@ -153,8 +135,7 @@ func wstestDrive(ctx context.Context, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return wstestDriveFlags.UsageError(err)
 	}
-	fmt.Fprintf(os.Stderr, "wstest %s over %s, %s methodology: %d users, think %v, keep-alive %v, list %d, bytes %d, ramp-up %v, steady %v, ramp-down %v\n",
-		cfg.MixString(), cfg.Encoding, cfg.Methodology, cfg.Users, cfg.ThinkOr(scenario.Think{}).Mean(), cfg.KeepAlive, cfg.ListSize, cfg.NumBytes, cfg.RampUp, cfg.Duration, cfg.RampDown)
+	fmt.Fprintln(os.Stderr, cfg.Header())
 	res, err := wstestjob.Run(ctx, cfg, d)
 	return f.finish(res, wstestDriveFlags.OrUsage(err))
 }

@@ -20,7 +20,7 @@ func TestConfirmRunLength(t *testing.T) {
 		steps = append(steps, s)
 		return rec.run(ctx, s)
 	}
-	cfg := Config{StepRampUp: time.Second, StepDuration: 2 * time.Second, ConfirmRampUp: 3 * time.Second, ConfirmDuration: 7 * time.Second}
+	cfg := Config{StepRampUp: new(time.Second), StepDuration: 2 * time.Second, ConfirmRampUp: 3 * time.Second, ConfirmDuration: 7 * time.Second}
 	if _, _, err := Search(context.Background(), cfg, run); err != nil {
 		t.Fatal(err)
 	}
@@ -105,5 +105,37 @@ func TestNothingCompletedIsNeverGood(t *testing.T) {
 		if s.Good {
 			t.Errorf("step %+v with nothing completed judged good", s)
 		}
+	}
+}
+
+// A zero step ramp-up is a setting: every step starts its users at once (the confirming run
+// keeps its own); unset (nil) takes the default; a negative one is refused, naming the field.
+// Mutant (scripts/mutants.d/peak-ramp-up-zero-unset): SetDefaults treating zero as unset.
+func TestStepRampUpZero(t *testing.T) {
+	for _, c := range []struct {
+		set  *time.Duration
+		want time.Duration
+	}{{new(time.Duration(0)), 0}, {nil, DefaultStepRampUp}} {
+		var ramps []time.Duration
+		_, _, err := Search(context.Background(), Config{StepRampUp: c.set, Max: 400}, func(ctx context.Context, s Step) (*report.Results, error) {
+			if s.Phase != PhaseConfirm {
+				ramps = append(ramps, s.RampUp)
+			}
+			return (&recorded{tps: linear(1e9)}).run(ctx, s)
+		})
+		if err != nil || len(ramps) == 0 {
+			t.Fatal(err)
+		}
+		for _, r := range ramps {
+			if r != c.want {
+				t.Fatalf("step ramp-ups %v, want %v", ramps, c.want)
+			}
+		}
+	}
+	neg := Config{StepRampUp: new(-time.Second)}
+	neg.SetDefaults()
+	err := neg.Validate()
+	if err == nil || !strings.Contains(err.Error(), "StepRampUp") {
+		t.Errorf("a negative step ramp-up: %v", err)
 	}
 }

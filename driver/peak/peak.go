@@ -36,8 +36,11 @@ type Config struct {
 	// Factor multiplies the load from one growth step to the next (0 = 2: doubling).
 	Factor float64
 	// StepRampUp and StepDuration are each search step's ramp-up and measured steady state:
-	// short, since a step only has to tell "still rising" from "past the knee".
-	StepRampUp, StepDuration time.Duration
+	// short, since a step only has to tell "still rising" from "past the knee". StepRampUp is a
+	// pointer because no ramp-up at all is a setting a user may choose (`--peak-ramp-up 0s`): nil
+	// takes the default, a pointer to 0 starts every step's users at once.
+	StepRampUp   *time.Duration
+	StepDuration time.Duration
 	// ConfirmRampUp and ConfirmDuration are the confirming run's at the peak: its results are
 	// the ones reported.
 	ConfirmRampUp, ConfirmDuration time.Duration
@@ -110,7 +113,9 @@ func (c *Config) SetDefaults() {
 			*v = d
 		}
 	}
-	setD(&c.StepRampUp, DefaultStepRampUp)
+	if c.StepRampUp == nil {
+		c.StepRampUp = new(DefaultStepRampUp)
+	}
 	setD(&c.StepDuration, DefaultStepDuration)
 	setD(&c.ConfirmRampUp, DefaultConfirmRampUp)
 	setD(&c.ConfirmDuration, DefaultConfirmDuration)
@@ -130,7 +135,7 @@ func (c Config) Validate() error {
 		return setting.Errorf("Max", "%g is below the search's start (%g)", c.Max, c.Start)
 	case c.Factor <= 1 || math.IsNaN(c.Factor):
 		return setting.Errorf("Factor", "must be above 1 (the load grows by it each step), got %g", c.Factor)
-	case c.StepRampUp < 0 || c.ConfirmRampUp < 0:
+	case c.StepRampUp != nil && *c.StepRampUp < 0 || c.ConfirmRampUp < 0:
 		return setting.Errorf("StepRampUp", "ramp-ups must not be negative")
 	case c.StepDuration < 0 || c.ConfirmDuration < 0:
 		return setting.Errorf("StepDuration", "durations must be positive")
@@ -300,7 +305,7 @@ func (s *searcher) measure(ctx context.Context, phase string, load float64) (*re
 // run1 runs one step at load and appends it to the steps, unjudged.
 func (s *searcher) run1(ctx context.Context, phase string, load float64) (*report.Results, error) {
 	s.n++
-	st := Step{N: s.n, Phase: phase, RampUp: s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
+	st := Step{N: s.n, Phase: phase, RampUp: *s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
 	if s.cfg.Open {
 		st.Rate = load
 	} else {

@@ -188,7 +188,7 @@ func TestFindsKnownCapacity(t *testing.T) {
 		it.Done("get", start, err)
 		return nil
 	})
-	cfg := Config{Start: 8, Max: 256, StepRampUp: 300 * time.Millisecond, StepDuration: 2 * time.Second,
+	cfg := Config{Start: 8, Max: 256, StepRampUp: new(300 * time.Millisecond), StepDuration: 2 * time.Second,
 		ConfirmRampUp: 300 * time.Millisecond, ConfirmDuration: 3 * time.Second, MaxSteps: 10,
 		// the machine's other processes are not what this test is about (they are re-measured
 		// around, up to three times a step, on a busy machine)

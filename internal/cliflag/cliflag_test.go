@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -269,5 +270,30 @@ func TestSize(t *testing.T) {
 	err := Parse(fs, []string{"--size", "1.5MB"}, false)
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), `--size "1.5MB": size "1.5MB": want a whole number`) {
 		t.Errorf("--size 1.5MB: %v", err)
+	}
+}
+
+// TestFraction: a share is read as a fraction or a percentage, bounded, and its default shown as
+// a percentage; a bad one names the flag and changes nothing. Mutant: cliflag-percent-not-divided
+// (1% read as 1: refused as above 100%).
+func TestFraction(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	rate, variation := 0.01, 0.2
+	FractionVar(fs, &rate, "rule-errors", 1, "")
+	FractionVar(fs, &variation, "rule-tps-variation", math.Inf(1), "")
+	if def := fs.Lookup("rule-errors").DefValue; def != "1%" {
+		t.Errorf("default shown as %q, want 1%%", def)
+	}
+	if err := Parse(fs, []string{"--rule-errors", "5%", "--rule-tps-variation", "150%"}, false); err != nil || rate != 0.05 || variation != 1.5 {
+		t.Errorf("5%% and 150%%: rate %v, variation %v, %v", rate, variation, err)
+	}
+	for _, bad := range [][]string{{"--rule-errors", "2"}, {"--rule-errors", "-1%"}, {"--rule-errors", "lots"}, {"--rule-errors", "NaN"}, {"--rule-tps-variation", "-0.1"}} {
+		err := Parse(fs, bad, false)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), bad[0]+` "`) || rate != 0.05 || variation != 1.5 {
+			t.Errorf("%q: %v (rate %v, variation %v)", bad, err, rate, variation)
+		}
+	}
+	if v, err := ParseFraction("0.01%", 1); err != nil || v != 0.0001 {
+		t.Errorf("ParseFraction(0.01%%) = %v, %v", v, err)
 	}
 }

@@ -4,8 +4,11 @@
 package dsn
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -38,6 +41,44 @@ func Parse(s string) (driver, target string, err error) {
 		return "", "", fmt.Errorf("no database given: use %s", Example)
 	}
 	return "", "", fmt.Errorf("unknown database %q: use %s", Redact(s), Example)
+}
+
+// ErrNoDatabase is Need's error for a SQLite file that is not there.
+var ErrNoDatabase = errors.New("no such database")
+
+// ErrNoDir is Need's error for a SQLite file whose directory is not there.
+var ErrNoDir = errors.New("does not exist")
+
+// Need checks a database before anything opens it, so that a command that fails creates nothing
+// (opening a SQLite path creates the file). Without create the SQLite file must exist: serving,
+// resetting or auditing a database that is not there is bad input, not an empty database to
+// leave behind (ErrNoDatabase). With create (a load) its directory must exist (ErrNoDir), except
+// makeDir, which is made (the default working directory, as 'run' makes it; "" = none).
+// In-memory SQLite and PostgreSQL pass: the server says. A DSN that does not parse passes too:
+// Parse, called first, reports it.
+func Need(db string, create bool, makeDir string) error {
+	driver, target, err := Parse(db)
+	if err != nil || driver != SQLite {
+		return nil
+	}
+	path := strings.SplitN(target, "?", 2)[0]
+	if path == ":memory:" || strings.HasPrefix(path, "file::memory:") {
+		return nil
+	}
+	if !create {
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("%s: %w", Redact(db), ErrNoDatabase)
+		}
+		return nil
+	}
+	dir := filepath.Dir(path)
+	switch _, err := os.Stat(dir); {
+	case err == nil:
+		return nil
+	case makeDir != "" && filepath.Clean(dir) == filepath.Clean(makeDir):
+		return os.MkdirAll(dir, 0o755)
+	}
+	return fmt.Errorf("%s: the directory %s %w", Redact(db), dir, ErrNoDir)
 }
 
 // Redact hides the secrets in a DSN or a URL, the one redaction for every URL the kit prints or

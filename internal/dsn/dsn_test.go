@@ -1,6 +1,9 @@
 package dsn
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +53,52 @@ func TestRedact(t *testing.T) {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Need refuses a SQLite file that is not there (unless it is to be created), and a created
+// one's directory that is not there, except the one directory it may make; PostgreSQL and
+// in-memory SQLite pass, and nothing is created by a refusal.
+// (Mutant dsn-need-missing-file-passes: a missing database passes, and opening it would create
+// an empty file.)
+func TestNeed(t *testing.T) {
+	dir := t.TempDir()
+	have := filepath.Join(dir, "have.db")
+	if err := os.WriteFile(have, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := "sqlite:" + filepath.Join(dir, "missing.db")
+	for _, c := range []struct {
+		db      string
+		create  bool
+		makeDir string
+		want    error
+	}{
+		{"sqlite:" + have, false, "", nil},
+		{missing, false, "", ErrNoDatabase},
+		{missing + "?_pragma=busy_timeout(5000)", false, "", ErrNoDatabase},
+		{missing, true, "", nil},
+		{"sqlite:" + filepath.Join(dir, "nodir", "x.db"), true, "", ErrNoDir},
+		{"sqlite:" + filepath.Join(dir, "work", "x.db"), true, filepath.Join(dir, "work"), nil},
+		{"sqlite::memory:", false, "", nil},
+		{"postgres://u:secret@127.0.0.1:1/db", false, "", nil},
+	} {
+		err := Need(c.db, c.create, c.makeDir)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+			t.Errorf("Need(%s, %v, %q) = %v, want %v", c.db, c.create, c.makeDir, err, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "work")); err != nil {
+		t.Errorf("the directory Need may make was not made: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nodir")); err == nil {
+		t.Error("a directory Need may not make was made")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing.db")); err == nil {
+		t.Error("a refused database was created")
+	}
+	err := Need("sqlite:"+filepath.Join(dir, "nodir", "x.db"), true, "")
+	if want := "the directory " + filepath.Join(dir, "nodir") + " does not exist"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want it to say %q", err, want)
 	}
 }

@@ -82,7 +82,14 @@ func newLiveUpdate(r *report.Results) liveUpdate {
 	if n := len(r.Series); n > 0 {
 		p := r.Series[n-1]
 		u.Second, u.Phase, u.Users, u.Errors = p.Second, p.Phase, p.Users, p.Errors
-		u.TPS, u.P50, u.P90, u.P99 = formatTPS(p.TPS), report.FormatMs(p.P50Ms), report.FormatMs(p.P90Ms), report.FormatMs(p.P99Ms)
+		// a percentile of too few passed transactions is "—", as in the charts and tables
+		pctl := func(q, ms float64) string {
+			if v := secondPercentile(r, p.TPS, q, ms); v != nil {
+				return report.FormatMs(*v)
+			}
+			return "—"
+		}
+		u.TPS, u.P50, u.P90, u.P99 = formatTPS(p.TPS), pctl(50, p.P50Ms), pctl(90, p.P90Ms), pctl(99, p.P99Ms)
 	}
 	return u
 }

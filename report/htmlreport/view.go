@@ -247,6 +247,23 @@ func val(f float64) *float64 {
 	return &f
 }
 
+// secondPercentile is the percentile p of one second's passed transactions as a chart draws
+// it: no point (nil) in a second with too few of them for it under the run's samples rule —
+// the rule every table follows (a p99 needs MinSamples passed transactions, a p90 a tenth) —
+// never a number that means nothing.
+func secondPercentile(r *report.Results, passed, p, ms float64) *float64 {
+	if !report.EnoughSamples(int64(math.Round(passed)), p, r.MinSamples()) {
+		return nil
+	}
+	return val(ms)
+}
+
+// samplesNote says which seconds a per-second percentile chart leaves out.
+func samplesNote(r *report.Results) string {
+	return fmt.Sprintf("A percentile is drawn only in the seconds with enough passed transactions for it: %d for a p99, %d for a p90 (the samples rule).",
+		r.MinSamples(), r.MinSamples()/10)
+}
+
 // timeCharts are the charts over the run, from the per-second series.
 func timeCharts(r *report.Results) []chartSpec {
 	if len(r.Series) == 0 {
@@ -258,6 +275,14 @@ func timeCharts(r *report.Results) []chartSpec {
 		out := make([]*float64, n)
 		for i, p := range r.Series {
 			out[i] = val(f(p))
+		}
+		return out
+	}
+	// a per-second percentile is drawn only where its second had enough passed transactions
+	pctl := func(q float64, f func(report.SeriesPoint) float64) []*float64 {
+		out := make([]*float64, n)
+		for i, p := range r.Series {
+			out[i] = secondPercentile(r, p.TPS, q, f(p))
 		}
 		return out
 	}
@@ -304,10 +329,10 @@ func timeCharts(r *report.Results) []chartSpec {
 	return []chartSpec{
 		tpsChart,
 		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "time", YLabel: "ms", Shade: shade, Log: true,
-			Series: []seriesSpec{{Label: "p50", Values: col(func(p report.SeriesPoint) float64 { return p.P50Ms })},
-				{Label: "p90", Values: col(func(p report.SeriesPoint) float64 { return p.P90Ms })},
-				{Label: "p99", Values: col(func(p report.SeriesPoint) float64 { return p.P99Ms })}},
-			Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + unmeasured},
+			Series: []seriesSpec{{Label: "p50", Values: pctl(50, func(p report.SeriesPoint) float64 { return p.P50Ms })},
+				{Label: "p90", Values: pctl(90, func(p report.SeriesPoint) float64 { return p.P90Ms })},
+				{Label: "p99", Values: pctl(99, func(p report.SeriesPoint) float64 { return p.P99Ms })}},
+			Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + samplesNote(r) + " " + unmeasured},
 		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "time", YLabel: users, Shade: shade,
 			Series: []seriesSpec{{Label: users, Values: col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
 			Note:   "The offered load over the run."},
@@ -344,7 +369,7 @@ func txLatencyChart(r *report.Results) *chartSpec {
 		return nil
 	}
 	c := chartSpec{ID: "tx-latency", Title: "p90 response time per transaction", Kind: "time", XLabel: "time", YLabel: "ms", Log: true,
-		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the first " + strconv.Itoa(txShown) + " are shown)."}
+		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the first " + strconv.Itoa(txShown) + " are shown). " + samplesNote(r)}
 	index := map[string]int{}
 	for i, n := range names {
 		index[n] = i
@@ -356,7 +381,7 @@ func txLatencyChart(r *report.Results) *chartSpec {
 	for i, p := range r.Series {
 		c.X = append(c.X, float64(p.Second))
 		for _, t := range p.Transactions {
-			c.Series[index[t.Name]].Values[i] = val(t.P90Ms)
+			c.Series[index[t.Name]].Values[i] = secondPercentile(r, t.TPS, 90, t.P90Ms)
 		}
 	}
 	return &c

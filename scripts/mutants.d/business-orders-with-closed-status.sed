@@ -2,4 +2,4 @@
 # kill: ./trade/business TestOrdersWithClosedAsTwoCalls
 # file: trade/business/inprocess.go
 # expect: listed closed, want completed
-s/orders\[i\]\.Status = trade\.StatusCompleted/_ = i/
+s/pg\.Orders\[i\]\.Status = trade\.StatusCompleted/_ = i/

@@ -252,6 +252,11 @@ func (s *Switch) Logout(ctx context.Context, userID string) error {
 func (s *Switch) Register(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
 	return s.svc().Register(ctx, r)
 }
+
+// RegisterAndLogin passes trade.RegisterLoginer through like GetAccountWithProfile.
+func (s *Switch) RegisterAndLogin(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	return trade.RegisterAndLogin(ctx, s.svc(), r)
+}
 func (s *Switch) GetAccountData(ctx context.Context, userID string) (trade.Account, error) {
 	return s.svc().GetAccountData(ctx, userID)
 }
@@ -268,6 +273,11 @@ func (s *Switch) GetAccountWithProfile(ctx context.Context, userID string) (trad
 // GetOrdersWithClosed passes trade.OrdersWithClosedGetter through like GetAccountWithProfile.
 func (s *Switch) GetOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
 	return trade.GetOrdersWithClosed(ctx, s.svc(), userID, limit)
+}
+
+// GetAccountPage passes trade.AccountPageGetter through like GetAccountWithProfile.
+func (s *Switch) GetAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
+	return trade.GetAccountPage(ctx, s.svc(), userID, limit)
 }
 
 // GetAccountSummary passes trade.AccountSummaryGetter through like GetAccountWithProfile.

@@ -258,6 +258,20 @@ func (s *Service) Logout(ctx context.Context, userID string) error {
 
 // Register creates an account whose balance is the opening balance.
 func (s *Service) Register(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	return s.register(ctx, r, false)
+}
+
+// RegisterAndLogin is Register and then Login with the same password
+// (trade.RegisterLoginer): the account is created with its first login counted, and the
+// password is hashed once and not verified against the hash just made. The failed-login
+// throttle is not consulted: it guards against guessing a password, and the registrant has
+// just chosen this one (a taken user id is refused as by Register).
+func (s *Service) RegisterAndLogin(ctx context.Context, r trade.RegisterRequest) (trade.Account, error) {
+	return s.register(ctx, r, true)
+}
+
+// register creates the account, logged in once if login.
+func (s *Service) register(ctx context.Context, r trade.RegisterRequest, login bool) (trade.Account, error) {
 	if err := trade.ValidateRegister(r); err != nil {
 		return trade.Account{}, err
 	}
@@ -268,6 +282,9 @@ func (s *Service) Register(ctx context.Context, r trade.RegisterRequest) (trade.
 	}
 	t := now()
 	a := trade.Account{UserID: r.UserID, Balance: r.OpenBalance, OpenBalance: r.OpenBalance, CreationDate: t, LastLogin: t}
+	if login {
+		a.LoginCount = 1
+	}
 	p := trade.AccountProfile{UserID: r.UserID, FullName: r.FullName, Address: r.Address, Email: r.Email, CreditCard: r.CreditCard}
 	err = s.st.Update(ctx, func(tx store.Tx) error {
 		id, err := tx.CreateAccount(ctx, a, p, string(hash))
@@ -456,27 +473,40 @@ func (s *Service) completeClosed(ctx context.Context, accountID int64) ([]trade.
 	return out, err
 }
 
-// GetOrdersWithClosed is GetClosedOrders and then GetOrders (trade.OrdersWithClosedGetter): one
-// statement reads both, and only when something was closed does a write transaction complete
-// it; the listed orders then show those completed, as a read after the write would.
+// GetOrdersWithClosed is GetClosedOrders and then GetOrders (trade.OrdersWithClosedGetter): the
+// orders of GetAccountPage.
 func (s *Service) GetOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
-	if err := checkUser(userID); err != nil {
+	pg, err := s.GetAccountPage(ctx, userID, limit)
+	if err != nil {
 		return nil, nil, err
+	}
+	return pg.Orders, pg.Closed, nil
+}
+
+// GetAccountPage is GetAccountWithProfile, GetClosedOrders and then GetOrders
+// (trade.AccountPageGetter): one statement reads them all, and only when something was closed
+// does a write transaction complete it; the listed orders then show those completed, as a read
+// after the write would.
+func (s *Service) GetAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
+	if err := checkUser(userID); err != nil {
+		return trade.AccountPage{}, err
 	}
 	if limit <= 0 {
 		limit = trade.DefaultOrdersLimit
 	}
-	orders, pending, err := s.st.UserOrdersWithClosed(ctx, userID, min(limit, trade.MaxOrdersLimit))
+	pg, err := s.st.UserAccountPage(ctx, userID, min(limit, trade.MaxOrdersLimit))
 	if err != nil {
-		return nil, nil, missing(err, "no user %q", userID)
+		return trade.AccountPage{}, missing(err, "no user %q", userID)
 	}
+	pending := pg.Closed
 	if len(pending) == 0 {
-		return orders, pending, nil
+		return pg, nil
 	}
-	closed, err := s.completeClosed(ctx, pending[0].AccountID)
+	closed, err := s.completeClosed(ctx, pg.Account.AccountID)
 	if err != nil {
-		return nil, nil, err
+		return trade.AccountPage{}, err
 	}
+	pg.Closed = closed
 	// every order closed when read, or completed by the write, is completed now (by this
 	// call or a concurrent one: a closed order only ever becomes completed)
 	done := make(map[int64]bool, len(pending)+len(closed))
@@ -486,12 +516,12 @@ func (s *Service) GetOrdersWithClosed(ctx context.Context, userID string, limit 
 	for _, o := range closed {
 		done[o.OrderID] = true
 	}
-	for i := range orders {
-		if done[orders[i].OrderID] {
-			orders[i].Status = trade.StatusCompleted
+	for i := range pg.Orders {
+		if done[pg.Orders[i].OrderID] {
+			pg.Orders[i].Status = trade.StatusCompleted
 		}
 	}
-	return orders, closed, nil
+	return pg, nil
 }
 
 // GetQuote returns the quote of symbol.

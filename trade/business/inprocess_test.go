@@ -45,6 +45,30 @@ func must[T any](t *testing.T) func(v T, err error) T {
 	}
 }
 
+// setPrice fixes a quote's price (and its day's low, high and change to match), so a test's
+// arithmetic is exact.
+func setPrice(t *testing.T, st store.Store, sym string, price trade.Money) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Update(ctx, func(tx store.Tx) error {
+		q, err := tx.LockQuote(ctx, sym)
+		if err != nil {
+			return err
+		}
+		q.Price, q.Low, q.High, q.Change = price, price, price, price-q.Open
+		return tx.UpdateQuote(ctx, q)
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// registerWith registers uid with the opening balance bal.
+func registerWith(t *testing.T, svc *business.Service, uid string, bal trade.Money) {
+	t.Helper()
+	must[trade.Account](t)(svc.Register(context.Background(), trade.RegisterRequest{UserID: uid, Password: "pw", FullName: uid,
+		Address: "A", Email: uid + "@example.com", CreditCard: "1", OpenBalance: bal}))
+}
+
 func wantCode(t *testing.T, what string, err error, code trade.Code) {
 	t.Helper()
 	e := trade.AsError(err)
@@ -687,6 +711,40 @@ func TestOrdersWithClosedAsTwoCalls(t *testing.T) {
 		}
 		if _, _, err := svc.GetOrdersWithClosed(ctx, "uid:nobody", 4); trade.AsError(err) == nil || trade.AsError(err).Code != trade.CodeNotFound {
 			t.Errorf("unknown user: %v, want not found", err)
+		}
+	})
+}
+
+// RegisterAndLogin answers what Register and then Login answer (DayTrader's registration): the
+// account with its first login counted, whose password then logs in, and a taken user id
+// refused without a change. Mutant: the account created without its login counted
+// (scripts/mutants.d/business-register-login-uncounted.sed).
+func TestRegisterAndLoginAsTwoCalls(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		_, svc := setup(t, dsn, small(), business.Options{})
+		r := trade.RegisterRequest{UserID: "two", Password: "pw", FullName: "T", Address: "A", Email: "t@e.x", CreditCard: "1", OpenBalance: 100_00}
+		must[trade.Account](t)(svc.Register(ctx, r))
+		want := must[trade.Account](t)(svc.Login(ctx, "two", "pw"))
+		r.UserID = "one"
+		got := must[trade.Account](t)(svc.RegisterAndLogin(ctx, r))
+		if got.LoginCount != want.LoginCount || got.LogoutCount != want.LogoutCount || got.Balance != want.Balance ||
+			got.OpenBalance != want.OpenBalance || got.AccountID == 0 || got.LastLogin.IsZero() {
+			t.Errorf("RegisterAndLogin = %+v; Register and Login: %+v", got, want)
+		}
+		if stored := must[trade.Account](t)(svc.GetAccountData(ctx, "one")); stored.LoginCount != 1 || stored.AccountID != got.AccountID {
+			t.Errorf("stored account %+v, want one login and id %d", stored, got.AccountID)
+		}
+		if again := must[trade.Account](t)(svc.Login(ctx, "one", "pw")); again.LoginCount != 2 {
+			t.Errorf("login after registering: %d logins, want 2", again.LoginCount)
+		}
+		if _, err := svc.Login(ctx, "one", "wrong"); trade.AsError(err) == nil || trade.AsError(err).Code != trade.CodeUnauthorized {
+			t.Errorf("wrong password after registering: %v, want unauthorized", err)
+		}
+		_, err := svc.RegisterAndLogin(ctx, r)
+		wantCode(t, "duplicate register", err, trade.CodeConflict)
+		if stored := must[trade.Account](t)(svc.GetAccountData(ctx, "one")); stored.LoginCount != 2 {
+			t.Errorf("a refused registration changed the account: %+v", stored)
 		}
 	})
 }

@@ -161,8 +161,9 @@ func (b *browser) screenshot(path string) {
 	}
 }
 
-// TestQuotesPageLiveInBrowser: in a real browser with JavaScript on, the quotes page follows
-// the stream — buys made after the page loaded show in its cells without a reload. Without
+// TestQuotesPageLiveInBrowser: in a real browser the pages' stylesheets apply under the CSP
+// (mutant: scripts/mutants.d/web-csp-style-none.sed), and with JavaScript on the quotes page
+// follows the stream — buys made after the page loaded show in its cells without a reload. Without
 // JavaScript the page is the server's, complete. TRADEBENCH_SCREENSHOT_DIR=DIR keeps a
 // screenshot of the live page (docs/).
 func TestQuotesPageLiveInBrowser(t *testing.T) {
@@ -185,6 +186,11 @@ func TestQuotesPageLiveInBrowser(t *testing.T) {
 	profile := browserProfile(t)
 	b := startBrowser(t, profile, s.URL()+"/daytrader/app?action=login&uid=uid:1&passwd=xxx")
 	b.waitFor("login", `document.body.innerText.includes("Welcome uid:1")`, "true")
+	// the stylesheets are files the CSP allows (style-src 'self'): the browser applies them, on
+	// the StockTrader pages and the JSF contract's (their header's background #1f3a5f)
+	b.waitFor("stylesheet applied", `getComputedStyle(document.querySelector("header")).backgroundColor`, "rgb(31, 58, 95)")
+	b.call("Page.navigate", map[string]any{"url": s.URL() + "/daytrader/welcome.faces"}, nil)
+	b.waitFor("JSF stylesheet applied", `(document.querySelector("#header") && getComputedStyle(document.querySelector("#header")).backgroundColor)`, "rgb(31, 58, 95)")
 	b.call("Page.navigate", map[string]any{"url": page}, nil)
 	b.waitFor("live status", `(document.querySelector("[data-live-status]")||{}).textContent`, "live")
 	waitSubscribed(t, s, 1)

@@ -84,9 +84,10 @@ type Reader interface {
 	UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error)
 	UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error)
 	UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error)
-	// UserOrdersWithClosed is UserOrders and UserClosedOrders in one statement: the account
-	// page's orders and alerts.
-	UserOrdersWithClosed(ctx context.Context, userID string, limit int) (orders, closed []trade.Order, err error)
+	// UserAccountPage is AccountWithProfile, UserOrders and UserClosedOrders in one statement:
+	// the account page's account, profile, recent orders and alerts (the closed orders, not yet
+	// marked completed), ErrNotFound for no such user.
+	UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error)
 	// Order returns one order by id (ErrNotFound).
 	Order(ctx context.Context, orderID int64) (trade.Order, error)
 	// Quote returns one quote (ErrNotFound).
@@ -142,55 +143,20 @@ func OfUserWithQuotes(ctx context.Context, r Reader, userID string, hs []trade.H
 	return hs, qs, nil
 }
 
-// OrdersWithClosedSQL is UserOrdersWithClosed's statement for a store whose userAccount selects
-// the user's account id and whose limit is the LIMIT's value: each row is a part (0: the
-// account's marker row, as in UserClosedOrders; 1: a closed order; 2: one of the most recent
-// orders) and then the order's columns (orderCols). marker is the marker row's columns after
-// the part. The parts' rows come in any order (SplitOrdersWithClosed sorts them).
-func OrdersWithClosedSQL(orderCols, marker, userParam, userAccount, limit string) string {
-	return "SELECT 0, " + marker + " FROM accounts WHERE userid = " + userParam +
-		" UNION ALL SELECT 1, " + orderCols + " FROM orders WHERE accountid = " + userAccount + " AND status = 'closed'" +
-		" UNION ALL SELECT * FROM (SELECT 2, " + orderCols + " FROM orders WHERE accountid = " + userAccount +
-		" ORDER BY opendate DESC, orderid DESC LIMIT " + limit + ") recent"
-}
-
-// PartOrder is a row of OrdersWithClosedSQL: its part and its order.
-type PartOrder struct {
-	Part  int
-	Order trade.Order
-}
-
-// SplitOrdersWithClosed finishes a UserOrdersWithClosed read: the recent orders most recent
-// first, the closed ones oldest first, ErrNotFound without the marker row.
-func SplitOrdersWithClosed(rows []PartOrder, err error) (orders, closed []trade.Order, _ error) {
-	if err != nil {
-		return nil, nil, err
-	}
-	found := false
-	for _, r := range rows {
-		switch r.Part {
-		case 0:
-			found = true
-		case 1:
-			closed = append(closed, r.Order)
-		default:
-			orders = append(orders, r.Order)
-		}
-	}
-	if !found {
-		return nil, nil, ErrNotFound
-	}
-	slices.SortFunc(closed, func(a, b trade.Order) int { return cmp.Compare(a.OrderID, b.OrderID) })
-	slices.SortFunc(orders, func(a, b trade.Order) int {
+// SortAccountPage puts an account page's orders in the order the contract lists them, as
+// UserOrders and UserClosedOrders answer them: the recent orders most recent first, the closed
+// ones oldest first (never nil).
+func SortAccountPage(pg *trade.AccountPage) {
+	slices.SortFunc(pg.Closed, func(a, b trade.Order) int { return cmp.Compare(a.OrderID, b.OrderID) })
+	slices.SortFunc(pg.Orders, func(a, b trade.Order) int {
 		if c := b.OpenDate.Compare(a.OpenDate); c != 0 {
 			return c
 		}
 		return cmp.Compare(b.OrderID, a.OrderID)
 	})
-	if closed == nil {
-		closed = []trade.Order{}
+	if pg.Closed == nil {
+		pg.Closed = []trade.Order{}
 	}
-	return orders, closed, nil
 }
 
 // MarkedOrders finishes a UserClosedOrders statement that answers, besides the orders, one

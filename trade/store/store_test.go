@@ -395,16 +395,22 @@ func TestUserReads(t *testing.T) {
 		if err != nil || len(closed) != 1 || closed[0].OrderID != closedID {
 			t.Errorf("UserClosedOrders = %v, %v; want order %d", closed, err, closedID)
 		}
-		// the account page's one statement: the recent orders (the closed one among them, the most
-		// recent) and the closed ones, as the two reads answer them
-		if got, gotClosed, err := st.UserOrdersWithClosed(ctx, "uid:3", 3); err != nil || !reflect.DeepEqual(got, os) || !reflect.DeepEqual(gotClosed, closed) {
-			t.Errorf("UserOrdersWithClosed = %v, %v, %v; want %v, %v", got, gotClosed, err, os, closed)
+		// the account page's one statement: the account and profile, the recent orders (the
+		// closed one among them, the most recent) and the closed ones, as the separate reads
+		// answer them
+		acct, prof, err := st.AccountWithProfile(ctx, "uid:3")
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got, gotClosed, err := st.UserOrdersWithClosed(ctx, "empty", 3); err != nil || len(got) != 0 || len(gotClosed) != 0 {
-			t.Errorf("UserOrdersWithClosed(a user without orders) = %v, %v, %v; want none", got, gotClosed, err)
+		want := trade.AccountPage{Account: acct, Profile: prof, Orders: os, Closed: closed}
+		if pg, err := st.UserAccountPage(ctx, "uid:3", 3); err != nil || !reflect.DeepEqual(pg, want) {
+			t.Errorf("UserAccountPage = %+v, %v; want %+v", pg, err, want)
 		}
-		if _, _, err := st.UserOrdersWithClosed(ctx, "nobody", 3); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("UserOrdersWithClosed(no such user) = %v, want ErrNotFound", err)
+		if pg, err := st.UserAccountPage(ctx, "empty", 3); err != nil || pg.Account.UserID != "empty" || len(pg.Orders) != 0 || len(pg.Closed) != 0 {
+			t.Errorf("UserAccountPage(a user without orders) = %+v, %v; want the account, no orders", pg, err)
+		}
+		if _, err := st.UserAccountPage(ctx, "nobody", 3); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("UserAccountPage(no such user) = %v, want ErrNotFound", err)
 		}
 
 		for name, f := range map[string]func(string) (int, error){

@@ -133,21 +133,18 @@ func (a *app) account(q *req) error { return a.renderAccount(q, http.StatusOK, "
 // renderAccount shows the account page; a failed profile form comes back with its values.
 func (a *app) renderAccount(q *req, status int, msg, formErr string, form *trade.AccountProfile) error {
 	ctx, uid := q.r.Context(), q.sess.UserID
-	acct, prof, err := trade.GetAccountWithProfile(ctx, a.svc, uid)
+	// the alerts mark the orders completed, and the list agrees with them
+	pg, err := trade.GetAccountPage(ctx, a.svc, uid, a.opts.OrdersLimit)
 	if err != nil {
 		return a.sessionUserErr(q, err)
 	}
-	// the alerts mark the orders completed, and the list agrees with them
-	orders, closed, err := trade.GetOrdersWithClosed(ctx, a.svc, uid, a.opts.OrdersLimit)
-	if err != nil {
-		return err
-	}
+	prof := pg.Profile
 	if form != nil {
 		prof = *form
 	}
 	prof.Password = ""
-	d := accountData{Account: acct, Profile: prof, Orders: orders, Closed: closed, Limit: a.opts.OrdersLimit,
-		Capped: len(orders) >= a.opts.OrdersLimit, FormErr: formErr}
+	d := accountData{Account: pg.Account, Profile: prof, Orders: pg.Orders, Closed: pg.Closed, Limit: a.opts.OrdersLimit,
+		Capped: len(pg.Orders) >= a.opts.OrdersLimit, FormErr: formErr}
 	a.render(q, status, "account", "Account", msg, d)
 	return nil
 }
@@ -426,13 +423,11 @@ func (a *app) doRegister(q *req) error {
 	if err := trade.ValidateRegister(rr); err != nil {
 		return fail(err)
 	}
-	acct, err := a.svc.Register(q.r.Context(), rr)
+	// registered and logged in, as DayTrader does after registering: the counters and last
+	// login are the service's
+	acct, err := trade.RegisterAndLogin(trade.WithClient(q.r.Context(), q.r.RemoteAddr), a.svc, rr)
 	if err != nil {
 		return fail(err)
-	}
-	// log in as DayTrader does after registering: the counters and last login are the service's
-	if _, err := a.svc.Login(trade.WithClient(q.r.Context(), q.r.RemoteAddr), acct.UserID, pw); err != nil {
-		return err
 	}
 	a.startSession(q, acct)
 	return a.renderHome(q, "Registration operation succeeded. Account "+strconv.FormatInt(acct.AccountID, 10)+" has been created.")

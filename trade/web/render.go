@@ -28,6 +28,8 @@ type pageSet struct{ t map[string]*template.Template }
 var funcs = template.FuncMap{
 	"money": FormatMoney,
 	"date":  formatDate,
+	// the JSF layout's stylesheet link (static.go)
+	"jsfStyleHref": func() template.URL { return jsfStyleHref },
 }
 
 // configTemplate names the config page's content template in the page set.

@@ -13,7 +13,8 @@ import (
 var (
 	tradePaths = []string{"/trade/login", "/trade/logout", "/trade/register", "/trade/home", "/trade/account",
 		"/trade/portfolio", "/trade/quotes", "/trade/buy", "/trade/sell", "/trade/marketsummary",
-		"/trade/config", "/trade/config.json", "/trade/stream/quotes", "/trade/stream/summary", "/trade/static/live.js"}
+		"/trade/config", "/trade/config.json", "/trade/stream/quotes", "/trade/stream/summary", "/trade/static/live.js",
+		"/trade/static/style.css", "/trade/static/jsf.css"}
 	dayTraderActionNames = []string{"", "login", "logout", "register", "home", "account", "portfolio",
 		"quotes", "mksummary", "buy", "sell", "update_profile"}
 	jsfPaths = []string{"/daytrader/welcome.faces", "/daytrader/tradehome.faces", "/daytrader/quote.faces",

@@ -206,15 +206,3 @@ func (a *app) streamSummary(q *req) error {
 	pump(q, s, sub, "summary")
 	return nil
 }
-
-// liveJS is the pages' live-update script (static/live.js). The pages work without it.
-func (a *app) liveJS(q *req) error {
-	h := q.w.Header()
-	h.Set("Content-Type", "text/javascript; charset=utf-8")
-	h.Set("Cache-Control", "public, max-age=300")
-	q.w.Write(liveJSFile)
-	return nil
-}
-
-//go:embed static/live.js
-var liveJSFile []byte

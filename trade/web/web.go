@@ -247,7 +247,7 @@ var (
 	hdrNosniff    = []string{"nosniff"}
 	hdrSameOrigin = []string{"same-origin"}
 	hdrDeny       = []string{"DENY"}
-	hdrCSP        = []string{"default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"}
+	hdrCSP        = []string{"default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"}
 	hdrHTML       = []string{"text/html; charset=utf-8"}
 	hdrNoStore    = []string{"no-store"}
 )
@@ -374,9 +374,11 @@ func (a *app) tradeRoutes() map[string]route {
 		"/trade/config":        {get: a.config, post: a.setAccess, public: true, noCSRFToken: true},
 		"/trade/config.json":   {get: a.configJSON, public: true},
 		// Live streams need no session (see streamQuotes); live.js updates the pages from them.
-		"/trade/stream/quotes":  {get: a.streamQuotes, public: true},
-		"/trade/stream/summary": {get: a.streamSummary, public: true},
-		"/trade/static/live.js": {get: a.liveJS, public: true},
+		"/trade/stream/quotes":    {get: a.streamQuotes, public: true},
+		"/trade/stream/summary":   {get: a.streamSummary, public: true},
+		"/trade/static/live.js":   {get: a.static, public: true},
+		"/trade/static/style.css": {get: a.static, public: true},
+		"/trade/static/jsf.css":   {get: a.static, public: true},
 	}
 	for p, rt := range m {
 		if rt.get != nil {

@@ -62,11 +62,15 @@ type Running struct {
 func (r *Running) Wait() error { return <-r.done }
 
 // Start listens on the configured addresses and serves until ctx ends, then shuts down
-// gracefully (in-flight requests get up to 5 s).
+// gracefully (in-flight requests get up to 5 s). Limits out of bounds are a *setting.Error
+// naming the field, before anything listens. Its log gets one line when it serves: where.
 func Start(ctx context.Context, cfg Config) (*Running, error) {
 	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if err := cfg.Limits.Validate(); err != nil {
+		return nil, err
 	}
 	lim := cfg.Limits.OrDefault()
 	hl, err := net.Listen("tcp", cfg.Listen)
@@ -130,5 +134,14 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 		ep.Close()
 		r.done <- ferr
 	}()
+	// servers log in one style, slog's text lines, their start-up line included
+	attrs := []any{"soap", fmt.Sprintf("http://%s%s", r.HTTPAddr, soap.Path), "json", fmt.Sprintf("http://%s%s{op}", r.HTTPAddr, jsonapi.PathPrefix)}
+	if r.GRPCAddr != nil {
+		attrs = append(attrs, "grpc", r.GRPCAddr.String())
+	}
+	if r.MetricsURL != "" {
+		attrs = append(attrs, "metrics", r.MetricsURL)
+	}
+	log.Info("wstest serving (WSDL at soap?wsdl; Ctrl-C stops)", attrs...)
 	return r, nil
 }

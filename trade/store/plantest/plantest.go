@@ -111,12 +111,16 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if err != nil {
 		t.Fatalf("UserOrders: %v", err)
 	}
-	os2, closed2, err := r.UserOrdersWithClosed(ctx, uid, 3)
-	if err != nil || !reflect.DeepEqual(os2, recent) || !reflect.DeepEqual(closed2, closed) {
-		t.Fatalf("UserOrdersWithClosed = %v, %v, %v; want %v, %v", os2, closed2, err, recent, closed)
+	acct, prof, err := r.AccountWithProfile(ctx, uid)
+	if err != nil {
+		t.Fatalf("AccountWithProfile: %v", err)
 	}
-	if _, _, err := r.UserOrdersWithClosed(ctx, "no such user", 3); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("UserOrdersWithClosed of a missing user: %v, want store.ErrNotFound", err)
+	want := trade.AccountPage{Account: acct, Profile: prof, Orders: recent, Closed: closed}
+	if pg, err := r.UserAccountPage(ctx, uid, 3); err != nil || !reflect.DeepEqual(pg, want) {
+		t.Fatalf("UserAccountPage = %+v, %v; want %+v", pg, err, want)
+	}
+	if _, err := r.UserAccountPage(ctx, "no such user", 3); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("UserAccountPage of a missing user: %v, want store.ErrNotFound", err)
 	}
 	if _, err := r.Quote(ctx, hs[0].Symbol); err != nil {
 		t.Fatalf("Quote: %v", err)

@@ -118,10 +118,13 @@ func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, 
 	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
 }
 
-func (q q) UserOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
-	return store.SplitOrdersWithClosed(all(q, ctx, scan.PartOrder,
-		store.OrdersWithClosedSQL(orderCols, "0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0", "$1", userAccount, "$2"),
-		userID, limit))
+func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
+	rows, err := q.db.Query(ctx, sqlstore.AccountPageSQL("$1", userAccount, "$2"), userID, limit)
+	if err != nil {
+		return trade.AccountPage{}, err
+	}
+	defer rows.Close()
+	return scan.AccountPage(rows)
 }
 
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {

@@ -181,10 +181,13 @@ func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, 
 	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0 FROM accounts WHERE userid = ? UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID, userID))
 }
 
-func (q q) UserOrdersWithClosed(ctx context.Context, userID string, limit int) ([]trade.Order, []trade.Order, error) {
-	return store.SplitOrdersWithClosed(all(q, ctx, scan.PartOrder,
-		store.OrdersWithClosedSQL(orderCols, "0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0", "?", userAccount, "?+0"),
-		userID, userID, userID, limit))
+func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
+	rows, err := q.query(ctx, sqlstore.AccountPageSQL("?", userAccount, "?+0"), userID, userID, userID, limit)
+	if err != nil {
+		return trade.AccountPage{}, err
+	}
+	defer rows.Close()
+	return scan.AccountPage(rows)
 }
 
 func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) {

@@ -157,7 +157,8 @@ func (s Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, err
 	return s.holding(r, new(holdingRow[T]), true)
 }
 
-// orderRow is the destinations of a part (store.OrdersWithClosedSQL) and OrderCols.
+// orderRow is the destinations of OrderCols, and of an AccountPageSQL row: the part before
+// them, the two text columns after.
 type orderRow[T any] struct {
 	o            trade.Order
 	part         int
@@ -165,30 +166,87 @@ type orderRow[T any] struct {
 	opened, done T
 	typ, status  string
 	price, fee   int64
-	ptrs         [12]any
+	email, card  string
+	ptrs         [14]any
 }
 
 // Order scans OrderCols.
 func (s Scan[T, P]) Order(r Scanner) (trade.Order, error) {
 	d := new(orderRow[T])
-	return s.order(r, d, d.ptrs[:0])
+	err := r.Scan(s.orderDest(d, d.ptrs[:0])...)
+	return s.orderOf(d), NotFound(err)
 }
 
-// PartOrder scans a row of store.OrdersWithClosedSQL: the part, then OrderCols.
-func (s Scan[T, P]) PartOrder(r Scanner) (store.PartOrder, error) {
-	d := new(orderRow[T])
-	o, err := s.order(r, d, append(d.ptrs[:0], &d.part))
-	return store.PartOrder{Part: d.part, Order: o}, err
+// orderDest appends the destinations of OrderCols in d to dest.
+func (Scan[T, P]) orderDest(d *orderRow[T], dest []any) []any {
+	return append(dest, &d.o.OrderID, &d.o.AccountID, &d.hid, &d.o.Symbol, &d.typ, &d.status, P(&d.opened), P(&d.done), &d.o.Quantity, &d.price, &d.fee)
 }
 
-// order scans the leading columns (dest, pointers into d), then OrderCols.
-func (Scan[T, P]) order(r Scanner, d *orderRow[T], dest []any) (trade.Order, error) {
-	err := r.Scan(append(dest, &d.o.OrderID, &d.o.AccountID, &d.hid, &d.o.Symbol, &d.typ, &d.status, P(&d.opened), P(&d.done), &d.o.Quantity, &d.price, &d.fee)...)
+// orderOf is the order scanned into d.
+func (Scan[T, P]) orderOf(d *orderRow[T]) trade.Order {
 	o := d.o
 	o.HoldingID = d.hid.Int64
 	o.Type, o.Status, o.Price, o.Fee = trade.OrderType(d.typ), trade.OrderStatus(d.status), trade.Money(d.price), trade.Money(d.fee)
 	o.OpenDate, o.CompletionDate = P(&d.opened).UTC(), P(&d.done).UTC()
-	return o, NotFound(err)
+	return o
+}
+
+// The account page's statement (AccountPageSQL) answers the account, its profile, its closed
+// orders and its most recent ones in one UNION ALL. Every row is a part (0: the account; 1: a
+// closed order; 2: a recent one), OrderCols and two text columns. The account's row lays its
+// columns over the orders' columns of the same type, since PostgreSQL wants a UNION's columns
+// to agree in type (SQLite would not mind); the scanner puts them back:
+//
+//	OrderCols:   orderid  accountid holdingid   symbol ordertype status  opendate     completiondate quantity   price       fee  +2
+//	account row: balance  accountid openbalance userid fullname  address creationdate lastlogin      logincount logoutcount 0    email creditcard
+const (
+	accountPageAccount = "0, balance, accountid, openbalance, userid, fullname, address, creationdate, lastlogin, logincount, logoutcount, 0, email, creditcard"
+	accountPageOrder   = OrderCols + ", '', ''"
+)
+
+// AccountPageSQL is store.Reader.UserAccountPage's statement for a store whose userParam is the
+// user id's placeholder, whose userAccount selects the user's account id and whose limit is
+// the LIMIT's value. The parts' rows come in any order (AccountPage sorts them).
+func AccountPageSQL(userParam, userAccount, limit string) string {
+	return "SELECT " + accountPageAccount + " FROM accounts WHERE userid = " + userParam +
+		" UNION ALL SELECT 1, " + accountPageOrder + " FROM orders WHERE accountid = " + userAccount + " AND status = 'closed'" +
+		" UNION ALL SELECT * FROM (SELECT 2, " + accountPageOrder + " FROM orders WHERE accountid = " + userAccount +
+		" ORDER BY opendate DESC, orderid DESC LIMIT " + limit + ") recent"
+}
+
+// AccountPage scans the rows of AccountPageSQL: the account and profile from the account's
+// row, the orders sorted as store.SortAccountPage does; ErrNotFound without the account's row.
+func (s Scan[T, P]) AccountPage(rows Rows) (trade.AccountPage, error) {
+	var pg trade.AccountPage
+	found := false
+	d := new(orderRow[T])
+	for rows.Next() {
+		dest := append(s.orderDest(d, append(d.ptrs[:0], &d.part)), &d.email, &d.card)
+		if err := rows.Scan(dest...); err != nil {
+			return trade.AccountPage{}, err
+		}
+		o := s.orderOf(d)
+		switch d.part {
+		case 0:
+			found = true
+			pg.Account = trade.Account{AccountID: o.AccountID, UserID: o.Symbol, Balance: trade.Money(o.OrderID),
+				OpenBalance: trade.Money(o.HoldingID), CreationDate: o.OpenDate, LastLogin: o.CompletionDate,
+				LoginCount: o.Quantity, LogoutCount: int64(o.Price)}
+			pg.Profile = trade.AccountProfile{UserID: o.Symbol, FullName: d.typ, Address: d.status, Email: d.email, CreditCard: d.card}
+		case 1:
+			pg.Closed = append(pg.Closed, o)
+		default:
+			pg.Orders = append(pg.Orders, o)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return trade.AccountPage{}, err
+	}
+	if !found {
+		return trade.AccountPage{}, store.ErrNotFound
+	}
+	store.SortAccountPage(&pg)
+	return pg, nil
 }
 
 // quoteRow is the destinations of QuoteCols.
