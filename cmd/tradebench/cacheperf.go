@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/bench/cacheperfjob"
@@ -127,15 +125,11 @@ func cacheperfServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ml, err := metricsListen()
-	if err != nil {
-		return err
-	}
 	if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
 		return err
 	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
-	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: ml})
+	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: *metricsListen})
 	if err != nil {
 		return err
 	}
@@ -158,8 +152,9 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
 	size := cliflag.AddSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
 	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
-	keys := fs.String("keys", joinInts(cacheperfjob.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
-	mixKeys := fs.String("mix-keys", joinInts(cacheperfjob.PaperMixKeys), "unique-key ranges of the other-work mix")
+	ks, mks := slices.Clone(cacheperfjob.PaperKeys), slices.Clone(cacheperfjob.PaperMixKeys)
+	cliflag.IntsVar(fs, &ks, "keys", "unique-key ranges, one measured point each (the CachePerf paper's table)")
+	cliflag.IntsVar(fs, &mks, "mix-keys", "unique-key ranges of the other-work mix")
 	mix := fs.Int("other-work-mix", cacheperfjob.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
@@ -188,14 +183,6 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 		if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
 			return err
 		}
-	}
-	ks, err := parseInts("--keys", *keys)
-	if err != nil {
-		return err
-	}
-	mks, err := parseInts("--mix-keys", *mixKeys)
-	if err != nil {
-		return err
 	}
 	cc, err := cf.config()
 	if err != nil {
@@ -234,29 +221,6 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 
 // sweepFlags names the flags that set cacheperfjob.Config's fields.
 var sweepFlags = cliflag.Names{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}.With(phaseNames)
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ",")
-}
-
-func parseInts(flagName, s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, cliflag.Errorf("%s: %q is not a whole number of at least 1 (want e.g. 500,1000,2000)", flagName, f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
 
 // confirmBytes is the largest database a cacheperf command writes without --yes: the paper's
 // defaults (40,000 items of 500KB) are about 20GB, more than a laptop's disk may spare.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -295,5 +296,55 @@ func TestFraction(t *testing.T) {
 	}
 	if v, err := ParseFraction("0.01%", 1); err != nil || v != 0.0001 {
 		t.Errorf("ParseFraction(0.01%%) = %v, %v", v, err)
+	}
+}
+
+// TestLists: a repeatable flag keeps every value in order, a comma list drops blanks, and a list
+// of counts refuses a bad item naming the flag and changing nothing. Mutant: cliflag-ints-zero
+// (a count of 0 accepted).
+func TestLists(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	var headers List
+	keys := []int{500, 1000}
+	fs.Var(&headers, "H", "")
+	IntsVar(fs, &keys, "keys", "")
+	if def := fs.Lookup("keys").DefValue; def != "500,1000" {
+		t.Errorf("default shown as %q", def)
+	}
+	if err := Parse(fs, []string{"-H", "A: 1", "-HB: 2", "--keys", " 10, 20 ,,30"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(headers, "|") != "A: 1|B: 2" || fmt.Sprint(keys) != "[10 20 30]" {
+		t.Errorf("headers %q, keys %v", headers, keys)
+	}
+	for _, bad := range []string{"10,0", "10,x", "-5"} {
+		err := Parse(fs, []string{"--keys", bad}, false)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--keys ") || !strings.Contains(err.Error(), "is not a whole number of at least 1") || fmt.Sprint(keys) != "[10 20 30]" {
+			t.Errorf("--keys %s: %v (keys now %v)", bad, err, keys)
+		}
+	}
+	if got := SplitList(" s:1, ,s:2,"); fmt.Sprint(got) != "[s:1 s:2]" || SplitList(" , ") != nil {
+		t.Errorf("SplitList = %q", got)
+	}
+}
+
+// TestHostPort: a listen address is host:port with a numeric port, or empty; anything else is
+// refused naming the flag, and the address stays as it was. Mutant: cliflag-hostport-unchecked
+// (Set storing whatever it is given).
+func TestHostPort(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	addr := ""
+	HostPortVar(fs, &addr, "metrics-listen", "")
+	for _, good := range []string{"127.0.0.1:9464", ":0", "[::1]:80", ""} {
+		if err := Parse(fs, []string{"--metrics-listen", good}, false); err != nil || addr != good {
+			t.Errorf("--metrics-listen %q: %v (addr %q)", good, err, addr)
+		}
+	}
+	addr = "127.0.0.1:1"
+	for _, bad := range []string{"9465", "localhost", "127.0.0.1:http", "127.0.0.1:70000"} {
+		err := Parse(fs, []string{"--metrics-listen", bad}, false)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--metrics-listen "+strconv.Quote(bad)+": want host:port") || addr != "127.0.0.1:1" {
+			t.Errorf("--metrics-listen %q: %v (addr %q)", bad, err, addr)
+		}
 	}
 }
