@@ -43,7 +43,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	given := cliflag.Given(fs)
 	if !given["max-error-rate"] {
-		f.maxErrorRate = "0.01%"
+		f.limits.MaxErrorRate = new(0.0001) // 0.01%
 	}
 	if *accounts < 1 || *quotes < 1 {
 		return cliflag.Errorf("--accounts and --quotes must be at least 1")
