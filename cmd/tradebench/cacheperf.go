@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/bench/cacheperfjob"
@@ -158,8 +156,9 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
 	size := cliflag.AddSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
 	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
-	keys := fs.String("keys", joinInts(cacheperfjob.PaperKeys), "unique-key ranges, one measured point each (the CachePerf paper's table)")
-	mixKeys := fs.String("mix-keys", joinInts(cacheperfjob.PaperMixKeys), "unique-key ranges of the other-work mix")
+	keys, mixKeys := cacheperfjob.Keys(slices.Clone(cacheperfjob.PaperKeys)), cacheperfjob.Keys(slices.Clone(cacheperfjob.PaperMixKeys))
+	fs.Var(&keys, "keys", "unique-key ranges, one measured point each (the CachePerf paper's table)")
+	fs.Var(&mixKeys, "mix-keys", "unique-key ranges of the other-work mix")
 	mix := fs.Int("other-work-mix", cacheperfjob.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
@@ -169,18 +168,6 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	set := cliflag.Given(fs)
-	if *quick {
-		preset := map[string]string{"size": "50KB", "cache-size": "25MB", "keys": "100,200,300,400,500,600,800,1000,2000,4000",
-			"mix-keys": "200,400,600,800,1000", "ramp-up": "1s", "duration": "3s"}
-		for name, v := range preset {
-			if !set[name] {
-				if err := fs.Set(name, v); err != nil {
-					return err
-				}
-			}
-		}
-	}
 	if *db != "" {
 		if err := checkDSN(*db); err != nil {
 			return err
@@ -189,18 +176,6 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	ks, err := parseInts("--keys", *keys)
-	if err != nil {
-		return err
-	}
-	mks, err := parseInts("--mix-keys", *mixKeys)
-	if err != nil {
-		return err
-	}
-	cc, err := cf.config()
-	if err != nil {
-		return err
-	}
 	if f.out == "" {
 		return cliflag.Errorf("--out must name a file")
 	}
@@ -208,15 +183,22 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	cc, err := cf.config()
+	if err != nil {
+		return err
+	}
 	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.N, Seed: *seed, Cache: cc, Phases: d.Phases,
-		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Quick: *quick}
+		Keys: keys, MixKeys: mixKeys, OtherWorkMix: *mix, Baseline: *baseline}
+	if *quick {
+		set := cliflag.Given(fs)
+		cfg.SetQuick(func(field string) bool { return set[sweepFlags[field]] })
+	}
 	cfg.Log, _ = f.progress.Writer()
 	if err := cfg.Validate(); err != nil {
 		return sweepFlags.UsageError(err)
 	}
 	if *db == "" {
-		n := max(*items, slices.Max(append(slices.Clone(ks), mks...)))
-		if err := confirmSize(*yes, int64(n), size.N, "the temporary database"); err != nil {
+		if err := confirmSize(*yes, int64(cfg.TempItems()), cfg.Size, "the temporary database"); err != nil {
 			return err
 		}
 	}
@@ -233,30 +215,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 }
 
 // sweepFlags names the flags that set cacheperfjob.Config's fields.
-var sweepFlags = cliflag.Names{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}.With(phaseNames)
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ",")
-}
-
-func parseInts(flagName, s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, cliflag.Errorf("%s: %q is not a whole number of at least 1 (want e.g. 500,1000,2000)", flagName, f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
+var sweepFlags = cliflag.Names{"Keys": "keys", "MixKeys": "mix-keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}.With(cacheFlagNames, phaseNames)
 
 // confirmBytes is the largest database a cacheperf command writes without --yes: the paper's
 // defaults (40,000 items of 500KB) are about 20GB, more than a laptop's disk may spare.
