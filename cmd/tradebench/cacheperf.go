@@ -137,14 +137,6 @@ func cacheperfServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	lim := srv.App.Cache().Limits()
-	// servers log in one style, slog's text lines, their start-up line included
-	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", bytesize.Format(lim.Budget),
-		"window", bytesize.Format(lim.Window), "ceiling", bytesize.Format(lim.Ceiling)}
-	if srv.MetricsURL != "" {
-		attrs = append(attrs, "metrics", srv.MetricsURL)
-	}
-	log.Info("cacheperf serving", attrs...)
 	return srv.Wait()
 }
 
