@@ -1,43 +1,9 @@
 package cacheperfjob
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
-
-// Keys is a list of unique-key ranges, written "500,1000,2000": a flag.Value, so the command line
-// reads --keys and --mix-keys with the library's one parser and error.
-type Keys []int
-
-func (k *Keys) String() string {
-	if k == nil {
-		return ""
-	}
-	s := make([]string, len(*k))
-	for i, n := range *k {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ",")
-}
-
-// Set replaces the list with s's ranges; an empty s is none.
-func (k *Keys) Set(s string) error {
-	var out Keys
-	if strings.TrimSpace(s) != "" {
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 {
-				return fmt.Errorf("%q is not a whole number of at least 1 (want e.g. 500,1000,2000)", f)
-			}
-			out = append(out, n)
-		}
-	}
-	*k = out
-	return nil
-}
 
 // Quick presets for a laptop-sized sweep (about two minutes; the command's --quick).
 const (

@@ -2,28 +2,9 @@ package cacheperfjob
 
 import (
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
-
-// --keys reads "500, 1000,2000" and prints it back; a range below 1 or not a number is refused
-// with the one message; empty is none.
-// (Mutant cacheperf-keys-zero-accepted: a key range of 0 passes the flag.)
-func TestKeysFlagValue(t *testing.T) {
-	var k Keys
-	if err := k.Set("500, 1000,2000"); err != nil || !slices.Equal(k, []int{500, 1000, 2000}) || k.String() != "500,1000,2000" {
-		t.Fatalf("Set = %v, %v (%q)", k, err, k.String())
-	}
-	for _, bad := range []string{"1,x", "0", "5,-1", "1,,2"} {
-		if err := k.Set(bad); err == nil || !strings.Contains(err.Error(), "is not a whole number of at least 1") {
-			t.Errorf("Set(%q) error %v", bad, err)
-		}
-	}
-	if err := k.Set(" "); err != nil || len(k) != 0 {
-		t.Errorf("Set(blank) = %v, %v", k, err)
-	}
-}
 
 // --quick sets the laptop-sized sweep, except what was given explicitly; the temporary
 // database holds Items or the largest key range.

@@ -148,9 +148,9 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
 	size := cliflag.AddSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
 	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
-	keys, mixKeys := cacheperfjob.Keys(slices.Clone(cacheperfjob.PaperKeys)), cacheperfjob.Keys(slices.Clone(cacheperfjob.PaperMixKeys))
-	fs.Var(&keys, "keys", "unique-key ranges, one measured point each (the CachePerf paper's table)")
-	fs.Var(&mixKeys, "mix-keys", "unique-key ranges of the other-work mix")
+	ks, mks := slices.Clone(cacheperfjob.PaperKeys), slices.Clone(cacheperfjob.PaperMixKeys)
+	cliflag.IntsVar(fs, &ks, "keys", "unique-key ranges, one measured point each (the CachePerf paper's table)")
+	cliflag.IntsVar(fs, &mks, "mix-keys", "unique-key ranges of the other-work mix")
 	mix := fs.Int("other-work-mix", cacheperfjob.DefaultOtherWorkMix, "percent of threads requesting the other-work page in the mix (0 = no mix)")
 	baseline := fs.Bool("baseline", true, "also measure GET /cacheperf/hello (\"Hello, World!\"), the HTTP stack's ceiling")
 	seed := fs.Uint64("seed", 1, "seed for the generated items and the clients' key choices")
@@ -180,7 +180,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 		return err
 	}
 	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.N, Seed: *seed, Cache: cc, Phases: d.Phases,
-		Keys: keys, MixKeys: mixKeys, OtherWorkMix: *mix, Baseline: *baseline}
+		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline}
 	if *quick {
 		set := cliflag.Given(fs)
 		cfg.SetQuick(func(field string) bool { return set[sweepFlags[field]] })

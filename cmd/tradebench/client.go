@@ -38,6 +38,6 @@ func runClient(ctx context.Context, args []string) error {
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	c.Symbols = splitList(*symbols)
+	c.Symbols = cliflag.SplitList(*symbols)
 	return clientFlags.OrUsage(tui.Run(ctx, c, os.Stdout))
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/driver"
@@ -137,11 +136,7 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 			return cfg, cliflag.Errorf("--live-token-file: %v", err)
 		}
 	}
-	for _, h := range strings.Split(f.liveAllowHosts, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, h)
-		}
-	}
+	cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, cliflag.SplitList(f.liveAllowHosts)...)
 	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
 	if f.maxErrorRate != "" {
 		r, err := cliflag.ParseFraction(f.maxErrorRate, 1)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"strings"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
@@ -13,16 +12,10 @@ import (
 // default in quick mode is none: the URL's own answer is what is measured.
 type quickFlags struct {
 	url     string
-	headers listFlag
+	headers cliflag.List
 	method  string
 	body    string
 }
-
-// listFlag collects a repeatable flag's values in order.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, "; ") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func (q *quickFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&q.url, "url", "", "quick mode: load one URL like wrk/hey (-c users, keep-alive): every HTTP answer is measured and its status counted (401 or 503 too, as wrk does), only a connection failure is refused or failed; redirects are not followed unless --redirects says so")

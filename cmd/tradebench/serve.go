@@ -33,31 +33,12 @@ var serveFlags = cliflag.Names{
 	"Orders.NATSPort": "nats-port", "Orders.WorkDir": "work-dir", "OrderHTTPListen": "order-http", "OrderGRPCListen": "order-grpc",
 }
 
+var serveHelp = helpText("serve.txt", "{{token-file}}", svcauth.DefaultTokenFile)
+
 func runServe(ctx context.Context, args []string) error {
 	cfg := server.DefaultConfig()
-	fs := cliflag.NewFlagSet("tradebench serve", "[flags]\n\n"+
-		"Serves the StockTrader brokerage application. With no --role it is the monolith: the\n"+
-		"pages under /trade/ and the Trade/DayTrader contract under /daytrader/app, the business\n"+
-		"services host (SOAP, REST, gRPC) and the order processor, over one database, in one\n"+
-		"process. --role splits it into tiers, e.g. the 2007 paper's web-service test bed:\n\n"+
-		"  tradebench serve --role bsl --db postgres://… --bsl-listen :8081 --bsl-grpc-listen :8082\n"+
-		"  tradebench serve --role web --access soap --bsl 127.0.0.1:8081 --listen :8080\n"+
-		"  tradebench serve --role web --access grpc --bsl-grpc 127.0.0.1:8082 --listen :8090\n"+
-		"  tradebench serve --role orders --db postgres://… --orders async-durable --nats nats://…\n\n"+
-		"The access mode of a running web tier can be switched on its config page (/trade/config).\n"+
-		"Load the database first with 'tradebench load --db DSN', or pass --load-if-empty.\n"+
-		"Stops gracefully on SIGINT or SIGTERM.\n\n"+
-		"Session cookies are signed with $TRADEBENCH_SESSION_SECRET (give every web process\n"+
-		"behind one load balancer the same value); unset, a random secret per process.\n\n"+
-		"The services host and the order processor's endpoints require a service token from every\n"+
-		"caller: $TRADEBENCH_SERVICE_TOKEN, or --service-token-file. A bsl or orders process with\n"+
-		"neither uses ./"+svcauth.DefaultTokenFile+", writing a new random token there (mode 0600) if\n"+
-		"it does not exist, and says so; give the web tiers that file. The monolith, whose callers\n"+
-		"are all in-process, uses a random token of its own unless --service-token-file names a file:\n"+
-		"then it uses that token, writing the file first if it does not exist, so that 'tradebench\n"+
-		"client --access rest --bsl ADDR --service-token-file FILE' can call its services host (its\n"+
-		"addresses are in the start-up line). Across machines, add mutual TLS with --tls-cert,\n"+
-		"--tls-key and --tls-ca on every tier. See docs/security.md.")
+	fs := cliflag.NewFlagSet("tradebench serve", "[flags]")
+	cliflag.SetHelp(fs, serveHelp)
 	role := fs.String("role", "all", "roles to run: all (the monolith), or a comma-separated list of web, bsl (business services host), orders (order processor)")
 	fs.StringVar(&cfg.DB, "db", cfg.DB, "database: sqlite:PATH or postgres://user:pass@host/dbname (roles bsl and orders, and web with --access inprocess)")
 	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "web role: address to serve HTTP on (host:port; port 0 picks a free one)")

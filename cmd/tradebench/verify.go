@@ -47,10 +47,10 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 		if cfg.Target != "" {
 			return cliflag.Errorf("--target and --services: give one, a web tier's URL or a services host's address")
 		}
-		sf.Timeout, sf.OrderBound, sf.Symbols = cfg.Timeout, cfg.OrderBound, splitList(*symbols)
+		sf.Timeout, sf.OrderBound, sf.Symbols = cfg.Timeout, cfg.OrderBound, cliflag.SplitList(*symbols)
 		return runVerifyServices(ctx, sf.Config, o)
 	}
-	cfg.Symbols = splitList(*symbols)
+	cfg.Symbols = cliflag.SplitList(*symbols)
 	cfg.SetDefaults()
 	if err := cfg.Validate(); err != nil {
 		return verifyFlags.UsageError(err)
@@ -63,17 +63,6 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 		return verifyFlags.OrUsage(err)
 	}
 	return o.Finish(res, err, os.Stdout)
-}
-
-// splitList splits a comma-separated flag value, dropping blanks.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // verifyFirst is drive's and run's --verify (verify.Before): verify the target before

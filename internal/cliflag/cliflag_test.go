@@ -297,3 +297,32 @@ func TestFraction(t *testing.T) {
 		t.Errorf("ParseFraction(0.01%%) = %v, %v", v, err)
 	}
 }
+
+// TestLists: a repeatable flag keeps every value in order, a comma list drops blanks, and a list
+// of counts refuses a bad item naming the flag and changing nothing. Mutant: cliflag-ints-zero
+// (a count of 0 accepted).
+func TestLists(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	var headers List
+	keys := []int{500, 1000}
+	fs.Var(&headers, "H", "")
+	IntsVar(fs, &keys, "keys", "")
+	if def := fs.Lookup("keys").DefValue; def != "500,1000" {
+		t.Errorf("default shown as %q", def)
+	}
+	if err := Parse(fs, []string{"-H", "A: 1", "-HB: 2", "--keys", " 10, 20 ,,30"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(headers, "|") != "A: 1|B: 2" || fmt.Sprint(keys) != "[10 20 30]" {
+		t.Errorf("headers %q, keys %v", headers, keys)
+	}
+	for _, bad := range []string{"10,0", "10,x", "-5"} {
+		err := Parse(fs, []string{"--keys", bad}, false)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--keys ") || !strings.Contains(err.Error(), "is not a whole number of at least 1") || fmt.Sprint(keys) != "[10 20 30]" {
+			t.Errorf("--keys %s: %v (keys now %v)", bad, err, keys)
+		}
+	}
+	if got := SplitList(" s:1, ,s:2,"); fmt.Sprint(got) != "[s:1 s:2]" || SplitList(" , ") != nil {
+		t.Errorf("SplitList = %q", got)
+	}
+}

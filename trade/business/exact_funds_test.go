@@ -6,7 +6,6 @@ import (
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
-	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
 
@@ -19,23 +18,11 @@ func TestBuyWithExactlyEnoughCash(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		st, svc := setup(t, dsn, small(), business.DefaultOptions())
-		price := trade.Cents(1000) // $10.00
-		if err := st.Update(ctx, func(tx store.Tx) error {
-			q, err := tx.LockQuote(ctx, "s:1")
-			if err != nil {
-				return err
-			}
-			q.Price, q.Low, q.High, q.Change = price, price, price, price-q.Open
-			return tx.UpdateQuote(ctx, q)
-		}); err != nil {
-			t.Fatal(err)
-		}
+		setPrice(t, st, "s:1", trade.Cents(1000)) // $10.00
 		// 3 × $10.00 + $24.95 = $54.95, exactly the opening balance
-		must[trade.Account](t)(svc.Register(ctx, trade.RegisterRequest{UserID: "exact", Password: "pw", FullName: "E",
-			Address: "A", Email: "e@example.com", CreditCard: "1", OpenBalance: trade.Cents(5495)}))
+		registerWith(t, svc, "exact", trade.Cents(5495))
 		// a cent short first: refused, nothing changes
-		must[trade.Account](t)(svc.Register(ctx, trade.RegisterRequest{UserID: "short", Password: "pw", FullName: "S",
-			Address: "A", Email: "s@example.com", CreditCard: "1", OpenBalance: trade.Cents(5494)}))
+		registerWith(t, svc, "short", trade.Cents(5494))
 		_, err := svc.Buy(ctx, "short", "s:1", 3)
 		wantCode(t, "a buy a cent beyond the balance", err, trade.CodeInsufficientFunds)
 		if a := must[trade.Account](t)(svc.GetAccountData(ctx, "short")); a.Balance != trade.Cents(5494) {

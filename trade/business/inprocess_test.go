@@ -45,6 +45,30 @@ func must[T any](t *testing.T) func(v T, err error) T {
 	}
 }
 
+// setPrice fixes a quote's price (and its day's low, high and change to match), so a test's
+// arithmetic is exact.
+func setPrice(t *testing.T, st store.Store, sym string, price trade.Money) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Update(ctx, func(tx store.Tx) error {
+		q, err := tx.LockQuote(ctx, sym)
+		if err != nil {
+			return err
+		}
+		q.Price, q.Low, q.High, q.Change = price, price, price, price-q.Open
+		return tx.UpdateQuote(ctx, q)
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// registerWith registers uid with the opening balance bal.
+func registerWith(t *testing.T, svc *business.Service, uid string, bal trade.Money) {
+	t.Helper()
+	must[trade.Account](t)(svc.Register(context.Background(), trade.RegisterRequest{UserID: uid, Password: "pw", FullName: uid,
+		Address: "A", Email: uid + "@example.com", CreditCard: "1", OpenBalance: bal}))
+}
+
 func wantCode(t *testing.T, what string, err error, code trade.Code) {
 	t.Helper()
 	e := trade.AsError(err)

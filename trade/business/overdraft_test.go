@@ -6,7 +6,6 @@ import (
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
-	"github.com/tradebench/tradebench/trade/store"
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
 
@@ -23,22 +22,11 @@ func TestSellCompletionCannotOverdraw(t *testing.T) {
 		opts := business.DefaultOptions()
 		opts.Dispatch = q
 		st, svc := setup(t, dsn, small(), opts)
-		for sym, p := range map[string]trade.Money{"s:1": trade.Cents(101), "s:2": trade.Cents(100)} {
-			if err := st.Update(ctx, func(tx store.Tx) error {
-				q, err := tx.LockQuote(ctx, sym)
-				if err != nil {
-					return err
-				}
-				q.Price, q.Low, q.High, q.Change = p, p, p, p-q.Open
-				return tx.UpdateQuote(ctx, q)
-			}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		setPrice(t, st, "s:1", trade.Cents(101))
+		setPrice(t, st, "s:2", trade.Cents(100))
 		ord := must[trade.Order](t)
 		// $1.01 + $24.95 for the first buy, then $30.00 left.
-		must[trade.Account](t)(svc.Register(ctx, trade.RegisterRequest{UserID: "poor", Password: "pw", FullName: "P",
-			Address: "A", Email: "p@example.com", CreditCard: "1", OpenBalance: trade.Cents(5596)}))
+		registerWith(t, svc, "poor", trade.Cents(5596))
 		b1 := ord(svc.CompleteOrder(ctx, ord(svc.Buy(ctx, "poor", "s:1", 1)).OrderID))
 		b2 := ord(svc.Buy(ctx, "poor", "s:2", 1))           // $25.95, open: $30.00 covers it
 		sell := ord(svc.Sell(ctx, "poor", b1.HoldingID, 0)) // proceeds ~$1 − $24.95: $30.00 covers it

@@ -37,7 +37,7 @@ func (o *Options) SetDefaults() {
 	if o.PollEvery <= 0 {
 		o.PollEvery = 2 * time.Second
 	}
-	if o.CallTimeout <= 0 {
+	if o.CallTimeout == 0 { // a negative one is Config.Validate's to refuse
 		o.CallTimeout = clientopt.DefaultTimeout // the remote clients' one call timeout
 	}
 	if len(o.Symbols) == 0 {
