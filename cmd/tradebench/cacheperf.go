@@ -125,15 +125,11 @@ func cacheperfServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ml, err := metricsListen()
-	if err != nil {
-		return err
-	}
 	if err := needDB(*db, false, "load it first: tradebench cacheperf load --db "+*db); err != nil {
 		return err
 	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
-	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: ml})
+	srv, err := cacheperf.Start(ctx, cacheperf.Config{DB: *db, Cache: cc, Listen: *listen, SetMemoryLimit: true, Log: log, MetricsListen: *metricsListen})
 	if err != nil {
 		return err
 	}

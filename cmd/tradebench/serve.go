@@ -84,9 +84,7 @@ func runServe(ctx context.Context, args []string) error {
 	cfg.Roles = roles
 	cfg.FixedAccess = !*accessSwitch
 	cfg.ResolveTokens = true
-	if cfg.MetricsListen, err = metricsListen(); err != nil {
-		return err
-	}
+	cfg.MetricsListen = *metricsListen
 	if s := os.Getenv("TRADEBENCH_SESSION_SECRET"); s != "" {
 		cfg.Web.SessionSecret = []byte(s) // from the environment, not a flag: flags show in ps
 	}

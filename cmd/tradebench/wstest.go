@@ -40,13 +40,9 @@ func wstestServe(ctx context.Context, args []string) error {
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	ml, err := metricsListen()
-	if err != nil {
-		return err
-	}
 	log := slog.New(logsafe.Handler(slog.NewTextHandler(os.Stderr, nil))) // request values cut and escaped
 	r, err := wsserver.Start(ctx, wsserver.Config{Listen: *listen, GRPCListen: *grpcListen,
-		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: ml})
+		Limits: wstest.Limits{MaxBodyBytes: *maxBody, MaxItems: *maxItems}, Log: log, MetricsListen: *metricsListen})
 	if err != nil {
 		return wstestServeFlags.OrUsage(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +325,26 @@ func TestLists(t *testing.T) {
 	}
 	if got := SplitList(" s:1, ,s:2,"); fmt.Sprint(got) != "[s:1 s:2]" || SplitList(" , ") != nil {
 		t.Errorf("SplitList = %q", got)
+	}
+}
+
+// TestHostPort: a listen address is host:port with a numeric port, or empty; anything else is
+// refused naming the flag, and the address stays as it was. Mutant: cliflag-hostport-unchecked
+// (Set storing whatever it is given).
+func TestHostPort(t *testing.T) {
+	fs := NewFlagSet("prog", "")
+	addr := ""
+	HostPortVar(fs, &addr, "metrics-listen", "")
+	for _, good := range []string{"127.0.0.1:9464", ":0", "[::1]:80", ""} {
+		if err := Parse(fs, []string{"--metrics-listen", good}, false); err != nil || addr != good {
+			t.Errorf("--metrics-listen %q: %v (addr %q)", good, err, addr)
+		}
+	}
+	addr = "127.0.0.1:1"
+	for _, bad := range []string{"9465", "localhost", "127.0.0.1:http", "127.0.0.1:70000"} {
+		err := Parse(fs, []string{"--metrics-listen", bad}, false)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--metrics-listen "+strconv.Quote(bad)+": want host:port") || addr != "127.0.0.1:1" {
+			t.Errorf("--metrics-listen %q: %v (addr %q)", bad, err, addr)
+		}
 	}
 }

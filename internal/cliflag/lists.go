@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"net"
 )
 
 // List collects a repeatable flag's values in order (-H 'Accept: x' -H 'X-Y: z').
@@ -62,4 +64,35 @@ func (v intsValue) Set(s string) error {
 // (--keys 500,1000,2000; empty: none); *p's value is the default.
 func IntsVar(fs *flag.FlagSet, p *[]int, name, usage string) {
 	fs.Var(intsValue{p}, name, usage)
+}
+
+// hostPortValue is a listen address bound to a string (see HostPortVar).
+type hostPortValue struct{ p *string }
+
+func (v hostPortValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+func (v hostPortValue) Set(s string) error {
+	if s != "" {
+		_, port, err := net.SplitHostPort(s)
+		if err == nil {
+			_, err = strconv.ParseUint(port, 10, 16)
+		}
+		if err != nil {
+			return fmt.Errorf("want host:port (e.g. 127.0.0.1:9464, :9464)")
+		}
+	}
+	*v.p = s
+	return nil
+}
+
+// HostPortVar defines a flag that sets *p to a listen address, host:port with a numeric port
+// (":9464", "127.0.0.1:0"), or "" for none: a mistake is refused as it is given, before
+// anything starts.
+func HostPortVar(fs *flag.FlagSet, p *string, name, usage string) {
+	fs.Var(hostPortValue{p}, name, usage)
 }
