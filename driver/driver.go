@@ -108,7 +108,8 @@ type Config struct {
 	Watchers []load.Watcher `json:"-"`
 
 	Thresholds []report.Threshold `json:"-"`
-	// Peak, if set, runs a peak search instead of one run (closed model only).
+	// Peak, if set, runs a capacity search instead of one run: of the users (the closed model),
+	// or with a Rate of the arrival rate, starting at Rate (SetDefaults makes it Open).
 	Peak *peak.Config `json:"-"`
 	// Resources are the system under test's processes whose CPU and memory are sampled each
 	// second into the results' sut section (sut.Self for an in-process server, sut.NewScrape
@@ -185,6 +186,14 @@ func (c *Config) SetDefaults() {
 	if c.ConnectTimeout == 0 {
 		c.ConnectTimeout = c.Timeout
 	}
+	if c.Peak != nil {
+		pc := *c.Peak   // the caller's stays as given
+		if c.Rate > 0 { // an open-model search: the arrival rate grows, from the drive's Rate
+			pc.Open, pc.Start = true, c.Rate
+		}
+		pc.SetDefaults()
+		c.Peak = &pc
+	}
 	if c.Stream != nil {
 		s := *c.Stream // the caller's stays as given
 		s.SetDefaults(c.Target)
@@ -213,8 +222,13 @@ func (c Config) Validate() error {
 		setting.NotNegative("Iterations", c.Iterations)); err != nil {
 		return err
 	}
-	if c.Peak != nil && c.Peak.Open != (c.Rate > 0) {
-		return setting.Errorf("Peak", "an open-model search (Peak.Open) searches the arrival rate and needs Rate; a closed-model one needs none")
+	if c.Peak != nil && c.Peak.Open && c.Rate == 0 {
+		return setting.Errorf("Peak", "an open-model search (Peak.Open) searches the arrival rate and needs Rate")
+	}
+	if c.Peak != nil {
+		if err := c.Peak.Validate(); err != nil {
+			return setting.In("Peak", err)
+		}
 	}
 	if c.Rules != nil {
 		if err := c.Rules.Validate(); err != nil {
@@ -294,6 +308,22 @@ func ReadScenario(nameOrPath string) ([]byte, error) {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	return data, nil
+}
+
+// ScenarioInfo is a scenario's line in a list: its name and what it does.
+type ScenarioInfo struct{ Name, Description string }
+
+// Builtins are the built-in scenarios, by name, each with its description.
+func Builtins() ([]ScenarioInfo, error) {
+	var list []ScenarioInfo
+	for _, n := range scenarios.Names() {
+		sc, err := LoadScenario(n, scenario.Options{})
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, ScenarioInfo{n, sc.Description})
+	}
+	return list, nil
 }
 
 func builtinName(s string) bool { return !strings.ContainsAny(s, `/\.`) }

@@ -242,7 +242,8 @@ func TestValidateNamesTheField(t *testing.T) {
 		"Timeout":        {Phases: Phases{Users: 1, Duration: time.Second}, Timeout: -time.Second},
 		"MaxInFlight":    {Phases: Phases{Rate: 1, Duration: time.Second}, MaxInFlight: -1},
 		"ConnectTimeout": {Phases: Phases{Users: 1, Duration: time.Second}, ConnectTimeout: -time.Second},
-		"Peak":           {Phases: Phases{Rate: 1, Duration: time.Second}, Peak: &peak.Config{}},
+		"Peak":           {Phases: Phases{Users: 1, Duration: time.Second}, Peak: &peak.Config{Open: true}},
+		"Peak.Factor":    {Phases: Phases{Users: 1}, Peak: &peak.Config{Factor: 0.5}},
 	} {
 		var se *setting.Error
 		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
@@ -257,6 +258,23 @@ func TestValidateNamesTheField(t *testing.T) {
 	c = Config{Target: "http://127.0.0.1:1"}
 	if c.SetDefaults(); c.Scenario != DefaultScenario {
 		t.Errorf("a target's default scenario: %q", c.Scenario)
+	}
+}
+
+// TestPeakOfARate: a capacity search of a drive with a Rate is the open model's, growing the
+// arrival rate from that Rate; without one it searches users from its Start. Defaults are
+// filled on a copy: the caller's search is left as given.
+// Mutant (peak-rate-not-open): SetDefaults not making a rate's search open.
+func TestPeakOfARate(t *testing.T) {
+	given := &peak.Config{Start: 7}
+	c := Config{URL: "http://127.0.0.1:1/", Phases: Phases{Rate: 40}, Peak: given}
+	c.SetDefaults()
+	if !c.Peak.Open || c.Peak.Start != 40 || c.Peak.Factor != peak.DefaultFactor || given.Open || given.Factor != 0 {
+		t.Errorf("a rate's search: %+v (the caller's: %+v)", *c.Peak, *given)
+	}
+	c = Config{URL: "http://127.0.0.1:1/", Phases: Phases{Users: 1}, Peak: &peak.Config{Start: 7}}
+	if c.SetDefaults(); c.Peak.Open || c.Peak.Start != 7 {
+		t.Errorf("a users' search: %+v", *c.Peak)
 	}
 }
 

@@ -21,10 +21,12 @@ import (
 )
 
 // Name is the scenario's name in results files and on the command line (drive --scenario client);
-// Workload is the results' workload name (HTTP scenarios are "http").
+// Workload is the results' workload name (HTTP scenarios are "http");
+// Description is its line in the scenario list (drive --list).
 const (
-	Name     = "client"
-	Workload = "smart-client"
+	Name        = "client"
+	Workload    = "smart-client"
+	Description = "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout."
 )
 
 // DefaultThink is the pause after each screen, as the built-in scenarios' think time.

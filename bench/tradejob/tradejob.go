@@ -6,6 +6,7 @@
 package tradejob
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,10 +28,12 @@ import (
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/setting"
+	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
+	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/server"
 	"github.com/tradebench/tradebench/trade/store"
 	_ "github.com/tradebench/tradebench/trade/store/all" // the sqlite and postgres drivers
@@ -50,8 +54,9 @@ const (
 type Config struct {
 	// Workdir holds the database ("" = DefaultWorkdir); created if missing.
 	Workdir string
-	// DB overrides the database DSN (default sqlite:WORKDIR/stocktrader.db).
-	DB string
+	// Embedded is the embedded server's access mode, order mode and database (its zero value:
+	// the monolith's defaults on sqlite:WORKDIR/stocktrader.db).
+	Embedded Embedded
 	// Data set size for the embedded run.
 	Accounts, Quotes, Holdings int
 	// Drive is the load: its Target empty means "the embedded monolith". Scenario parameters
@@ -63,8 +68,7 @@ type Config struct {
 	// Audit, if set, checks the database after the run (the correctness audit) and its
 	// summary goes into the results; a failed audit fails the run. StoreAudit is the usual one.
 	Audit func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error)
-	// Serve adjusts the embedded server's configuration (access mode, order mode…); nil = the
-	// monolith's defaults.
+	// Serve adjusts the embedded server's configuration further, after Embedded; nil = none.
 	Serve func(*server.Config)
 	// DrainTimeout bounds the wait, after the load, for asynchronous orders still queued to
 	// complete before the audit (0 = 60 s).
@@ -89,24 +93,77 @@ func Capacity() *peak.Config {
 	return &peak.Config{MaxP90: peak.DefaultMaxP90, MaxErrorRate: peak.DefaultMaxErrorRate}
 }
 
-// CheckDB checks a database DSN before anything is made: a SQLite database in a directory that
-// does not exist is refused (a *setting.Error of DB), so a failed run leaves nothing behind.
-// PostgreSQL DSNs pass: the server says.
-func CheckDB(db string) error {
-	if db == "" {
+// Embedded is the embedded run's server: the settings `run --access`, `--orders` and `--db`
+// give, and `run --versus KEY=VALUE` changes one of (EmbeddedKeys) — checked in one place.
+type Embedded struct {
+	// Access is how the web tier calls the business services, one of remote.Accesses() ("" =
+	// in-process).
+	Access string
+	// Orders is the order processing mode ("" = sync).
+	Orders orders.Mode
+	// DB is the database DSN ("" = sqlite:WORKDIR/stocktrader.db).
+	DB string
+}
+
+// EmbeddedKeys are the settings Embedded.Set changes, by the names --versus gives them.
+var EmbeddedKeys = []string{"access", "orders", "db"}
+
+// Validate checks each setting before anything is made (a *setting.Error naming the field): an
+// unknown access or order mode, a DSN that does not parse, a SQLite database in a directory
+// that does not exist (PostgreSQL DSNs pass: the server says) — a failed run leaves nothing.
+func (e Embedded) Validate() error {
+	if e.Access != "" && !slices.Contains(remote.Accesses(), e.Access) {
+		return setting.Errorf("Access", "unknown access mode %q%s: use one of %s", e.Access, suggest.DidYouMean(e.Access, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+	}
+	if e.Orders != "" {
+		if _, err := orders.ParseMode(string(e.Orders)); err != nil {
+			return &setting.Error{Field: "Orders", Err: err}
+		}
+	}
+	if e.DB == "" {
 		return nil
 	}
-	drv, target, err := dsn.Parse(db)
+	drv, target, err := dsn.Parse(e.DB)
 	if err != nil {
 		return &setting.Error{Field: "DB", Err: err}
 	}
 	if drv == dsn.SQLite {
 		dir := filepath.Dir(strings.SplitN(target, "?", 2)[0])
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return setting.Errorf("DB", "%s: the directory %s does not exist", db, dir)
+			return setting.Errorf("DB", "%s: the directory %s does not exist", e.DB, dir)
 		}
 	}
 	return nil
+}
+
+// Set returns e with key, one of EmbeddedKeys, set to value and checked.
+func (e Embedded) Set(key, value string) (Embedded, error) {
+	switch key {
+	case "access":
+		e.Access = value
+	case "orders":
+		e.Orders = orders.Mode(value)
+	case "db":
+		e.DB = value
+	default:
+		return e, fmt.Errorf("%s is not a setting of the embedded run: use one of %s", key, strings.Join(EmbeddedKeys, ", "))
+	}
+	return e, e.Validate()
+}
+
+// Value is the setting key has in e, as --versus names it (its default when unset); a DSN is
+// redacted, as a label is printed and stored.
+func (e Embedded) Value(key string) string {
+	switch key {
+	case "access":
+		return cmp.Or(e.Access, remote.InProcess)
+	case "orders":
+		return string(cmp.Or(e.Orders, orders.Sync))
+	}
+	if e.DB == "" {
+		return "default"
+	}
+	return dsn.Redact(e.DB)
 }
 
 // Run does the job and returns its results, which it does not write (the command publishes
@@ -139,7 +196,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	if err := CheckDB(cfg.DB); err != nil {
+	if err := cfg.Embedded.Validate(); err != nil {
 		return nil, err
 	}
 	if dc.URL == "" {
@@ -163,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 	var srv *server.Server
 	queued := false // orders complete after their request (an async mode): their latency means something
 	if dc.Target == "" && dc.URL == "" {
-		db := cfg.DB
+		db := cfg.Embedded.DB
 		if db == "" {
 			db = "sqlite:" + filepath.Join(cfg.Workdir, "stocktrader.db")
 		}
@@ -174,6 +231,12 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		sc.DB, sc.Listen = db, "127.0.0.1:0"
 		sc.Logger = slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		sc.Orders.WorkDir = cfg.Workdir
+		if e := cfg.Embedded; e.Access != "" {
+			sc.Access = e.Access
+		}
+		if e := cfg.Embedded; e.Orders != "" {
+			sc.Orders.Mode = e.Orders
+		}
 		if cfg.Serve != nil {
 			cfg.Serve(&sc)
 		}

@@ -87,17 +87,47 @@ func TestRunEmbedded(t *testing.T) {
 }
 
 // A SQLite database in a directory that does not exist is refused before anything is made: no
-// working directory, no data set. Mutant: CheckDB always nil — the run went on and made the
-// working directory.
+// working directory, no data set. Mutant: tradejob-db-unchecked (Embedded.Validate's directory
+// check off) — the run went on and failed opening the database instead.
 func TestRunChecksDBFirst(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "work")
-	_, err := Run(context.Background(), Config{Workdir: dir, DB: "sqlite:" + filepath.Join(dir, "no", "such", "x.db"), Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
+	_, err := Run(context.Background(), Config{Workdir: dir, Embedded: Embedded{DB: "sqlite:" + filepath.Join(dir, "no", "such", "x.db")}, Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
 	var se *setting.Error
 	if !errors.As(err, &se) || se.Field != "DB" || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("a database in a missing directory: %v", err)
 	}
 	if _, serr := os.Stat(dir); serr == nil {
 		t.Error("the working directory was made before the refusal")
+	}
+}
+
+// Embedded's settings are checked in one place for run's flags and --versus KEY=VALUE: an
+// unknown access or order mode and an unknown key are refused naming the field; Value shows the
+// default of an unset setting and never a DSN's password. Mutant: embedded-access-unchecked
+// (the access mode not checked) fails this test.
+func TestEmbeddedSettings(t *testing.T) {
+	var e Embedded
+	for _, c := range []struct{ key, value, field string }{
+		{"access", "rset", "Access"}, {"orders", "async", "Orders"}, {"db", "mysql://x", "DB"},
+	} {
+		_, err := e.Set(c.key, c.value)
+		var se *setting.Error
+		if !errors.As(err, &se) || se.Field != c.field {
+			t.Errorf("%s=%s: %v, want a setting.Error of %s", c.key, c.value, err, c.field)
+		}
+	}
+	if _, err := e.Set("cache", "on"); err == nil {
+		t.Error("an unknown key was taken")
+	}
+	b, err := e.Set("orders", "async-durable")
+	if err != nil || b.Orders != orders.AsyncDurable || e.Orders != "" {
+		t.Errorf("Set: %+v %v (and e %+v unchanged?)", b, err, e)
+	}
+	if e.Value("access") != remote.InProcess || e.Value("orders") != string(orders.Sync) || e.Value("db") != "default" {
+		t.Errorf("defaults: %s %s %s", e.Value("access"), e.Value("orders"), e.Value("db"))
+	}
+	if v := (Embedded{DB: "postgres://u:secret@127.0.0.1/x"}).Value("db"); strings.Contains(v, "secret") {
+		t.Errorf("a DSN's password in the label: %s", v)
 	}
 }
 
@@ -140,7 +170,7 @@ func TestRunFailsOnAudit(t *testing.T) {
 		}
 		return StoreAudit(audit.Options{})(ctx, srv)
 	}
-	cfg := Config{Workdir: dir, DB: "sqlite:" + path, Accounts: 100, Quotes: 50,
+	cfg := Config{Workdir: dir, Embedded: Embedded{DB: "sqlite:" + path}, Accounts: 100, Quotes: 50,
 		Drive: driver.Config{Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second}, Audit: corrupt}
 	got, err := Run(context.Background(), cfg)
 	var af *audit.Failed
@@ -159,9 +189,9 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	dir := t.TempDir()
 	think := scenario.Think{}
 	cfg := Config{Workdir: dir, Accounts: 2000, Quotes: 100,
-		Drive: driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
-		Audit: StoreAudit(audit.Options{}),
-		Serve: func(c *server.Config) { c.Access, c.Orders.Mode = remote.SOAP, orders.AsyncDurable }}
+		Drive:    driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
+		Audit:    StoreAudit(audit.Options{}),
+		Embedded: Embedded{Access: remote.SOAP, Orders: orders.AsyncDurable}}
 	got, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -12,12 +12,13 @@ import (
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
 	"github.com/tradebench/tradebench/driver/peak"
-	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/driver/scenarios"
 	"github.com/tradebench/tradebench/driver/streamload"
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/trade/remote"
+	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
 
 func init() {
@@ -26,14 +27,13 @@ func init() {
 
 var driveExamples = helpText("drive-examples.txt")
 
-// peakFlags names the flags that set peak.Config's fields.
-var peakFlags = cliflag.Names{"Start": "peak-start", "Max": "peak-max", "Factor": "peak-factor", "StepRampUp": "peak-ramp-up",
-	"StepDuration": "peak-step-duration", "MaxP90": "peak-p90", "Efficiency": "peak-efficiency", "MaxErrorRate": "peak-max-error-rate"}
-
-// driverFlags names the flags that set driver.Config's fields, fleet.ControllerConfig's and the
-// smart client job's, and the phases' (a drive's errors name any of them).
+// driverFlags names the flags that set driver.Config's fields (its capacity search's too),
+// fleet.ControllerConfig's and the smart client job's, and the phases' (a drive's errors name
+// any of them).
 var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers", "Stream.Subscribers": "stream-subscribers", "Stream.URL": "stream-url",
-	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak", "Peak.Start": "peak-start",
+	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak",
+	"Peak.Start": "peak-start", "Peak.Max": "peak-max", "Peak.Factor": "peak-factor", "Peak.StepRampUp": "peak-ramp-up", "Peak.StepDuration": "peak-step-duration",
+	"Peak.MaxP90": "peak-p90", "Peak.Efficiency": "peak-efficiency", "Peak.MaxErrorRate": "peak-max-error-rate",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}.With(phaseNames)
 
@@ -42,18 +42,13 @@ var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method"
 // library fills its defaults and checks it); the others need parsing or stand for something else.
 type driveFlags struct {
 	pipelineFlags
-	cfg        driver.Config // the HTTP scenario's fields
 	keep       cliflag.OptBool
 	set        cliflag.KV
 	sutMetrics string
 	bodyBudget *cliflag.Size
-
-	peak                         bool
-	peakStart, peakMax, peakStep float64
-	peakFactor, peakEff          float64
-	peakStepDur, peakP90         time.Duration
-	peakRampUp, peakConfirm      time.Duration
-	peakMaxErrRate               float64
+	peak       bool
+	pc         peak.Config // the capacity search's, with --peak
+	peakStep   float64
 }
 
 func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
@@ -73,83 +68,69 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.StringVar(&f.sutMetrics, "sut-metrics", "", "Prometheus endpoints of the system under test's servers, comma-separated (e.g. http://web1:9464/metrics,http://bsl:9464/metrics): scraped each second for every tier's CPU and memory (results: sut)")
 	fs.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the virtual users' random draws (accounts, symbols, choices, think times): a run's results record it and the same seed repeats them (0 = random)")
 	fs.BoolVar(&f.peak, "peak", false, "capacity search: grow the load (users, or with --rate the arrival rate) geometrically until throughput stops rising or a bound is crossed, bisect to the knee, confirm at the peak")
-	fs.Float64Var(&f.peakStart, "peak-start", peak.DefaultStart, "capacity search: the first step's users (with --rate: the search starts at --rate)")
-	fs.Float64Var(&f.peakMax, "peak-max", peak.DefaultMax, "capacity search: most users (or iterations/s) tried")
+	fs.Float64Var(&f.pc.Start, "peak-start", peak.DefaultStart, "capacity search: the first step's users (with --rate: the search starts at --rate)")
+	fs.Float64Var(&f.pc.Max, "peak-max", peak.DefaultMax, "capacity search: most users (or iterations/s) tried")
 	cliflag.Alias(fs, "peak-max", "peak-max-users")
-	fs.Float64Var(&f.peakFactor, "peak-factor", peak.DefaultFactor, "capacity search: load multiplier from one growth step to the next")
-	fs.DurationVar(&f.peakRampUp, "peak-ramp-up", peak.DefaultStepRampUp, "capacity search: each step's ramp-up")
-	fs.DurationVar(&f.peakStepDur, "peak-step-duration", peak.DefaultStepDuration, "capacity search: each step's measured time")
-	fs.DurationVar(&f.peakConfirm, "peak-confirm", peak.DefaultConfirmDuration, "capacity search: the confirming run's measured time at the peak (its ramp-up is "+peak.DefaultConfirmRampUp.String()+")")
-	fs.DurationVar(&f.peakP90, "peak-p90", peak.DefaultMaxP90, "capacity search: latency bound on a step's p90 (0 = none)")
-	fs.Float64Var(&f.peakEff, "peak-efficiency", peak.DefaultEfficiency, "capacity search: a step is past the knee when its throughput per user (per iteration/s) falls below this fraction of the best")
-	fs.Float64Var(&f.peakMaxErrRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "capacity search: highest error rate a step may have (fraction)")
+	fs.Float64Var(&f.pc.Factor, "peak-factor", peak.DefaultFactor, "capacity search: load multiplier from one growth step to the next")
+	f.pc.StepRampUp = new(peak.DefaultStepRampUp) // 0s is a ramp-up too
+	fs.DurationVar(f.pc.StepRampUp, "peak-ramp-up", peak.DefaultStepRampUp, "capacity search: each step's ramp-up")
+	fs.DurationVar(&f.pc.StepDuration, "peak-step-duration", peak.DefaultStepDuration, "capacity search: each step's measured time")
+	fs.DurationVar(&f.pc.ConfirmDuration, "peak-confirm", peak.DefaultConfirmDuration, "capacity search: the confirming run's measured time at the peak (its ramp-up is "+peak.DefaultConfirmRampUp.String()+")")
+	fs.DurationVar(&f.pc.MaxP90, "peak-p90", peak.DefaultMaxP90, "capacity search: latency bound on a step's p90 (0 = none)")
+	fs.Float64Var(&f.pc.Efficiency, "peak-efficiency", peak.DefaultEfficiency, "capacity search: a step is past the knee when its throughput per user (per iteration/s) falls below this fraction of the best")
+	fs.Float64Var(&f.pc.MaxErrorRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "capacity search: highest error rate a step may have (fraction)")
 	fs.Float64Var(&f.peakStep, "peak-step", 0, "obsolete: the search grows geometrically (--peak-factor) and bisects")
 }
 
-// config turns the flags into a drive configuration; quickURL is quick mode's --url.
+// config turns the flags into a drive configuration; quickURL is quick mode's --url, whose
+// defaults differ where the user gave nothing: its users, no ramps, no redirects followed (the
+// URL's own answer is measured).
 func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, error) {
 	given := cliflag.Given(fs)
-	base, err := f.pipelineFlags.config()
-	if err != nil {
-		return base, err
+	if quickURL != "" && !given["users"] {
+		f.phases.p.Users = driver.DefaultQuickUsers
 	}
-	cfg := f.cfg
-	cfg.Phases, cfg.Label, cfg.Repeat, cfg.Progress, cfg.ProgressTTY = base.Phases, base.Label, base.Repeat, base.Progress, base.ProgressTTY
-	cfg.Thresholds, cfg.Rules, cfg.FaultsFile = base.Thresholds, base.Rules, base.FaultsFile
-	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = base.MetricsListen, base.Dashboard, base.LiveLinger, base.OnLive
-	cfg.LiveToken, cfg.LiveAllowHosts = base.LiveToken, base.LiveAllowHosts
-	cfg.URL, cfg.Params = quickURL, f.set
-	cfg.BodyBudget = f.bodyBudget.N
-	if len(f.set) == 0 {
-		cfg.Params = nil
+	cfg, err := f.pipelineFlags.config()
+	if err != nil {
+		return cfg, err
+	}
+	cfg.URL, cfg.BodyBudget = quickURL, f.bodyBudget.N
+	if len(f.set) > 0 {
+		cfg.Params = f.set
 	}
 	if quickURL != "" {
 		if given["target"] || given["scenario"] {
 			return cfg, cliflag.Errorf("--url (quick mode) drives one URL; drop --target/--scenario")
 		}
 		cfg.Scenario = ""
-		if !given["ramp-up"] {
-			cfg.RampUp = 0
+		for name, d := range map[string]*time.Duration{"ramp-up": &cfg.RampUp, "ramp-down": &cfg.RampDown} {
+			if !given[name] {
+				*d = 0
+			}
 		}
-		if !given["ramp-down"] {
-			cfg.RampDown = 0
+		if !given["redirects"] {
+			cfg.Redirects = httpc.RedirectNone
 		}
 	}
 	if f.keep.IsSet {
-		v := f.keep.V
-		cfg.KeepConnections = &v
+		cfg.KeepConnections = &f.keep.V
 	}
 	if given["peak-step"] {
 		return cfg, cliflag.Errorf("--peak-step: the capacity search no longer steps linearly; it grows by --peak-factor and bisects to the knee")
 	}
 	if f.peak {
-		pc := peak.Config{Start: f.peakStart, Max: f.peakMax, Factor: f.peakFactor, StepRampUp: &f.peakRampUp, StepDuration: f.peakStepDur,
-			ConfirmRampUp: peak.DefaultConfirmRampUp, ConfirmDuration: f.peakConfirm, MaxP90: f.peakP90, Efficiency: f.peakEff, MaxErrorRate: f.peakMaxErrRate}
-		if cfg.Rate > 0 {
-			pc.Open, pc.Start = true, cfg.Rate
-		}
-		pc.SetDefaults()
-		if err := pc.Validate(); err != nil {
-			return cfg, peakFlags.UsageError(err)
-		}
+		pc := f.pc
 		cfg.Peak = &pc
 	}
-	if f.sutMetrics != "" {
-		for _, u := range strings.Split(f.sutMetrics, ",") {
-			src, err := sut.NewScrape(strings.TrimSpace(u))
-			if err != nil {
-				return cfg, cliflag.Errorf("--sut-metrics: %v", err)
-			}
-			cfg.Resources = append(cfg.Resources, src)
-		}
+	if cfg.Resources, err = sut.Scrapes(f.sutMetrics); err != nil {
+		return cfg, cliflag.Errorf("--sut-metrics: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, driverFlags.UsageError(err)
 	}
+	cfg.SetDefaults() // the search's model and bounds are shown before the run
 	return cfg, nil
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func runDrive(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench drive", "--target URL [--scenario NAME|FILE] [flags]  |  tradebench drive --url URL [-c N] [flags]")
@@ -163,8 +144,8 @@ func runDrive(ctx context.Context, args []string) error {
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
 	var stream streamload.Config
 	addStream(fs, &stream)
-	var cf clientScenarioFlags
-	cf.register(fs)
+	var cj smartclient.Job
+	tokenFile := addClientJob(fs, &cj)
 	var vf verifyFirst
 	vf.register(fs)
 	usage := fs.Usage
@@ -174,13 +155,6 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	if list {
 		return listScenarios()
-	}
-	given := cliflag.Given(fs)
-	if qf.url != "" && !given["users"] {
-		f.phases.p.Users = driver.DefaultQuickUsers
-	}
-	if qf.url != "" && !given["redirects"] {
-		f.cfg.Redirects = httpc.RedirectNone // quick mode measures what the URL itself answers
 	}
 	var err error
 	if stream.Subscribers != 0 {
@@ -195,9 +169,10 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	var w driver.Workload = driver.HTTP
 	if cfg.Scenario == smartclient.Name {
-		if w, err = cf.job(given, f.set); err != nil {
-			return err
+		if cj.Token, _, _, err = svcauth.Resolve(*tokenFile, false); err != nil {
+			return cliflag.Errorf("--service-token-file: %v", err)
 		}
+		cj.Params, w = f.set, &cj
 	} else if cfg.URL == "" && cfg.Target == "" {
 		return cliflag.Errorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
@@ -223,6 +198,16 @@ func runDrive(ctx context.Context, args []string) error {
 	return err
 }
 
+// addClientJob registers drive's flags for --scenario client (the smart client load: virtual
+// users that call the business services directly, screen by screen, through the same pipeline
+// as any scenario), bound to j: the transport and the services host, as 'tradebench client'
+// takes them. It returns the service token file's path.
+func addClientJob(fs *flag.FlagSet, j *smartclient.Job) *string {
+	fs.StringVar(&j.Access, "access", remote.REST, "--scenario client: transport to the business services: soap, rest or grpc")
+	fs.StringVar(&j.BSL, "bsl", "", "--scenario client: the services host's endpoint for --access (host:port)")
+	return fs.String("service-token-file", "", "--scenario client: file holding the deployment's service token; $"+svcauth.EnvToken+" wins")
+}
+
 // addStream registers drive's stream subscriber flags, bound to c (0 subscribers: none; the
 // checks are the drive's, streamload.Config.Validate).
 func addStream(fs *flag.FlagSet, c *streamload.Config) {
@@ -233,14 +218,12 @@ func addStream(fs *flag.FlagSet, c *streamload.Config) {
 
 // listScenarios is drive --list: the built-in scenarios and the smart client's.
 func listScenarios() error {
-	for _, n := range scenarios.Names() {
-		data, _ := scenarios.Get(n)
-		sc, err := scenario.Parse(n, data, scenario.Options{})
-		if err != nil {
-			return err
-		}
-		fmt.Printf("%-14s %s\n", n, sc.Description)
+	list, err := driver.Builtins()
+	if err != nil {
+		return err
 	}
-	fmt.Printf("%-14s %s\n", smartclient.Name, "The smart client: virtual users that call the business services directly (--access soap|rest|grpc --bsl ADDR), screen by screen: login, home, quotes, buy, portfolio, sell, account, logout.")
+	for _, sc := range append(list, driver.ScenarioInfo{Name: smartclient.Name, Description: smartclient.Description}) {
+		fmt.Printf("%-14s %s\n", sc.Name, sc.Description)
+	}
 	return nil
 }

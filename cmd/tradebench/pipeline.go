@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/scenario"
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/secretfile"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -77,85 +75,67 @@ func (f *phaseFlags) over(dst *driver.Phases) {
 }
 
 // pipelineFlags are the flags of every load command: the phases and the pipeline's settings.
+// A flag that sets a driver.Config field as it is is bound to cfg's (drive's own too: the
+// library fills its defaults and checks it); the others need reading or parsing.
 type pipelineFlags struct {
-	phases         *phaseFlags
-	out            string
-	label          string
-	repeat         int
-	progress       *cliflag.Progress
-	publish        publishFlags
-	rules          rulesFlags
-	maxErrorRate   string
-	maxP90, maxP99 time.Duration
-	minTPS         float64
-	live           driver.Config // MetricsListen, Dashboard, LiveLinger
-	liveTokenFile  string
-	liveAllowHosts string
-	faults         string
-	force          bool
+	phases                        *phaseFlags
+	cfg                           driver.Config
+	out                           string
+	repeat                        int
+	progress                      *cliflag.Progress
+	publish                       publishFlags
+	rules                         rulesFlags
+	limits                        report.Limits
+	liveTokenFile, liveAllowHosts string
+	force                         bool
 }
+
+// thresholdFlags names the flags that set report.Limits' fields.
+var thresholdFlags = cliflag.Names{"MaxErrorRate": "max-error-rate", "MaxP90": "max-p90", "MaxP99": "max-p99", "MinTPS": "min-tps"}
 
 func (f *pipelineFlags) register(fs *flag.FlagSet, def driver.Phases, defOut string) {
 	f.phases = addPhases(fs, def)
 	fs.StringVar(&f.out, "out", defOut, "write the results JSON to this file, and its HTML report beside it (X.json → X.html); an existing file is not overwritten without --force")
 	fs.BoolVar(&f.force, "force", false, "overwrite an existing --out file and its HTML report")
-	addLabel(fs, &f.label)
+	addLabel(fs, &f.cfg.Label)
 	fs.IntVar(&f.repeat, "repeat", 1, "run the same measurement this many times (fresh data between runs for 'run'): the results keep every run, the summary shows each metric's median, 95% interval and range, and 'report compare' tests differences across runs (5 or more a side to detect one)")
 	f.progress = cliflag.AddProgress(fs)
 	f.publish.register(fs)
 	f.rules.register(fs)
-	fs.StringVar(&f.maxErrorRate, "max-error-rate", "", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)")
-	fs.DurationVar(&f.maxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
-	fs.DurationVar(&f.maxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
-	fs.Float64Var(&f.minTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
-	fs.StringVar(&f.live.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
-	fs.StringVar(&f.live.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
+	fs.Func("max-error-rate", "threshold: most failed transactions, a fraction or percent (0.0001 or 0.01%)", func(s string) error {
+		v, err := cliflag.ParseFraction(s, 1)
+		f.limits.MaxErrorRate = &v
+		return err
+	})
+	fs.DurationVar(&f.limits.MaxP90, "max-p90", 0, "threshold: 90th percentile latency over all transactions")
+	fs.DurationVar(&f.limits.MaxP99, "max-p99", 0, "threshold: 99th percentile latency over all transactions")
+	fs.Float64Var(&f.limits.MinTPS, "min-tps", 0, "threshold: fewest passed transactions per second")
+	fs.StringVar(&f.cfg.MetricsListen, "metrics-listen", "", "serve the run's live metrics for Prometheus at http://ADDR/metrics while it runs (e.g. 127.0.0.1:9465; the address is the access control: bind it where only your monitoring can reach it); with --agents, the fleet's merged seconds")
+	fs.StringVar(&f.cfg.Dashboard, "dashboard", "", "serve the live dashboard at http://ADDR/ while the run goes on (e.g. 127.0.0.1:9466): the HTML report drawing itself each second, then the final report; the address is the access control")
 	fs.StringVar(&f.liveTokenFile, "live-token-file", "", "require the token in this file (yours alone, mode 600) of every request to --metrics-listen and --dashboard: open the dashboard as http://ADDR/?token=TOKEN, scrape with Authorization: Bearer TOKEN")
 	fs.StringVar(&f.liveAllowHosts, "live-allow-host", "", "host names --metrics-listen and --dashboard answer to besides loopback names and their own address, comma-separated (e.g. the name Prometheus scrapes the driver by; a DNS-rebinding page is refused by this Host check)")
-	fs.StringVar(&f.faults, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
-	fs.DurationVar(&f.live.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
+	fs.StringVar(&f.cfg.FaultsFile, "faults", "", "a file of faults injected during the run, one JSON line each ({\"name\":…,\"start\":RFC 3339,\"end\":RFC 3339}, as 'scripts/testbed crash' writes): read after the run, each fault's window and errors go into the results, the verdict and the report, and errors inside the windows are judged apart (docs/testbed.md)")
+	fs.DurationVar(&f.cfg.LiveLinger, "live-linger", 0, "keep --metrics-listen and --dashboard serving this long after the run (a last scrape, the final report in an open page)")
 }
 
 // config is the drive the flags give: the phases and the pipeline's settings, checked, with the
 // results file's directory and the price list checked before any load.
 func (f *pipelineFlags) config() (driver.Config, error) {
-	var cfg driver.Config
+	cfg := f.cfg
 	var err error
 	if cfg.Phases, err = f.phases.phases(); err != nil {
 		return cfg, err
 	}
-	cfg.Label, cfg.Repeat, cfg.FaultsFile = f.label, f.repeat, f.faults
-	cfg.MetricsListen, cfg.Dashboard, cfg.LiveLinger, cfg.OnLive = f.live.MetricsListen, f.live.Dashboard, f.live.LiveLinger, printLive
+	cfg.Repeat, cfg.OnLive = f.repeat, printLive
 	if f.liveTokenFile != "" {
-		if cfg.LiveToken, err = secretfile.Read(f.liveTokenFile, "live token", func(t string) error {
-			if len(t) < 16 {
-				return errors.New("the live token must be at least 16 characters")
-			}
-			return nil
-		}); err != nil {
+		if cfg.LiveToken, err = driver.ReadLiveToken(f.liveTokenFile); err != nil {
 			return cfg, cliflag.Errorf("--live-token-file: %v", err)
 		}
 	}
-	cfg.LiveAllowHosts = append(cfg.LiveAllowHosts, cliflag.SplitList(f.liveAllowHosts)...)
+	cfg.LiveAllowHosts = cliflag.SplitList(f.liveAllowHosts)
 	cfg.Progress, cfg.ProgressTTY = f.progress.Writer()
-	if f.maxErrorRate != "" {
-		r, err := cliflag.ParseFraction(f.maxErrorRate, 1)
-		if err != nil {
-			return cfg, cliflag.Errorf("--max-error-rate: %v", err)
-		}
-		cfg.Thresholds = append(cfg.Thresholds, report.MaxErrorRate(r))
-	}
-	if f.maxP90 < 0 || f.maxP99 < 0 || f.minTPS < 0 {
-		return cfg, cliflag.Errorf("thresholds (--max-p90, --max-p99, --min-tps) must not be negative")
-	}
-	if f.maxP90 > 0 {
-		cfg.Thresholds = append(cfg.Thresholds, report.MaxP90Ms(ms(f.maxP90)))
-	}
-	if f.maxP99 > 0 {
-		cfg.Thresholds = append(cfg.Thresholds, report.MaxP99Ms(ms(f.maxP99)))
-	}
-	if f.minTPS > 0 {
-		cfg.Thresholds = append(cfg.Thresholds, report.MinTPS(f.minTPS))
+	if cfg.Thresholds, err = f.limits.Thresholds(); err != nil {
+		return cfg, thresholdFlags.UsageError(err)
 	}
 	if cfg.Rules, err = f.rules.config(); err != nil {
 		return cfg, err

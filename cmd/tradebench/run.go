@@ -3,17 +3,13 @@ package main
 import (
 	"context"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
-	"github.com/tradebench/tradebench/trade/server"
 )
 
 func init() {
@@ -23,7 +19,7 @@ func init() {
 var runHelp = helpText("run.txt")
 
 // runFlags names the flags that set tradejob.Config's fields.
-var runFlags = cliflag.Names{"DB": "db"}
+var runFlags = cliflag.Names{"DB": "db", "Access": "access", "Orders": "orders"}
 
 func runRun(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench run", "[flags]")
@@ -47,7 +43,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	given := cliflag.Given(fs)
 	if !given["max-error-rate"] {
-		f.maxErrorRate = "0.01%"
+		f.limits.MaxErrorRate = new(0.0001) // 0.01%
 	}
 	if *accounts < 1 || *quotes < 1 {
 		return cliflag.Errorf("--accounts and --quotes must be at least 1")
@@ -58,24 +54,21 @@ func runRun(ctx context.Context, args []string) error {
 	if f.cfg.Target != "" && (given["access"] || given["orders"]) {
 		return cliflag.Errorf("--access and --orders configure the embedded server; with --target configure the target itself")
 	}
-	if !slices.Contains(remote.Accesses(), *acc) {
-		return cliflag.Errorf("--access: unknown access mode %q%s: use one of %s", *acc, suggest.DidYouMean(*acc, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+	sides := [2]tradejob.Embedded{{Access: *acc, Orders: orders.Mode(*ordersMode), DB: *db}}
+	if err := sides[0].Validate(); err != nil {
+		return runFlags.UsageError(err) // refused before the working directory is made: a failed run leaves nothing
 	}
-	om, err := orders.ParseMode(*ordersMode)
-	if err != nil {
-		return cliflag.Errorf("--orders: %v", err)
-	}
-	sides := [2]embedded{{access: *acc, orders: om, db: *db}}
 	var vsKey string
 	if *versus != "" {
 		if f.cfg.Target != "" || ff.agents != 0 {
 			return cliflag.Errorf("--versus changes a setting of the embedded run (access, orders, db); with --target or --agents run each configuration and use 'tradebench report compare'")
 		}
-		var value string
-		if vsKey, value, err = parseVersus(*versus, versusKeys); err != nil {
+		vk, value, err := parseVersus(*versus, tradejob.EmbeddedKeys)
+		if err != nil {
 			return err
 		}
-		if sides[1], err = sides[0].set(vsKey, value); err != nil {
+		vsKey = vk
+		if sides[1], err = versusSide(sides[0], vsKey, value); err != nil {
 			return err
 		}
 		if !given["repeat"] {
@@ -93,9 +86,6 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := tradejob.CheckDB(*db); err != nil {
-		return runFlags.UsageError(err) // refused before the working directory is made: a failed run leaves nothing
-	}
 	if ff.agents != 0 && f.cfg.Target == "" {
 		return cliflag.Errorf("--agents drives an external deployment: give --target (the embedded server listens on 127.0.0.1, out of the agents' reach)")
 	}
@@ -109,10 +99,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	job := func(e embedded, dc driver.Config) tradejob.Config {
-		return tradejob.Config{Workdir: *workdir, DB: e.db, Accounts: *accounts, Quotes: *quotes, Drive: dc, Log: os.Stderr,
-			Audit: tradejob.StoreAudit(audit.Options{}),
-			Serve: func(c *server.Config) { c.Access, c.Orders.Mode = e.access, e.orders }}
+	job := func(e tradejob.Embedded, dc driver.Config) tradejob.Config {
+		return tradejob.Config{Workdir: *workdir, Embedded: e, Accounts: *accounts, Quotes: *quotes, Drive: dc, Log: os.Stderr,
+			Audit: tradejob.StoreAudit(audit.Options{})}
 	}
 	if vsKey != "" {
 		paths, err := versusFiles(&f.publish, *workdir)

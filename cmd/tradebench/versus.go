@@ -14,66 +14,29 @@ import (
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
-	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/report/htmlreport"
 	"github.com/tradebench/tradebench/report/publish"
-	"github.com/tradebench/tradebench/trade/orders"
-	"github.com/tradebench/tradebench/trade/remote"
 )
 
 // DefaultVersusRepeat is the trials a side of --versus runs without --repeat: benchstat's U test
 // cannot call a difference significant (p < 0.05) from fewer than 4 runs a side; 5 reach p = 0.008.
 const DefaultVersusRepeat = 5
 
-// versusKeys are the settings of 'run' --versus can change.
-var versusKeys = []string{"access", "orders", "db"}
-
-// embedded is the embedded run's server setting --versus changes one of.
-type embedded struct {
-	access string
-	orders orders.Mode
-	db     string
-}
-
-// set returns e with key set to value, checked as the flag of that name checks it.
-func (e embedded) set(key, value string) (embedded, error) {
-	switch key {
-	case "access":
-		if !slices.Contains(remote.Accesses(), value) {
-			return e, cliflag.Errorf("--versus access=%s: unknown access mode%s: use one of %s", value, suggest.DidYouMean(value, remote.Accesses()), strings.Join(remote.Accesses(), ", "))
+// versusSide is B: A's embedded settings with --versus KEY=VALUE's one change, checked in the
+// one place run's own flags are (tradejob.Embedded).
+func versusSide(a tradejob.Embedded, key, value string) (tradejob.Embedded, error) {
+	b, err := a.Set(key, value)
+	var se *setting.Error
+	if errors.As(err, &se) {
+		if key == "db" {
+			value = "…" // a DSN may hold a password
 		}
-		e.access = value
-	case "orders":
-		om, err := orders.ParseMode(value)
-		if err != nil {
-			return e, cliflag.Errorf("--versus orders=%s: %v", value, err)
-		}
-		e.orders = om
-	case "db":
-		if err := tradejob.CheckDB(value); err != nil {
-			return e, cliflag.Errorf("--versus db=…: %v", errors.Unwrap(err))
-		}
-		e.db = value
-	default:
-		return e, cliflag.Errorf("--versus: %s is not a setting of the embedded run", key)
+		return b, cliflag.Errorf("--versus %s=%s: %v", key, value, se.Err)
 	}
-	return e, nil
-}
-
-// value is the setting key has in e, as --versus names it.
-func (e embedded) value(key string) string {
-	switch key {
-	case "access":
-		return e.access
-	case "orders":
-		return string(e.orders)
-	}
-	if e.db == "" {
-		return "default"
-	}
-	return dsn.Redact(e.db) // a label is printed and stored: no password in it
+	return b, err
 }
 
 // parseVersus splits --versus KEY=VALUE, the key one of keys.
@@ -111,8 +74,8 @@ func versusFiles(pub *publishFlags, workdir string) ([3]string, error) {
 // own results file in the work directory); then each side's results as a repeated measurement
 // with its HTML report, the compare page of the two, and the comparison printed. job makes the
 // trade job of one side's settings under the drive cfg.
-func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key string, sides [2]embedded, n int, paths [3]string, job func(embedded, driver.Config) tradejob.Config) error {
-	labels := [2]string{key + "=" + sides[0].value(key), key + "=" + sides[1].value(key)}
+func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key string, sides [2]tradejob.Embedded, n int, paths [3]string, job func(tradejob.Embedded, driver.Config) tradejob.Config) error {
+	labels := [2]string{key + "=" + sides[0].Value(key), key + "=" + sides[1].Value(key)}
 	if cfg.Label != "" {
 		labels = [2]string{cfg.Label + " (A: " + labels[0] + ")", cfg.Label + " (B: " + labels[1] + ")"}
 	}

@@ -206,6 +206,12 @@ const (
 // makes the capacity inconclusive.
 const MaxDisturbed = 2
 
+// MaxDisturbedSearch bounds the disturbed re-measurements of a whole search: on a machine busy
+// throughout, measuring every step three times would triple the search for nothing (the
+// other_processes rule makes its capacity inconclusive anyway), so after this many the search
+// believes what it measures.
+const MaxDisturbedSearch = 6
+
 // MaxKneeMoves is how many times re-measurement may move the knee (a third vote overturning a
 // step's first measurement) before the search says the knee does not settle.
 const MaxKneeMoves = 3
@@ -249,6 +255,8 @@ type searcher struct {
 	remeasured, settled map[float64]bool
 	// moves say how re-measurement moved the knee, for the doubt when it does not settle
 	moves []string
+	// disturbed counts the measurements made again because other processes disturbed them
+	disturbed int
 }
 
 // steps is the number of steps run, the re-measurements not counted (MaxSteps bounds it).
@@ -294,6 +302,11 @@ func (s *searcher) measure(ctx context.Context, phase string, load float64) (*re
 			st.Note = fmt.Sprintf("disturbed every time: other processes took %s of the machine (above %.0f%%) in %d measurements", strings.Join(shares, ", "), 100*s.cfg.MaxOtherShare, len(shares))
 			break
 		}
+		if s.disturbed >= MaxDisturbedSearch {
+			st.Note = fmt.Sprintf("disturbed: other processes took %.1f%% of the machine (above %.0f%%); not measured again: the search already measured %d disturbed steps again", 100*share, 100*s.cfg.MaxOtherShare, s.disturbed)
+			break
+		}
+		s.disturbed++
 		st.Superseded = true
 		st.Note = fmt.Sprintf("disturbed: other processes took %.1f%% of the machine (above %.0f%%): measured again", 100*share, 100*s.cfg.MaxOtherShare)
 		s.extra++

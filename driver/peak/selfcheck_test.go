@@ -278,6 +278,36 @@ func TestDisturbedStepIsMeasuredAgain(t *testing.T) {
 	}
 }
 
+// On a machine busy throughout, the search stops measuring disturbed steps again after
+// MaxDisturbedSearch of them (tripling every step would buy nothing): here every step is
+// disturbed; exactly that many measurements are superseded, later steps say why they were not
+// measured again, and the capacity is inconclusive, other processes named as its limit.
+// Mutant (scripts/mutants.d/peak-disturbed-unbounded): the search-wide bound removed — every
+// step measured three times.
+func TestBusyThroughoutBoundsTheRemeasuring(t *testing.T) {
+	f := &recorded{tps: linear(1000), other: func(float64, int) float64 { return 0.4 }}
+	ps, best, err := Search(context.Background(), Config{}, f.run)
+	if err != nil || best == nil {
+		t.Fatal(err)
+	}
+	superseded, told := 0, 0
+	for _, st := range ps.Steps {
+		if st.Superseded {
+			superseded++
+		}
+		if strings.HasSuffix(st.Note, "not measured again: the search already measured 6 disturbed steps again") {
+			told++
+		}
+	}
+	if superseded != MaxDisturbedSearch || told == 0 || ps.Limit != LimitOther {
+		t.Errorf("%d superseded (want %d), %d told, limit %q: %+v", superseded, MaxDisturbedSearch, told, ps.Limit, ps.Steps)
+	}
+	v := report.Evaluate(best, report.Rules{MaxErrorRate: 1, MaxDriverCPU: 1, MaxTPSVariation: 1, MaxOtherCPU: 0.1})
+	if v.Verdict != report.Inconclusive {
+		t.Errorf("verdict %s", v.VerdictLine())
+	}
+}
+
 // A step disturbed every time is measured three times in all (MaxDisturbed more), the last kept
 // and judged: the other_processes rule makes the capacity inconclusive, naming that step.
 // Mutant (scripts/mutants.d/peak-disturbed-once): one re-measurement only — two measurements.

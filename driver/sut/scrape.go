@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -25,6 +26,23 @@ type Scrape struct {
 	shown  string // URL with its credentials hidden (dsn.Redact), for results and errors
 	name   string
 	client *http.Client
+}
+
+// Scrapes are the sources of a comma-separated list of Prometheus endpoints ("" = none), each
+// checked as NewScrape checks it.
+func Scrapes(list string) ([]Source, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var srcs []Source
+	for _, u := range strings.Split(list, ",") {
+		src, err := NewScrape(strings.TrimSpace(u))
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, src)
+	}
+	return srcs, nil
 }
 
 // NewScrape checks u (an http or https URL) and names the source after its host:port.

@@ -198,3 +198,19 @@ func TestScrapeRefusals(t *testing.T) {
 		t.Errorf("scraping a server without process metrics: %v", err)
 	}
 }
+
+// TestScrapes: a comma-separated list gives one source an endpoint, spaces trimmed, named by
+// host:port; an empty list none; one bad endpoint refuses the list.
+// Mutant (scrapes-first-only): Scrapes returning after the first endpoint.
+func TestScrapes(t *testing.T) {
+	srcs, err := Scrapes("http://web1:9464/metrics, http://bsl:9464/metrics")
+	if err != nil || len(srcs) != 2 || srcs[0].Name() != "web1:9464" || srcs[1].Name() != "bsl:9464" {
+		t.Fatalf("two endpoints: %v, %v", srcs, err)
+	}
+	if srcs, err := Scrapes(""); srcs != nil || err != nil {
+		t.Errorf("no endpoints: %v, %v", srcs, err)
+	}
+	if _, err := Scrapes("http://web1:9464/metrics,localhost:9464"); err == nil {
+		t.Error("a list with an endpoint that is no URL accepted")
+	}
+}

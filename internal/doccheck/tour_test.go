@@ -92,8 +92,9 @@ func killListener(addr string) {
 // seen by the lines after it, a server started with & waited for until its --listen address takes
 // connections (it starts a second late here, so a tour that does not wait fails the drive's
 // preflight) and stopped at the end — and nothing after the block's closing fence; it prints each
-// command's time and status and closes with "tour: 5 passed, 0 failed". A command that exits 2
-// fails the tour (exit 1), naming the command and its status, and the lines after it do not run.
+// command's time and status and closes with "tour: 5 passed, 0 failed". A run judged invalid
+// (exit 6) ran as written and passes, said so; a command that exits 2 fails the tour (exit 1),
+// naming the command and its status, and the lines after it do not run.
 // Mutants: tour-exit-ignored (a failed command's status not checked), tour-no-wait (a background
 // command not waited for), tour-lines-unjoined (continuation lines run apart), tour-bg-left (the
 // background commands not stopped at the end).
@@ -137,10 +138,11 @@ func TestTourRunsTheBlockAsWritten(t *testing.T) {
 	}
 
 	code, out, work = runTour(t, bin, "## A tour\n\n```sh\n"+
+		"bash -c 'exit 6'     # a run judged invalid: it ran as written\n"+
 		"tradebench drive --users 1 --url http://127.0.0.1:1/ -d 1s\n"+
 		"touch never.txt\n```\n")
-	if code != 1 || !strings.Contains(out, "tour: [1] FAILED with exit status 2: tradebench drive --users 1") || !strings.Contains(out, "tour: 0 passed, 1 failed") {
-		t.Errorf("a command exiting 2: the tour exited %d\n%s", code, out)
+	if code != 1 || !strings.Contains(out, "tour: [1] verdict invalid (exit 6)") || !strings.Contains(out, "tour: [2] FAILED with exit status 2: tradebench drive --users 1") || !strings.Contains(out, "tour: 1 passed, 1 failed") {
+		t.Errorf("a command exiting 6, then one exiting 2: the tour exited %d\n%s", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(work, "never.txt")); err == nil {
 		t.Errorf("the tour ran on after a failed command")
