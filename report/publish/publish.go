@@ -177,7 +177,7 @@ func (o *Output) Write(res *report.Results) error {
 	}
 	fmt.Fprintf(log, "results written to %s\n", o.path)
 	if !o.NoReport {
-		if err := WriteReport(res, htmlreport.PathFor(o.path), log); err != nil {
+		if err := writeReport(res, htmlreport.PathFor(o.path), log); err != nil {
 			return err
 		}
 	}
@@ -215,8 +215,8 @@ func Price(res *report.Results, p *pricing.Pricing, log io.Writer) {
 	fmt.Fprintf(log, "price/performance: %s %s per TPS (%s %s over %.2f TPS, %s)\n", pp.PerTPS, pp.Currency, pp.Total, pp.Currency, pp.TPS, pp.TPSOf)
 }
 
-// WriteReport writes the HTML report of res to path, atomically, and says so on log.
-func WriteReport(res *report.Results, path string, log io.Writer) error {
+// writeReport writes the HTML report of res to path, atomically, and says so on log.
+func writeReport(res *report.Results, path string, log io.Writer) error {
 	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.Render(w, res) }); err != nil {
 		return fmt.Errorf("write the report %s: %w", path, err)
 	}

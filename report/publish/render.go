@@ -142,7 +142,7 @@ func (c Compare) Run() error {
 			return err
 		}
 		Price(res, p, log)
-		runs[i] = htmlreport.Run{Label: Label(c.Files, i, res), Results: res}
+		runs[i] = htmlreport.Run{Label: label(c.Files, i, res), Results: res}
 		fmt.Fprintf(log, "%s: %s\n", logsafe.Terminal(runs[i].Label), logsafe.Terminal(res.Validity.VerdictLine()))
 		if i > 0 && !c.Force {
 			if err := report.Comparable(runs[0].Results, res); err != nil {
@@ -162,9 +162,9 @@ func WriteCompare(path string, runs []htmlreport.Run, log io.Writer) error {
 	return nil
 }
 
-// Label names run i of a comparison by its label, else by its file's base name, or by the path
+// label names run i of a comparison by its label, else by its file's base name, or by the path
 // as given when two files share a base name (a/results.json, b/results.json).
-func Label(files []string, i int, res *report.Results) string {
+func label(files []string, i int, res *report.Results) string {
 	if res.Label != "" {
 		return res.Label
 	}
