@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
 	"github.com/tradebench/tradebench/cacheperf/objcache"
+	"github.com/tradebench/tradebench/internal/bytesize"
 	"github.com/tradebench/tradebench/internal/metrics"
 )
 
@@ -82,7 +83,8 @@ type Server struct {
 }
 
 // Start opens the store (unless given), builds the cache, and serves the application until ctx
-// ends or Close is called. It returns once the listener is open.
+// ends or Close is called. It returns once the listener is open, and its log gets one line
+// saying where and with what cache it serves.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	st := cfg.Store
 	owns := false
@@ -153,6 +155,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		case <-s.done:
 		}
 	}()
+	// servers log in one style, slog's text lines, their start-up line included
+	lim := c.Limits()
+	attrs := []any{"url", s.URL + "/cacheperf/", "cache", c.Mode(), "budget", bytesize.Format(lim.Budget),
+		"window", bytesize.Format(lim.Window), "ceiling", bytesize.Format(lim.Ceiling)}
+	if s.MetricsURL != "" {
+		attrs = append(attrs, "metrics", s.MetricsURL)
+	}
+	app.log.Info("cacheperf serving", attrs...)
 	return s, nil
 }
 

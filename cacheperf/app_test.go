@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -313,4 +314,32 @@ func TestSlowBodyIsCut(t *testing.T) {
 	}
 	defer s.Close()
 	servetest.CheckSlowBodyCut(t, s.Addr, "/cacheperf/item?id=1", 3*time.Second)
+}
+
+// A started server logs one line: its URL and its cache's mode and bounds, so a script (or the
+// command's test) can read the address of a server started on port 0.
+// (Mutant cacheperf-start-line-no-url: the line leaves out the URL.)
+func TestStartLogsWhereItServes(t *testing.T) {
+	dsn := sqliteDSN(t)
+	ctx := context.Background()
+	st, err := blobstore.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Load(ctx, blobstore.LoadConfig{Items: 2, Size: testSize, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	s, err := Start(ctx, Config{Store: st, Cache: objcache.Config{Budget: 8 << 20}, Log: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	line := strings.SplitN(buf.String(), "\n", 2)[0]
+	for _, want := range []string{`msg="cacheperf serving"`, "url=" + s.URL + "/cacheperf/", "cache=memory", "budget=8MB"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("start-up line %q lacks %q", line, want)
+		}
+	}
 }

@@ -76,6 +76,9 @@ func (c *Config) Validate() error {
 	if err := c.Phases.Validate(true); err != nil {
 		return err
 	}
+	if err := c.Cache.Validate(); err != nil {
+		return err
+	}
 	switch {
 	case len(c.Keys) == 0:
 		return setting.Errorf("Keys", "no key ranges: give some, e.g. 500,1000,2000")
@@ -208,7 +211,7 @@ func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Prepa
 		cfg.SampleEvery = 50 * time.Millisecond
 	}
 	maxKey := slices.Max(append(slices.Clone(cfg.Keys), cfg.MixKeys...))
-	st, cleanup, err := openStore(ctx, cfg, maxKey)
+	st, cleanup, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +378,7 @@ func checkCeilings(out *report.Results, points []Point) error {
 }
 
 // openStore opens cfg.DB, or creates and loads a temporary SQLite database.
-func openStore(ctx context.Context, cfg *Config, maxKey int) (blobstore.Store, func(), error) {
+func openStore(ctx context.Context, cfg *Config) (blobstore.Store, func(), error) {
 	if cfg.DB != "" {
 		st, err := blobstore.Open(ctx, cfg.DB)
 		if err != nil {
@@ -383,10 +386,7 @@ func openStore(ctx context.Context, cfg *Config, maxKey int) (blobstore.Store, f
 		}
 		return st, func() { st.Close() }, nil
 	}
-	items := cfg.Items
-	if items == 0 {
-		items = maxKey
-	}
+	items := cfg.TempItems()
 	if cfg.Size <= 0 {
 		return nil, nil, errors.New("item size must be positive")
 	}

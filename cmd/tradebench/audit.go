@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"os"
 
 	"github.com/tradebench/tradebench/internal/cliflag"
@@ -48,16 +48,9 @@ func runAuditCmd(ctx context.Context, args []string) error {
 		return loadHint(err, *db, false)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
-			return err
-		}
+		err = audit.WriteJSON(os.Stdout, sum)
 	} else {
 		audit.Write(os.Stdout, sum)
 	}
-	if !sum.Passed {
-		return &audit.Failed{Violations: int(sum.ViolationCount)}
-	}
-	return nil
+	return errors.Join(err, sum.Err())
 }

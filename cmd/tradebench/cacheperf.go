@@ -133,14 +133,6 @@ func cacheperfServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	lim := srv.App.Cache().Limits()
-	// servers log in one style, slog's text lines, their start-up line included
-	attrs := []any{"url", srv.URL + "/cacheperf/", "cache", srv.App.Cache().Mode(), "budget", bytesize.Format(lim.Budget),
-		"window", bytesize.Format(lim.Window), "ceiling", bytesize.Format(lim.Ceiling)}
-	if srv.MetricsURL != "" {
-		attrs = append(attrs, "metrics", srv.MetricsURL)
-	}
-	log.Info("cacheperf serving", attrs...)
 	return srv.Wait()
 }
 
@@ -164,18 +156,6 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err
 	}
-	set := cliflag.Given(fs)
-	if *quick {
-		preset := map[string]string{"size": "50KB", "cache-size": "25MB", "keys": "100,200,300,400,500,600,800,1000,2000,4000",
-			"mix-keys": "200,400,600,800,1000", "ramp-up": "1s", "duration": "3s"}
-		for name, v := range preset {
-			if !set[name] {
-				if err := fs.Set(name, v); err != nil {
-					return err
-				}
-			}
-		}
-	}
 	if *db != "" {
 		if err := checkDSN(*db); err != nil {
 			return err
@@ -184,10 +164,6 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	cc, err := cf.config()
-	if err != nil {
-		return err
-	}
 	if f.out == "" {
 		return cliflag.Errorf("--out must name a file")
 	}
@@ -195,15 +171,22 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	cc, err := cf.config()
+	if err != nil {
+		return err
+	}
 	cfg := cacheperfjob.Config{DB: *db, Items: *items, Size: size.N, Seed: *seed, Cache: cc, Phases: d.Phases,
-		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline, Quick: *quick}
+		Keys: ks, MixKeys: mks, OtherWorkMix: *mix, Baseline: *baseline}
+	if *quick {
+		set := cliflag.Given(fs)
+		cfg.SetQuick(func(field string) bool { return set[sweepFlags[field]] })
+	}
 	cfg.Log, _ = f.progress.Writer()
 	if err := cfg.Validate(); err != nil {
 		return sweepFlags.UsageError(err)
 	}
 	if *db == "" {
-		n := max(*items, slices.Max(append(slices.Clone(ks), mks...)))
-		if err := confirmSize(*yes, int64(n), size.N, "the temporary database"); err != nil {
+		if err := confirmSize(*yes, int64(cfg.TempItems()), cfg.Size, "the temporary database"); err != nil {
 			return err
 		}
 	}
@@ -220,7 +203,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 }
 
 // sweepFlags names the flags that set cacheperfjob.Config's fields.
-var sweepFlags = cliflag.Names{"Keys": "keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}.With(phaseNames)
+var sweepFlags = cliflag.Names{"Keys": "keys", "MixKeys": "mix-keys", "OtherWorkMix": "other-work-mix", "Items": "items", "Size": "size", "Repeat": "repeat"}.With(cacheFlagNames, phaseNames)
 
 // confirmBytes is the largest database a cacheperf command writes without --yes: the paper's
 // defaults (40,000 items of 500KB) are about 20GB, more than a laptop's disk may spare.

@@ -145,9 +145,9 @@ func cliCases() []cliCase {
 	return cs
 }
 
-// TestCLI runs every case. (Mutants, each seen failing: parseFlags leaving the flag package's
-// output on — the help dump makes stderr many lines; nearestFlag returning "" — no "did you mean";
-// isDurationFlag false — "parse error" instead of the unit; exitCode mapping cliflag.ErrUsage to 1; the
+// TestCLI runs every case. (Mutants, each seen failing: cliflag.Parse leaving the flag package's
+// output on — the help dump makes stderr many lines; cliflag-no-did-you-mean — no "did you mean";
+// cliflag-duration-no-hint — "not a number" instead of the unit; exitCode mapping cliflag.ErrUsage to 1; the
 // needDB check skipped in serve — exit 1 and a tradebench-work/ left behind; tradejob's scenario
 // check skipped — run --scenario bad.yaml makes tradebench-work/ and loads it first.)
 func TestCLI(t *testing.T) {

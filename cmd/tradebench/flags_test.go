@@ -159,7 +159,7 @@ func TestOldNamesStillWork(t *testing.T) {
 
 // TestBadFlagExit2NamesTheFlag: a bad value exits 2 with a message naming the flag, including
 // the values only a component can judge (its setting error is mapped to the flag; catches
-// flagNames.orUsage passing a component's *setting.Error through unmapped).
+// cliflag.Names.OrUsage passing a component's *setting.Error through unmapped).
 func TestBadFlagExit2NamesTheFlag(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

@@ -27,6 +27,7 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -110,6 +111,22 @@ type Failed struct{ Violations int }
 
 func (e *Failed) Error() string {
 	return fmt.Sprintf("the audit found %d violations", e.Violations)
+}
+
+// Err is the audit's outcome as an error: a *Failed counting the violations, nil when it passed.
+func (s *Summary) Err() error {
+	if s.Passed {
+		return nil
+	}
+	return &Failed{Violations: int(s.ViolationCount)}
+}
+
+// WriteJSON prints a summary as indented JSON (the command's --json; the same fields as a run's
+// results carry).
+func WriteJSON(w io.Writer, s *Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
 }
 
 // Run audits st, which must be loaded (store.ErrNotLoaded otherwise) and implement
