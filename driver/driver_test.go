@@ -27,8 +27,12 @@ import (
 func trivial(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	var conns atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/missing" {
+		switch r.URL.Path {
+		case "/missing":
 			http.NotFound(w, r)
+			return
+		case "/broken": // an answer that is not HTTP: a failed request even in quick mode
+			breakAnswer(w)
 			return
 		}
 		w.Write([]byte("hello " + r.URL.RawQuery))
@@ -41,6 +45,15 @@ func trivial(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, &conns
+}
+
+// breakAnswer answers with bytes that are not HTTP and closes the connection: quick mode
+// measures any status as an answer (as wrk does), so this is how a test makes requests fail.
+func breakAnswer(w http.ResponseWriter) {
+	if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+		c.Write([]byte("not HTTP\r\n\r\n"))
+		c.Close()
+	}
 }
 
 func TestQuickModeClosedKeepAlive(t *testing.T) {
@@ -95,15 +108,15 @@ func TestQuickModePathTemplate(t *testing.T) {
 func TestOpenModeAndThresholds(t *testing.T) {
 	srv, _ := trivial(t)
 	// every request fails: the preflight would refuse the target before the load
-	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/missing", Phases: Phases{Rate: 200, Duration: time.Second}, Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}}, HTTP)
+	res, err := Drive(context.Background(), Config{NoPreflight: true, URL: srv.URL + "/broken", Phases: Phases{Rate: 200, Duration: time.Second}, Thresholds: []report.Threshold{report.MaxErrorRate(0.01), report.MaxP99Ms(10000)}}, HTTP)
 	var tf *report.ThresholdsFailed
 	if !errors.As(err, &tf) || len(tf.Failed) != 1 || tf.Failed[0].Name != "max_error_rate" {
-		t.Fatalf("404s against a 1%% error threshold: %v", err)
+		t.Fatalf("broken answers against a 1%% error threshold: %v", err)
 	}
-	if res.Settings.Model != report.ModelOpen || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["404"] != res.Total.Errors {
+	if res.Settings.Model != report.ModelOpen || res.Total.Errors < 150 || res.Total.Errors > 250 || res.StatusCodes["no response"] != res.Total.Errors {
 		t.Errorf("open model at 200/s for 1s: %+v %v", res.Total, res.StatusCodes)
 	}
-	if len(res.Thresholds) != 2 || res.Errors[0].Kind != "status 404" {
+	if len(res.Thresholds) != 2 || res.Errors[0].Kind != "bad response" {
 		t.Errorf("thresholds %+v errors %+v", res.Thresholds, res.Errors)
 	}
 }

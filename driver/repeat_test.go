@@ -13,7 +13,7 @@ import (
 	"github.com/tradebench/tradebench/report"
 )
 
-// Three repeats whose first is invalid (every request fails) and the others healthy are not a
+// Three repeats whose first is invalid (every request fails: a broken answer) and the others healthy are not a
 // valid measurement: the error says run 1 was invalid, the first repeat records its verdict, and
 // a note says so, although the results' own verdict is the last run's (valid or inconclusive).
 // Mutant: only the last run's failure kept (errs appended only when i == n): error <nil>.
@@ -22,7 +22,8 @@ func TestRepeatKeepsEveryRunsVerdict(t *testing.T) {
 	run.Store(1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if run.Load() == 1 {
-			w.WriteHeader(http.StatusInternalServerError)
+			breakAnswer(w)
+			return
 		}
 		w.Write([]byte("ok"))
 	}))

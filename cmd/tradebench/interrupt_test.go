@@ -85,7 +85,7 @@ func checkInterrupted(t *testing.T, code int, out, results string) *report.Resul
 func TestInterruptedSearchKeepsItsSteps(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "search.json")
-	code, text := interrupt(t, dir, os.Interrupt, `(grow|shrink|bisect) 3 \(`, "run", "--work-dir", filepath.Join(dir, "work"), "--accounts", "200", "--quotes", "50",
+	code, text := interrupt(t, dir, os.Interrupt, `(grow|shrink|bisect|remeasure) ([3-9]|[1-9][0-9]+) \(`, "run", "--work-dir", filepath.Join(dir, "work"), "--accounts", "200", "--quotes", "50",
 		"--peak-start", "2", "--peak-ramp-up", "0s", "--peak-step-duration", "1s", "--progress", "on", "--out", out)
 	res := checkInterrupted(t, code, text, out)
 	if res.Peak == nil || len(res.Peak.Steps) < 2 {
