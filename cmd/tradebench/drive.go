@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/cliflag"
 	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/report"
 	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 )
@@ -142,6 +144,7 @@ func runDrive(ctx context.Context, args []string) error {
 	qf.register(fs)
 	var list bool
 	fs.BoolVar(&list, "list", false, "list the built-in scenarios and exit")
+	versus := fs.String("versus", "", "A/B in one command: B is this drive against a second target, target=URL; --repeat N trials of each (default 5) run interleaved in a random order per pair, then both results and their comparison are written (docs/guide.md \"A/B in one command\")")
 	var stream streamload.Config
 	addStream(fs, &stream)
 	var cj smartclient.Job
@@ -176,6 +179,23 @@ func runDrive(ctx context.Context, args []string) error {
 	} else if cfg.URL == "" && cfg.Target == "" {
 		return cliflag.Errorf("--target is required (the base URL of the system under test), or --url for quick mode; see --help")
 	}
+	var versusTarget string
+	if *versus != "" {
+		_, value, err := parseVersus(*versus, []string{"target"})
+		if err != nil {
+			return err
+		}
+		if cfg.Target == "" || cfg.Stream != nil || ff.agents != 0 || w != driver.HTTP {
+			return cliflag.Errorf("--versus target=URL compares two targets driven alike from this machine: give --target, without --url, --agents, --stream-subscribers or --scenario client")
+		}
+		if u, err := url.Parse(value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return cliflag.Errorf("--versus target=%s: want the base URL of the second system under test (http:// or https://)", value)
+		}
+		versusTarget = value
+		if cfg.Repeat, err = versusRepeat(f.repeat, cliflag.Given(fs)["repeat"]); err != nil {
+			return err
+		}
+	}
 	dist, closeFleet, err := ff.distributor(fs, cfg)
 	if err != nil {
 		return err
@@ -185,6 +205,27 @@ func runDrive(ctx context.Context, args []string) error {
 	verified, err := vf.check(ctx, cfg.Target, cfg.Insecure)
 	if err != nil {
 		return err
+	}
+	if versusTarget != "" {
+		if _, err := vf.check(ctx, versusTarget, cfg.Insecure); err != nil {
+			return err
+		}
+		paths, err := versusFiles(&f.publish, ".")
+		if err != nil {
+			return err
+		}
+		targets := [2]string{cfg.Target, versusTarget}
+		labels := versusLabels(cfg.Label, "target", targets[0], targets[1])
+		n := cfg.Repeat
+		return runVersus(ctx, &f.publish, labels, n, paths, func(ctx context.Context, k int) (*report.Results, error) {
+			c := cfg
+			c.Repeat, c.Label, c.Target = 1, labels[k], targets[k]
+			res, err := driver.Drive(ctx, c, w)
+			if res == nil && err != nil {
+				return nil, driverFlags.OrUsage(err)
+			}
+			return res, err
+		})
 	}
 	res, err := driver.Drive(ctx, cfg, w)
 	if res == nil && err != nil {

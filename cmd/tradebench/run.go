@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
+	"github.com/tradebench/tradebench/report"
+	"github.com/tradebench/tradebench/report/publish"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/orders"
 	"github.com/tradebench/tradebench/trade/remote"
@@ -71,11 +74,8 @@ func runRun(ctx context.Context, args []string) error {
 		if sides[1], err = versusSide(sides[0], vsKey, value); err != nil {
 			return err
 		}
-		if !given["repeat"] {
-			f.repeat = DefaultVersusRepeat
-		}
-		if f.repeat < 1 || f.repeat > driver.MaxRepeat {
-			return cliflag.Errorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, f.repeat)
+		if f.repeat, err = versusRepeat(f.repeat, given["repeat"]); err != nil {
+			return err
 		}
 	}
 	if !given["users"] && !given["c"] && !given["rate"] && ff.agents == 0 {
@@ -108,7 +108,20 @@ func runRun(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return runVersus(ctx, &f.publish, cfg, vsKey, sides, f.repeat, paths, job)
+		labels := versusLabels(cfg.Label, vsKey, sides[0].Value(vsKey), sides[1].Value(vsKey))
+		return runVersus(ctx, &f.publish, labels, f.repeat, paths, func(ctx context.Context, k int) (*report.Results, error) {
+			c := cfg
+			c.Repeat, c.Label = 1, labels[k]
+			tc := job(sides[k], c)
+			res, err := tradejob.Run(ctx, tc)
+			if res == nil {
+				return nil, runFlags.OrUsage(driverFlags.OrUsage(err))
+			}
+			// each trial keeps its own results file in the work directory (no report: each side's
+			// results, with every trial, are the report)
+			trialOut := publish.Output{Dir: tc.Workdir, NoReport: true, Log: os.Stderr}
+			return res, errors.Join(agentLossHint(err), trialOut.Write(res))
+		})
 	}
 	res, err := tradejob.Run(ctx, job(sides[0], cfg))
 	if res == nil {

@@ -69,34 +69,29 @@ func versusFiles(pub *publishFlags, workdir string) ([3]string, error) {
 	return paths, publishError(publish.CheckOverwrite(pub.Force, paths[2]))
 }
 
-// runVersus is 'run --versus': n trials of A and n of B, interleaved in a random order per pair
-// (driver.InterleaveOrder), each a whole embedded run (its own server, the data set reset, its
-// own results file in the work directory); then each side's results as a repeated measurement
-// with its HTML report, the compare page of the two, and the comparison printed. job makes the
-// trade job of one side's settings under the drive cfg.
-func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key string, sides [2]tradejob.Embedded, n int, paths [3]string, job func(tradejob.Embedded, driver.Config) tradejob.Config) error {
-	labels := [2]string{key + "=" + sides[0].Value(key), key + "=" + sides[1].Value(key)}
-	if cfg.Label != "" {
-		labels = [2]string{cfg.Label + " (A: " + labels[0] + ")", cfg.Label + " (B: " + labels[1] + ")"}
+// versusLabels names A's and B's results by the one setting they differ in (KEY=VALUE), under
+// the run's --label if it has one.
+func versusLabels(label, key, a, b string) [2]string {
+	labels := [2]string{key + "=" + a, key + "=" + b}
+	if label != "" {
+		labels = [2]string{label + " (A: " + labels[0] + ")", label + " (B: " + labels[1] + ")"}
 	}
+	return labels
+}
+
+// runVersus is --versus for run and drive: n trials of A and n of B, interleaved in a random
+// order per pair (driver.InterleaveOrder), each made by trial (side k: 0 for A, 1 for B; one
+// whole run, labelled labels[k]); then each side's results as a repeated measurement with its
+// HTML report, the compare page of the two, and the comparison printed.
+func runVersus(ctx context.Context, pub *publishFlags, labels [2]string, n int, paths [3]string, trial func(ctx context.Context, k int) (*report.Results, error)) error {
 	order := driver.InterleaveOrder(n, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	fmt.Fprintf(os.Stderr, "A/B: A is %s, B is %s; %d trials each, interleaved %s\n", labels[0], labels[1], n, order)
-	trial := 0
+	done := 0
 	a, b, err := driver.Interleave(ctx, order, func(ctx context.Context, side byte, run int) (*report.Results, error) {
-		trial++
+		done++
 		k := int(side - 'A')
-		fmt.Fprintf(os.Stderr, "trial %d of %d: %c (%s), run %d of %d\n", trial, len(order), side, labels[k], run, n)
-		c := cfg
-		c.Repeat, c.Label = 1, labels[k]
-		tc := job(sides[k], c)
-		res, err := tradejob.Run(ctx, tc)
-		if res == nil {
-			return nil, runFlags.OrUsage(driverFlags.OrUsage(err))
-		}
-		// each trial keeps its own results file in the work directory (no report: each side's
-		// results, with every trial, are the report)
-		trialOut := publish.Output{Dir: tc.Workdir, NoReport: true, Log: os.Stderr}
-		return res, errors.Join(agentLossHint(err), trialOut.Write(res))
+		fmt.Fprintf(os.Stderr, "trial %d of %d: %c (%s), run %d of %d\n", done, len(order), side, labels[k], run, n)
+		return trial(ctx, k)
 	})
 	for i, res := range []*report.Results{a, b} {
 		err = errors.Join(err, publishError(pub.To(paths[i]).Write(res)))
@@ -107,4 +102,15 @@ func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, key st
 	report.WriteComparison(os.Stdout, a, b)
 	runs := []htmlreport.Run{{Label: labels[0], Results: a}, {Label: labels[1], Results: b}}
 	return errors.Join(err, publish.WriteCompare(paths[2], runs, os.Stderr))
+}
+
+// versusRepeat is the trials a side of --versus runs: --repeat if given, else DefaultVersusRepeat.
+func versusRepeat(repeat int, given bool) (int, error) {
+	if !given {
+		repeat = DefaultVersusRepeat
+	}
+	if repeat < 1 || repeat > driver.MaxRepeat {
+		return 0, cliflag.Errorf("--repeat: --versus runs this many trials of each side: between 1 and %d, got %d", driver.MaxRepeat, repeat)
+	}
+	return repeat, nil
 }

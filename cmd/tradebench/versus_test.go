@@ -1,9 +1,12 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tradebench/tradebench/report"
@@ -87,5 +90,78 @@ func TestRunVersusEndToEnd(t *testing.T) {
 	page, _ := os.ReadFile(filepath.Join(dir, "ab-compare.html"))
 	if !strings.Contains(string(page), "access=inprocess") || !strings.Contains(string(page), "access=rest") {
 		t.Errorf("the compare page does not name both sides")
+	}
+}
+
+// drive --versus target=URL drives two targets alike, 2 trials each interleaved: each side's
+// results name its target and label, keep 2 repeats and the one order, and each server saw load.
+// Bad uses are usage errors naming --versus before any load. Mutant (scripts/mutants.d/
+// versus-drive-one-target.sed): every trial driving A's target — B's server sees nothing.
+func TestDriveVersusTargets(t *testing.T) {
+	var hits [2]atomic.Int64
+	var srvs [2]*httptest.Server
+	for i := range srvs {
+		srvs[i] = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/x" {
+				hits[i].Add(1)
+			}
+			w.Write([]byte("ok"))
+		}))
+		defer srvs[i].Close()
+	}
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "flow.yaml")
+	if err := os.WriteFile(flow, []byte("name: flow\nthink: 0\nflow:\n  - request: {name: x, url: /x}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"drive", "--scenario", flow, "--users", "1", "-d", "1s", "--ramp-up", "0s", "--ramp-down", "0s", "--progress", "off"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", srvs[0].URL, "--versus", "access=rest"}, `unknown setting "access"`},
+		{[]string{"--target", srvs[0].URL, "--versus", "target=ftp://x"}, "want the base URL"},
+		{[]string{"--url", srvs[0].URL + "/x", "--versus", "target=" + srvs[1].URL}, "give --target"},
+	} {
+		args := append(append([]string{}, base...), c.args...)
+		if c.args[0] == "--url" { // quick mode: no scenario
+			args = append([]string{"drive", "-d", "1s", "--progress", "off"}, c.args...)
+		}
+		r := tb(t, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--versus") || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("drive %v: exit %d, %q; want 2 naming --versus and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if hits[0].Load()+hits[1].Load() != 0 {
+		t.Fatalf("a refused --versus put load on the targets: %d, %d", hits[0].Load(), hits[1].Load())
+	}
+
+	r := tb(t, append(base, "--target", srvs[0].URL, "--repeat", "2", "--versus", "target="+srvs[1].URL, "--out", filepath.Join(dir, "ab.json"))...)
+	if r.code != 0 && r.code != 6 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	var order string
+	for i, side := range []string{"ab-A.json", "ab-B.json"} {
+		res, err := report.ReadFile(filepath.Join(dir, side))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, o, _ := strings.Cut(strings.Join(res.Notes, "\n"), "trials interleaved: ")
+		o, _, _ = strings.Cut(o, "\n")
+		if i == 0 {
+			order = o
+		}
+		if res.Target != srvs[i].URL || res.Label != "target="+srvs[i].URL || len(res.Repeats) != 2 || o == "" || o != order {
+			t.Errorf("%s: target %q, label %q, %d repeats, order %q (A's %q)", side, res.Target, res.Label, len(res.Repeats), o, order)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ab-compare.html")); err != nil {
+		t.Errorf("no compare page: %v", err)
+	}
+	if hits[0].Load() == 0 || hits[1].Load() == 0 {
+		t.Errorf("requests: A's server %d, B's %d; want both driven", hits[0].Load(), hits[1].Load())
+	}
+	if !strings.Contains(r.stdout, "B vs A") {
+		t.Errorf("no comparison table:\n%s", r.stdout)
 	}
 }
