@@ -149,19 +149,24 @@ func (p RedirectPolicy) Follows(from, to *Endpoint) bool {
 	return false
 }
 
+// nextHeaderLine splits pre-rendered header lines ("Name: value\r\n"…): the first line with its
+// line end, its name (before the colon, trimmed) and the lines after it.
+func nextHeaderLine(lines []byte) (line, name, rest []byte) {
+	line = lines
+	if i := bytes.IndexByte(lines, '\n'); i >= 0 {
+		line, rest = lines[:i+1], lines[i+1:]
+	}
+	name, _, _ = bytes.Cut(line, []byte(":"))
+	return line, bytes.TrimSpace(name), rest
+}
+
 // StripCredentials removes the header lines a request must not carry to another origin
 // (Authorization, Proxy-Authorization, Cookie) from pre-rendered header lines.
 func StripCredentials(header []byte) []byte {
 	out := header[:0:0]
 	for len(header) > 0 {
-		line := header
-		if i := bytes.IndexByte(header, '\n'); i >= 0 {
-			line, header = header[:i+1], header[i+1:]
-		} else {
-			header = nil
-		}
-		name, _, _ := bytes.Cut(line, []byte(":"))
-		name = bytes.TrimSpace(name)
+		var line, name []byte
+		line, name, header = nextHeaderLine(header)
 		if bytes.EqualFold(name, []byte("Authorization")) || bytes.EqualFold(name, []byte("Proxy-Authorization")) || bytes.EqualFold(name, []byte("Cookie")) {
 			continue
 		}

@@ -204,7 +204,7 @@ func (c *Client) ReleaseBody() {
 // answering had read the request cannot be known, and a load balancer's killed tier may have
 // acted on it: a resent POST could place a second order. So before a request that must not be
 // replayed goes out on a reused connection, the client looks whether the server has already
-// closed it (PeerClosed: a FIN waiting, the common idle-timeout case) and dials afresh; a close
+// closed it (peerClosed: a FIN waiting, the common idle-timeout case) and dials afresh; a close
 // that races the write is reported as the error it is.
 func (c *Client) Do(ctx context.Context, ep *Endpoint, req *Request) (Response, error) {
 	c.ReleaseBody()
@@ -239,20 +239,18 @@ func Replayable(req *Request) bool {
 	case "", "GET", "HEAD", "OPTIONS", "TRACE":
 		return true
 	}
-	return hasHeader(req.Header, "idempotency-key:")
+	return hasHeader(req.Header, idempotencyKey)
 }
 
-// hasHeader reports whether the pre-rendered header lines hold one named name (lower case, with
-// its colon).
-func hasHeader(lines []byte, name string) bool {
+// idempotencyKey names the header that makes any request replayable.
+var idempotencyKey = []byte("Idempotency-Key")
+
+// hasHeader reports whether the pre-rendered header lines hold one named name.
+func hasHeader(lines, name []byte) bool {
 	for len(lines) > 0 {
-		line := lines
-		if i := bytes.IndexByte(lines, '\n'); i >= 0 {
-			line, lines = lines[:i], lines[i+1:]
-		} else {
-			lines = nil
-		}
-		if len(line) >= len(name) && bytes.EqualFold(line[:len(name)], []byte(name)) {
+		var n []byte
+		_, n, lines = nextHeaderLine(lines)
+		if bytes.EqualFold(n, name) {
 			return true
 		}
 	}
