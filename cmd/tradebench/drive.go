@@ -216,10 +216,8 @@ func runDrive(ctx context.Context, args []string) error {
 		}
 		targets := [2]string{cfg.Target, versusTarget}
 		labels := versusLabels(cfg.Label, "target", targets[0], targets[1])
-		n := cfg.Repeat
-		return runVersus(ctx, &f.publish, labels, n, paths, func(ctx context.Context, k int) (*report.Results, error) {
-			c := cfg
-			c.Repeat, c.Label, c.Target = 1, labels[k], targets[k]
+		return runVersus(ctx, &f.publish, cfg, labels, cfg.Repeat, paths, func(ctx context.Context, k int, c driver.Config) (*report.Results, error) {
+			c.Target = targets[k]
 			res, err := driver.Drive(ctx, c, w)
 			if res == nil && err != nil {
 				return nil, driverFlags.OrUsage(err)

@@ -109,9 +109,7 @@ func runRun(ctx context.Context, args []string) error {
 			return err
 		}
 		labels := versusLabels(cfg.Label, vsKey, sides[0].Value(vsKey), sides[1].Value(vsKey))
-		return runVersus(ctx, &f.publish, labels, f.repeat, paths, func(ctx context.Context, k int) (*report.Results, error) {
-			c := cfg
-			c.Repeat, c.Label = 1, labels[k]
+		return runVersus(ctx, &f.publish, cfg, labels, f.repeat, paths, func(ctx context.Context, k int, c driver.Config) (*report.Results, error) {
 			tc := job(sides[k], c)
 			res, err := tradejob.Run(ctx, tc)
 			if res == nil {

@@ -81,9 +81,10 @@ func versusLabels(label, key, a, b string) [2]string {
 
 // runVersus is --versus for run and drive: n trials of A and n of B, interleaved in a random
 // order per pair (driver.InterleaveOrder), each made by trial (side k: 0 for A, 1 for B; one
-// whole run, labelled labels[k]); then each side's results as a repeated measurement with its
-// HTML report, the compare page of the two, and the comparison printed.
-func runVersus(ctx context.Context, pub *publishFlags, labels [2]string, n int, paths [3]string, trial func(ctx context.Context, k int) (*report.Results, error)) error {
+// whole run of cfg, given as c: one repeat, labelled labels[k]); then each side's results as a
+// repeated measurement with its HTML report, the compare page of the two, and the comparison
+// printed.
+func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, labels [2]string, n int, paths [3]string, trial func(ctx context.Context, k int, c driver.Config) (*report.Results, error)) error {
 	order := driver.InterleaveOrder(n, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	fmt.Fprintf(os.Stderr, "A/B: A is %s, B is %s; %d trials each, interleaved %s\n", labels[0], labels[1], n, order)
 	done := 0
@@ -91,7 +92,9 @@ func runVersus(ctx context.Context, pub *publishFlags, labels [2]string, n int, 
 		done++
 		k := int(side - 'A')
 		fmt.Fprintf(os.Stderr, "trial %d of %d: %c (%s), run %d of %d\n", done, len(order), side, labels[k], run, n)
-		return trial(ctx, k)
+		c := cfg
+		c.Repeat, c.Label = 1, labels[k]
+		return trial(ctx, k, c)
 	})
 	for i, res := range []*report.Results{a, b} {
 		err = errors.Join(err, publishError(pub.To(paths[i]).Write(res)))
