@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/tradebench/tradebench/internal/cliflag"
+	"github.com/tradebench/tradebench/internal/gctune"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/suggest"
 )
@@ -48,6 +49,7 @@ func usage(w io.Writer) {
 }
 
 func main() {
+	gctune.Apply()
 	os.Exit(runMain(os.Args[1:]))
 }
 

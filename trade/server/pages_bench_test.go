@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/gctune"
 )
 
 // pageBenchPages are the logged-in DayTrader pages of issue 15, each measured against the hello
@@ -66,6 +68,8 @@ func BenchmarkPagesVsHello(b *testing.B) {
 	rounds := env("TB_PAGES_ROUNDS", 3)
 	profDir := os.Getenv("TB_PAGES_PROFILE")
 
+	// as `tradebench serve` runs (its main applies it; this process has no such main)
+	gctune.Apply()
 	load0 := loadAvg()
 	s := startTest(b, accounts, quotes)
 

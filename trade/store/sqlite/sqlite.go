@@ -40,8 +40,16 @@ type Store struct {
 
 // common pragmas: a writer waits (busy_timeout) rather than fails when another process holds
 // the lock; NORMAL sync is durable across application crashes in WAL mode.
+//
+// No mmap_size: memory-mapped I/O cost more CPU than it saved here. A page read through the
+// map is not kept in the connection's page cache, so SQLite parses its header again on every
+// fetch (btreeInitPage); and in WAL mode a read transaction that finds another connection has
+// written since its last one drops the whole map (munmap) and maps it again, which under
+// DayTrader's mix (a write in every few requests, four reader connections) was 6 % of the
+// server's CPU. Without it, pages come from each connection's page cache, or a pread(2) from
+// the OS's (docs/benchmarks.md, fifth pass).
 const pragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
-	"&_pragma=foreign_keys(0)&_pragma=cache_size(-32000)&_pragma=mmap_size(268435456)&_pragma=temp_store(MEMORY)"
+	"&_pragma=foreign_keys(0)&_pragma=cache_size(-32000)&_pragma=temp_store(MEMORY)"
 
 // Open opens (creating if needed) the database file at path; path may carry ?options that
 // are passed to the driver after tradebench's own.
