@@ -101,6 +101,7 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if p.Close != nil {
 		defer p.Close()
 	}
+	sutNotFound := sutByPort(&cfg, p.Target)
 	if p.Measure != nil && cfg.Peak != nil {
 		return nil, setting.Errorf("Peak", "a capacity search steps one load; this run measures several (a sweep, or agents)")
 	}
@@ -126,6 +127,9 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 		return nil, interrupted(ctx, err)
 	}
 	complete(res)
+	if res.Machine != nil {
+		res.Machine.SUTNotFound = sutNotFound
+	}
 	if p.Describe != nil {
 		if derr := p.Describe(ctx, res); derr != nil {
 			err = errors.Join(err, derr)

@@ -38,6 +38,15 @@ type Source interface {
 	Read(ctx context.Context) (Sample, error)
 }
 
+// ListenAddr is the address a source's process was found listening on (Proc.Listen; "" for a
+// process the run started or named, and for a scraped server).
+func ListenAddr(s Source) string {
+	if p, ok := s.(*Proc); ok {
+		return p.Listen
+	}
+	return ""
+}
+
 // Monitor samples its sources every Interval from Start until Stop.
 type Monitor struct {
 	sources []Source
@@ -172,7 +181,7 @@ func (m *Monitor) collect() (*report.SUT, error) {
 			series = []report.ResourcePoint{}
 		}
 		out.Processes = append(out.Processes, report.SUTProcess{
-			Name: p.src.Name(), PID: p.src.PID(), Source: p.src.Origin(),
+			Name: p.src.Name(), PID: p.src.PID(), Source: p.src.Origin(), Listen: ListenAddr(p.src),
 			CPUSeconds:   round(p.last.CPUSeconds-p.first.CPUSeconds, 3),
 			PeakRSSBytes: peak,
 			Series:       series,
