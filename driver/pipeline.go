@@ -101,7 +101,6 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if p.Close != nil {
 		defer p.Close()
 	}
-	sutNotFound := sutByPort(&cfg, p.Target)
 	if p.Measure != nil && cfg.Peak != nil {
 		return nil, setting.Errorf("Peak", "a capacity search steps one load; this run measures several (a sweep, or agents)")
 	}
@@ -121,6 +120,7 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 			return nil, interrupted(ctx, err)
 		}
 	}
+	sutNotFound := sutByPort(&cfg, p.Target)
 	m := &Measurer{cfg: cfg, sess: sess, target: p.Target}
 	res, err := m.measure(ctx, p)
 	if res == nil {

@@ -34,10 +34,13 @@ func servedHere(target string) bool {
 // sutByPort makes the processes listening on a loopback target's port the system under test
 // when the drive names none (cfg.Resources empty: no --sut-metrics, no server the job started):
 // a user who drives a server on this machine expects its CPU to be the measurement's own, not
-// "other processes", and its CPU and memory in the results' sut section. Each found process is
-// said on the progress line's writer. It returns why none was found when that matters — the
-// target is on this machine, so its server, if it runs, counts as other processes' — and ""
-// otherwise (found, named, served by this process, or a target elsewhere).
+// "other processes", and its CPU and memory in the results' sut section. So are the processes
+// serving the connections those opened on this machine (sut.FindBackends: a split deployment's
+// services host, the database's process for each of its connections). Each is said on the
+// progress line's writer. It returns why none was found when that matters — the target is on
+// this machine, so its server, if it runs, counts as other processes' — and "" otherwise
+// (found, named, served by this process, or a target elsewhere). It runs after the preflight,
+// whose first request makes a server open its connections to its services.
 func sutByPort(cfg *Config, target string) (notFound string) {
 	if len(cfg.Resources) > 0 || target == "" {
 		return ""
@@ -49,13 +52,11 @@ func sutByPort(cfg *Config, target string) (notFound string) {
 	if err != nil {
 		return err.Error()
 	}
-	for _, l := range ls {
-		if l.PID == os.Getpid() {
-			continue // this process: its CPU is the driver's own already
-		}
+	ls = slices.DeleteFunc(ls, func(l sut.Listener) bool { return l.PID == os.Getpid() }) // the driver's own already
+	for _, l := range append(ls, sut.FindBackends("", ls, os.Getpid())...) {
 		cfg.Resources = append(cfg.Resources, l.Source(""))
 		if cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "system under test: %s — found by its port, its CPU counted as the measurement's own\n", l)
+			fmt.Fprintf(cfg.Progress, "system under test: %s, its CPU counted as the measurement's own\n", l)
 		}
 	}
 	return ""

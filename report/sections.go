@@ -34,7 +34,10 @@ type SUTProcess struct {
 	Source string `json:"source,omitempty"` // "proc" or the scraped URL
 	// Listen is the address the process was found listening on: the server of a drive's
 	// loopback target, found by its port because the drive named none (drive --sut-metrics).
-	Listen       string  `json:"listen,omitempty"`
+	Listen string `json:"listen,omitempty"`
+	// From is, for a process found serving a connection the system under test opened on this
+	// machine (its services host, its database's), the pid that opened it.
+	From         int     `json:"from,omitempty"`
 	CPUSeconds   float64 `json:"cpu_seconds"` // CPU time used during the run
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	// Series is one point a second since the run started.
@@ -230,6 +233,9 @@ type MachineProcess struct {
 	// Listen is the address an own process was found listening on: the system under test,
 	// found by its loopback target's port.
 	Listen string `json:"listen,omitempty"`
+	// From is, for a process found serving a connection the system under test opened (its
+	// services host, its database's), the pid that opened it.
+	From int `json:"from,omitempty"`
 }
 
 // String is the process as the verdict names it: "stress (pid 4242) 0.97 cores".
@@ -248,10 +254,22 @@ func (m *Machine) SUTFound() []string {
 	var out []string
 	for _, p := range m.Own {
 		if p.Listen != "" {
-			out = append(out, fmt.Sprintf("system under test: %s (pid %d), listening on %s — found by its port, its CPU counted as the measurement's own", p.Name, p.PID, p.Listen))
+			out = append(out, "system under test: "+FoundProcess(p.Name, p.PID, p.Listen, p.From)+", its CPU counted as the measurement's own")
 		}
 	}
 	return out
+}
+
+// FoundProcess names a process found as the system under test: "tradebench (pid 1234),
+// listening on 127.0.0.1:8080 — found by its port", or for one serving a connection the system
+// under test opened, "postgres (pid 77), listening on 127.0.0.1:5432 — serving a connection from
+// pid 1234".
+func FoundProcess(name string, pid int, listen string, from int) string {
+	how := "found by its port"
+	if from > 0 {
+		how = fmt.Sprintf("serving a connection from pid %d", from)
+	}
+	return fmt.Sprintf("%s (pid %d), listening on %s — %s", name, pid, listen, how)
 }
 
 // Line is the machine section in one line, as the summary prints it: "2 cores, busy 1.93

@@ -267,12 +267,12 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		m.StealCores = cores(b.steal - a.steal)
 	}
 	own := map[int]bool{w.cfg.Self: true}
-	listen := map[int]string{} // own processes found by their port, and where they listen
+	found := map[int]report.MachineProcess{} // own processes found by their port or connections
 	for _, s := range w.cfg.SUT {
 		if s.PID() > 0 {
 			own[s.PID()] = true
-			if a := sut.ListenAddr(s); a != "" {
-				listen[s.PID()] = a
+			if a, from := sut.Found(s); a != "" {
+				found[s.PID()] = report.MachineProcess{Listen: a, From: from}
 			}
 		}
 	}
@@ -301,7 +301,7 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		}
 		if own[pid] || slices.Contains(w.cfg.OwnNames, end.Name) {
 			ownCores += cores(used)
-			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: listen[pid]})
+			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: found[pid].Listen, From: found[pid].From})
 			continue
 		}
 		if used == 0 {

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tradebench/tradebench/report"
 )
 
 // Listener is a process on this machine holding a listening TCP socket: the system under test
@@ -20,18 +22,21 @@ type Listener struct {
 	PID  int
 	Name string // its command name, as /proc/PID/stat gives it (e.g. "tradebench")
 	Addr string // the address it was found by: the target's host:port (e.g. "127.0.0.1:8080")
+	// From is, for a backend (FindBackends), the pid of the system under test's process whose
+	// connection to Addr it serves; 0 for the process found by the target's port.
+	From int
 }
 
 // Source is the listener as a resource source: a process on this machine read from /proc,
 // counted as the measurement's own.
 func (l Listener) Source(root string) *Proc {
-	return &Proc{ProcName: l.Name, Pid: l.PID, Root: root, Listen: l.Addr}
+	return &Proc{ProcName: l.Name, Pid: l.PID, Root: root, Listen: l.Addr, From: l.From}
 }
 
 // String is the listener as the run's output names it: "tradebench (pid 1234), listening on
-// 127.0.0.1:8080".
+// 127.0.0.1:8080 — found by its port", or for a backend "… — serving a connection from pid 1234".
 func (l Listener) String() string {
-	return fmt.Sprintf("%s (pid %d), listening on %s", l.Name, l.PID, l.Addr)
+	return report.FoundProcess(l.Name, l.PID, l.Addr, l.From)
 }
 
 // ErrNotLocal is FindListeners' answer for a target that is not on this machine's loopback: its
@@ -69,38 +74,13 @@ func FindListeners(root, target string) ([]Listener, error) {
 	if len(inodes) == 0 {
 		return nil, fmt.Errorf("nothing listens on %s", addr)
 	}
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return nil, err
-	}
+	held, unreadable := holding(root, inodes)
 	var out []Listener
-	unreadable := 0
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		dir := root + "/" + e.Name()
-		fds, err := os.ReadDir(dir + "/fd")
-		if err != nil {
-			if !errors.Is(err, os.ErrNotExist) { // a process that ended meanwhile is no one
-				unreadable++
+	for _, pids := range held {
+		for _, pid := range pids {
+			if !slices.ContainsFunc(out, func(l Listener) bool { return l.PID == pid }) {
+				out = append(out, Listener{PID: pid, Name: procName(root, pid), Addr: addr})
 			}
-			continue
-		}
-		for _, fd := range fds {
-			link, err := os.Readlink(dir + "/fd/" + fd.Name())
-			if err != nil || !inodes[link] {
-				continue
-			}
-			name := ""
-			if b, err := os.ReadFile(dir + "/stat"); err == nil {
-				if st, err := ParseStat(b); err == nil {
-					name = st.Name
-				}
-			}
-			out = append(out, Listener{PID: pid, Name: name, Addr: addr})
-			break
 		}
 	}
 	if len(out) == 0 {
@@ -111,6 +91,65 @@ func FindListeners(root, target string) ([]Listener, error) {
 	}
 	slices.SortFunc(out, func(a, b Listener) int { return a.PID - b.PID })
 	return out, nil
+}
+
+// holding scans every process's descriptors for the sockets in inodes ("socket:[INODE]"): the
+// pids holding each, and how many processes' descriptors could not be read (another user's).
+func holding(root string, inodes map[string]bool) (map[string][]int, int) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, 0
+	}
+	out := map[string][]int{}
+	unreadable := 0
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid <= 0 {
+			continue
+		}
+		links, err := socketLinks(root, pid)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) { // a process that ended meanwhile is no one
+				unreadable++
+			}
+			continue
+		}
+		for _, l := range links {
+			if inodes[l] && !slices.Contains(out[l], pid) {
+				out[l] = append(out[l], pid)
+			}
+		}
+	}
+	return out, unreadable
+}
+
+// socketLinks are a process's descriptors that are sockets, as their links read: "socket:[INODE]".
+func socketLinks(root string, pid int) ([]string, error) {
+	dir := root + "/" + strconv.Itoa(pid) + "/fd/"
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, fd := range fds {
+		if l, err := os.Readlink(dir + fd.Name()); err == nil && strings.HasPrefix(l, "socket:[") {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// procName is a process's command name from /proc/PID/stat ("" if unreadable).
+func procName(root string, pid int) string {
+	b, err := os.ReadFile(root + "/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	st, err := ParseStat(b)
+	if err != nil {
+		return ""
+	}
+	return st.Name
 }
 
 // hostPort is target's host and TCP port (a URL's scheme's default port when it names none).
@@ -160,7 +199,30 @@ func localIPs(host string) ([]net.IP, error) {
 // address that accepts a connection to one of ips (nil: any): the same address, or the
 // unspecified one of its family (IPv6's also takes IPv4, as a dual-stack socket does).
 func listeningInodes(root string, port int, ips []net.IP) (map[string]bool, error) {
+	socks, err := readSockets(root)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
+	for _, k := range socks {
+		if k.listening && k.port == port && accepts(k.ip, ips) {
+			out[k.inode] = true
+		}
+	}
+	return out, nil
+}
+
+// socket is one line of /proc/net/tcp or tcp6.
+type socket struct {
+	ip, rip         net.IP // local and remote address
+	port, rport     int
+	listening, open bool   // TCP_LISTEN; TCP_ESTABLISHED
+	inode           string // "socket:[INODE]", as a descriptor's link names it
+}
+
+// readSockets reads this network namespace's TCP sockets, IPv4 and IPv6.
+func readSockets(root string) ([]socket, error) {
+	var out []socket
 	read := 0
 	for _, f := range []string{"/net/tcp", "/net/tcp6"} {
 		fh, err := os.Open(root + f)
@@ -172,14 +234,15 @@ func listeningInodes(root string, port int, ips []net.IP) (map[string]bool, erro
 		for sc.Scan() {
 			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
 			fs := strings.Fields(sc.Text())
-			if len(fs) < 10 || fs[3] != "0A" { // 0A: TCP_LISTEN
+			if len(fs) < 10 {
 				continue
 			}
-			ip, p, ok := procAddr(fs[1])
-			if !ok || p != port || !accepts(ip, ips) {
+			ip, p, ok1 := procAddr(fs[1])
+			rip, rp, ok2 := procAddr(fs[2])
+			if !ok1 || !ok2 {
 				continue
 			}
-			out["socket:["+fs[9]+"]"] = true
+			out = append(out, socket{ip: ip, rip: rip, port: p, rport: rp, listening: fs[3] == "0A", open: fs[3] == "01", inode: "socket:[" + fs[9] + "]"})
 		}
 		fh.Close()
 	}

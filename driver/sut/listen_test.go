@@ -3,6 +3,7 @@ package sut
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -10,15 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // listenerChild starts this test binary again as a server listening on a loopback port (kind
 // listen4: 127.0.0.1, listen6: [::1]) and returns its pid and address ("" when the machine has
 // no such loopback).
-func listenerChild(t *testing.T, kind string) (int, string) {
+func listenerChild(t *testing.T, kind string, env ...string) (int, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), childEnv+"="+kind)
+	cmd.Env = append(append(os.Environ(), childEnv+"="+kind), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +73,7 @@ func TestFindListeners(t *testing.T) {
 		}
 	}
 	ls, _ := FindListeners("", "http://"+addr)
-	if want := ls[0].Name + " (pid " + strconv.Itoa(pid) + "), listening on " + addr; ls[0].String() != want {
+	if want := ls[0].Name + " (pid " + strconv.Itoa(pid) + "), listening on " + addr + " — found by its port"; ls[0].String() != want {
 		t.Errorf("String() = %q, want %q", ls[0].String(), want)
 	}
 	if src := ls[0].Source(""); src.PID() != pid || src.Listen != addr || src.Origin() != "proc" {
@@ -183,5 +185,54 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A split deployment in real processes: a services host, and a web tier (the target) holding a
+// connection to it; a client of the web tier (this test process) holding one into it. From the
+// web tier found by its port, the services host is found by the connection the web tier
+// opened, with the address it went to and the web tier's pid; the client is not (connections
+// into the system under test are its load, not its backends), nor is a process listed to skip.
+// Mutant (scripts/mutants.d/sut-backends-clients-followed): connections into the found process
+// followed too — this test process was counted a backend.
+func TestFindBackends(t *testing.T) {
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp on this system")
+	}
+	bsl, bslAddr := listenerChild(t, "listen4")
+	web, webAddr := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr)
+	if bslAddr == "" || webAddr == "" {
+		t.Fatal("the children could not listen on 127.0.0.1")
+	}
+	c, err := net.Dial("tcp", webAddr) // a client of the web tier: this process
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	found, err := FindListeners("", "http://"+webAddr)
+	if err != nil || len(found) != 1 || found[0].PID != web {
+		t.Fatalf("the web tier (pid %d): %+v, %v", web, found, err)
+	}
+	var bs []Listener
+	for range 50 { // the connections are made as the children start: wait for them to show
+		if bs = FindBackends("", found); len(bs) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(bs) != 1 || bs[0].PID != bsl || bs[0].Addr != bslAddr || bs[0].From != web {
+		t.Fatalf("backends of the web tier (pid %d): %+v; want the services host, pid %d at %s, alone", web, bs, bsl, bslAddr)
+	}
+	if want := fmt.Sprintf("(pid %d), listening on %s — serving a connection from pid %d", bsl, bslAddr, web); !strings.Contains(bs[0].String(), want) {
+		t.Errorf("String() = %q, want it to hold %q", bs[0].String(), want)
+	}
+	if src := bs[0].Source(""); src.From != web || src.Listen != bslAddr {
+		t.Errorf("Source: %+v", src)
+	}
+	if bs := FindBackends("", found, bsl); len(bs) != 0 {
+		t.Errorf("a pid to skip was returned: %+v", bs)
+	}
+	if bs := FindBackends("", nil); len(bs) != 0 {
+		t.Errorf("backends of nothing: %+v", bs)
 	}
 }

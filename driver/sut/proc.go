@@ -20,6 +20,9 @@ type Proc struct {
 	// Listen is the address the process was found listening on, when it was found by its
 	// port (FindListeners: a drive's loopback target) rather than started or named by the run.
 	Listen string
+	// From is, for a backend of the system under test found by its connections, the pid whose
+	// connection to Listen it serves.
+	From int
 }
 
 // Self is this process, named name ("tradebench (monolith and driver in one process)").

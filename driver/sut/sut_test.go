@@ -40,6 +40,25 @@ func TestMain(m *testing.M) {
 			fmt.Println("ERR", err)
 			os.Exit(1)
 		}
+		if backend := os.Getenv(childEnv + "_BACKEND"); backend != "" {
+			// a web tier: it holds a connection to its services host, as a server's client pool does
+			c, err := net.Dial("tcp", backend)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(1)
+			}
+			defer c.Close()
+		}
+		go func() { // accept (and hold) its clients' connections
+			var held []net.Conn
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				held = append(held, c)
+			}
+		}()
 		fmt.Println(ln.Addr())
 		time.Sleep(time.Hour)
 		os.Exit(0)

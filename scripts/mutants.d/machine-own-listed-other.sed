@@ -2,4 +2,4 @@
 # kill: ./driver/machine TestServerFoundByPortIsOwn
 # file: driver/machine/machine.go
 # expect: among the busiest others
-s#m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: listen\[pid\]})#&; others.add(end.Name, pid, cores(used))#
+s#m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: found\[pid\].Listen, From: found\[pid\].From})#&; others.add(end.Name, pid, cores(used))#
