@@ -166,6 +166,7 @@ func runDrive(ctx context.Context, args []string) error {
 	if f.cfg.Request, err = qf.request(fs); err != nil {
 		return err
 	}
+	f.versus = *versus != ""
 	cfg, err := f.config(fs, qf.url)
 	if err != nil {
 		return err

@@ -88,6 +88,9 @@ type pipelineFlags struct {
 	limits                        report.Limits
 	liveTokenFile, liveAllowHosts string
 	force                         bool
+	// versus: the results go to --out's -A.json, -B.json and -compare.html (versusFiles checks
+	// those), never to --out itself, which may exist.
+	versus bool
 }
 
 // thresholdFlags names the flags that set report.Limits' fields.
@@ -141,6 +144,11 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 		return cfg, err
 	}
 	f.publish.Out, f.publish.Force = f.out, f.force
+	if f.versus {
+		p := f.publish
+		p.Out = "" // the directory and the price list are still checked here
+		return cfg, p.check()
+	}
 	return cfg, f.publish.check()
 }
 

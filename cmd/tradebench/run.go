@@ -82,6 +82,7 @@ func runRun(ctx context.Context, args []string) error {
 		f.peak = true // no load given: measure capacity
 	}
 	f.publish.Dir = *workdir // without --out, every run keeps its own results there
+	f.versus = vsKey != ""
 	cfg, err := f.config(fs, "")
 	if err != nil {
 		return err

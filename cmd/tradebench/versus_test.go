@@ -47,9 +47,15 @@ func TestRunVersusUsageErrors(t *testing.T) {
 // reports and the compare page, and prints the comparison table with both sides. The claim is
 // the structure, not a p-value: this machine is too noisy for one. Mutant
 // (scripts/mutants.d/versus-unlabelled.sed): trials not labelled by their side fails the labels.
+//
+// --out ab.json names the three files; an ab.json already there is not in the way (it was
+// refused as if it were to be overwritten). Mutant versus-out-checked: config checks --out.
 func TestRunVersusEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	work := filepath.Join(dir, "work")
+	if err := os.WriteFile(filepath.Join(dir, "ab.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r := tb(t, "run", "--work-dir", work, "--accounts", "200", "--quotes", "50", "--users", "5", "-d", "2s", "--ramp-up", "0s",
 		"--ramp-down", "0s", "--progress", "off", "--repeat", "2", "--versus", "access=rest", "--out", filepath.Join(dir, "ab.json"))
 	if r.code != 0 && r.code != 6 { // a 2-second run on a busy machine may be judged invalid: still a result

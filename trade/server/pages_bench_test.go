@@ -239,7 +239,7 @@ func fmtRatios(v []float64) string {
 
 // benchLogin logs uid in over the DayTrader contract and returns the session cookie as a
 // Cookie header's value.
-func benchLogin(b *testing.B, base, uid string) string {
+func benchLogin(b testing.TB, base, uid string) string {
 	c := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := c.PostForm(base+"/daytrader/app", url.Values{"action": {"login"}, "uid": {uid}, "passwd": {"xxx"}})
 	if err != nil {

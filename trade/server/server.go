@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/gctune"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
@@ -687,7 +688,7 @@ func (s *Server) Describe() *web.Configuration {
 		Listen:     s.Addr(),
 		Web:        web.ConfigWeb{OrdersCap: c.Web.OrdersLimit, SessionTTLSeconds: c.Web.SessionTTL.Seconds()},
 		Runtime: &web.ConfigRuntime{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
-			GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU(), Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
+			GOMAXPROCS: runtime.GOMAXPROCS(0), GOGC: gctune.Current(), CPUs: runtime.NumCPU(), Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
 	}
 	if s.st != nil {
 		sp := s.info.Spec

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/gctune"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/testing/netfault"
 	"github.com/tradebench/tradebench/trade"
@@ -123,6 +124,7 @@ func TestServeOverTCP(t *testing.T) {
 		{[]string{"web", "orders_cap"}, 100.0}, {[]string{"services", "market_summary_interval_seconds"}, 60.0},
 		{[]string{"orders", "mode"}, "sync"}, {[]string{"access", "mode"}, "inprocess"}, {[]string{"store", "kind"}, "sqlite"},
 		{[]string{"runtime", "gomaxprocs"}, float64(runtime.GOMAXPROCS(0))},
+		{[]string{"runtime", "gogc"}, float64(gctune.Current())}, // what the test process runs with
 	} {
 		if got := num(w.path...); got != w.want {
 			t.Errorf("config.json %s = %#v, want %#v", strings.Join(w.path, "."), got, w.want)

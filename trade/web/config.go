@@ -140,6 +140,7 @@ type ConfigRuntime struct {
 	OS            string    `json:"os"`
 	Arch          string    `json:"arch"`
 	GOMAXPROCS    int       `json:"gomaxprocs"`
+	GOGC          int       `json:"gogc"` // the garbage collector's target (internal/gctune)
 	CPUs          int       `json:"cpus"`
 	Started       time.Time `json:"started"`
 	UptimeSeconds float64   `json:"uptime_seconds"`
@@ -220,7 +221,7 @@ func (c *Configuration) Sections() []ConfigSection {
 			Setting{"streams", fmt.Sprintf("%d quote subscribers now, at most %d streams at once; %d changes received, %d subscribers dropped as too slow", l.Subscribers, l.Limit, l.Published, l.Dropped)})
 	}
 	if r := c.Runtime; r != nil {
-		add("Runtime", Setting{"Go version", r.Go + " " + r.OS + "/" + r.Arch}, Setting{"GOMAXPROCS", strconv.Itoa(r.GOMAXPROCS)},
+		add("Runtime", Setting{"Go version", r.Go + " " + r.OS + "/" + r.Arch}, Setting{"GOMAXPROCS", strconv.Itoa(r.GOMAXPROCS)}, Setting{"GOGC", strconv.Itoa(r.GOGC)},
 			Setting{"CPUs", strconv.Itoa(r.CPUs)}, Setting{"started", r.Started.Format(time.RFC3339)},
 			Setting{"uptime", seconds(r.UptimeSeconds).Round(time.Second).String()})
 	}
