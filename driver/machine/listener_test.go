@@ -1,11 +1,9 @@
 package machine
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/internal/metrics"
+	"github.com/tradebench/tradebench/internal/testing/reexec"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -42,21 +41,11 @@ func busyServer(t *testing.T) (int, string) {
 	if _, err := os.Stat("/proc/net/tcp"); err != nil {
 		t.Skip("no /proc/net/tcp on this system")
 	}
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), childEnv+"=busy-server")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	pid, line := reexec.Start(t, childEnv+"=busy-server")
+	if strings.HasPrefix(line, "ERR") {
+		t.Fatalf("the child did not listen: %s", line)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || strings.HasPrefix(line, "ERR") {
-		t.Fatalf("the child did not listen: %q %v", line, err)
-	}
-	return cmd.Process.Pid, strings.TrimSpace(line)
+	return pid, line
 }
 
 // window measures the machine under cfg for two seconds from now, several configurations over

@@ -1,17 +1,17 @@
 package sut
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tradebench/tradebench/internal/testing/reexec"
 )
 
 // listenerChild starts this test binary again as a server listening on a loopback port (kind
@@ -19,21 +19,11 @@ import (
 // no such loopback).
 func listenerChild(t *testing.T, kind string, env ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(append(os.Environ(), childEnv+"="+kind), env...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	pid, line := reexec.Start(t, append([]string{childEnv + "=" + kind}, env...)...)
+	if strings.HasPrefix(line, "ERR") {
+		return pid, ""
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || strings.HasPrefix(line, "ERR") {
-		return cmd.Process.Pid, ""
-	}
-	return cmd.Process.Pid, strings.TrimSpace(line)
+	return pid, line
 }
 
 // freePort is a loopback port nothing listens on (it was free a moment ago).
