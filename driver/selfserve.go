@@ -3,6 +3,7 @@ package driver
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -42,22 +43,30 @@ func servedHere(target string) bool {
 // (found, named, served by this process, or a target elsewhere). It runs after the preflight,
 // whose first request makes a server open its connections to its services.
 func sutByPort(cfg *Config, target string) (notFound string) {
-	if len(cfg.Resources) > 0 || target == "" {
-		return ""
+	cfg.Resources, notFound = findSUT(cfg.Resources, target, cfg.Progress)
+	return notFound
+}
+
+// findSUT is sutByPort on resources: those given, or the ones found for target (each said on
+// progress, if not nil), and why none was found when that matters. An agent runs it for its
+// own machine (Plan.Run).
+func findSUT(resources []sut.Source, target string, progress io.Writer) ([]sut.Source, string) {
+	if len(resources) > 0 || target == "" {
+		return resources, ""
 	}
 	ls, err := sut.FindListeners("", target)
 	if errors.Is(err, sut.ErrNotLocal) {
-		return ""
+		return nil, ""
 	}
 	if err != nil {
-		return err.Error()
+		return nil, err.Error()
 	}
 	ls = slices.DeleteFunc(ls, func(l sut.Listener) bool { return l.PID == os.Getpid() }) // the driver's own already
 	for _, l := range append(ls, sut.FindBackends("", ls, os.Getpid())...) {
-		cfg.Resources = append(cfg.Resources, l.Source(""))
-		if cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "system under test: %s, its CPU counted as the measurement's own\n", l)
+		resources = append(resources, l.Source(""))
+		if progress != nil {
+			fmt.Fprintf(progress, "system under test: %s, its CPU counted as the measurement's own\n", l)
 		}
 	}
-	return ""
+	return resources, ""
 }

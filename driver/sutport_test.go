@@ -120,3 +120,21 @@ func TestSUTByPortNotFound(t *testing.T) {
 		t.Errorf("an in-process workload: %q, %v", why, cfg.Resources)
 	}
 }
+
+// A load agent on the machine of the server it drives counts that server as its machine's own
+// too (an agent's plan runs without the controller's resources): Plan.Run finds it by its port.
+// Mutant (scripts/mutants.d/sut-by-port-off): nothing looked for — the server was not own.
+func TestAgentCountsTheServerFoundByPort(t *testing.T) {
+	pid, addr := busyChildServer(t)
+	plan, err := Prepare(Config{URL: "http://" + addr + "/", Phases: Phases{Users: 1, Duration: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := plan.Run(context.Background(), time.Time{})
+	if res == nil || res.Machine == nil {
+		t.Fatalf("no machine section: %v", err)
+	}
+	if lines := res.Machine.SUTFound(); len(lines) != 1 || !strings.Contains(lines[0], fmt.Sprintf("(pid %d), listening on %s — found by its port", pid, addr)) {
+		t.Errorf("the agent's machine: own %+v", res.Machine.Own)
+	}
+}

@@ -2,4 +2,4 @@
 # kill: ./driver TestDriveCountsTheServerFoundByPort
 # file: driver/selfserve.go
 # expect: told of the server
-s#if len(cfg.Resources) > 0 || target == "" {#if target == "" {#
+s#if len(resources) > 0 || target == "" {#if target == "" {#
