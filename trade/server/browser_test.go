@@ -203,8 +203,12 @@ func TestQuotesPageLiveInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, _ := s.Service().GetQuote(ctx, "s:1")
-	b.waitFor("volume of s:1", `document.querySelector('tr[data-symbol="s:1"] [data-f=volume]').textContent`, strconv.FormatInt(before.Volume+777, 10))
-	b.waitFor("price of s:1", `document.querySelector('tr[data-symbol="s:1"] [data-f=price]').textContent`, "$"+after.Price.String())
+	// live.js finds the cells by their column (no data attribute per cell): volume 3rd, price 6th
+	b.waitFor("volume of s:1", `document.querySelector('tr[data-symbol="s:1"]').cells[2].textContent`, strconv.FormatInt(before.Volume+777, 10))
+	b.waitFor("price of s:1", `document.querySelector('tr[data-symbol="s:1"]').cells[5].textContent`, "$"+after.Price.String())
+	// and the quotes table's class right-aligns its number columns (no class per cell)
+	b.waitFor("price column right-aligned", `getComputedStyle(document.querySelector('tr[data-symbol="s:1"]').cells[5]).textAlign`, "right")
+	b.waitFor("company column left-aligned", `getComputedStyle(document.querySelector('tr[data-symbol="s:1"]').cells[1]).textAlign`, "left")
 	if dir := os.Getenv("TRADEBENCH_SCREENSHOT_DIR"); dir != "" {
 		for i, sym := range []string{"s:3", "s:4", "s:2"} { // a few more moves, the last still flashing
 			s.Service().Buy(ctx, "uid:2", sym, int64(100*(i+1)))

@@ -29,14 +29,17 @@ func (c *countingConn) Read(p []byte) (int, error) {
 const connWriteBuffer = 4 << 10
 
 // TestPagesFitOneWrite: the logged-in pages of a loaded account (five orders, five holdings)
-// are answered in one write each. The account page carried a class on every number cell of
-// its orders table and a long footer, 4,182 bytes with its headers: two writes per page view
+// and the quotes page of five symbols are answered in one write each. The account page carried
+// a class on every number cell of its orders table and a long footer, 4,182 bytes with its
+// headers, and the quotes page a class and a data attribute on its number cells, 4,578 bytes:
+// two writes per page view
 // (docs/benchmarks.md, fifth pass). Mutant web-orders-cells-classed (both back) fails it.
 func TestPagesFitOneWrite(t *testing.T) {
 	s := startTest(t, 200, 100)
 	cookie := benchLogin(t, s.URL(), "uid:7")
 	addr := strings.TrimPrefix(s.URL(), "http://")
 	for _, path := range []string{
+		"/daytrader/app?action=quotes&symbols=s:1,s:2,s:3,s:4,s:5",
 		"/daytrader/app?action=home",
 		"/daytrader/app?action=portfolio",
 		"/daytrader/app?action=account",

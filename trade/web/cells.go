@@ -248,7 +248,7 @@ func (l quoteLink) Render(_ context.Context, w io.Writer) error {
 }
 
 // signedCell is a right-aligned number cell coloured by the sign of sign:
-// <td class="n up" data-f="change">$4.56</td>, class "n down" for a loss and "n" for neither.
+// <td class="n up" data-f="tsia">456.78</td>, class "n down" for a loss and "n" for neither.
 // The text is the amount (FormatMoney's form if dollars, else Money.String's), then " (PCT%)"
 // when pct is set.
 type signedCell struct {
@@ -380,8 +380,10 @@ func (c *cellWriter) int(n int64) {
 
 // quoteRow is one row of the quotes page, with its buy form. It is written here rather than in
 // pages.templ because each of its four attribute expressions cost two allocations there, and
-// the quotes page is most of DayTrader's mix; the markup is what the template wrote. The
-// data-symbol row and data-f cells are what live.js updates.
+// the quotes page is most of DayTrader's mix; the markup is what the template wrote. live.js
+// updates the data-symbol rows' cells by position (volume 3rd, range 4th, price 6th, change
+// 7th: keep it in step), and the table's class right-aligns the number columns: no class or
+// data attribute per cell, so five quotes go in one write (docs/benchmarks.md, fifth pass).
 type quoteRow struct {
 	v *view
 	q trade.Quote
@@ -396,21 +398,26 @@ func (r quoteRow) Render(ctx context.Context, w io.Writer) error {
 	c.escaped(q.Symbol)
 	c.s(`</td><td>`)
 	c.escaped(q.CompanyName)
-	c.s(`</td><td class="n" data-f="volume">`)
+	c.s(`</td><td>`)
 	c.int(q.Volume)
-	c.s(`</td><td class="n" data-f="range">`)
+	c.s(`</td><td>`)
 	c.amount(q.Low, true)
 	c.s(" – ")
 	c.amount(q.High, true)
-	c.s(`</td><td class="n">`)
+	c.s(`</td><td>`)
 	c.amount(q.Open, true)
-	c.s(`</td><td class="n" data-f="price">`)
+	c.s(`</td><td>`)
 	c.amount(q.Price, true)
-	c.s(`</td>`)
-	if c.err == nil {
-		c.err = signedCell{sign: q.Change, amount: q.Change, dollars: true, field: "change"}.Render(ctx, w)
+	switch {
+	case q.Change > 0:
+		c.s(`</td><td class="up">`)
+	case q.Change < 0:
+		c.s(`</td><td class="down">`)
+	default:
+		c.s(`</td><td>`)
 	}
-	c.s(`<td><form method="post" action="`)
+	c.amount(q.Change, true)
+	c.s(`</td><td><form method="post" action="`)
 	c.escaped(string(r.v.formAction("buy")))
 	c.s(`">`)
 	if c.err == nil {
@@ -420,6 +427,6 @@ func (r quoteRow) Render(ctx context.Context, w io.Writer) error {
 	c.escaped(q.Symbol)
 	c.s(`"> <input class="qty" type="number" name="quantity" value="100" min="1" max="1000000" aria-label="shares of `)
 	c.escaped(q.Symbol)
-	c.s(`"> <button type="submit">Buy</button></form></td></tr>`)
+	c.s(`"> <button>Buy</button></form></td></tr>`)
 	return c.err
 }

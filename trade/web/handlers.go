@@ -54,6 +54,11 @@ func (a *app) doLogin(q *req) error {
 }
 
 func (a *app) startSession(q *req, acct trade.Account) {
+	// The login (or registration) just read the account's logout count in its own
+	// transaction: that is a check of the new session, so the pages that only read within
+	// SessionCheckInterval need not ask again (one statement less per session; a tenth of
+	// DayTrader's mix's sessions' first pages).
+	a.sess.checks.put(acct.UserID, acct.LogoutCount, a.sess.now())
 	ss := a.sess.start(acct)
 	a.sess.write(q.w, ss)
 	q.sess, q.authed, q.sessErr = ss, true, nil

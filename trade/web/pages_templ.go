@@ -1484,7 +1484,7 @@ func quotesPage(v *view, d quotesData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 143, "\" maxlength=\"2000\"> <button type=\"submit\">Get quotes</button></label></form><table><tr><th>Symbol</th><th>Company</th><th class=\"n\">Volume</th><th class=\"n\">Price range</th><th class=\"n\">Open</th><th class=\"n\">Current price</th><th class=\"n\">Gain/(Loss)</th><th>Trade</th></tr>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 143, "\" maxlength=\"2000\"> <button type=\"submit\">Get quotes</button></label></form><table class=\"quotes\"><tr><th>Symbol</th><th>Company</th><th>Volume</th><th>Price range</th><th>Open</th><th>Current price</th><th>Gain/(Loss)</th><th>Trade</th></tr>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

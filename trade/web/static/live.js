@@ -43,7 +43,8 @@
     listen("/trade/stream/quotes?symbols=" + encodeURIComponent(syms.slice(0, 100).join(",")), "quote", function (q) {
       var rs = bySym[q.symbol] || [];
       for (var j = 0; j < rs.length; j++) {
-        var p = rs[j].querySelector("[data-f=price]"), c = rs[j].querySelector("[data-f=change]"), v = rs[j].querySelector("[data-f=volume]"), r = rs[j].querySelector("[data-f=range]");
+        // the quotes page's columns (trade/web/cells.go, quoteRow): volume, range, price, change
+        var cs = rs[j].cells, v = cs[2], r = cs[3], p = cs[5], c = cs[6];
         if (p) { p.textContent = money(q.price); flash(p); }
         if (c) { c.textContent = money(q.change); updown(c, q.change); }
         if (v) { v.textContent = String(q.volume); }
