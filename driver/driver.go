@@ -445,12 +445,20 @@ func (p *Plan) ScenarioData() []byte {
 }
 
 // Run runs the plan's load in this process, from the instant start (zero: now), giving each
-// closed second to the plan's watchers and ws. Agents run their share this way.
+// closed second to the plan's watchers and ws. Agents run their share this way: a server on
+// the agent's machine, listening on the target's port, is its system under test there (its
+// CPU the agent machine's own, not other processes').
 func (p *Plan) Run(ctx context.Context, start time.Time, ws ...load.Watcher) (*report.Results, error) {
 	lc := p.lc
 	lc.StartAt = start
 	lc.Watchers = append(slices.Clone(lc.Watchers), ws...)
-	return load.Run(ctx, lc, p.w)
+	var notFound string
+	lc.Resources, notFound = findSUT(lc.Resources, p.target, nil)
+	res, err := load.Run(ctx, lc, p.w)
+	if res != nil && res.Machine != nil {
+		res.Machine.SUTNotFound = notFound
+	}
+	return res, err
 }
 
 // Distributor runs a prepared drive somewhere else than in this process — on load agents — and

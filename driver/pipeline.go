@@ -120,12 +120,16 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 			return nil, interrupted(ctx, err)
 		}
 	}
+	sutNotFound := sutByPort(&cfg, p.Target)
 	m := &Measurer{cfg: cfg, sess: sess, target: p.Target}
 	res, err := m.measure(ctx, p)
 	if res == nil {
 		return nil, interrupted(ctx, err)
 	}
 	complete(res)
+	if res.Machine != nil {
+		res.Machine.SUTNotFound = sutNotFound
+	}
 	if p.Describe != nil {
 		if derr := p.Describe(ctx, res); derr != nil {
 			err = errors.Join(err, derr)

@@ -1,15 +1,13 @@
 package driver
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
-	"net"
-	"net/url"
+	"io"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"slices"
 
+	"github.com/tradebench/tradebench/driver/sut"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -28,49 +26,47 @@ func Judge(res *report.Results, rules report.Rules, target string) error {
 // servedHere reports whether the target's port is listened on by this very process (a server
 // started in-process beside the driver: the embedded run, a test's httptest server). Then the
 // driver's CPU includes the server's and the driver_cpu run rule cannot judge it. It reads
-// Linux's /proc (the listening sockets and this process's descriptors); anywhere else, or on any
-// doubt, it says false.
+// Linux's /proc (sut.FindListeners); anywhere else, or on any doubt, it says false.
 func servedHere(target string) bool {
-	u, err := url.Parse(target)
+	ls, _ := sut.FindListeners("", target)
+	return slices.ContainsFunc(ls, func(l sut.Listener) bool { return l.PID == os.Getpid() })
+}
+
+// sutByPort makes the processes listening on a loopback target's port the system under test
+// when the drive names none (cfg.Resources empty: no --sut-metrics, no server the job started):
+// a user who drives a server on this machine expects its CPU to be the measurement's own, not
+// "other processes", and its CPU and memory in the results' sut section. So are the processes
+// serving the connections those opened on this machine (sut.FindBackends: a split deployment's
+// services host, the database's process for each of its connections). Each is said on the
+// progress line's writer. It returns why none was found when that matters — the target is on
+// this machine, so its server, if it runs, counts as other processes' — and "" otherwise
+// (found, named, served by this process, or a target elsewhere). It runs after the preflight,
+// whose first request makes a server open its connections to its services.
+func sutByPort(cfg *Config, target string) (notFound string) {
+	cfg.Resources, notFound = findSUT(cfg.Resources, target, cfg.Progress)
+	return notFound
+}
+
+// findSUT is sutByPort on resources: those given, or the ones found for target (each said on
+// progress, if not nil), and why none was found when that matters. An agent runs it for its
+// own machine (Plan.Run).
+func findSUT(resources []sut.Source, target string, progress io.Writer) ([]sut.Source, string) {
+	if len(resources) > 0 || target == "" {
+		return resources, ""
+	}
+	ls, err := sut.FindListeners("", target)
+	if errors.Is(err, sut.ErrNotLocal) {
+		return nil, ""
+	}
 	if err != nil {
-		return false
+		return nil, err.Error()
 	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	p, err := strconv.ParseUint(port, 10, 16)
-	if err != nil {
-		return false
-	}
-	if ip := net.ParseIP(u.Hostname()); ip == nil && u.Hostname() != "localhost" || ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
-		return false // only a loopback target can be this process
-	}
-	listening := map[string]bool{}
-	want := fmt.Sprintf(":%04X", p)
-	for _, f := range []string{"/proc/self/net/tcp", "/proc/self/net/tcp6"} {
-		fh, err := os.Open(f)
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			fs := strings.Fields(sc.Text())
-			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-			if len(fs) >= 10 && fs[3] == "0A" && strings.HasSuffix(fs[1], want) {
-				listening["socket:["+fs[9]+"]"] = true
-			}
-		}
-		fh.Close()
-	}
-	if len(listening) == 0 {
-		return false
-	}
-	fds, _ := filepath.Glob("/proc/self/fd/*")
-	for _, fd := range fds {
-		if l, err := os.Readlink(fd); err == nil && listening[l] {
-			return true
+	ls = slices.DeleteFunc(ls, func(l sut.Listener) bool { return l.PID == os.Getpid() }) // the driver's own already
+	for _, l := range append(ls, sut.FindBackends("", ls, os.Getpid())...) {
+		resources = append(resources, l.Source(""))
+		if progress != nil {
+			fmt.Fprintf(progress, "system under test: %s, its CPU counted as the measurement's own\n", l)
 		}
 	}
-	return false
+	return resources, ""
 }

@@ -20,8 +20,9 @@ import (
 )
 
 // TestMain doubles as two child processes for BenchmarkQuickVsWrk: a trivial HTTP server
-// (TB_CHILD=server) and the driver's quick mode (TB_CHILD=drive), so each side's CPU time is
-// its own process's.
+// (TB_CHILD=server; with TB_SPIN=1 also spinning on a core, a busy system under test for
+// TestDriveCountsTheServerFoundByPort) and the driver's quick mode (TB_CHILD=drive), so each
+// side's CPU time is its own process's.
 func TestMain(m *testing.M) {
 	switch os.Getenv("TB_CHILD") {
 	case "server":
@@ -31,6 +32,13 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		fmt.Println(ln.Addr().String())
+		if os.Getenv("TB_SPIN") == "1" { // a busy server: one core's worth of work until killed
+			go func() {
+				for x := 0; ; x++ {
+					_ = x * x
+				}
+			}()
+		}
 		body := []byte("hello world\n")
 		http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
 		os.Exit(0)

@@ -60,3 +60,34 @@ func TestOtherProcessesRule(t *testing.T) {
 		t.Errorf("no machine section: %+v", x)
 	}
 }
+
+// Where the target's server was counted as ours, found by its port, the summary says which
+// process; where it could not be found, the other_processes rule says why only when the
+// machine was judged busy (then the server may be among the others), not on a quiet one.
+// Mutant (scripts/mutants.d/machine-sut-not-found-unsaid): the reason left out of the rule's
+// detail — the busy window's detail did not say it.
+func TestSUTFoundAndNotFoundSaid(t *testing.T) {
+	m := &Machine{Cores: 2, BusyCores: 1.9, OwnCores: 1.8, OtherCores: 0.1, OtherShare: 0.05,
+		Own: []MachineProcess{{Name: "tradebench", PID: 10, Cores: 0.3}, {Name: "tradebench", PID: 1234, Cores: 1.5, Listen: "127.0.0.1:8080"}}}
+	r := healthy()
+	r.Machine = m
+	var b strings.Builder
+	r.WriteSummary(&b)
+	want := "\nsystem under test: tradebench (pid 1234), listening on 127.0.0.1:8080 — found by its port, its CPU counted as the measurement's own\n"
+	if !strings.Contains(b.String(), want) || strings.Count(b.String(), "system under test:") != 1 {
+		t.Errorf("summary lacks %q once:\n%s", want, b.String())
+	}
+	notFound := "a socket listens on 127.0.0.1:8080, but the process holding it is not readable here"
+	r.Machine = &Machine{Cores: 2, BusyCores: 1.9, OwnCores: 0.1, OtherCores: 1.8, OtherShare: 0.9, SUTNotFound: notFound}
+	for _, x := range Evaluate(r, DefaultRules()).Rules {
+		if x.Rule == RuleOther && (x.Outcome != RuleInconclusive || !strings.Contains(x.Detail, "; the target's server was not counted as the system under test: "+notFound+" (name it with drive --sut-metrics)")) {
+			t.Errorf("busy, server not found: %+v", x)
+		}
+	}
+	r.Machine = &Machine{Cores: 2, BusyCores: 1.9, OwnCores: 1.8, OtherCores: 0.1, OtherShare: 0.05, SUTNotFound: notFound}
+	for _, x := range Evaluate(r, DefaultRules()).Rules {
+		if x.Rule == RuleOther && (x.Outcome != RulePass || strings.Contains(x.Detail, "not counted")) {
+			t.Errorf("quiet, server not found: %+v", x)
+		}
+	}
+}

@@ -29,10 +29,16 @@ type SUT struct {
 
 // SUTProcess is one process (or one scraped server tier) of the system under test.
 type SUTProcess struct {
-	Name         string  `json:"name"`             // role or tier, e.g. "monolith", "web-1", "bsl"
-	PID          int     `json:"pid,omitempty"`    // 0 when scraped from another machine
-	Source       string  `json:"source,omitempty"` // "proc" or the scraped URL
-	CPUSeconds   float64 `json:"cpu_seconds"`      // CPU time used during the run
+	Name   string `json:"name"`             // role or tier, e.g. "monolith", "web-1", "bsl"
+	PID    int    `json:"pid,omitempty"`    // 0 when scraped from another machine
+	Source string `json:"source,omitempty"` // "proc" or the scraped URL
+	// Listen is the address the process was found listening on: the server of a drive's
+	// loopback target, found by its port because the drive named none (drive --sut-metrics).
+	Listen string `json:"listen,omitempty"`
+	// From is, for a process found serving a connection the system under test opened on this
+	// machine (its services host, its database's), the pid that opened it.
+	From         int     `json:"from,omitempty"`
+	CPUSeconds   float64 `json:"cpu_seconds"` // CPU time used during the run
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	// Series is one point a second since the run started.
 	Series []ResourcePoint `json:"series"`
@@ -212,6 +218,11 @@ type Machine struct {
 	Busiest []MachineProcess `json:"busiest,omitempty"`
 	// Kernel are the kernel threads that took the most CPU in the window, grouped by name.
 	Kernel []MachineProcess `json:"kernel,omitempty"`
+	// SUTNotFound says why the server of the drive's loopback target was not counted as the
+	// measurement's own (nothing listens on its port, or its process is another user's): its
+	// CPU, if it ran here, is in OtherCores. Empty when it was found (Own, with Listen), named
+	// (drive --sut-metrics), or not on this machine.
+	SUTNotFound string `json:"sut_not_found,omitempty"`
 }
 
 // MachineProcess is one process's CPU over a measured window.
@@ -219,6 +230,12 @@ type MachineProcess struct {
 	Name  string  `json:"name"`
 	PID   int     `json:"pid,omitempty"`
 	Cores float64 `json:"cores"`
+	// Listen is the address an own process was found listening on: the system under test,
+	// found by its loopback target's port.
+	Listen string `json:"listen,omitempty"`
+	// From is, for a process found serving a connection the system under test opened (its
+	// services host, its database's), the pid that opened it.
+	From int `json:"from,omitempty"`
 }
 
 // String is the process as the verdict names it: "stress (pid 4242) 0.97 cores".
@@ -227,6 +244,32 @@ func (p MachineProcess) String() string {
 		return fmt.Sprintf("%s (pid %d) %.2f cores", p.Name, p.PID, p.Cores)
 	}
 	return fmt.Sprintf("%s %.2f cores", p.Name, p.Cores)
+}
+
+// SUTFound are the lines that say which processes were counted as the system under test
+// because they listen on the drive's loopback target's port: "system under test: tradebench
+// (pid 1234), listening on 127.0.0.1:8080 — found by its port, its CPU counted as the
+// measurement's own".
+func (m *Machine) SUTFound() []string {
+	var out []string
+	for _, p := range m.Own {
+		if p.Listen != "" {
+			out = append(out, "system under test: "+FoundProcess(p.Name, p.PID, p.Listen, p.From)+", its CPU counted as the measurement's own")
+		}
+	}
+	return out
+}
+
+// FoundProcess names a process found as the system under test: "tradebench (pid 1234),
+// listening on 127.0.0.1:8080 — found by its port", or for one serving a connection the system
+// under test opened, "postgres (pid 77), listening on 127.0.0.1:5432 — serving a connection from
+// pid 1234".
+func FoundProcess(name string, pid int, listen string, from int) string {
+	how := "found by its port"
+	if from > 0 {
+		how = fmt.Sprintf("serving a connection from pid %d", from)
+	}
+	return fmt.Sprintf("%s (pid %d), listening on %s — %s", name, pid, listen, how)
 }
 
 // Line is the machine section in one line, as the summary prints it: "2 cores, busy 1.93

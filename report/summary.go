@@ -63,6 +63,9 @@ func (r *Results) WriteSummary(w io.Writer) {
 	fmt.Fprintln(w)
 	if m := r.Machine; m != nil {
 		fmt.Fprintf(w, "machine: %s\n", m.Line())
+		for _, l := range m.SUTFound() {
+			fmt.Fprintln(w, l)
+		}
 	}
 	if len(r.StatusCodes) > 0 {
 		codes := make([]string, 0, len(r.StatusCodes))

@@ -475,6 +475,10 @@ func ruleOther(res *Results, rules Rules) RuleResult {
 			r.Detail += "; busiest: " + strings.Join(names, ", ")
 		}
 	}
+	if m := res.Machine; m != nil && m.SUTNotFound != "" {
+		// the target's own server may be among those others: say why it was not counted ours
+		r.Detail += "; the target's server was not counted as the system under test: " + m.SUTNotFound + " (name it with drive --sut-metrics)"
+	}
 	return r
 }
 

@@ -45,7 +45,9 @@ type Config struct {
 	// Self is this process's pid (0 = os.Getpid()).
 	Self int
 	// SUT are the system under test's resource sources: a process on this machine (a pid) or a
-	// server scraped at a loopback address is the measurement's own; one elsewhere is not.
+	// server scraped at a loopback address is the measurement's own; one elsewhere is not. A
+	// scraped server's process, found by the port it is scraped on, is counted through its
+	// scrape, and so is not among the busiest other processes.
 	SUT []sut.Source
 	// OwnNames are process names (as /proc/PID/stat gives them, e.g. "postgres") counted as
 	// the measurement's own: a database server on this machine that the system under test uses.
@@ -70,6 +72,10 @@ type snapshot struct {
 type Watch struct {
 	cfg     Config
 	scrapes []sut.Source
+	// scraped are the pids found listening on each loopback scrape's port: the processes whose
+	// CPU the scrape reports, so /proc's reading of them is neither counted again nor listed
+	// among the other processes
+	scraped [][]int
 	stop    chan struct{}
 	done    chan struct{}
 	mu      sync.Mutex
@@ -89,6 +95,12 @@ func Start(ctx context.Context, cfg Config, from, to time.Time) *Watch {
 	for _, s := range cfg.SUT {
 		if s.PID() == 0 && loopback(s.Origin()) {
 			w.scrapes = append(w.scrapes, s)
+			var pids []int
+			ls, _ := sut.FindListeners(cfg.Root, s.Origin()) // none found: listed as other, as before
+			for _, l := range ls {
+				pids = append(pids, l.PID)
+			}
+			w.scraped = append(w.scraped, pids)
 		}
 	}
 	go func() {
@@ -255,9 +267,19 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		m.StealCores = cores(b.steal - a.steal)
 	}
 	own := map[int]bool{w.cfg.Self: true}
+	found := map[int]report.MachineProcess{} // own processes found by their port or connections
 	for _, s := range w.cfg.SUT {
 		if s.PID() > 0 {
 			own[s.PID()] = true
+			if a, from := sut.Found(s); a != "" {
+				found[s.PID()] = report.MachineProcess{Listen: a, From: from}
+			}
+		}
+	}
+	scraped := map[int]bool{} // counted through their scrapes below
+	for i, pids := range w.scraped {
+		for _, pid := range pids {
+			scraped[pid] = a.scrapedOK[i] && b.scrapedOK[i] && !own[pid]
 		}
 	}
 	var ownCores, kthreadCores float64
@@ -274,9 +296,12 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		if seen {
 			used -= min(used, start.UTime+start.STime)
 		}
+		if scraped[pid] {
+			continue
+		}
 		if own[pid] || slices.Contains(w.cfg.OwnNames, end.Name) {
 			ownCores += cores(used)
-			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3)})
+			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: found[pid].Listen, From: found[pid].From})
 			continue
 		}
 		if used == 0 {
@@ -298,7 +323,11 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		if a.scrapedOK[i] && b.scrapedOK[i] && b.scraped[i] >= a.scraped[i] {
 			c := (b.scraped[i] - a.scraped[i]) / secs
 			ownCores += c
-			m.Own = append(m.Own, report.MachineProcess{Name: s.Name(), Cores: round(c, 3)})
+			p := report.MachineProcess{Name: s.Name(), Cores: round(c, 3)}
+			if len(w.scraped[i]) == 1 {
+				p.PID = w.scraped[i][0]
+			}
+			m.Own = append(m.Own, p)
 		}
 	}
 	m.OwnCores = round(ownCores, 3)

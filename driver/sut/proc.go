@@ -17,6 +17,12 @@ type Proc struct {
 	ProcName string
 	Pid      int
 	Root     string // the proc file system, "/proc" if empty (tests may point elsewhere)
+	// Listen is the address the process was found listening on, when it was found by its
+	// port (FindListeners: a drive's loopback target) rather than started or named by the run.
+	Listen string
+	// From is, for a backend of the system under test found by its connections, the pid whose
+	// connection to Listen it serves.
+	From int
 }
 
 // Self is this process, named name ("tradebench (monolith and driver in one process)").

@@ -38,6 +38,16 @@ type Source interface {
 	Read(ctx context.Context) (Sample, error)
 }
 
+// Found is how a source's process was found: the address it listens on and, for a backend, the
+// pid whose connection it serves (Proc.Listen, Proc.From; "" and 0 for a process the run
+// started or was told of, and for a scraped server).
+func Found(s Source) (listen string, from int) {
+	if p, ok := s.(*Proc); ok {
+		return p.Listen, p.From
+	}
+	return "", 0
+}
+
 // Monitor samples its sources every Interval from Start until Stop.
 type Monitor struct {
 	sources []Source
@@ -171,8 +181,9 @@ func (m *Monitor) collect() (*report.SUT, error) {
 		if series == nil {
 			series = []report.ResourcePoint{}
 		}
+		listen, from := Found(p.src)
 		out.Processes = append(out.Processes, report.SUTProcess{
-			Name: p.src.Name(), PID: p.src.PID(), Source: p.src.Origin(),
+			Name: p.src.Name(), PID: p.src.PID(), Source: p.src.Origin(), Listen: listen, From: from,
 			CPUSeconds:   round(p.last.CPUSeconds-p.first.CPUSeconds, 3),
 			PeakRSSBytes: peak,
 			Series:       series,

@@ -2,6 +2,8 @@ package sut
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,6 +27,39 @@ func TestMain(m *testing.M) {
 			_ = x * x
 		}
 	case "idle":
+		time.Sleep(time.Hour)
+		os.Exit(0)
+	case "listen4", "listen6":
+		// a server on a loopback port, which it prints, until killed
+		network, addr := "tcp4", "127.0.0.1:0"
+		if os.Getenv(childEnv) == "listen6" {
+			network, addr = "tcp6", "[::1]:0"
+		}
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		if backend := os.Getenv(childEnv + "_BACKEND"); backend != "" {
+			// a web tier: it holds a connection to its services host, as a server's client pool does
+			c, err := net.Dial("tcp", backend)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(1)
+			}
+			defer c.Close()
+		}
+		go func() { // accept (and hold) its clients' connections
+			var held []net.Conn
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				held = append(held, c)
+			}
+		}()
+		fmt.Println(ln.Addr())
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}

@@ -1,0 +1,228 @@
+package sut
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradebench/tradebench/internal/testing/reexec"
+)
+
+// listenerChild starts this test binary again as a server listening on a loopback port (kind
+// listen4: 127.0.0.1, listen6: [::1]) and returns its pid and address ("" when the machine has
+// no such loopback).
+func listenerChild(t *testing.T, kind string, env ...string) (int, string) {
+	t.Helper()
+	pid, line := reexec.Start(t, append([]string{childEnv + "=" + kind}, env...)...)
+	if strings.HasPrefix(line, "ERR") {
+		return pid, ""
+	}
+	return pid, line
+}
+
+// freePort is a loopback port nothing listens on (it was free a moment ago).
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port
+}
+
+// A real server in a child process, listening on 127.0.0.1 (and on [::1] where the machine has
+// it), is found by its port: its pid and command name, under every way a target names that
+// address (a URL with a path, localhost, host:port). A server on [::1] only is not what a target
+// on 127.0.0.1 reaches.
+// Mutant (scripts/mutants.d/sut-finder-finds-nothing): no process's descriptor matched — the
+// child was not found.
+func TestFindListeners(t *testing.T) {
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp on this system")
+	}
+	pid, addr := listenerChild(t, "listen4")
+	if addr == "" {
+		t.Fatal("the child could not listen on 127.0.0.1")
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	for _, target := range []string{"http://" + addr + "/trade/app?x=1", "http://localhost:" + port, addr, "https://0.0.0.0:" + port} {
+		ls, err := FindListeners("", target)
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		if len(ls) != 1 || ls[0].PID != pid || ls[0].Name != filepath.Base(os.Args[0])[:min(15, len(filepath.Base(os.Args[0])))] {
+			t.Fatalf("%s: found %+v, want pid %d named after %s", target, ls, pid, os.Args[0])
+		}
+	}
+	ls, _ := FindListeners("", "http://"+addr)
+	if want := ls[0].Name + " (pid " + strconv.Itoa(pid) + "), listening on " + addr + " — found by its port"; ls[0].String() != want {
+		t.Errorf("String() = %q, want %q", ls[0].String(), want)
+	}
+	if src := ls[0].Source(""); src.PID() != pid || src.Listen != addr || src.Origin() != "proc" {
+		t.Errorf("Source: %+v", src)
+	}
+
+	pid6, addr6 := listenerChild(t, "listen6")
+	if addr6 == "" {
+		t.Log("no IPv6 loopback here: [::1] not tried")
+		return
+	}
+	ls, err := FindListeners("", "http://"+addr6+"/")
+	if err != nil || len(ls) != 1 || ls[0].PID != pid6 {
+		t.Fatalf("[::1]: found %+v, %v; want pid %d", ls, err, pid6)
+	}
+	_, port6, _ := net.SplitHostPort(addr6)
+	if ls, err := FindListeners("", "http://127.0.0.1:"+port6); err == nil {
+		t.Errorf("a server on [::1] only was found for 127.0.0.1: %+v", ls)
+	}
+}
+
+// Nothing is found, with a reason a user can act on, for a loopback port nobody listens on,
+// and for a target that is not on this machine (no name is looked up).
+func TestFindListenersNone(t *testing.T) {
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp on this system")
+	}
+	port := freePort(t)
+	ls, err := FindListeners("", "http://127.0.0.1:"+port+"/")
+	if err == nil || err.Error() != "nothing listens on 127.0.0.1:"+port {
+		t.Errorf("a port nobody listens on: %+v, %v", ls, err)
+	}
+	for _, target := range []string{"http://10.1.2.3:8080/", "http://example.com/", "http://192.168.0.1", "[2001:db8::1]:80"} {
+		if ls, err := FindListeners("", target); !errors.Is(err, ErrNotLocal) || ls != nil {
+			t.Errorf("%s: %+v, %v; want ErrNotLocal", target, ls, err)
+		}
+	}
+	for _, target := range []string{"ftp://127.0.0.1/", "127.0.0.1", "http://127.0.0.1:99999/", "http://%zz"} {
+		if _, err := FindListeners("", target); err == nil || errors.Is(err, ErrNotLocal) {
+			t.Errorf("%s: %v; want an error naming the target", target, err)
+		}
+	}
+}
+
+// A fake /proc, as a little-endian machine writes it: the address decoding of both tables
+// (32-bit words in the machine's byte order, an IPv4-mapped IPv6 socket, the unspecified
+// addresses that take every connection), a socket two processes share, and a listening socket
+// whose holder's descriptors cannot be read — another user's process, which the kernel hides
+// from us — said so rather than "nothing listens".
+func TestFindListenersFakeProc(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, name), []byte(body), 0o644))
+	}
+	head := "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	write("net/tcp", head+
+		"   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 111 1\n"+ // 127.0.0.1:8080
+		"   1: 00000000:1F91 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 222 1\n"+ // 0.0.0.0:8081
+		"   2: 0100007F:1F92 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 333 1\n"+ // established, not listening
+		"   3: 0100007F:1F93 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 444 1\n") // held by nobody readable
+	write("net/tcp6", head+
+		"   0: 0000000000000000FFFF00000100007F:1F94 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000 0 555 1\n"+ // ::ffff:127.0.0.1:8084
+		"   1: 00000000000000000000000001000000:1F95 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000 0 666 1\n") // ::1:8085
+	proc := func(pid int, name string, inodes ...string) {
+		write(strconv.Itoa(pid)+"/stat", strconv.Itoa(pid)+" ("+name+") S 1 1 1 0 -1 4194304 0 0 0 0 5 5 0 0 20 0 1 0 1 0 0\n")
+		for i, ino := range inodes {
+			must(t, os.Symlink("socket:["+ino+"]", filepath.Join(root, strconv.Itoa(pid), "fd", strconv.Itoa(3+i))))
+		}
+	}
+	must(t, os.MkdirAll(filepath.Join(root, "10/fd"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "11/fd"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "12/fd"), 0o755))
+	proc(10, "web", "111", "222")
+	proc(11, "worker", "111", "333")
+	proc(12, "v6", "555", "666")
+	write("13/stat", "13 (other) S 1 1 1 0 -1 4194304 0 0 0 0 5 5 0 0 20 0 1 0 1 0 0\n")
+	write("13/fd", "") // not a directory: its descriptors cannot be listed, as another user's
+
+	for target, want := range map[string]string{
+		"http://127.0.0.1:8080": "web 10, worker 11", // one socket shared by two processes
+		"http://127.0.0.9:8081": "web 10",            // 0.0.0.0 takes all of 127/8
+		"http://[::1]:8081":     "",                  // but not IPv6
+		"http://127.0.0.1:8082": "",                  // only connected there
+		"http://127.0.0.1:8084": "v6 12",             // an IPv4-mapped IPv6 socket
+		"http://[::1]:8085":     "v6 12",
+		"http://localhost:8085": "v6 12",
+	} {
+		ls, err := FindListeners(root, target)
+		var got []string
+		for _, l := range ls {
+			got = append(got, l.Name+" "+strconv.Itoa(l.PID))
+		}
+		if strings.Join(got, ", ") != want || (want == "") != (err != nil) {
+			t.Errorf("%s: found %v (%v), want %q", target, got, err, want)
+		}
+	}
+	_, err := FindListeners(root, "http://127.0.0.1:8083")
+	if err == nil || !strings.Contains(err.Error(), "not readable") || !strings.Contains(err.Error(), "127.0.0.1:8083") {
+		t.Errorf("a socket held by an unreadable process: %v", err)
+	}
+	if _, err := FindListeners(t.TempDir(), "http://127.0.0.1:8080"); err == nil || !strings.Contains(err.Error(), "net/tcp is not readable") {
+		t.Errorf("no /proc/net/tcp: %v", err)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A split deployment in real processes: a services host, and a web tier (the target) holding a
+// connection to it; a client of the web tier (this test process) holding one into it. From the
+// web tier found by its port, the services host is found by the connection the web tier
+// opened, with the address it went to and the web tier's pid; the client is not (connections
+// into the system under test are its load, not its backends), nor is a process listed to skip.
+// Mutant (scripts/mutants.d/sut-backends-clients-followed): connections into the found process
+// followed too — this test process was counted a backend.
+func TestFindBackends(t *testing.T) {
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp on this system")
+	}
+	bsl, bslAddr := listenerChild(t, "listen4")
+	web, webAddr := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr)
+	if bslAddr == "" || webAddr == "" {
+		t.Fatal("the children could not listen on 127.0.0.1")
+	}
+	c, err := net.Dial("tcp", webAddr) // a client of the web tier: this process
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	found, err := FindListeners("", "http://"+webAddr)
+	if err != nil || len(found) != 1 || found[0].PID != web {
+		t.Fatalf("the web tier (pid %d): %+v, %v", web, found, err)
+	}
+	var bs []Listener
+	for range 50 { // the connections are made as the children start: wait for them to show
+		if bs = FindBackends("", found); len(bs) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(bs) != 1 || bs[0].PID != bsl || bs[0].Addr != bslAddr || bs[0].From != web {
+		t.Fatalf("backends of the web tier (pid %d): %+v; want the services host, pid %d at %s, alone", web, bs, bsl, bslAddr)
+	}
+	if want := fmt.Sprintf("(pid %d), listening on %s — serving a connection from pid %d", bsl, bslAddr, web); !strings.Contains(bs[0].String(), want) {
+		t.Errorf("String() = %q, want it to hold %q", bs[0].String(), want)
+	}
+	if src := bs[0].Source(""); src.From != web || src.Listen != bslAddr {
+		t.Errorf("Source: %+v", src)
+	}
+	if bs := FindBackends("", found, bsl); len(bs) != 0 {
+		t.Errorf("a pid to skip was returned: %+v", bs)
+	}
+	if bs := FindBackends("", nil); len(bs) != 0 {
+		t.Errorf("backends of nothing: %+v", bs)
+	}
+}
