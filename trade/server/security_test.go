@@ -99,8 +99,9 @@ func TestLogoutEndsEveryCopy(t *testing.T) {
 var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
 // TestPasswordChangeEndsOtherSessions: after a password change the user's other sessions
-// (another browser, another web tier) used to keep working. Now they end; the session that
-// changed the password goes on.
+// (another browser, another web tier) used to keep working. Now they end (at once for
+// anything that changes state; pages that only read within SessionCheckInterval of that
+// tier's last check); the session that changed the password goes on.
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	a, b := twoWebTiers(t)
 	mine, other := newClient(), newClient()
@@ -122,8 +123,14 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	if code, body := get(t, mine, a.URL()+"/daytrader/app?action=home"); code != 200 || !strings.Contains(body, "Welcome uid:2") {
 		t.Fatalf("the session that changed the password ended: %d", code)
 	}
-	if code, body := get(t, other, b.URL()+"/daytrader/app?action=home"); strings.Contains(body, "Welcome uid:2") || !strings.Contains(body, "Your session has ended") {
+	// (a trade, which always checks the session: a page that only reads may rely on tier b's
+	// check of the last second, SessionCheckInterval, and b's login of the other session was one)
+	held := holdingsOf(t, a, "uid:2")
+	if code, body := get(t, other, b.URL()+"/daytrader/app?action=buy&symbol=s:1&quantity=1"); strings.Contains(body, "has been submitted") || !strings.Contains(body, "Your session has ended") {
 		t.Fatalf("another session of the user survived the password change: %d", code)
+	}
+	if got := holdingsOf(t, a, "uid:2"); got != held {
+		t.Fatalf("the ended session bought: holdings %d -> %d", held, got)
 	}
 	if code, body := get(t, newClient(), a.URL()+"/daytrader/app?action=login&uid=uid:2&passwd=new-password"); code != 200 || !strings.Contains(body, "Welcome uid:2") {
 		t.Fatalf("login with the new password: %d", code)
