@@ -3,6 +3,7 @@ package machine
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -21,6 +22,23 @@ import (
 const childEnv = "TRADEBENCH_MACHINE_CHILD"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "web-tier" {
+		// an idle server holding a connection to its services host, as a web tier's pool does
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		c, err := net.Dial("tcp", os.Getenv(childEnv+"_BACKEND"))
+		if err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		defer c.Close()
+		fmt.Println(ln.Addr())
+		time.Sleep(time.Hour)
+		os.Exit(0)
+	}
 	if os.Getenv(childEnv) == "busy-server" {
 		ep, err := metrics.Listen(context.Background(), "127.0.0.1:0", metrics.NewRegistry(), nil)
 		if err != nil {
@@ -139,5 +157,32 @@ func TestScrapedServerIsNotAmongOthers(t *testing.T) {
 	own := find(m.Own, pid)
 	if own == nil || own.Name != addr || own.Cores <= 0 {
 		t.Errorf("the scraped server is not among the own processes with its pid and CPU: %+v", m.Own)
+	}
+}
+
+// The services host a found web tier is connected to is the system under test's too, found by
+// the machine's own reading (the connections a server opens under load come after the drive
+// looked): a busy services host, not told of, lands among the own processes with the address
+// it serves and the web tier's pid, not among the busiest others.
+// Mutant (scripts/mutants.d/machine-backends-unfollowed): the watch follows no connection — the
+// services host was among the busiest others.
+func TestBackendOfTheFoundServerIsOwn(t *testing.T) {
+	bsl, bslAddr := busyServer(t)
+	web, webAddr := reexec.Start(t, childEnv+"=web-tier", childEnv+"_BACKEND="+bslAddr)
+	if strings.HasPrefix(webAddr, "ERR") {
+		t.Fatalf("the web tier did not start: %s", webAddr)
+	}
+	ls, err := sut.FindListeners("", "http://"+webAddr+"/")
+	if err != nil || len(ls) != 1 || ls[0].PID != web {
+		t.Fatalf("the web tier (pid %d) not found on %s: %+v, %v", web, webAddr, ls, err)
+	}
+	m := window(t, Config{SUT: []sut.Source{ls[0].Source("")}})[0]
+	t.Logf("machine: %s", m.Line())
+	own := find(m.Own, bsl)
+	if own == nil || own.Listen != bslAddr || own.From != web || own.Cores <= 0 {
+		t.Errorf("the services host (pid %d) is not among the own processes, serving the web tier's connection: %+v", bsl, m.Own)
+	}
+	if listed(m.Busiest, bsl, ls[0].Name) {
+		t.Errorf("the services host is among the busiest others: %+v", m.Busiest)
 	}
 }

@@ -66,6 +66,9 @@ type snapshot struct {
 	// whether each read succeeded
 	scraped   []float64
 	scrapedOK []bool
+	// backends are the processes serving the connections the system under test found by its
+	// port has open at this instant (sut.FindBackends)
+	backends []sut.Listener
 }
 
 // Watch measures the window [from, to) of a run in the background.
@@ -76,6 +79,10 @@ type Watch struct {
 	// CPU the scrape reports, so /proc's reading of them is neither counted again nor listed
 	// among the other processes
 	scraped [][]int
+	// found are the SUT sources found by their port or connections (sut.Proc's Listen): their
+	// connections are followed again at each reading, since a server opens more as the load
+	// grows (a database pool) and the process serving each is the system under test's too
+	found []sut.Listener
 	stop    chan struct{}
 	done    chan struct{}
 	mu      sync.Mutex
@@ -101,6 +108,9 @@ func Start(ctx context.Context, cfg Config, from, to time.Time) *Watch {
 				pids = append(pids, l.PID)
 			}
 			w.scraped = append(w.scraped, pids)
+		}
+		if a, from := sut.Found(s); a != "" {
+			w.found = append(w.found, sut.Listener{PID: s.PID(), Name: s.Name(), Addr: a, From: from})
 		}
 	}
 	go func() {
@@ -180,6 +190,9 @@ func (w *Watch) read(ctx context.Context) (snapshot, bool) {
 		s.scrapedOK = append(s.scrapedOK, err == nil)
 	}
 	s.procs = scan(w.cfg.Root)
+	if len(w.found) > 0 {
+		s.backends = sut.FindBackends(w.cfg.Root, w.found, w.cfg.Self)
+	}
 	return s, true
 }
 
@@ -274,6 +287,12 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 			if a, from := sut.Found(s); a != "" {
 				found[s.PID()] = report.MachineProcess{Listen: a, From: from}
 			}
+		}
+	}
+	for _, l := range append(a.backends, b.backends...) {
+		if !own[l.PID] { // opened during the window, or after the drive looked: ours too
+			own[l.PID] = true
+			found[l.PID] = report.MachineProcess{Listen: l.Addr, From: l.From}
 		}
 	}
 	scraped := map[int]bool{} // counted through their scrapes below
