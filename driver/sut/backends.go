@@ -68,8 +68,12 @@ func FindBackends(root string, found []Listener, skip ...int) []Listener {
 			if err != nil {
 				continue
 			}
+			mine := make(map[string]bool, len(links)) // a server may hold thousands
+			for _, l := range links {
+				mine[l] = true
+			}
 			for _, k := range socks {
-				if !k.open || !slices.Contains(links, k.inode) || !k.rip.IsLoopback() || !listened(k.rip, k.rport) {
+				if !k.open || !mine[k.inode] || !k.rip.IsLoopback() || !listened(k.rip, k.rport) {
 					continue
 				}
 				if peer, ok := byEnds[ends{addrKey(k.rip, k.rport), addrKey(k.ip, k.port)}]; ok {
