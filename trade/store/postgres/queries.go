@@ -118,8 +118,11 @@ func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, 
 	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
 }
 
+// accountPageSQL is built once: pgx caches prepared statements by their text.
+var accountPageSQL = sqlstore.AccountPageSQL("$1", userAccount, "$2")
+
 func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
-	rows, err := q.db.Query(ctx, sqlstore.AccountPageSQL("$1", userAccount, "$2"), userID, limit)
+	rows, err := q.db.Query(ctx, accountPageSQL, userID, limit)
 	if err != nil {
 		return trade.AccountPage{}, err
 	}

@@ -181,8 +181,11 @@ func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, 
 	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0 FROM accounts WHERE userid = ? UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID, userID))
 }
 
+// accountPageSQL is built once: the statement cache is keyed by its text.
+var accountPageSQL = sqlstore.AccountPageSQL("?", userAccount, "?+0")
+
 func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
-	rows, err := q.query(ctx, sqlstore.AccountPageSQL("?", userAccount, "?+0"), userID, userID, userID, limit)
+	rows, err := q.query(ctx, accountPageSQL, userID, userID, userID, limit)
 	if err != nil {
 		return trade.AccountPage{}, err
 	}
