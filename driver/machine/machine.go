@@ -82,11 +82,11 @@ type Watch struct {
 	// found are the SUT sources found by their port or connections (sut.Proc's Listen): their
 	// connections are followed again at each reading, since a server opens more as the load
 	// grows (a database pool) and the process serving each is the system under test's too
-	found []sut.Listener
-	stop    chan struct{}
-	done    chan struct{}
-	mu      sync.Mutex
-	result  *report.Machine
+	found  []sut.Listener
+	stop   chan struct{}
+	done   chan struct{}
+	mu     sync.Mutex
+	result *report.Machine
 }
 
 // Start measures the machine from the instant from until to, or until Result is called first
