@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,5 +226,46 @@ func TestFindBackends(t *testing.T) {
 	}
 	if bs := FindBackends("", nil); len(bs) != 0 {
 		t.Errorf("backends of nothing: %+v", bs)
+	}
+}
+
+// A server of another user's (here: this test, root, listening; the finder run as nobody, who
+// may not read root's descriptors) is not found, and the finder says why — not "nothing
+// listens". Needs root, to start the finder as another user.
+func TestFindListenersAnotherUsersProcess(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run the finder as another user")
+	}
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp on this system")
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	// the test binary where nobody may run it (go test's build directory is root's alone)
+	dir, err := os.MkdirTemp("", "sut-finder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "sut.test")
+	must(t, os.WriteFile(exe, bin, 0o755))
+	must(t, os.Chmod(dir, 0o755))
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), childEnv+"=find", childEnv+"_TARGET=http://"+ln.Addr().String()+"/")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("cannot run as nobody here: %v", err)
+	}
+	want := "0 a socket listens on " + ln.Addr().String() + ", but the process holding it is not readable here"
+	if !strings.HasPrefix(string(out), want) {
+		t.Errorf("as another user: %q, want it to start %q", out, want)
 	}
 }

@@ -29,6 +29,11 @@ func TestMain(m *testing.M) {
 	case "idle":
 		time.Sleep(time.Hour)
 		os.Exit(0)
+	case "find":
+		// FindListeners run as this child's user (another than the listener's): what it says
+		ls, err := FindListeners("", os.Getenv(childEnv+"_TARGET"))
+		fmt.Printf("%d %v\n", len(ls), err)
+		os.Exit(0)
 	case "listen4", "listen6":
 		// a server on a loopback port, which it prints, until killed
 		network, addr := "tcp4", "127.0.0.1:0"
