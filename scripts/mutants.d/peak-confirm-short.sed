@@ -2,4 +2,4 @@
 # kill: ./driver/peak TestConfirmRunLength
 # file: driver/peak/peak.go
 # expect: want ramp-up 3s, duration 7s
-s#st.RampUp, st.Duration = s.cfg.ConfirmRampUp, s.cfg.ConfirmDuration#st.RampUp, st.Duration = s.cfg.StepRampUp, s.cfg.StepDuration#
+s#st.RampUp, st.Duration = s.cfg.ConfirmRampUp, s.cfg.ConfirmDuration#st.RampUp, st.Duration = *s.cfg.StepRampUp, s.cfg.StepDuration#
