@@ -257,11 +257,20 @@ type signedCell struct {
 	dollars bool
 	pct     string
 	field   string // the data-f attribute (live.js updates the cell); "" for none
+	// byColumn: the table right-aligns this column itself (the quotes table), so the cell
+	// carries only its sign's class: "up", "down", or none.
+	byColumn bool
 }
 
 func (sc signedCell) Render(_ context.Context, w io.Writer) error {
 	c := newCellWriter(w)
 	switch {
+	case sc.byColumn && sc.sign > 0:
+		c.s(`<td class="up"`)
+	case sc.byColumn && sc.sign < 0:
+		c.s(`<td class="down"`)
+	case sc.byColumn:
+		c.s(`<td`)
 	case sc.sign > 0:
 		c.s(`<td class="n up"`)
 	case sc.sign < 0:
@@ -408,16 +417,11 @@ func (r quoteRow) Render(ctx context.Context, w io.Writer) error {
 	c.amount(q.Open, true)
 	c.s(`</td><td>`)
 	c.amount(q.Price, true)
-	switch {
-	case q.Change > 0:
-		c.s(`</td><td class="up">`)
-	case q.Change < 0:
-		c.s(`</td><td class="down">`)
-	default:
-		c.s(`</td><td>`)
+	c.s(`</td>`)
+	if c.err == nil {
+		c.err = signedCell{sign: q.Change, amount: q.Change, dollars: true, byColumn: true}.Render(ctx, w)
 	}
-	c.amount(q.Change, true)
-	c.s(`</td><td><form method="post" action="`)
+	c.s(`<td><form method="post" action="`)
 	c.escaped(string(r.v.formAction("buy")))
 	c.s(`">`)
 	if c.err == nil {

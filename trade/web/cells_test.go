@@ -79,6 +79,8 @@ func TestCellsMatchFormatters(t *testing.T) {
 		{signedCell{sign: 5, amount: 456, dollars: true, field: "change"}, `<td class="n up" data-f="change">$4.56</td>`},
 		{signedCell{sign: -5, amount: -123456, dollars: true, pct: "-2.50"}, `<td class="n down">-$1,234.56 (-2.50%)</td>`},
 		{signedCell{amount: 123456}, `<td class="n">1234.56</td>`},
+		{signedCell{sign: -5, amount: -123456, dollars: true, byColumn: true}, `<td class="down">-$1,234.56</td>`},
+		{signedCell{amount: 0, dollars: true, byColumn: true}, `<td>$0.00</td>`},
 	} {
 		if got := renderString(t, c.cell); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.cell, got, c.want)
