@@ -308,8 +308,8 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 	var seenOther float64
 	for pid, end := range b.procs {
 		start, seen := a.procs[pid]
-		if seen && start.Name != end.Name {
-			seen = false // the pid was reused
+		if seen && (start.Start != end.Start || start.Start == 0 && start.Name != end.Name) {
+			seen = false // the pid was reused (by its start time; by its name where that was not read)
 		}
 		used := end.UTime + end.STime // a process started in the window: all of it
 		if seen {

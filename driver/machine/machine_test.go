@@ -57,6 +57,9 @@ func kproc(pid int, name string, ticks uint64) string {
 // BusyCores) — other was 1.6; a started-in-window process counted from zero dropped — the loop
 // group's cores were 0.2. machine-kernel-as-other: the kernel counted as other — other
 // was 0.6; machine-kthread-unflagged: kernel threads not recognised — the kworkers were others.
+// Pid 40, a kworker, renames itself between the readings (as kworkers do for each work queue):
+// the same process by its start time, so only its 50 ticks in the window count, not its whole
+// life (mutant machine-reuse-by-name: the pid taken as reused — kernel 0.16).
 func TestMeasure(t *testing.T) {
 	root := t.TempDir()
 	fakeProc(t, root, 10000, 200, 500, "0.50 0.40 0.30", map[int]string{
@@ -70,7 +73,7 @@ func TestMeasure(t *testing.T) {
 	fakeProc(t, root, 11450, 250, 600, "2.50 1.00 0.50", map[int]string{
 		10: proc(10, "tradebench", 1600), 11: proc(11, "tradebench serve", 350), 12: proc(12, "postgres", 107),
 		20: proc(20, "sh", 230), 21: proc(21, "sh", 200), 30: proc(30, "idle", 5),
-		40: kproc(40, "kworker/u8:3", 60), 41: kproc(41, "kworker/1:0", 50), 42: kproc(42, "ksoftirqd/0", 50)})
+		40: kproc(40, "kworker/u8:3-events", 60), 41: kproc(41, "kworker/1:0", 50), 42: kproc(42, "ksoftirqd/0", 50)})
 	b, ok := w.read(context.Background())
 	if !ok {
 		t.Fatal("could not read the fake /proc")

@@ -71,6 +71,11 @@ type Stat struct {
 	PPID                         int
 	Flags                        uint64
 	UTime, STime, CUTime, CSTime uint64
+	// Start is when the process started, in clock ticks after boot (field 22; 0 if not read):
+	// with the pid, what tells one process from a later one given the same pid. The name does
+	// not: a kernel worker renames itself for each work queue it serves
+	// ("kworker/1:1H-kblockd", "kworker/1:1H-events").
+	Start uint64
 }
 
 // pfKThread is the kernel's PF_KTHREAD flag (include/linux/sched.h): the task is a kernel thread.
@@ -121,6 +126,9 @@ func ParseStat(b []byte) (Stat, error) {
 		if err1 == nil && err2 == nil {
 			st.CUTime, st.CSTime = uint64(max(cu, 0)), uint64(max(cs, 0))
 		}
+	}
+	if len(f) >= 20 {
+		st.Start, _ = strconv.ParseUint(string(f[19]), 10, 64)
 	}
 	return st, nil
 }
