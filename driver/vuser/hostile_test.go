@@ -1,6 +1,7 @@
 package vuser
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net/http"
@@ -137,5 +138,24 @@ flow:
 	}
 	if !strings.Contains(string(out), "body budget") {
 		t.Errorf("bodies past the budget did not fail as such:\n%s", out)
+	}
+}
+
+// TestSchemeDowngradeRedirectRefused: an https target redirecting to http on its own host and
+// port is another origin (the scheme is part of it), so the default policy does not follow it:
+// a downgrade would carry the cookies and Authorization in clear text. Mutant:
+// redirect-same-origin-ignores-scheme (SameOrigin compares host and port only).
+func TestSchemeDowngradeRedirectRefused(t *testing.T) {
+	target := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://"+r.Host+"/plain", http.StatusFound)
+	}))
+	defer target.Close()
+	res := runWith(t, target.URL, `
+name: t
+flow:
+  - request: {name: home, url: /, headers: {Authorization: "Bearer T0kenSecret"}}
+`, 1, 2, httpc.Options{TLS: &tls.Config{InsecureSkipVerify: true}})
+	if len(res.Errors) != 1 || res.Errors[0].Kind != "cross-origin redirect" {
+		t.Errorf("https → http on the same host:port was not refused as another origin: %+v", res.Errors)
 	}
 }
