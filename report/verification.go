@@ -282,6 +282,13 @@ func (v *Verification) WriteSummary(w io.Writer) {
 	}
 }
 
+// WriteJSON writes the verification as indented JSON.
+func (v *Verification) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 // WriteFile writes the verification as indented JSON, atomically, as Results.WriteFile.
 func (v *Verification) WriteFile(path string) error { return writeJSONFile(path, v) }
 

@@ -65,7 +65,10 @@ type Config struct {
 	Deadline time.Duration
 	// Insecure accepts any TLS certificate of the target.
 	Insecure bool
-	// Progress, if set, gets one line per check as it completes.
+	// Notice, if set, gets what verify will create (Notice), once the target has answered and
+	// before anything is changed.
+	Notice io.Writer
+	// Progress, if set, gets a line as each level's checks start.
 	Progress io.Writer
 }
 
@@ -178,6 +181,9 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	if err := v.reachable(); err != nil {
 		return nil, err
 	}
+	if cfg.Notice != nil {
+		fmt.Fprintf(cfg.Notice, "verify %s: %s\n", dsn.Redact(cfg.Target), Notice(run))
+	}
 	v.discover()
 	v.pages()
 	v.business()
@@ -185,13 +191,21 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	v.audit()
 	err := v.res.Finish(ctx, Levels)
 	if errors.Is(context.Cause(ctx), errDeadline) {
-		err = fmt.Errorf("the verification's deadline (%v, the Deadline setting) ended it before every check was made: %w", cfg.Deadline, err)
+		err = &DeadlineError{Deadline: cfg.Deadline}
 	}
 	return v.res, err
 }
 
 // errDeadline is the cause of a verification ended by Config.Deadline.
 var errDeadline = errors.New("deadline")
+
+// DeadlineError is a verification that Config.Deadline ended before every check was made: what
+// was checked is reported, but it is no verdict.
+type DeadlineError struct{ Deadline time.Duration }
+
+func (e *DeadlineError) Error() string {
+	return fmt.Sprintf("the verification's deadline (Deadline, %v) ended it before every check was made; the checks not made are skipped", e.Deadline)
+}
 
 // reachable asks the target for its login page once: a target that does not answer at all (no
 // listener, a wrong host) cannot be verified, which is not a verdict on an implementation.
@@ -214,6 +228,7 @@ type verifier struct {
 	hopt     *httpc.Options
 	res      *report.Verification
 	n        int                 // accounts registered
+	level    int                 // the level of the check running
 	accounts map[string]*account // the accounts groups of checks share, by purpose
 
 	syncOrders bool // the target's /trade/config.json says its orders are synchronous
@@ -303,6 +318,10 @@ func (c *ck) transport(p page, err error) {
 // so one that cannot be made says which fact is missing rather than naming another check.
 func (v *verifier) check(id string, level int, rule string, fn func(c *ck)) {
 	c := &ck{Check: report.Check{ID: id, Level: level, Rule: rule}, v: v}
+	if level != v.level && v.cfg.Progress != nil && level >= 1 && level <= len(Levels) {
+		fmt.Fprintf(v.cfg.Progress, "verify: level %d of %d, %s…\n", level, len(Levels), Levels[level-1])
+	}
+	v.level = level
 	start := time.Now()
 	if err := v.ctx.Err(); err != nil {
 		c.skip("verification interrupted")
@@ -312,7 +331,7 @@ func (v *verifier) check(id string, level int, rule string, fn func(c *ck)) {
 	} else {
 		fn(c)
 	}
-	v.res.Record(c.Check, start, v.cfg.Progress)
+	v.res.Record(c.Check, start, nil)
 }
 
 // nextUID is a new account's user id.
