@@ -173,11 +173,12 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, cfg.Deadline, errDeadline)
+	deadline := time.Now().Add(cfg.Deadline)
+	ctx, cancel := context.WithDeadlineCause(ctx, deadline, errDeadline)
 	defer cancel()
 	base, _ := url.Parse(strings.TrimSuffix(cfg.Target, "/"))
 	v := &verifier{cfg: cfg, base: base, run: run, ctx: ctx, hopt: httpOptions(cfg),
-		accounts: map[string]*account{}, res: report.NewVerification(dsn.Redact(cfg.Target))}
+		accounts: map[string]*account{}, res: report.NewVerification(dsn.Redact(cfg.Target)), deadline: deadline}
 	if err := v.reachable(); err != nil {
 		return nil, err
 	}
@@ -190,10 +191,17 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	v.isolation()
 	v.audit()
 	err := v.res.Finish(ctx, Levels)
-	if errors.Is(context.Cause(ctx), errDeadline) {
+	if v.expired() {
+		v.res.Conformant = false
 		err = &DeadlineError{Deadline: cfg.Deadline}
 	}
 	return v.res, err
+}
+
+// expired reports whether the verification's deadline has passed (the clients' own deadlines
+// may fire a moment before the context's).
+func (v *verifier) expired() bool {
+	return errors.Is(context.Cause(v.ctx), errDeadline) || !time.Now().Before(v.deadline)
 }
 
 // errDeadline is the cause of a verification ended by Config.Deadline.
@@ -229,6 +237,7 @@ type verifier struct {
 	res      *report.Verification
 	n        int                 // accounts registered
 	level    int                 // the level of the check running
+	deadline time.Time           // Config.Deadline from the start
 	accounts map[string]*account // the accounts groups of checks share, by purpose
 
 	syncOrders bool // the target's /trade/config.json says its orders are synchronous
@@ -323,9 +332,9 @@ func (v *verifier) check(id string, level int, rule string, fn func(c *ck)) {
 	}
 	v.level = level
 	start := time.Now()
-	if err := v.ctx.Err(); err != nil {
+	if err := v.ctx.Err(); err != nil || v.expired() {
 		c.skip("verification interrupted")
-		if errors.Is(context.Cause(v.ctx), errDeadline) {
+		if v.expired() {
 			c.Reason = fmt.Sprintf("not made: the verification's deadline (%v) had passed", v.cfg.Deadline)
 		}
 	} else {
