@@ -4,8 +4,10 @@
 // one user sell another's holdings posts better numbers than an honest one; verify finds it.
 //
 // It speaks only the DayTrader contract a browser with JavaScript off speaks (the servlet's
-// /daytrader/app?action=…, the JSF pages, the REST quotes), reads the pages by their words and
-// headings, and never touches a database: what it checks is what any user of the target sees.
+// /daytrader/app?action=…, the JSF pages, the REST quotes), reads the pages as a browser lays
+// them out (read.go: by their words, labels and headings, in any implementation's layout),
+// follows their forms as a browser does (forms.go), and never touches a database: what it
+// checks is what any user of the target sees.
 // It creates its own accounts (user ids vf-RUN-N) and trades only with them, so it is safe on a
 // shared target; its trades move the prices of the quotes it trades, as every trade does.
 //
@@ -18,9 +20,12 @@
 //     clear 4xx (never a 500) and changes nothing;
 //  4. audit: a short load on accounts verify registered, every one reconciled from its pages.
 //
-// A check that needs what failed before it, or that the target does not offer (no JSF, no REST
-// quotes), is skipped with its reason, never failed. The job sits above the application and the
-// report model (bench/): it knows the contract; the report renders what it found.
+// Each check arranges what it needs with accounts of its own, so one miss fails one check. A
+// check whose rule cannot apply (the target offers no JSF, no REST quotes; a fact it needs is
+// missing) is skipped naming the fact, never failed; one whose page does not show what it looks
+// for in any layout verify reads is unreadable — no verdict on the target, but no certification
+// either. The job sits above the application and the report model (bench/): it knows the
+// contract; the report renders what it found.
 package verify
 
 import (
