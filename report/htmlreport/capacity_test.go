@@ -1,8 +1,8 @@
 package htmlreport
 
 import (
-	"html"
 	"bytes"
+	"html"
 	"strings"
 	"testing"
 

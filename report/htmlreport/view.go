@@ -89,7 +89,7 @@ type headline struct {
 	// search's, or the median of a repeated run's) and which interval its ± is.
 	PeakLabel, PeakUnit string
 	// Searches says, for a repeated search, which interval the median's ± is ("" otherwise).
-	Searches string
+	Searches  string
 	TPS       string
 	ErrorRate string
 	P50, P90  string
