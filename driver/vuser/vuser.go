@@ -426,9 +426,14 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 			hreq.Method, hreq.Body = "GET", nil
 		}
 		if cross {
-			// as browsers and curl: another origin gets no body, no cookies, no Authorization
+			// another origin gets no body, no cookies and none of the user's headers (any of them
+			// may be a secret: X-Api-Key) unless the policy keeps them, then never credentials
 			hreq.Method, hreq.Body, hreq.NoCookies = "GET", nil, true
-			hreq.Header = httpc.StripCredentials(hreq.Header)
+			if pol == httpc.RedirectAnyWithHeaders {
+				hreq.Header = httpc.StripCredentials(hreq.Header)
+			} else {
+				hreq.Header = nil
+			}
 		}
 	}
 	return u.check(r, resp, s)

@@ -241,3 +241,26 @@ func TestCompareAndRender(t *testing.T) {
 		}
 	}
 }
+
+// To keeps the command's settings for each side of run --versus: with Force, the other side's
+// existing results file and report are replaced, not refused. Mutant: publish-to-drops-force.
+func TestToKeepsSettings(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, p := range []string{a, b, filepath.Join(dir, "b.html")} {
+		os.WriteFile(p, []byte("old"), 0o644)
+	}
+	o := (&Output{Out: a, Force: true}).To(b)
+	if err := o.Check(); err != nil {
+		t.Fatalf("To(%s) of a Force output refused the existing file: %v (Force lost)", b, err)
+	}
+	if err := o.Write(run(t, "v1-drive.json")); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, b) == "old" {
+		t.Error("Force: the other side's results file not replaced")
+	}
+	if err := (&Output{Out: a}).To(b).Check(); err == nil {
+		t.Error("To of an output without Force replaced an existing file")
+	}
+}
