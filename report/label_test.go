@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // DefaultLabel names a run by what set its load, each word once: quick mode's scenario and
 // mode are both "quick" ("quick quick 5 users" before).
@@ -16,5 +19,15 @@ func TestDefaultLabel(t *testing.T) {
 		if got := DefaultLabel(&tc.r); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.r.Settings, got, tc.want)
 		}
+	}
+}
+
+// The summary's byte count says it counts bodies only: wrk's counts headers too, and the two
+// were compared as equals.
+func TestSummaryBytesAreBodies(t *testing.T) {
+	var b strings.Builder
+	(&Results{Workload: "http", Scenario: "quick", Hits: 10, Bytes: 2048}).WriteSummary(&b)
+	if !strings.Contains(b.String(), "body bytes: 2.0 KiB") {
+		t.Errorf("summary:\n%s", b.String())
 	}
 }
