@@ -212,7 +212,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 
 // TestRecordServerUsesTheRunsClient: the configuration is fetched with the run's own client
 // settings, so a self-signed https target is recorded with Insecure and not without it.
-// Mutant: fetching with http.DefaultClient (as the driver once did) ignores Insecure and
+// Mutant: fetching with http.DefaultClient (the obvious shortcut) ignores Insecure and
 // records nothing from the self-signed target.
 func TestRecordServerUsesTheRunsClient(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -67,6 +67,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 			fmt.Fprintln(w, l)
 		}
 	}
+	if parts := SUTParts(r); len(parts) > 1 {
+		// the server beside its database (or its other tiers), over the measured window
+		total, _ := SUTCPU(r)
+		fmt.Fprintf(w, "system under test CPU: %.2f cores (%s)\n", total, partsText(parts))
+	}
 	if len(r.StatusCodes) > 0 {
 		codes := make([]string, 0, len(r.StatusCodes))
 		for c := range r.StatusCodes {
