@@ -92,6 +92,10 @@ func (r *Results) writeVerdict(w io.Writer) {
 			at = fmt.Sprintf("%g iterations/s", p.PeakRate)
 		}
 		cpu := fmt.Sprintf("server CPU %.2f cores", p.PeakSUTCPU)
+		if parts := SUTParts(r); len(parts) > 1 {
+			// the server beside its database: how much of the machine each took at the knee
+			cpu += " (" + partsText(parts) + ")"
+		}
 		if r.SUT == nil {
 			cpu = "server CPU not measured (drive --sut-metrics)"
 		}
