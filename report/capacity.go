@@ -140,8 +140,9 @@ func (p *PeakSearch) IntervalLine() string {
 		spread += " (this search's own re-measurements)"
 	}
 	parts = append(parts, spread)
+	h := math.Ceil(iv.Half())
 	return fmt.Sprintf("± %.0f is where a second run of this build on this machine lands, 95 %% (%.0f–%.0f tps): %s",
-		math.Ceil(iv.Half()), iv.Lo, iv.Hi, strings.Join(parts, ", "))
+		h, math.Max(0, p.PeakTPS-h), p.PeakTPS+h, strings.Join(parts, ", "))
 }
 
 // SD is one run's standard deviation about its capacity, for comparisons: the interval's, or
@@ -221,4 +222,33 @@ func (c CapacityEstimate) NextLine() string {
 	}
 	return fmt.Sprintf("± %.0f is where a next search lands, 95 %%, from the spread measured between these %d searches (%.1f %%; Student's t with %d degrees of freedom: more searches narrow it)",
 		math.Ceil(c.NextHalf), n, 100*c.SD/c.TPS, n-1)
+}
+
+// CapacityChange is the capacity row of a comparison, other against base: "+8.9 % ~ (p=0.612
+// n=1)" when not significant, "−37.1 % (p=0.001 n=1)" when it is; false when either made no
+// capacity search.
+func CapacityChange(base, other *Results) (string, stats.Comparison, bool) {
+	c, ok := CompareCapacity(base, other)
+	if !ok {
+		return "", c, false
+	}
+	a, _ := CapacityOf(base)
+	b, _ := CapacityOf(other)
+	d := "±0 %"
+	if a.TPS > 0 {
+		d = fmt.Sprintf("%+.1f %%", 100*(b.TPS-a.TPS)/a.TPS)
+	}
+	if !c.Significant() {
+		return d + " " + c.Noise(), c, true
+	}
+	return d + " (" + c.PString() + ")", c, true
+}
+
+// Label is the capacity as a comparison shows it: "2876 ± 654", with "(median of 3 searches)"
+// for a repeated run.
+func (c CapacityEstimate) Label() string {
+	if n := len(c.Searches); n > 1 {
+		return fmt.Sprintf("%s (median of %d searches)", c.Interval(), n)
+	}
+	return c.Interval()
 }

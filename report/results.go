@@ -48,7 +48,7 @@ type Results struct {
 
 	Hits        int64            `json:"hits"` // HTTP requests (redirects are hits), measured window
 	HitsPerSec  float64          `json:"hits_per_sec"`
-	Bytes       int64            `json:"bytes"` // response bytes received, measured window
+	Bytes       int64            `json:"bytes"` // response body bytes received (not headers: wrk counts those too), measured window
 	BytesPerSec float64          `json:"bytes_per_sec"`
 	StatusCodes map[string]int64 `json:"status_codes"`
 	Errors      []ErrorGroup     `json:"errors"`

@@ -54,7 +54,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	if r.Hits > 0 { // workloads that make no HTTP requests (XML Mark, gRPC) have no hits to show
-		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
+		fmt.Fprintf(w, "hits: %d (%.1f/s)  body bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
 	}
 	fmt.Fprintf(w, "error rate: %.4f%%", 100*r.ErrorRate())
 	if r.Dropped > 0 || r.Late > 0 || r.Settings.Model == ModelOpen {

@@ -110,21 +110,15 @@ func (v *Verification) Record(c Check, start time.Time, progress io.Writer) bool
 }
 
 // Failed lists the ids of the checks that failed, in order.
-func (v *Verification) Failed() []string {
-	var out []string
-	for _, c := range v.Checks {
-		if c.Outcome == CheckFail {
-			out = append(out, c.ID)
-		}
-	}
-	return out
-}
+func (v *Verification) Failed() []string { return v.withOutcome(CheckFail) }
 
 // Unreadable lists the ids of the checks whose pages verify could not read, in order.
-func (v *Verification) Unreadable() []string {
+func (v *Verification) Unreadable() []string { return v.withOutcome(CheckUnreadable) }
+
+func (v *Verification) withOutcome(outcome string) []string {
 	var out []string
 	for _, c := range v.Checks {
-		if c.Outcome == CheckUnreadable {
+		if c.Outcome == outcome {
 			out = append(out, c.ID)
 		}
 	}

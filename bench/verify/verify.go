@@ -4,8 +4,10 @@
 // one user sell another's holdings posts better numbers than an honest one; verify finds it.
 //
 // It speaks only the DayTrader contract a browser with JavaScript off speaks (the servlet's
-// /daytrader/app?action=…, the JSF pages, the REST quotes), reads the pages by their words and
-// headings, and never touches a database: what it checks is what any user of the target sees.
+// /daytrader/app?action=…, the JSF pages, the REST quotes), reads the pages as a browser lays
+// them out (read.go: by their words, labels and headings, in any implementation's layout),
+// follows their forms as a browser does (forms.go), and never touches a database: what it
+// checks is what any user of the target sees.
 // It creates its own accounts (user ids vf-RUN-N) and trades only with them, so it is safe on a
 // shared target; its trades move the prices of the quotes it trades, as every trade does.
 //
@@ -18,9 +20,12 @@
 //     clear 4xx (never a 500) and changes nothing;
 //  4. audit: a short load on accounts verify registered, every one reconciled from its pages.
 //
-// A check that needs what failed before it, or that the target does not offer (no JSF, no REST
-// quotes), is skipped with its reason, never failed. The job sits above the application and the
-// report model (bench/): it knows the contract; the report renders what it found.
+// Each check arranges what it needs with accounts of its own, so one miss fails one check. A
+// check whose rule cannot apply (the target offers no JSF, no REST quotes; a fact it needs is
+// missing) is skipped naming the fact, never failed; one whose page does not show what it looks
+// for in any layout verify reads is unreadable — no verdict on the target, but no certification
+// either. The job sits above the application and the report model (bench/): it knows the
+// contract; the report renders what it found.
 package verify
 
 import (
@@ -173,11 +178,12 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, cfg.Deadline, errDeadline)
+	deadline := time.Now().Add(cfg.Deadline)
+	ctx, cancel := context.WithDeadlineCause(ctx, deadline, errDeadline)
 	defer cancel()
 	base, _ := url.Parse(strings.TrimSuffix(cfg.Target, "/"))
 	v := &verifier{cfg: cfg, base: base, run: run, ctx: ctx, hopt: httpOptions(cfg),
-		accounts: map[string]*account{}, res: report.NewVerification(dsn.Redact(cfg.Target))}
+		accounts: map[string]*account{}, res: report.NewVerification(dsn.Redact(cfg.Target)), deadline: deadline}
 	if err := v.reachable(); err != nil {
 		return nil, err
 	}
@@ -190,10 +196,17 @@ func Run(ctx context.Context, cfg Config, run string) (*report.Verification, err
 	v.isolation()
 	v.audit()
 	err := v.res.Finish(ctx, Levels)
-	if errors.Is(context.Cause(ctx), errDeadline) {
+	if v.expired() {
+		v.res.Conformant = false
 		err = &DeadlineError{Deadline: cfg.Deadline}
 	}
 	return v.res, err
+}
+
+// expired reports whether the verification's deadline has passed (the clients' own deadlines
+// may fire a moment before the context's).
+func (v *verifier) expired() bool {
+	return errors.Is(context.Cause(v.ctx), errDeadline) || !time.Now().Before(v.deadline)
 }
 
 // errDeadline is the cause of a verification ended by Config.Deadline.
@@ -229,6 +242,7 @@ type verifier struct {
 	res      *report.Verification
 	n        int                 // accounts registered
 	level    int                 // the level of the check running
+	deadline time.Time           // Config.Deadline from the start
 	accounts map[string]*account // the accounts groups of checks share, by purpose
 
 	syncOrders bool // the target's /trade/config.json says its orders are synchronous
@@ -323,9 +337,9 @@ func (v *verifier) check(id string, level int, rule string, fn func(c *ck)) {
 	}
 	v.level = level
 	start := time.Now()
-	if err := v.ctx.Err(); err != nil {
+	if err := v.ctx.Err(); err != nil || v.expired() {
 		c.skip("verification interrupted")
-		if errors.Is(context.Cause(v.ctx), errDeadline) {
+		if v.expired() {
 			c.Reason = fmt.Sprintf("not made: the verification's deadline (%v) had passed", v.cfg.Deadline)
 		}
 	} else {
