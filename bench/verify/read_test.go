@@ -300,3 +300,56 @@ func TestReadForms(t *testing.T) {
 		t.Errorf("daytrader's registration form: %+v", f)
 	}
 }
+
+// The readers on whatever a stranger sends: seeded with DayTrader's recorded pages and
+// tradebench-like markup, every reader runs on the fuzzed page without panicking, and what a
+// reader cannot find is an unreadable error, never another failure of the reader. (`go test`
+// runs the seeds; scripts/fuzz runs it for a stated time.)
+func FuzzReaders(f *testing.F) {
+	for _, name := range []string{"home", "account", "portfolio-after-buy", "quotes", "mksummary", "buy", "jsf-welcome", "quantity-negative"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "daytrader8", name+".html"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add(`<table><tr><th colspan="99999999">Total</th><td>$1,000.00</td></tr></table><p>Cash balance: $-(5.00)</p>`)
+	f.Fuzz(func(t *testing.T, body string) {
+		d := parse(body)
+		for _, label := range []string{"cash balance", "opening balance", "number of holdings"} {
+			if _, err := d.amount(label); err != nil && !isUnreadable(err) {
+				t.Errorf("amount %q: %v is not an unreadable error", label, err)
+			}
+		}
+		readOrders(d)
+		readHoldings(d)
+		readQuotes(d)
+		readMovers(d, "Top gainers")
+		totalOf(d, colMarketValue)
+		orderID(d)
+		d.greets("uid:1")
+		for _, f := range d.forms() {
+			f.values("", url.Values{"uid": {"x"}})
+		}
+	})
+}
+
+// DayTrader's answer to a negative quantity, an HTTP 500 page with a stack trace, is no order
+// confirmation, and its evidence excerpt is the page's words on one line, escaped.
+func TestReadErrorPage(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "daytrader8", "quantity-negative.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &page{req: "POST /daytrader/app", status: 500, body: string(b)}
+	if submitted(p.doc()) {
+		t.Error("the 500 page read as an order confirmation")
+	}
+	if _, ok := orderID(p.doc()); ok {
+		t.Error("the 500 page names an order")
+	}
+	ev := p.evidence("a clear 4xx", "status 500")
+	if !strings.Contains(ev.Excerpt, "Error") || strings.ContainsAny(ev.Excerpt, "\n\t<") || len(ev.Excerpt) > excerptLen+len("…") {
+		t.Errorf("excerpt %q", ev.Excerpt)
+	}
+}
