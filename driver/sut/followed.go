@@ -24,6 +24,7 @@ type Followed struct {
 	mu    sync.Mutex
 	first map[procKey]float64 // CPU seconds when each was first seen
 	last  map[procKey]float64
+	names map[procKey]string
 	found []Listener // the last reading's
 }
 
@@ -36,7 +37,8 @@ type procKey struct {
 // FollowSelf is Followed from this process, the server running in it.
 func FollowSelf() *Followed { return &Followed{Self: os.Getpid()} }
 
-// Name is the processes last found, grouped by name: "postgres ×17", "nats, postgres ×3".
+// Name is the processes found over the run, grouped by name: "postgres ×17", "nats, postgres
+// ×3" (a pool that shrinks at the end still says how many served it).
 func (f *Followed) Name() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -44,12 +46,12 @@ func (f *Followed) Name() string {
 }
 
 func (f *Followed) name() string {
-	if len(f.found) == 0 {
+	if len(f.names) == 0 {
 		return "(processes serving the server's connections: none found)"
 	}
 	n := map[string]int{}
-	for _, l := range f.found {
-		n[l.Name]++
+	for _, name := range f.names {
+		n[name]++
 	}
 	names := make([]string, 0, len(n))
 	for name, c := range n {
@@ -90,7 +92,7 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.first == nil {
-		f.first, f.last = map[procKey]float64{}, map[procKey]float64{}
+		f.first, f.last, f.names = map[procKey]float64{}, map[procKey]float64{}, map[procKey]string{}
 	}
 	var s Sample
 	kept := found[:0]
@@ -106,7 +108,7 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 		k := procKey{l.PID, st.Start}
 		cpu := float64(st.UTime+st.STime) / clockTicks
 		if _, ok := f.first[k]; !ok {
-			f.first[k] = cpu
+			f.first[k], f.names[k] = cpu, l.Name
 		}
 		f.last[k] = cpu
 		if status, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/status"); err == nil {
