@@ -112,9 +112,10 @@ func (q *QuickRequest) validate(quick bool) error {
 }
 
 // noScheme is the error for a quick-mode URL written without its scheme ("127.0.0.1:8080/"): the error
-// suggests the URL with http:// in front.
+// suggests the URL with http:// in front (a scheme-relative "//host/" gets http: only, not
+// "http:////host/").
 func noScheme(rawURL string) error {
-	return setting.Errorf("URL", "%q has no scheme: did you mean http://%s ?", rawURL, rawURL)
+	return setting.Errorf("URL", "%q has no scheme: did you mean http://%s ?", rawURL, strings.TrimLeft(rawURL, "/"))
 }
 
 // quickScenario is quick mode's one-request scenario, written in the scenario format so it
