@@ -80,7 +80,6 @@ func headlineDeltas(t *testing.T, page string) map[string][2]string {
 // Mutants: colouring by the old 2 % cut-off instead of the test (statCells ignoring
 // c.Significant()) fails the "same" half; Compare always returning P=1 fails the "slower" half.
 func TestRepeatCompareTellsNoiseFromChange(t *testing.T) {
-	t.Parallel() // it mostly waits (runs of fixed length, a browser, servers starting): alongside the other long ones (docs/guide.md, "The CI budget")
 	dir := t.TempDir()
 	srv, delay := delayServer(t, 10*time.Millisecond)
 	a, b := filepath.Join(dir, "same-a.json"), filepath.Join(dir, "same-b.json")

@@ -34,7 +34,6 @@ func liveAttr(dom, name string) int {
 // Mutant: live.js not calling setData (the plots keep the data they were served with) fails
 // "did not grow from the event stream".
 func TestDashboardDuringARun(t *testing.T) {
-	t.Parallel() // it mostly waits (runs of fixed length, a browser, servers starting): alongside the other long ones (docs/guide.md, "The CI budget")
 	chromium := headless.Require(t)
 	base, metricsURL := serveSmall(t)
 	_, dm := serveCmd(t, regexp.MustCompile(`live dashboard at (http://\S+)`),
