@@ -80,8 +80,9 @@ type Config struct {
 	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
 	Insecure       bool          `json:"insecure,omitempty"` // skip TLS certificate verification
 	// Redirects is which redirects a scenario's requests follow: the target's own origin only
-	// (the zero value), none, or any origin (a hop to another carries no body, cookies or
-	// Authorization). A target must not be able to aim the load at another host.
+	// (the zero value), none, or any origin (a hop to another carries no body, no cookies and
+	// none of the user's headers; any-with-headers keeps them but the credentials). A target
+	// must not be able to aim the load, or a secret header, at another host.
 	Redirects httpc.RedirectPolicy `json:"redirects,omitempty"`
 	// BodyBudget bounds the memory of the response bodies the users keep for checks and
 	// extraction, all users together, in bytes (0 = httpc.DefaultBodyBudget): a body past it

@@ -161,6 +161,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Target: srv.URL, Scenario: "nope", Phases: Phases{Users: 1, Duration: time.Second}}, `"nope" is neither a built-in (buysell, daytrader-mix, stocktrader) nor a file`},
 		{Config{Target: srv.URL, URL: srv.URL, Phases: Phases{Users: 1, Duration: time.Second}}, "do not combine"},
 		{Config{URL: "localhost:8080/x", Phases: Phases{Users: 1, Duration: time.Second}}, "did you mean http://localhost:8080/x"},
+		{Config{URL: "//localhost:8080/x", Phases: Phases{Users: 1, Duration: time.Second}}, "did you mean http://localhost:8080/x ?"}, // not http:////
 		{Config{URL: "ftp://h/x", Phases: Phases{Users: 1, Duration: time.Second}}, "absolute http"},
 		{Config{Target: srv.URL + "/app", Phases: Phases{Users: 1, Duration: time.Second}}, "give only scheme://host"},
 		{Config{Target: srv.URL, Params: map[string]string{"userz": "1"}, Phases: Phases{Users: 1, Duration: time.Second}}, `unknown parameter "userz"`},
@@ -211,7 +212,7 @@ func TestRecordServerConfiguration(t *testing.T) {
 
 // TestRecordServerUsesTheRunsClient: the configuration is fetched with the run's own client
 // settings, so a self-signed https target is recorded with Insecure and not without it.
-// Mutant: fetching with http.DefaultClient (as the driver once did) ignores Insecure and
+// Mutant: fetching with http.DefaultClient (the obvious shortcut) ignores Insecure and
 // records nothing from the self-signed target.
 func TestRecordServerUsesTheRunsClient(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,9 @@ import (
 // command line registers its flags once for every load command, and Drive hands it to the load
 // engine: a phase setting added here reaches every job with nothing to copy.
 //
+// It has no defaults to fill: 0 users or a 0 s window is a mistake Validate names, a zero ramp
+// is a run without one, and a workload's own think time is what ThinkOr gives when Think is nil.
+//
 // The fields' JSON names are the wire names of a distributed run's share (package fleet).
 type Phases struct {
 	// Users is the closed model's virtual users (at least 1; unused in the open model).
@@ -36,17 +39,6 @@ type Phases struct {
 	// start together. Zero starts at once. (A distributed run's agents start at their
 	// controller's instant, so it does not travel.)
 	StartAt time.Time `json:"-"`
-}
-
-// SetDefaults fills the zero fields that have a default from def, the job's own defaults (its
-// DefaultPhases): the think time when none is given. Users and Duration have none a zero could
-// stand for — 0 users or a 0 s window is a mistake Validate names — and a zero ramp is a run
-// without one.
-func (p *Phases) SetDefaults(def Phases) {
-	if p.Think == nil && def.Think != nil {
-		t := *def.Think
-		p.Think = &t
-	}
 }
 
 // Validate reports a load shape that cannot run, as a *setting.Error naming the field.

@@ -110,9 +110,16 @@ func fetchTargetConfig(ctx context.Context, target string, hopt httpc.Options) *
 	tc := &targetConfig{raw: json.RawMessage(bytes.Clone(doc))}
 	var body struct {
 		Store json.RawMessage `json:"store"`
+		// a web tier without a database reports its services host's data set under access
+		Access json.RawMessage `json:"access"`
 	}
-	if json.Unmarshal(doc, &body) == nil && len(body.Store) > 0 {
-		_ = json.Unmarshal(body.Store, &tc.store)
+	if json.Unmarshal(doc, &body) == nil {
+		for _, part := range []json.RawMessage{body.Store, body.Access} {
+			if len(part) > 0 && json.Unmarshal(part, &tc.store) == nil && tc.store != nil && tc.store.DataSet.Accounts > 0 {
+				break
+			}
+			tc.store = nil
+		}
 	}
 	return tc
 }

@@ -72,6 +72,10 @@ func header(line string) (name, value string, err error) {
 		return "", "", fmt.Errorf("%q: %q is not a header name", line, name)
 	case strings.ContainsAny(value, "\r\n"):
 		return "", "", fmt.Errorf("%q: the value has a line break", line)
+	case strings.ContainsFunc(value, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }):
+		// RFC 9110 field values: visible characters, space and tab; a vertical tab or DEL sent
+		// raw is read differently by each server and proxy in front of it
+		return "", "", fmt.Errorf("%q: the value has a control character (only visible characters, space and tab)", line)
 	case headersNotSet[strings.ToLower(name)]:
 		return "", "", fmt.Errorf("%q: %s is written by the driver itself (from the URL and the body)", line, http.CanonicalHeaderKey(name))
 	}
@@ -108,9 +112,10 @@ func (q *QuickRequest) validate(quick bool) error {
 }
 
 // noScheme is the error for a quick-mode URL written without its scheme ("127.0.0.1:8080/"): the error
-// suggests the URL with http:// in front.
+// suggests the URL with http:// in front (a scheme-relative "//host/" gets http: only, not
+// "http:////host/").
 func noScheme(rawURL string) error {
-	return setting.Errorf("URL", "%q has no scheme: did you mean http://%s ?", rawURL, rawURL)
+	return setting.Errorf("URL", "%q has no scheme: did you mean http://%s ?", rawURL, strings.TrimLeft(rawURL, "/"))
 }
 
 // quickScenario is quick mode's one-request scenario, written in the scenario format so it

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/untrusted"
@@ -32,5 +33,33 @@ func TestQuickBody(t *testing.T) {
 	}
 	if _, err := QuickBody("@" + big); !errors.Is(err, untrusted.ErrTooLarge) {
 		t.Errorf("a file past the bound: %v", err)
+	}
+}
+
+// TestQuickHeadersChecked: quick mode's -H lines are checked before anything is sent. Header
+// names are case-insensitive, so a header given twice in two cases is refused, and so is a header
+// the driver writes itself (Host, Content-Length, …) in any case; a value with a control
+// character (vertical tab, DEL) is refused, as a line break is. Mutants:
+// quick-duplicate-header-case, quick-driver-headers-lower-only, quick-header-controls-raw.
+func TestQuickHeadersChecked(t *testing.T) {
+	for _, c := range []struct {
+		headers []string
+		want    string // "" = accepted
+	}{
+		{[]string{"Accept: a", "X-Trace: 1\tb"}, ""},
+		{[]string{"accept: a", "Accept: b"}, "given twice"},
+		{[]string{"X-A: 1", "x-a: 2"}, "given twice"},
+		{[]string{"HOST: x"}, "written by the driver"},
+		{[]string{"Content-Length: 0"}, "written by the driver"},
+		{[]string{"Transfer-Encoding: chunked"}, "written by the driver"},
+		{[]string{"X-A: a\vb"}, "control character"},
+		{[]string{"X-A: a\x7fb"}, "control character"},
+		{[]string{"X-A: a\x00b"}, "control character"},
+		{[]string{"X-A: a\r\nX-B: b"}, "line break"},
+	} {
+		err := (&QuickRequest{Headers: c.headers}).validate(true)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("headers %q: %v, want %q", c.headers, err, c.want)
+		}
 	}
 }

@@ -32,16 +32,19 @@ func servedHere(target string) bool {
 	return slices.ContainsFunc(ls, func(l sut.Listener) bool { return l.PID == os.Getpid() })
 }
 
-// sutByPort makes the processes listening on a loopback target's port the system under test
-// when the drive names none (cfg.Resources empty: no --sut-metrics, no server the job started):
-// a user who drives a server on this machine expects its CPU to be the measurement's own, not
-// "other processes", and its CPU and memory in the results' sut section. So are the processes
-// serving the connections those opened on this machine (sut.FindBackends: a split deployment's
-// services host, the database's process for each of its connections). Each is said on the
-// progress line's writer. It returns why none was found when that matters — the target is on
-// this machine, so its server, if it runs, counts as other processes' — and "" otherwise
-// (found, named, served by this process, or a target elsewhere). It runs after the preflight,
-// whose first request makes a server open its connections to its services.
+// sutByPort makes the processes serving a loopback target's port the system under test when
+// the drive names none (cfg.Resources empty: no --sut-metrics, no server the job started): a
+// user who drives a server on this machine expects its CPU to be the measurement's own, not
+// "other processes", and its CPU and memory in the results' sut section. Only a process that
+// accepts the driver's own connection counts, and only the driver's user's (sut.FindServer): a
+// neighbour listening on the same port served nothing, and is said, not counted. So are the
+// processes at the other end of its connections on this machine (sut.Follow: a split
+// deployment's services host, the database's process for each of its connections, the order
+// processors consuming from its broker). Each is said on the progress line's writer. It
+// returns why none was found when that matters — the target is on this machine, so its server,
+// if it runs, counts as other processes' — and "" otherwise (found, named, served by this
+// process, or a target elsewhere). It runs after the preflight, whose first request makes a
+// server open its connections to its services.
 func sutByPort(cfg *Config, target string) (notFound string) {
 	cfg.Resources, notFound = findSUT(cfg.Resources, target, cfg.Progress)
 	return notFound
@@ -54,19 +57,38 @@ func findSUT(resources []sut.Source, target string, progress io.Writer) ([]sut.S
 	if len(resources) > 0 || target == "" {
 		return resources, ""
 	}
-	ls, err := sut.FindListeners("", target)
+	srv, err := sut.FindServer(target, false)
 	if errors.Is(err, sut.ErrNotLocal) {
 		return nil, ""
+	}
+	say := func(format string, a ...any) {
+		if progress != nil {
+			fmt.Fprintf(progress, format+"\n", a...)
+		}
+	}
+	for _, l := range srv.Idle {
+		say("not the system under test: %s, which served none of this driver's connections; its CPU is other processes'", l)
+	}
+	for _, l := range srv.Foreign {
+		say("not the system under test: %s, another user's (name it with --sut-metrics); its CPU is other processes'", l)
 	}
 	if err != nil {
 		return nil, err.Error()
 	}
-	ls = slices.DeleteFunc(ls, func(l sut.Listener) bool { return l.PID == os.Getpid() }) // the driver's own already
-	for _, l := range append(ls, sut.FindBackends("", ls, os.Getpid())...) {
+	ls := slices.DeleteFunc(srv.Serving, func(l sut.Listener) bool { return l.PID == os.Getpid() }) // the driver's own already
+	if len(ls) == 0 && len(srv.Foreign) > 0 {
+		return nil, fmt.Sprintf("the server on the target's port is another user's (%s)", srv.Foreign[0])
+	}
+	var roots []int
+	for _, l := range ls {
+		roots = append(roots, l.PID)
+	}
+	found := append(ls, sut.Follow("", os.Getpid(), roots)...)
+	for _, l := range found {
 		resources = append(resources, l.Source(""))
-		if progress != nil {
-			fmt.Fprintf(progress, "system under test: %s, its CPU counted as the measurement's own\n", l)
-		}
+	}
+	for _, l := range sut.FoundLines(found) {
+		say("system under test: %s", l)
 	}
 	return resources, ""
 }

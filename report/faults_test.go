@@ -111,3 +111,24 @@ func TestReadFaults(t *testing.T) {
 		t.Fatalf("faults from another time: %v", err)
 	}
 }
+
+// TestOverlappingFaultWindowsCountOnce: two faults whose windows overlap (a broker restarted
+// while a tier was down) share seconds; an error in a shared second is one error, so the errors
+// in the windows never exceed what failed there and cannot excuse an error outside them. Here 4
+// errors fall in the shared second and 2 outside every window: the faults rule must fail with 2
+// outside. Mutant: faults-overlap-counted-twice (FaultErrors adds a second once per window).
+func TestOverlappingFaultWindowsCountOnce(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	r := faultRun(t0, map[int]int64{6: 4, 18: 2})
+	r.AddFaults([]Fault{
+		{Name: "SIGKILL web1", Start: t0.Add(5 * time.Second), End: t0.Add(6 * time.Second)},
+		{Name: "restart nats", Start: t0.Add(5500 * time.Millisecond), End: t0.Add(6500 * time.Millisecond)},
+	})
+	if in := r.FaultErrors(); in != 4 {
+		t.Errorf("errors in the windows: %d, want 4 (a second in two windows counted once)", in)
+	}
+	fr := rule(Evaluate(r, DefaultRules()), RuleFaults)
+	if fr.Outcome != RuleFail || !strings.Contains(fr.Detail, "2 errors outside the windows") {
+		t.Errorf("faults rule %+v: want it failed with 2 errors outside the windows", fr)
+	}
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,7 +74,7 @@ func TestSUTFoundAndNotFoundSaid(t *testing.T) {
 	r.Machine = m
 	var b strings.Builder
 	r.WriteSummary(&b)
-	want := "\nsystem under test: tradebench (pid 1234), listening on 127.0.0.1:8080 — found by its port, its CPU counted as the measurement's own\n"
+	want := "\nsystem under test: tradebench (pid 1234), listening on 127.0.0.1:8080 — found by its port, its CPU (1.50 cores) counted as the measurement's own\n"
 	if !strings.Contains(b.String(), want) || strings.Count(b.String(), "system under test:") != 1 {
 		t.Errorf("summary lacks %q once:\n%s", want, b.String())
 	}
@@ -88,6 +89,64 @@ func TestSUTFoundAndNotFoundSaid(t *testing.T) {
 	for _, x := range Evaluate(r, DefaultRules()).Rules {
 		if x.Rule == RuleOther && (x.Outcome != RulePass || strings.Contains(x.Detail, "not counted")) {
 			t.Errorf("quiet, server not found: %+v", x)
+		}
+	}
+}
+
+// A drive through a test bed finds a dozen database backends and the order processors: the
+// summary says each group in one line, with why it was counted and its CPU — not one line a
+// process; the system under test's CPU is said by process beside the server's, and so is the
+// capacity's.
+// Mutant (scripts/mutants.d/report-found-ungrouped): one line a process — 19 lines.
+func TestSUTFoundGroupedByName(t *testing.T) {
+	m := &Machine{Cores: 2, BusyCores: 1.9, OwnCores: 1.8, OtherCores: 0.1, OtherShare: 0.05,
+		Own: []MachineProcess{{Name: "tradebench", PID: 10, Cores: 1.0}}}
+	for i := range 17 {
+		m.Own = append(m.Own, MachineProcess{Name: "postgres", PID: 100 + i, Cores: 0.05, Listen: "127.0.0.1:5432", From: 10, Role: RoleBackend})
+	}
+	m.Own = append(m.Own, MachineProcess{Name: "tradebench", PID: 200, Cores: 0.1, Listen: "127.0.0.1:4222", From: 10, Role: RoleClient},
+		MachineProcess{Name: "tradebench", PID: 201, Cores: 0.1, Listen: "127.0.0.1:4222", From: 10, Role: RoleClient})
+	lines := m.SUTFound()
+	want := []string{
+		"system under test: postgres ×17 at 127.0.0.1:5432 — backends of tradebench (pid 10)'s own connections, their CPU (0.85 cores) counted as the measurement's own",
+		"system under test: tradebench ×2 at 127.0.0.1:4222 — clients of tradebench (pid 10), their CPU (0.20 cores) counted as the measurement's own",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	r := healthy()
+	r.Machine = m
+	r.SUT = &SUT{Processes: []SUTProcess{
+		{Name: "tradebench", PID: 10, Series: []ResourcePoint{{T: 1, CPUCores: 1.0}, {T: 2, CPUCores: 1.2}}},
+		{Name: "postgres ×17", Listen: "127.0.0.1:5432", From: 10, Role: RoleBackend, Series: []ResourcePoint{{T: 1, CPUCores: 0.8}, {T: 2, CPUCores: 0.8}}},
+	}}
+	r.Phases.RampUpSeconds, r.SteadySeconds = 0, 2
+	var b strings.Builder
+	r.WriteSummary(&b)
+	if want := "\nsystem under test CPU: 1.90 cores (tradebench 1.10, postgres ×17 0.80)\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
+}
+
+// A machine measured quiet — no other process took anything (0 %) — passes the machine rule:
+// it was measured, unlike a run with no /proc. And in a distributed run, driver_cpu is judged
+// on the busiest agent wherever it is listed: a saturated agent listed first fails the run.
+// Mutants (scripts/mutants.d): validity-quiet-machine-unmeasured (worst <= 0 taken as not
+// measured), validity-agents-last (the last agent judged, not the busiest).
+func TestQuietMachineAndBusiestAgent(t *testing.T) {
+	r := healthy()
+	r.Machine = &Machine{Cores: 2, BusyCores: 0.5, OwnCores: 0.5, OtherCores: 0, OtherShare: 0}
+	for _, x := range Evaluate(r, DefaultRules()).Rules {
+		if x.Rule == RuleOther && (x.Outcome != RulePass || strings.Contains(x.Detail, "not measured")) {
+			t.Errorf("a quiet machine: %+v", x)
+		}
+	}
+	hot, cool := 0.97, 0.2
+	r = healthy()
+	r.Agents = []AgentResult{{Name: "a1", State: AgentDone, DriverCPU: &hot}, {Name: "a2", State: AgentDone, DriverCPU: &cool}}
+	for _, x := range Evaluate(r, DefaultRules()).Rules {
+		if x.Rule == RuleDriverCPU && (x.Outcome != RuleFail || !strings.Contains(x.Detail, "agent a1's driver")) {
+			t.Errorf("a saturated agent listed first: %+v", x)
 		}
 	}
 }

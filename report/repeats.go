@@ -151,7 +151,7 @@ func DefaultLabel(r *Results) string {
 	if r.Scenario != "" {
 		parts = []string{r.Scenario}
 	}
-	if r.Settings.Mode != "" {
+	if r.Settings.Mode != "" && r.Settings.Mode != parts[len(parts)-1] { // quick mode's scenario is "quick" too
 		parts = append(parts, r.Settings.Mode)
 	}
 	switch {

@@ -48,7 +48,7 @@ type Results struct {
 
 	Hits        int64            `json:"hits"` // HTTP requests (redirects are hits), measured window
 	HitsPerSec  float64          `json:"hits_per_sec"`
-	Bytes       int64            `json:"bytes"` // response bytes received, measured window
+	Bytes       int64            `json:"bytes"` // response body bytes received (not headers: wrk counts those too), measured window
 	BytesPerSec float64          `json:"bytes_per_sec"`
 	StatusCodes map[string]int64 `json:"status_codes"`
 	Errors      []ErrorGroup     `json:"errors"`
@@ -198,9 +198,13 @@ type PeakSearch struct {
 	PeakSUTCPU float64 `json:"peak_sut_cpu,omitempty"`
 	// Seconds is the search's wall time, the confirming run included.
 	Seconds float64 `json:"seconds,omitempty"`
-	// PeakTPSHalf is the half-width of the 95 % confidence interval of PeakTPS (batch means of
-	// the confirming run's per-second throughput): the capacity is PeakTPS ± PeakTPSHalf.
+	// PeakTPSHalf is the half-width of the 95 % confidence interval of the confirming run's
+	// throughput (batch means of its per-second series): the noise of one measurement at one
+	// load, not the capacity's uncertainty — Interval is that.
 	PeakTPSHalf float64 `json:"peak_tps_half,omitempty"`
+	// Interval is where a second search of the same build on the same machine lands (nil in
+	// results written before it was stated, and when the search did not confirm a peak).
+	Interval *CapacityInterval `json:"interval,omitempty"`
 	// Limit names what limited the capacity (server CPU, the p90 bound, errors, the driver's
 	// CPU, other processes on the machine…); LimitWhy says what showed it.
 	Limit    string `json:"limit,omitempty"`

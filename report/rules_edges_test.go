@@ -140,3 +140,48 @@ func TestLatencySeriesSkipIdleSeconds(t *testing.T) {
 		t.Errorf("tps series %v: want all 6 steady seconds", tps)
 	}
 }
+
+// The steady-state rule compares the parts of the window by their rates: 16 s of a flat 1,000
+// tps cut into 3 parts holds 6, 5 and 5 seconds, and a flat run varies by nothing.
+// Mutant validity-steady-by-sums: the parts compared by their sums (6,000 against 5,000: an
+// 11 % variation), and under a 5 % bound the flat run judged unsteady.
+func TestSteadyPartsComparedByRates(t *testing.T) {
+	r := healthy()
+	r.Series = nil
+	for i := 1; i <= 16; i++ {
+		r.Series = append(r.Series, SeriesPoint{Second: i, Phase: "steady", TPS: 1000})
+	}
+	r.Total.Pass, r.Total.Count, r.SteadySeconds = 16000, 16000, 16
+	cv, bins := SteadyVariation(r)
+	if bins != 3 || cv > 1e-9 {
+		t.Fatalf("a flat 1,000 tps over 16 s: cv %.4f over %d parts, want 0 over 3", cv, bins)
+	}
+	rules := DefaultRules()
+	rules.MaxTPSVariation = 0.05
+	if got := outcome(Evaluate(r, rules), RuleSteady); got != RulePass {
+		t.Errorf("a flat run under a 5 %% bound: %s, want pass", got)
+	}
+}
+
+// A capacity search that stops at its maximum load without a knee has no knee to measure twice:
+// its capacity_search rule passes, and says what limited it.
+// Mutant validity-search-max-not-checked: the rule "not checked" for any search that measured
+// nothing again, the one stopped at its maximum too.
+func TestSearchAtItsMaximumPasses(t *testing.T) {
+	r := healthy()
+	r.Peak = &PeakSearch{PeakUsers: 400, PeakTPS: 400, StopWhy: "reached the maximum of 400 users still rising: the knee is beyond it",
+		Limit: "the search's maximum load", LimitWhy: "throughput still rose at the maximum of 400 users",
+		Steps: []PeakStep{{Step: 1, Users: 100, Phase: "grow", Good: true}, {Step: 2, Users: 200, Phase: "grow", Good: true},
+			{Step: 3, Users: 400, Phase: "grow", Good: true}, {Step: 4, Users: 400, Phase: "confirm"}}}
+	v := Evaluate(r, DefaultRules())
+	for _, rr := range v.Rules {
+		if rr.Rule != RuleSearch {
+			continue
+		}
+		if rr.Outcome != RulePass || !strings.Contains(rr.Detail, "limited by the search's maximum load: throughput still rose at the maximum of 400 users") {
+			t.Errorf("capacity_search %s: %s; want pass, naming its limit", rr.Outcome, rr.Detail)
+		}
+		return
+	}
+	t.Fatalf("no capacity_search rule: %s", v.VerdictLine())
+}

@@ -35,9 +35,12 @@ type SUTProcess struct {
 	// Listen is the address the process was found listening on: the server of a drive's
 	// loopback target, found by its port because the drive named none (drive --sut-metrics).
 	Listen string `json:"listen,omitempty"`
-	// From is, for a process found serving a connection the system under test opened on this
-	// machine (its services host, its database's), the pid that opened it.
+	// From is, for a process found by the system under test's connections on this machine, the
+	// pid it was reached from: the one whose connection it serves (its services host, its
+	// database's), or the one serving its connection (a client); Role which (RoleBackend,
+	// RoleClient; empty for the server found by its port).
 	From         int     `json:"from,omitempty"`
+	Role         string  `json:"role,omitempty"`
 	CPUSeconds   float64 `json:"cpu_seconds"` // CPU time used during the run
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	// Series is one point a second since the run started.
@@ -233,9 +236,12 @@ type MachineProcess struct {
 	// Listen is the address an own process was found listening on: the system under test,
 	// found by its loopback target's port.
 	Listen string `json:"listen,omitempty"`
-	// From is, for a process found serving a connection the system under test opened (its
-	// services host, its database's), the pid that opened it.
-	From int `json:"from,omitempty"`
+	// From is, for a process found by the system under test's connections, the pid it was
+	// reached from: the one whose connection it serves (its services host, its database's), or
+	// the one serving its connection (a client); Role which (RoleBackend, RoleClient; empty for
+	// the server found by its port).
+	From int    `json:"from,omitempty"`
+	Role string `json:"role,omitempty"`
 }
 
 // String is the process as the verdict names it: "stress (pid 4242) 0.97 cores".
@@ -247,29 +253,104 @@ func (p MachineProcess) String() string {
 }
 
 // SUTFound are the lines that say which processes were counted as the system under test
-// because they listen on the drive's loopback target's port: "system under test: tradebench
-// (pid 1234), listening on 127.0.0.1:8080 — found by its port, its CPU counted as the
-// measurement's own".
+// because they were found by its port or its connections, grouped by name, role and the
+// process they were reached from: "system under test: tradebench (pid 1234), listening on
+// 127.0.0.1:8080 — found by its port, its CPU (0.41 cores) counted as the measurement's own",
+// "system under test: postgres ×17 at 127.0.0.1:5432 — backends of tradebench (pid 1234)'s own
+// connections, their CPU (0.80 cores) counted as the measurement's own". A drive through a
+// test bed finds a dozen database backends; one line says them all.
 func (m *Machine) SUTFound() []string {
 	var out []string
-	for _, p := range m.Own {
-		if p.Listen != "" {
-			out = append(out, "system under test: "+FoundProcess(p.Name, p.PID, p.Listen, p.From)+", its CPU counted as the measurement's own")
-		}
+	for _, l := range FoundLines(m.Own, true) {
+		out = append(out, "system under test: "+l)
 	}
 	return out
 }
 
-// FoundProcess names a process found as the system under test: "tradebench (pid 1234),
-// listening on 127.0.0.1:8080 — found by its port", or for one serving a connection the system
-// under test opened, "postgres (pid 77), listening on 127.0.0.1:5432 — serving a connection from
-// pid 1234".
-func FoundProcess(name string, pid int, listen string, from int) string {
-	how := "found by its port"
-	if from > 0 {
-		how = fmt.Sprintf("serving a connection from pid %d", from)
+// FoundLines are the processes found as the system under test (those of ps with Listen set),
+// one line for each group of one name, role, address and process reached from: "tradebench
+// (pid 1234), listening on 127.0.0.1:8080 — found by its port", "postgres ×17 at
+// 127.0.0.1:5432 — backends of tradebench (pid 1234)'s own connections", each ending "its CPU
+// counted as the measurement's own" (with cores: "its CPU (0.41 cores) counted…"). The names
+// of the pids reached from are looked up in ps.
+func FoundLines(ps []MachineProcess, cores bool) []string {
+	type key struct {
+		name, role, listen string
+		from               int
 	}
-	return fmt.Sprintf("%s (pid %d), listening on %s — %s", name, pid, listen, how)
+	var order []key
+	groups := map[key][]MachineProcess{}
+	names := map[int]string{}
+	for _, p := range ps {
+		names[p.PID] = p.Name
+		if p.Listen == "" {
+			continue
+		}
+		k := key{p.Name, p.Role, p.Listen, p.From}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], p)
+	}
+	cpu := func(c float64) string {
+		if !cores {
+			return ""
+		}
+		return fmt.Sprintf(" (%.2f cores)", c)
+	}
+	var out []string
+	for _, k := range order {
+		g := groups[k]
+		var sum float64
+		for _, p := range g {
+			sum += p.Cores
+		}
+		if len(g) == 1 {
+			p := g[0]
+			out = append(out, FoundProcess(p.Name, p.PID, p.Listen, p.From, p.Role)+", its CPU"+cpu(sum)+" counted as the measurement's own")
+			continue
+		}
+		from := fmt.Sprintf("pid %d", k.from)
+		if n := names[k.from]; n != "" {
+			from = fmt.Sprintf("%s (pid %d)", n, k.from)
+		}
+		why := "found by its port"
+		switch {
+		case k.role == RoleBackend:
+			why = "backends of " + from + "'s own connections"
+		case k.role == RoleClient:
+			why = "clients of " + from
+		case k.from > 0:
+			why = "serving the connections of " + from
+		}
+		out = append(out, fmt.Sprintf("%s ×%d at %s — %s, their CPU%s counted as the measurement's own", k.name, len(g), k.listen, why, cpu(sum)))
+	}
+	return out
+}
+
+// The roles of a process found as the system under test by its connections (MachineProcess.Role,
+// SUTProcess.Role): it serves a connection the system under test opened (its services host, the
+// database's process for that connection), or it opened one into the system under test (an
+// order processor consuming from its broker). Empty for the server found by its port.
+const (
+	RoleBackend = "backend"
+	RoleClient  = "client"
+)
+
+// FoundProcess names a process found as the system under test: "tradebench (pid 1234),
+// listening on 127.0.0.1:8080 — found by its port"; for one serving a connection the system
+// under test opened, "postgres (pid 77), listening on 127.0.0.1:5432 — serving a connection from
+// pid 1234"; for a client, "orders (pid 88), connected to 127.0.0.1:4222 — a client of pid 77".
+func FoundProcess(name string, pid int, listen string, from int, role string) string {
+	switch {
+	case role == RoleClient:
+		return fmt.Sprintf("%s (pid %d), connected to %s — a client of pid %d", name, pid, listen, from)
+	case role == RoleBackend:
+		return fmt.Sprintf("%s (pid %d), listening on %s — serving a connection from pid %d", name, pid, listen, from)
+	case from > 0:
+		return fmt.Sprintf("%s (pid %d), listening on %s — serving the driver's connections (pid %d)", name, pid, listen, from)
+	}
+	return fmt.Sprintf("%s (pid %d), listening on %s — found by its port", name, pid, listen)
 }
 
 // Line is the machine section in one line, as the summary prints it: "2 cores, busy 1.93

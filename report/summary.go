@@ -54,7 +54,7 @@ func (r *Results) WriteSummary(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	if r.Hits > 0 { // workloads that make no HTTP requests (XML Mark, gRPC) have no hits to show
-		fmt.Fprintf(w, "hits: %d (%.1f/s)  bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
+		fmt.Fprintf(w, "hits: %d (%.1f/s)  body bytes: %s (%s/s)  ", r.Hits, r.HitsPerSec, FormatBytes(float64(r.Bytes)), FormatBytes(r.BytesPerSec))
 	}
 	fmt.Fprintf(w, "error rate: %.4f%%", 100*r.ErrorRate())
 	if r.Dropped > 0 || r.Late > 0 || r.Settings.Model == ModelOpen {
@@ -66,6 +66,11 @@ func (r *Results) WriteSummary(w io.Writer) {
 		for _, l := range m.SUTFound() {
 			fmt.Fprintln(w, l)
 		}
+	}
+	if parts := SUTParts(r); len(parts) > 1 {
+		// the server beside its database (or its other tiers), over the measured window
+		total, _ := SUTCPU(r)
+		fmt.Fprintf(w, "system under test CPU: %.2f cores (%s)\n", total, partsText(parts))
 	}
 	if len(r.StatusCodes) > 0 {
 		codes := make([]string, 0, len(r.StatusCodes))

@@ -531,12 +531,24 @@ func ruleSearch(res *Results) RuleResult {
 // SUTCPU is the system under test's CPU in cores, summed over its processes and averaged over
 // the measured window; false when the results have no sut section.
 func SUTCPU(res *Results) (float64, bool) {
+	parts := SUTParts(res)
+	total := 0.0
+	for _, p := range parts {
+		total += p.Cores
+	}
+	return total, len(parts) > 0
+}
+
+// SUTParts is the system under test's CPU by process (or group: "postgres ×17", its database's
+// backends), each averaged over the measured window, in the sut section's order; a process
+// with no sample in the window is left out.
+func SUTParts(res *Results) []MachineProcess {
 	if res.SUT == nil || len(res.SUT.Processes) == 0 {
-		return 0, false
+		return nil
 	}
 	from := res.Phases.RampUpSeconds
 	to := from + res.SteadySeconds
-	total, seen := 0.0, false
+	var out []MachineProcess
 	for _, p := range res.SUT.Processes {
 		var sum float64
 		var n int
@@ -548,11 +560,19 @@ func SUTCPU(res *Results) (float64, bool) {
 			}
 		}
 		if n > 0 {
-			total += sum / float64(n)
-			seen = true
+			out = append(out, MachineProcess{Name: p.Name, PID: p.PID, Cores: sum / float64(n), Listen: p.Listen, From: p.From, Role: p.Role})
 		}
 	}
-	return total, seen
+	return out
+}
+
+// partsText is SUTParts as the summary says them: "tradebench 1.08, postgres ×17 0.80".
+func partsText(parts []MachineProcess) string {
+	each := make([]string, len(parts))
+	for i, x := range parts {
+		each[i] = fmt.Sprintf("%s %.2f", x.Name, x.Cores)
+	}
+	return strings.Join(each, ", ")
 }
 
 // sutCores is the cores the server could use: the rule's setting, else the measuring

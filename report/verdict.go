@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strings"
 )
 
@@ -92,22 +92,27 @@ func (r *Results) writeVerdict(w io.Writer) {
 			at = fmt.Sprintf("%g iterations/s", p.PeakRate)
 		}
 		cpu := fmt.Sprintf("server CPU %.2f cores", p.PeakSUTCPU)
+		if parts := SUTParts(r); len(parts) > 1 {
+			// the server beside its database: how much of the machine each took at the knee
+			cpu += " (" + partsText(parts) + ")"
+		}
 		if r.SUT == nil {
 			cpu = "server CPU not measured (drive --sut-metrics)"
 		}
-		fmt.Fprintf(w, "capacity: %s tps at %s, p90 %s ms, %s (search: %d steps in %.0fs; %s)\n",
-			p.Capacity(), at, FormatMs(p.PeakP90Ms), cpu, len(p.Steps), p.Seconds, p.StopWhy)
+		what := "capacity"
+		if c, ok := CapacityOf(r); ok && len(c.Searches) > 1 {
+			// a repeated run: the median over its searches first, then the last search's own
+			fmt.Fprintf(w, "capacity: %s tps, the median of %d searches (%.0f – %.0f)\n", c.Interval(), len(c.Searches), slices.Min(c.Searches), slices.Max(c.Searches))
+			fmt.Fprintf(w, "  %s\n", c.NextLine())
+			what = "last search"
+		}
+		fmt.Fprintf(w, "%s: %s tps at %s, p90 %s ms, %s (search: %d steps in %.0fs; %s)\n",
+			what, p.Capacity(), at, FormatMs(p.PeakP90Ms), cpu, len(p.Steps), p.Seconds, p.StopWhy)
+		if l := p.IntervalLine(); l != "" {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 		if p.Limit != "" {
 			fmt.Fprintf(w, "limited by: %s (%s)\n", p.Limit, p.LimitWhy)
 		}
 	}
-}
-
-// Capacity is the capacity as printed: "936 ± 21" with its 95 % interval, "936.0" without one
-// (results written before the interval was measured).
-func (p *PeakSearch) Capacity() string {
-	if p.PeakTPSHalf > 0 {
-		return fmt.Sprintf("%.0f ± %.0f", p.PeakTPS, math.Ceil(p.PeakTPSHalf))
-	}
-	return fmt.Sprintf("%.1f", p.PeakTPS)
 }

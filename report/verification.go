@@ -45,17 +45,23 @@ const VerificationSchemaVersion = 1
 type VerificationLevel struct {
 	Number  int    `json:"number"`
 	Name    string `json:"name"`
-	Outcome string `json:"outcome"` // CheckPass, CheckFail, or CheckSkip when every check was skipped
+	Outcome string `json:"outcome"` // CheckPass, CheckFail, CheckUnreadable, or CheckSkip when every check was skipped
 	Passed  int    `json:"passed"`
 	Failed  int    `json:"failed"`
 	Skipped int    `json:"skipped"`
+	// Unreadable counts the checks whose page verify could not read.
+	Unreadable int `json:"unreadable,omitempty"`
 }
 
 // A check's outcome.
 const (
 	CheckPass = "pass"
 	CheckFail = "fail"
-	CheckSkip = "skip" // the target cannot support it (no JSF, no REST quotes) or a check it needs failed
+	CheckSkip = "skip" // the rule cannot apply: the target does not offer it (no JSF), or a fact it needs is missing
+	// CheckUnreadable: a page did not show what the check looked for in any layout verify
+	// reads. It is no verdict that the target is wrong — the problem may be verify's reader —
+	// but the level is not certified while a check of it could not be made.
+	CheckUnreadable = "unreadable"
 )
 
 // Check is one named rule and what it observed.
@@ -63,7 +69,8 @@ type Check struct {
 	ID    string `json:"id"`    // level.rule, e.g. "business.commission"
 	Level int    `json:"level"` // the number of its level
 	Rule  string `json:"rule"`  // what must hold, in a sentence
-	// Outcome is CheckPass, CheckFail or CheckSkip; Reason says why it failed or was skipped.
+	// Outcome is CheckPass, CheckFail, CheckUnreadable or CheckSkip; Reason says why it
+	// failed, could not be read or was skipped.
 	Outcome    string     `json:"outcome"`
 	Reason     string     `json:"reason,omitempty"`
 	DurationMs float64    `json:"duration_ms"`
@@ -97,16 +104,21 @@ func (v *Verification) Record(c Check, start time.Time, progress io.Writer) bool
 	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	v.Checks = append(v.Checks, c)
 	if progress != nil {
-		fmt.Fprintf(progress, "%-4s %-28s %s\n", strings.ToUpper(c.Outcome), c.ID, c.Reason)
+		fmt.Fprintf(progress, "%-10s %-28s %s\n", strings.ToUpper(c.Outcome), c.ID, c.Reason)
 	}
 	return c.Outcome == CheckPass
 }
 
 // Failed lists the ids of the checks that failed, in order.
-func (v *Verification) Failed() []string {
+func (v *Verification) Failed() []string { return v.withOutcome(CheckFail) }
+
+// Unreadable lists the ids of the checks whose pages verify could not read, in order.
+func (v *Verification) Unreadable() []string { return v.withOutcome(CheckUnreadable) }
+
+func (v *Verification) withOutcome(outcome string) []string {
 	var out []string
 	for _, c := range v.Checks {
-		if c.Outcome == CheckFail {
+		if c.Outcome == outcome {
 			out = append(out, c.ID)
 		}
 	}
@@ -131,6 +143,11 @@ func (v *Verification) Judge(names []string) {
 		case CheckFail:
 			l.Failed++
 			l.Outcome = CheckFail
+		case CheckUnreadable:
+			l.Unreadable++
+			if l.Outcome != CheckFail {
+				l.Outcome = CheckUnreadable
+			}
 		default:
 			l.Skipped++
 		}
@@ -158,13 +175,36 @@ func (v *Verification) Headline() string {
 	}
 	var failedLevels []string
 	for _, l := range v.Levels {
-		if l.Outcome == CheckFail {
+		if l.Outcome == CheckFail || l.Outcome == CheckUnreadable {
 			failedLevels = append(failedLevels, l.Name)
 		}
 	}
-	return fmt.Sprintf("not conformant: DayTrader-compatible to level %d of %d (%s failed: %s)", v.Level, len(v.Levels),
-		strings.Join(failedLevels, ", "), strings.Join(v.Failed(), ", "))
+	var what []string
+	if f := v.Failed(); len(f) > 0 {
+		what = append(what, "failed: "+strings.Join(f, ", "))
+	}
+	if u := v.Unreadable(); len(u) > 0 {
+		what = append(what, "could not be read: "+strings.Join(u, ", "))
+	}
+	if len(what) == 0 {
+		what = append(what, "nothing checked")
+	}
+	return fmt.Sprintf("not conformant: DayTrader-compatible to level %d of %d (%s %s)", v.Level, len(v.Levels),
+		strings.Join(failedLevels, ", "), strings.Join(what, "; "))
 }
+
+// Unreachable is the error of a verification that could not be made at all: the target did
+// not answer (nothing listening, a wrong host). It is no verdict on an implementation.
+type Unreachable struct {
+	Target string
+	Err    error
+}
+
+func (e *Unreachable) Error() string {
+	return fmt.Sprintf("cannot verify %s: it does not answer (%v)", e.Target, e.Err)
+}
+
+func (e *Unreachable) Unwrap() error { return e.Err }
 
 // NotConformant is the error of a verification that found a failed check (its own exit status
 // in the command's table).
@@ -183,44 +223,64 @@ func (v *Verification) Err() error {
 	return &NotConformant{Target: dsn.Redact(v.Target), Headline: v.Headline()}
 }
 
-// WriteSummary prints the verification for a terminal: every check's outcome, the evidence of
-// each failure, the levels and the headline last.
+// WriteSummary prints the verification for a terminal: the headline first, then every check
+// once with its outcome, the evidence of each that failed or could not be read, the levels,
+// and the count of each outcome.
 func (v *Verification) WriteSummary(w io.Writer) {
+	fmt.Fprintln(w, v.Headline())
 	level := 0
+	counts := map[string]int{}
 	for _, c := range v.Checks {
+		counts[c.Outcome]++
 		if c.Level != level {
 			level = c.Level
 			if level >= 1 && level <= len(v.Levels) {
 				fmt.Fprintf(w, "\nlevel %d: %s\n", level, v.Levels[level-1].Name)
 			}
 		}
-		fmt.Fprintf(w, "  %-4s %-28s %s\n", strings.ToUpper(c.Outcome), c.ID, c.Rule)
+		fmt.Fprintf(w, "  %-10s %-28s %s\n", strings.ToUpper(c.Outcome), c.ID, c.Rule)
 		if c.Reason != "" && c.Outcome != CheckPass {
-			fmt.Fprintf(w, "       %s\n", c.Reason)
+			fmt.Fprintf(w, "             %s\n", c.Reason)
 		}
-		if c.Outcome == CheckFail {
+		if c.Outcome == CheckFail || c.Outcome == CheckUnreadable {
 			for _, e := range c.Evidence {
-				fmt.Fprintf(w, "       request:  %s\n", e.Request)
+				fmt.Fprintf(w, "             request:  %s\n", e.Request)
 				if e.Status != 0 {
-					fmt.Fprintf(w, "       status:   %d\n", e.Status)
+					fmt.Fprintf(w, "             status:   %d\n", e.Status)
 				}
 				if e.Expected != "" {
-					fmt.Fprintf(w, "       expected: %s\n", e.Expected)
+					label := "expected:"
+					if c.Outcome == CheckUnreadable {
+						label = "looked for:"
+					}
+					fmt.Fprintf(w, "             %-9s %s\n", label, e.Expected)
 				}
 				if e.Got != "" {
-					fmt.Fprintf(w, "       got:      %s\n", e.Got)
+					fmt.Fprintf(w, "             got:      %s\n", e.Got)
 				}
 				if e.Excerpt != "" {
-					fmt.Fprintf(w, "       excerpt:  %s\n", e.Excerpt)
+					fmt.Fprintf(w, "             excerpt:  %s\n", e.Excerpt)
 				}
 			}
 		}
 	}
 	fmt.Fprintln(w)
 	for _, l := range v.Levels {
-		fmt.Fprintf(w, "level %d %-22s %s (%d passed, %d failed, %d skipped)\n", l.Number, l.Name, strings.ToUpper(l.Outcome), l.Passed, l.Failed, l.Skipped)
+		fmt.Fprintf(w, "level %d %-22s %s (%d passed, %d failed, %d unreadable, %d skipped)\n", l.Number, l.Name,
+			strings.ToUpper(l.Outcome), l.Passed, l.Failed, l.Unreadable, l.Skipped)
 	}
-	fmt.Fprintln(w, v.Headline())
+	fmt.Fprintf(w, "%d checks: %d passed, %d failed, %d unreadable, %d skipped\n", len(v.Checks),
+		counts[CheckPass], counts[CheckFail], counts[CheckUnreadable], counts[CheckSkip])
+	if counts[CheckUnreadable] > 0 {
+		fmt.Fprintln(w, "unreadable: a page did not show what a check looked for in any layout verify reads; the target may be right and verify's reader wrong (the evidence shows what was looked for and the page)")
+	}
+}
+
+// WriteJSON writes the verification as indented JSON.
+func (v *Verification) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // WriteFile writes the verification as indented JSON, atomically, as Results.WriteFile.
@@ -251,6 +311,7 @@ type junitSuites struct {
 	Name    string       `xml:"name,attr"`
 	Tests   int          `xml:"tests,attr"`
 	Fails   int          `xml:"failures,attr"`
+	Errors  int          `xml:"errors,attr"`
 	Skipped int          `xml:"skipped,attr"`
 	Time    float64      `xml:"time,attr"`
 	Suites  []junitSuite `xml:"testsuite"`
@@ -260,6 +321,7 @@ type junitSuite struct {
 	Name    string      `xml:"name,attr"`
 	Tests   int         `xml:"tests,attr"`
 	Fails   int         `xml:"failures,attr"`
+	Errors  int         `xml:"errors,attr"`
 	Skipped int         `xml:"skipped,attr"`
 	Time    float64     `xml:"time,attr"`
 	Cases   []junitCase `xml:"testcase"`
@@ -270,7 +332,9 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      float64       `xml:"time,attr"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"` // a page verify could not read
+
+	Skipped *junitMessage `xml:"skipped,omitempty"`
 }
 
 type junitMessage struct {
@@ -288,14 +352,17 @@ func (v *Verification) WriteJUnit(w io.Writer) error {
 				continue
 			}
 			tc := junitCase{Name: c.ID, ClassName: "verify." + strings.ReplaceAll(l.Name, " ", "_"), Time: c.DurationMs / 1000}
+			var b strings.Builder
+			for _, e := range c.Evidence {
+				fmt.Fprintf(&b, "request: %s\nstatus: %d\nexpected: %s\ngot: %s\nexcerpt: %s\n\n", e.Request, e.Status, e.Expected, e.Got, e.Excerpt)
+			}
 			switch c.Outcome {
 			case CheckFail:
-				var b strings.Builder
-				for _, e := range c.Evidence {
-					fmt.Fprintf(&b, "request: %s\nstatus: %d\nexpected: %s\ngot: %s\nexcerpt: %s\n\n", e.Request, e.Status, e.Expected, e.Got, e.Excerpt)
-				}
 				tc.Failure = &junitMessage{Message: c.Rule + ": " + c.Reason, Text: b.String()}
 				s.Fails++
+			case CheckUnreadable:
+				tc.Error = &junitMessage{Message: "unreadable: " + c.Reason, Text: b.String()}
+				s.Errors++
 			case CheckSkip:
 				tc.Skipped = &junitMessage{Message: c.Reason}
 				s.Skipped++
@@ -306,6 +373,7 @@ func (v *Verification) WriteJUnit(w io.Writer) error {
 		}
 		out.Tests += s.Tests
 		out.Fails += s.Fails
+		out.Errors += s.Errors
 		out.Skipped += s.Skipped
 		out.Time += s.Time
 		out.Suites = append(out.Suites, s)
@@ -330,6 +398,7 @@ type VerificationSummary struct {
 	Levels     int      `json:"levels"`
 	Headline   string   `json:"headline"`
 	Failed     []string `json:"failed,omitempty"`
+	Unreadable []string `json:"unreadable,omitempty"`
 	// Forced: the target was measured although it was not conformant (--verify-force).
 	Forced bool      `json:"forced,omitempty"`
 	At     time.Time `json:"at"`
@@ -338,7 +407,7 @@ type VerificationSummary struct {
 // Summary is the verification as a run's results carry it.
 func (v *Verification) Summary() *VerificationSummary {
 	return &VerificationSummary{Conformant: v.Conformant, Level: v.Level, Levels: len(v.Levels),
-		Headline: v.Headline(), Failed: v.Failed(), At: v.EndedAt}
+		Headline: v.Headline(), Failed: v.Failed(), Unreadable: v.Unreadable(), At: v.EndedAt}
 }
 
 // Line is the verification as a results header shows it: the headline, and when the target was

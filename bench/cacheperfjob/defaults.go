@@ -1,13 +1,17 @@
 package cacheperfjob
 
-import "time"
+import (
+	"time"
+
+	"github.com/tradebench/tradebench/cacheperf"
+)
 
 // Defaults of a sweep, at the scale of the original kit's runs (the command line starts from
-// these).
+// these). The items and the cache are the application's own defaults, defined there once.
 const (
-	DefaultItemSize     = 500 << 10 // blob bytes per item: the original kit's 500 KB images
-	DefaultCacheSize    = 1 << 30   // the in-memory cache's byte budget
-	DefaultThreads      = 40        // client threads, closed model, no think time
+	DefaultItemSize     = cacheperf.DefaultItemSize  // blob bytes per item: the original kit's 500 KB images
+	DefaultCacheSize    = cacheperf.DefaultCacheSize // the in-memory cache's byte budget
+	DefaultThreads      = 40                         // client threads, closed model, no think time
 	DefaultWarmup       = 10 * time.Second
 	DefaultSteady       = 30 * time.Second
 	DefaultOtherWorkMix = 60 // percent of threads on the other-work page in the mix

@@ -261,6 +261,12 @@ func Run(ctx context.Context, cfg Config) (*report.Results, error) {
 		// The monolith runs in this process, beside the driver: its CPU and memory include the
 		// driver's, and the name says so (see docs/guide.md, "Resources of the system under test").
 		dc.Resources = append(dc.Resources, sut.Self(SelfName))
+		if !strings.HasPrefix(db, "sqlite:") {
+			// a database server on this machine: the processes serving the monolith's own
+			// connections (PostgreSQL's backends) are the system under test's too, their CPU
+			// beside the monolith's (the machine reading follows them from this process)
+			dc.Resources = append(dc.Resources, sut.FollowSelf())
+		}
 		// Repeated runs each start from the loaded data set: the orders of the run before are
 		// completed, then the database is reset under the running server.
 		dc.BetweenRepeats = func(ctx context.Context, run int) error {

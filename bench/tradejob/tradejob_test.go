@@ -257,3 +257,41 @@ func TestBuiltinScenariosSizeThemselves(t *testing.T) {
 		t.Errorf("users=500000 against 1,000 accounts: %v", err)
 	}
 }
+
+// TestDriveSizesToARemoteWebTier: a drive against a web tier without a database (the test bed's
+// behind its load balancer, the split deployment's) sizes its scenario from the services host's
+// data set that the web tier reports, as against the monolith: no --set users=… --set quotes=….
+// Mutant: driver-access-data-set-ignored (the preflight reads only config.json's store).
+func TestDriveSizesToARemoteWebTier(t *testing.T) {
+	dir := t.TempDir()
+	bc := server.DefaultConfig()
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = 300, 70
+	bc.Roles, bc.DB, bc.LoadIfEmpty = server.Roles{BSL: true}, "sqlite:"+filepath.Join(dir, "st.db"), &spec
+	bc.BSLListen, bc.BSLGRPCListen, bc.Orders.WorkDir = "127.0.0.1:0", "127.0.0.1:0", dir
+	bc.ServiceToken = "remote-web-tier-test-token-0123456789"
+	bsl, err := server.Start(context.Background(), bc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bsl.Close()
+	wc := server.DefaultConfig()
+	wc.Roles, wc.DB, wc.Listen = server.Roles{Web: true}, "", "127.0.0.1:0"
+	wc.Access, wc.BSL, wc.ServiceToken = remote.REST, bsl.Host().Info().HTTPAddr, bc.ServiceToken
+	w, err := server.Start(context.Background(), wc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	think := scenario.Think{}
+	res, err := driver.Drive(context.Background(), driver.Config{Target: w.URL(), Scenario: "stocktrader", Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second}, driver.HTTP)
+	if res == nil {
+		t.Fatalf("drive against a remote web tier: %v", err)
+	}
+	if p := res.Settings.Params; p["users"] != "300" || p["quotes"] != "70" {
+		t.Errorf("the drive was not sized to the services host's data set: %v", p)
+	}
+	if res.Total.Errors > 0 || res.Total.Pass == 0 {
+		t.Errorf("drive against a remote web tier: %v %+v %+v", err, res.Total, res.Errors)
+	}
+}

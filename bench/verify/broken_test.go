@@ -114,7 +114,14 @@ func (b *brokenSvc) GetHoldings(ctx context.Context, uid string) ([]trade.Holdin
 	if u, ok := ctx.Value(ctxUser{}).(string); ok && b.mode == "see-idor" {
 		uid = u
 	}
-	return b.Service.GetHoldings(ctx, uid)
+	hs, err := b.Service.GetHoldings(ctx, uid)
+	if b.mode == "holding-price" {
+		hs = slices.Clone(hs)
+		for i := range hs {
+			hs[i].PurchasePrice += trade.Cents(1) // recorded a cent above the price the buy paid
+		}
+	}
+	return hs, err
 }
 
 func (b *brokenSvc) GetOrders(ctx context.Context, uid string, limit int) ([]trade.Order, error) {
@@ -255,6 +262,8 @@ func TestBrokenTargetsFailTheirCheck(t *testing.T) {
 		{name: "opening balance not as registered", mode: "balance", want: []string{"business.register_balance"}},
 		{name: "commission charged twice on a buy", mode: "buy-twice-fee", want: []string{"business.buy", "audit.money_conserved"}},
 		{name: "a sale's proceeds short", mode: "sell-short", want: []string{"business.sell", "audit.money_conserved"}},
+		// mutant verify-buy-holding-unchecked: business.buy not checking the holding it created
+		{name: "a holding recorded at the wrong price", mode: "holding-price", want: []string{"business.buy"}},
 		{name: "home page from a stale cache", mw: cacheHome, want: []string{"business.pages_current"}},
 		{name: "portfolio total not the holdings' value", mw: rewritePage("portfolio",
 			regexp.MustCompile(`(<th colspan="6">Total</th><td class="n">[^<]*</td><td class="n">)[^<]*`), "${1}$$1.00"),

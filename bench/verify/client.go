@@ -3,12 +3,9 @@ package verify
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"slices"
 	"strconv"
@@ -16,120 +13,134 @@ import (
 	"unicode/utf8"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/report"
 )
 
-// The target is a stranger: every answer is read with a size bound (maxBody), every request with
-// a time bound (Config.Timeout), redirects are followed only on the target's own origin and at
-// most maxRedirects times, and what is kept of an answer for the evidence is cut short and
-// stripped of control characters before anything prints it.
+// The target is a stranger: verify talks to it through the driver's own HTTP client
+// (internal/httpc), with its bounds — the response header's size and line count, a small
+// cookie jar that keeps what browsers keep, a body bound (maxBody) and a memory budget for the
+// bodies of every user at once, redirects only on the target's own origin and at most
+// maxRedirects times — each request bounded by Config.Timeout and the whole verification by
+// Config.Deadline; what is kept of an answer for the evidence is cut short and escaped
+// (internal/logsafe) before anything prints it.
 const (
 	maxBody      = 4 << 20
+	bodyBudget   = 64 << 20
 	maxRedirects = 5
 	excerptLen   = 300
 )
 
-// user is one visitor of the target: its own cookies, as a browser with JavaScript off.
+// user is one visitor of the target: its own connection and cookies, as a browser with
+// JavaScript off.
 type user struct {
 	v    *verifier
-	hc   *http.Client
-	jar  *cookiejar.Jar
+	c    *httpc.Client
 	uid  string // the user id it registered (or "" before)
 	pass string
 }
 
 // page is one answer: its status, its body (up to maxBody), and how it was asked for.
 type page struct {
-	req    string // "GET /daytrader/app?action=home", a form's fields after it (passwords hidden)
+	req    string   // "GET /daytrader/app?action=home", a form's fields after it (passwords hidden)
+	url    *url.URL // where the answer came from (after redirects): what its links are relative to
 	status int
 	body   string
-	ctype  string
+	d      *doc // the parsed body, on first use
 }
 
-func (v *verifier) newUser() *user {
-	jar, _ := cookiejar.New(nil)
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 2
-	tr.ResponseHeaderTimeout = v.cfg.Timeout
-	if v.cfg.Insecure {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // the user asked for it (--insecure)
+// doc is the page's parsed document.
+func (p *page) doc() *doc {
+	if p.d == nil {
+		p.d = parse(p.body)
 	}
-	u := &user{v: v, jar: jar}
-	u.hc = &http.Client{Jar: jar, Timeout: v.cfg.Timeout, Transport: tr,
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return fmt.Errorf("more than %d redirects", maxRedirects)
-			}
-			if r.URL.Scheme != v.base.Scheme || r.URL.Host != v.base.Host {
-				return http.ErrUseLastResponse // another origin: the answer is the redirect itself
-			}
-			return nil
-		}}
-	return u
+	return p.d
 }
 
-// close drops the user's idle connections.
-func (u *user) close() { u.hc.CloseIdleConnections() }
+// httpOptions are the client options of one verification: the driver's bounds.
+func httpOptions(cfg Config) *httpc.Options {
+	o := &httpc.Options{Timeout: cfg.Timeout, UserAgent: "tradebench-verify", Budget: httpc.NewBodyBudget(bodyBudget)}
+	if cfg.Insecure {
+		o.TLS = &tls.Config{InsecureSkipVerify: true} // the user asked for it (--insecure)
+	}
+	return o
+}
+
+func (v *verifier) newUser() *user { return &user{v: v, c: httpc.NewClient(v.hopt)} }
+
+// close drops the user's connection.
+func (u *user) close() { u.c.CloseConn() }
 
 // get asks for path (with its query) on the target.
 func (u *user) get(ctx context.Context, path string) (page, error) {
-	return u.do(ctx, http.MethodGet, path, nil)
+	return u.do(ctx, http.MethodGet, u.v.resolve(path), nil)
 }
 
 // post sends form to path as application/x-www-form-urlencoded.
 func (u *user) post(ctx context.Context, path string, form url.Values) (page, error) {
-	return u.do(ctx, http.MethodPost, path, form)
+	return u.do(ctx, http.MethodPost, u.v.resolve(path), form)
 }
 
-func (u *user) do(ctx context.Context, method, path string, form url.Values) (page, error) {
-	target := u.v.base.JoinPath() // a copy
+// resolve is a contract path ("/daytrader/app?action=home") on the target: below the target's
+// path prefix when it has one (http://host/prefix).
+func (v *verifier) resolve(path string) *url.URL {
 	ref, err := url.Parse(path)
 	if err != nil {
-		return page{}, err
+		ref = &url.URL{Path: "/"}
 	}
-	target = target.ResolveReference(ref)
-	if u.v.base.Path != "" && u.v.base.Path != "/" && strings.HasPrefix(path, "/") {
-		// a target under a prefix (http://host/prefix): the contract's paths are below it
-		target.Path = strings.TrimSuffix(u.v.base.Path, "/") + ref.Path
+	target := v.base.ResolveReference(ref)
+	if v.base.Path != "" && v.base.Path != "/" && strings.HasPrefix(path, "/") {
+		target.Path = strings.TrimSuffix(v.base.Path, "/") + ref.Path
 	}
-	p := page{req: method + " " + target.RequestURI()}
-	var body io.Reader
+	return target
+}
+
+var formHeader = []byte("Content-Type: application/x-www-form-urlencoded\r\n")
+
+// do sends one request and follows the redirects the driver's policy follows (same origin):
+// a 301, 302 or 303 as a GET without a body, a 307 or 308 as it was.
+func (u *user) do(ctx context.Context, method string, target *url.URL, form url.Values) (page, error) {
+	p := page{req: method + " " + target.RequestURI(), url: target}
+	var body []byte
 	if form != nil {
-		enc := form.Encode()
-		body = strings.NewReader(enc)
+		body = []byte(form.Encode())
 		p.req += " " + describeForm(form)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, target.String(), body)
+	ep, err := httpc.ParseEndpoint(target)
 	if err != nil {
 		return p, err
 	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for hop := 0; ; hop++ {
+		req := &httpc.Request{Method: method, Target: []byte(target.RequestURI()), Body: body, KeepBody: true, MaxBody: maxBody}
+		if body != nil {
+			req.Header = formHeader
+		}
+		resp, err := u.c.Do(ctx, &ep, req)
+		if err != nil {
+			return p, err
+		}
+		p.status, p.body, p.d, p.url = resp.Status, string(resp.Body), nil, target
+		u.c.ReleaseBody()
+		if resp.Location == "" || resp.Status < 300 || resp.Status > 399 || resp.Status == 304 {
+			return p, nil
+		}
+		next, err := target.Parse(resp.Location)
+		if err != nil {
+			return p, nil // the answer is the redirect itself
+		}
+		nep, err := httpc.ParseEndpoint(next)
+		if err != nil || !u.v.hopt.Redirects.Follows(&ep, &nep) {
+			return p, nil // another origin: the answer is the redirect itself
+		}
+		if hop >= maxRedirects {
+			return p, fmt.Errorf("more than %d redirects", maxRedirects)
+		}
+		if resp.Status != 307 && resp.Status != 308 {
+			method, body = http.MethodGet, nil
+		}
+		target, ep = next, nep
 	}
-	req.Header.Set("User-Agent", "tradebench-verify")
-	resp, err := u.hc.Do(req)
-	if err != nil {
-		return p, unwrapURL(err) // the evidence names the request
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-	if err != nil {
-		return p, fmt.Errorf("reading the answer: %w", err)
-	}
-	if len(b) > maxBody {
-		return p, fmt.Errorf("the answer is longer than %d bytes", maxBody)
-	}
-	p.status, p.body, p.ctype = resp.StatusCode, string(b), resp.Header.Get("Content-Type")
-	return p, nil
-}
-
-// unwrapURL drops net/url's wrapper, whose message repeats the URL the request already names.
-func unwrapURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }
 
 // describeForm is a form as the evidence shows it: the fields in order, passwords hidden,
@@ -151,47 +162,40 @@ func describeForm(f url.Values) string {
 	return clean(b.String(), 400)
 }
 
-// cookies returns the user's cookies for the target, to replay them later from another client.
-func (u *user) cookies() []*http.Cookie { return u.jar.Cookies(u.v.base) }
+// session is a copy of the user's cookies, to replay later from another visitor.
+func (u *user) session() httpc.Jar { return u.c.Jar.Clone() }
 
-// withCookies is a new visitor who sends exactly these cookies (an old session's, say).
-func (v *verifier) withCookies(cs []*http.Cookie) *user {
+// withSession is a new visitor who sends exactly these cookies (an old session's, say).
+func (v *verifier) withSession(j httpc.Jar) *user {
 	u := v.newUser()
-	u.jar.SetCookies(v.base, cs)
+	u.c.Jar = j.Clone()
 	return u
 }
 
-// excerpt is the start of what a page says, tags removed, for the evidence.
-func excerpt(body string) string {
-	return clean(text(body), excerptLen)
-}
+// excerpt is the start of what a page shows, for the evidence.
+func (p *page) excerpt() string { return clean(p.doc().text(), excerptLen) }
 
-// clean cuts s to max bytes on a character boundary and escapes control characters: what the
-// target sent is printed on terminals and written in reports.
+// clean is an untrusted string as evidence keeps it: on one line, escaped for a terminal
+// (internal/logsafe), cut to max bytes on a character boundary.
 func clean(s string, max int) string {
-	var b strings.Builder
-	for i, r := range s {
-		if b.Len() >= max {
-			b.WriteString("…")
-			break
+	s = logsafe.Terminal(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || r == '\r' {
+			return ' '
 		}
-		switch {
-		case r == utf8.RuneError:
-			b.WriteString(`\ufffd`)
-		case r == '\n' || r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(s[i : i+utf8.RuneLen(r)])
-		}
+		return r
+	}, s))
+	if len(s) <= max {
+		return s
 	}
-	return b.String()
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // evidence is a page as a check's evidence: the request, the status, an excerpt.
-func (p page) evidence(expected, got string) report.Evidence {
-	return report.Evidence{Request: dsn.Redact(p.req), Status: p.status, Excerpt: excerpt(p.body),
+func (p *page) evidence(expected, got string) report.Evidence {
+	return report.Evidence{Request: dsn.Redact(p.req), Status: p.status, Excerpt: p.excerpt(),
 		Expected: expected, Got: clean(got, 400)}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -13,39 +12,46 @@ import (
 
 func (v *verifier) pages() {
 	const L = 1
-	var u *user
-	defer func() {
-		if u != nil {
-			u.close()
-		}
-	}()
-	v.check("pages.register", L, "register (action=register) opens the new user's home page, logged in", nil, func(c *ck) {
-		u, _, _ = v.register(c, "pages")
+	const acct = "pages"
+	v.check("pages.register", L, "register (the registration form, sent to action=register) opens the new user's home page, logged in", func(c *ck) {
+		v.shared(c, acct)
 	})
-	v.check("pages.logout", L, "logout (action=logout) answers with the login page", []string{"pages.register"}, func(c *ck) {
+	v.check("pages.logout", L, "logout (action=logout) answers with the login page", func(c *ck) {
+		u, ok := v.shared(c, acct)
+		if !ok {
+			return
+		}
 		p, err := u.get(v.ctx, "/daytrader/app?action=logout")
 		if err != nil {
 			c.transport(p, err)
-		} else if p.status != 200 || !isLoginPage(p.body) {
+		} else if p.status != 200 || !isLoginPage(p.doc()) {
 			ev := p.evidence("200 and the login form (fields uid, passwd)", fmt.Sprintf("status %d", p.status))
 			c.fail(&ev, "logout did not show the login page")
 		}
 	})
-	v.check("pages.login", L, "the login page (/daytrader/app) has the login form; login (action=login, uid, passwd) opens the home page (Welcome USER)", []string{"pages.register"}, func(c *ck) {
+	v.check("pages.login", L, "the login page (/daytrader/app) has the login form; login (its fields, action=login) opens the home page (Welcome USER)", func(c *ck) {
+		u, ok := v.shared(c, acct)
+		if !ok {
+			return
+		}
 		p, err := u.get(v.ctx, "/daytrader/app")
 		if err != nil {
 			c.transport(p, err)
 			return
 		}
-		if p.status != 200 || !isLoginPage(p.body) {
+		if p.status != 200 || !isLoginPage(p.doc()) {
 			ev := p.evidence("200 and the login form (fields uid, passwd)", fmt.Sprintf("status %d", p.status))
 			c.fail(&ev, "/daytrader/app without an action is not the login page")
 			return
 		}
 		u.login(c)
 	})
-	get := func(id, rule, path string, read func(c *ck, p page) error) {
-		v.check(id, L, rule, []string{"pages.login"}, func(c *ck) {
+	get := func(id, rule, path string, read func(c *ck, p *page) error) {
+		v.check(id, L, rule, func(c *ck) {
+			u, ok := v.shared(c, acct)
+			if !ok || !u.loggedIn(c) {
+				return
+			}
 			p, err := u.get(v.ctx, path)
 			if err != nil {
 				c.transport(p, err)
@@ -56,44 +62,45 @@ func (v *verifier) pages() {
 				c.fail(&ev, "%s answered %d", path, p.status)
 				return
 			}
-			if isLoginPage(p.body) && !strings.Contains(path, "action=logout") {
+			if isLoginPage(p.doc()) {
 				ev := p.evidence("the page of a logged-in user", "the login page")
 				c.fail(&ev, "%s sent a logged-in user to the login page", path)
 				return
 			}
-			if err := read(c, p); err != nil {
-				ev := p.evidence(rule, err.Error())
-				c.fail(&ev, "%v", err)
+			if err := read(c, &p); err != nil {
+				c.misread(&p, err, "%s", rule)
 			}
 		})
 	}
-	get("pages.home", "home (action=home) greets the user (Welcome USER) and shows the cash balance", "/daytrader/app?action=home", func(c *ck, p page) error {
-		if !welcomes(p.body, u.uid) {
-			return fmt.Errorf("no \"Welcome %s\"", u.uid)
+	get("pages.home", "home (action=home) greets the user (Welcome USER) and shows the cash balance", "/daytrader/app?action=home", func(c *ck, p *page) error {
+		u := v.accounts[acct].u
+		if !p.doc().greets(u.uid) {
+			return unreadable("greeting \"Welcome %s\"", u.uid)
 		}
-		_, err := labelMoney(p.body, "cash balance")
+		_, err := p.doc().amount("cash balance")
 		return err
 	})
-	get("pages.account", "account (action=account) shows the cash balance, the opening balance and the orders table", "/daytrader/app?action=account", func(c *ck, p page) error {
-		if _, err := labelMoney(p.body, "cash balance"); err != nil {
+	get("pages.account", "account (action=account) shows the cash balance, the opening balance and the orders table", "/daytrader/app?action=account", func(c *ck, p *page) error {
+		d := p.doc()
+		if _, err := d.amount("cash balance"); err != nil {
 			return err
 		}
-		if _, err := labelMoney(p.body, "opening balance"); err != nil {
+		if _, err := d.amount("opening balance"); err != nil {
 			return err
 		}
-		_, err := readOrders(p.body)
+		_, err := readOrders(d)
 		return err
 	})
-	get("pages.portfolio", "portfolio (action=portfolio) shows the holdings table", "/daytrader/app?action=portfolio", func(c *ck, p page) error {
-		_, err := readHoldings(p.body)
+	get("pages.portfolio", "portfolio (action=portfolio) shows the holdings table", "/daytrader/app?action=portfolio", func(c *ck, p *page) error {
+		_, err := readHoldings(p.doc())
 		return err
 	})
 	syms := strings.Join(v.cfg.Symbols, ",")
-	get("pages.quotes", "quotes (action=quotes&symbols=…) shows \"Quotes and Trading\" and a row per symbol", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(syms), func(c *ck, p page) error {
-		if !strings.Contains(text(p.body), "Quotes and Trading") {
-			return fmt.Errorf("no \"Quotes and Trading\"")
+	get("pages.quotes", "quotes (action=quotes&symbols=…) shows \"Quotes and Trading\" and a row per symbol", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(syms), func(c *ck, p *page) error {
+		if !p.doc().says("Quotes and Trading") {
+			return unreadable("\"Quotes and Trading\"")
 		}
-		qs, err := readQuotes(p.body)
+		qs, err := readQuotes(p.doc())
 		if err != nil {
 			return err
 		}
@@ -104,24 +111,25 @@ func (v *verifier) pages() {
 		}
 		return nil
 	})
-	get("pages.mksummary", "market summary (action=mksummary) shows the top gainers and losers", "/daytrader/app?action=mksummary", func(c *ck, p page) error {
-		if _, err := readMovers(p.body, "Top gainers"); err != nil {
+	get("pages.mksummary", "market summary (action=mksummary) shows the top gainers and losers", "/daytrader/app?action=mksummary", func(c *ck, p *page) error {
+		if _, err := readMovers(p.doc(), "Top gainers"); err != nil {
 			return err
 		}
-		_, err := readMovers(p.body, "Top losers")
+		_, err := readMovers(p.doc(), "Top losers")
 		return err
 	})
-	get("pages.no_javascript", "trading needs no JavaScript: the quotes page has a plain HTML buy form (symbol, quantity)", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(v.cfg.Symbols[0]), func(c *ck, p page) error {
-		l := strings.ToLower(p.body)
-		if !strings.Contains(l, "<form") || !strings.Contains(l, `name="quantity"`) || !strings.Contains(l, `name="symbol"`) {
-			return fmt.Errorf("no <form> with fields symbol and quantity")
+	get("pages.no_javascript", "trading needs no JavaScript: the quotes page has a plain HTML buy form (symbol, quantity)", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(v.cfg.Symbols[0]), func(c *ck, p *page) error {
+		if _, ok := p.doc().formWith("symbol="+v.cfg.Symbols[0], "quantity"); !ok {
+			return fmt.Errorf("no <form> with the fields symbol (%s) and quantity", v.cfg.Symbols[0])
 		}
 		return nil
 	})
-	v.check("pages.jsf", L, "the JSF pages: welcome.faces logs in (login:uid, login:password, javax.faces.ViewState) and tradehome.faces greets the user", []string{"pages.login"}, func(c *ck) {
-		v.jsf(c, u)
+	v.check("pages.jsf", L, "the JSF pages: welcome.faces's login form (every field it carries, the view state included) logs in and tradehome.faces greets the user", func(c *ck) {
+		if u, ok := v.shared(c, acct); ok {
+			v.jsf(c, u)
+		}
 	})
-	v.check("pages.rest_quotes", L, "the REST quotes (/daytrader/rest/quotes/SYMBOL) answer a JSON array with the quote", nil, func(c *ck) {
+	v.check("pages.rest_quotes", L, "the REST quotes (/daytrader/rest/quotes/SYMBOL) answer a JSON array with the quote", func(c *ck) {
 		w := v.newUser()
 		defer w.close()
 		p, err := w.get(v.ctx, "/daytrader/rest/quotes/"+url.PathEscape(v.cfg.Symbols[0]))
@@ -145,14 +153,25 @@ func (v *verifier) pages() {
 	})
 }
 
-// login logs u in through the servlet contract; a failure is recorded on c.
+// loggedIn logs u in again when an earlier check logged it out (a failure is recorded on c).
+func (u *user) loggedIn(c *ck) bool {
+	p, err := u.get(u.v.ctx, "/daytrader/app?action=home")
+	if err == nil && p.status == 200 && !isLoginPage(p.doc()) {
+		return true
+	}
+	return u.login(c)
+}
+
+// login logs u in as a browser does: the login page's form, with every field it carries and
+// the user's id and password filled in (the contract's POST where the page shows no form).
 func (u *user) login(c *ck) bool {
-	p, err := u.post(u.v.ctx, "/daytrader/app", url.Values{"action": {"login"}, "uid": {u.uid}, "passwd": {u.pass}})
+	p, err := u.follow(u.v.ctx, "/daytrader/app", []string{"uid", "passwd"}, "",
+		url.Values{"action": {"login"}, "uid": {u.uid}, "passwd": {u.pass}}, "/daytrader/app")
 	if err != nil {
 		c.transport(p, err)
 		return false
 	}
-	if p.status != 200 || !welcomes(p.body, u.uid) {
+	if p.status != 200 || !p.doc().greets(u.uid) {
 		ev := p.evidence("200 and the home page (Welcome "+u.uid+")", fmt.Sprintf("status %d", p.status))
 		c.fail(&ev, "logging in %s did not open the home page", u.uid)
 		return false
@@ -160,20 +179,9 @@ func (u *user) login(c *ck) bool {
 	return true
 }
 
-var reViewState = regexp.MustCompile(`(?is)<input[^>]*name="javax\.faces\.ViewState"[^>]*>`)
-var reValue = regexp.MustCompile(`(?is)\bvalue="([^"]*)"`)
-
-// viewState is the JSF view state a page carries.
-func viewState(body string) (string, bool) {
-	in := reViewState.FindString(body)
-	m := reValue.FindStringSubmatch(in)
-	if m == nil {
-		return "", false
-	}
-	return m[1], true
-}
-
-// jsf logs in through welcome.faces as a new visitor, as DayTrader's JSF JMeter plan does.
+// jsf logs in through welcome.faces as a new visitor, as DayTrader's JSF JMeter plan does:
+// the login form sent with every field it carries (login:submit, login_SUBMIT, the view state)
+// and the session cookie of the GET that showed it.
 func (v *verifier) jsf(c *ck, u *user) {
 	w := v.newUser()
 	defer w.close()
@@ -186,19 +194,18 @@ func (v *verifier) jsf(c *ck, u *user) {
 		c.skip("the target has no JSF pages (%s: 404)", p.req)
 		return
 	}
-	vs, ok := viewState(p.body)
+	f, ok := p.doc().formWith("login:uid", "login:password", "javax.faces.ViewState")
 	if p.status != 200 || !ok {
-		ev := p.evidence("200 and a login form carrying javax.faces.ViewState", fmt.Sprintf("status %d", p.status))
+		ev := p.evidence("200 and a login form (login:uid, login:password) carrying javax.faces.ViewState", fmt.Sprintf("status %d", p.status))
 		c.fail(&ev, "welcome.faces has no login form with a view state")
 		return
 	}
-	p, err = w.post(v.ctx, "/daytrader/welcome.faces", url.Values{"login:uid": {u.uid}, "login:password": {u.pass},
-		"login_SUBMIT": {"1"}, "javax.faces.ViewState": {vs}})
+	p, err = w.submit(v.ctx, &p, f, "login:submit", url.Values{"login:uid": {u.uid}, "login:password": {u.pass}})
 	if err != nil {
 		c.transport(p, err)
 		return
 	}
-	if p.status != 200 || !strings.Contains(p.body, u.uid) || isLoginPage(p.body) {
+	if p.status != 200 || !p.doc().says(u.uid) {
 		ev := p.evidence("200 and the home page of "+u.uid, fmt.Sprintf("status %d", p.status))
 		c.fail(&ev, "logging in through welcome.faces failed")
 		return
@@ -208,7 +215,7 @@ func (v *verifier) jsf(c *ck, u *user) {
 		c.transport(p, err)
 		return
 	}
-	if p.status != 200 || !welcomes(p.body, u.uid) {
+	if p.status != 200 || !p.doc().greets(u.uid) {
 		ev := p.evidence("200 and Welcome "+u.uid, fmt.Sprintf("status %d", p.status))
 		c.fail(&ev, "tradehome.faces does not greet the logged-in user")
 	}

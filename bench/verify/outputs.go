@@ -5,93 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/tradebench/tradebench/internal/dsn"
-	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/report"
-	"github.com/tradebench/tradebench/report/htmlreport"
+	"github.com/tradebench/tradebench/report/publish"
 )
 
 // Outputs are the files a verification is written to besides its summary — the same for a web
-// tier's suite and a services host's (bench/verifyservices).
-type Outputs struct {
-	// JSON is the verification's JSON ("" = none); the HTML report goes beside it
-	// (htmlreport.PathFor) unless NoReport.
-	JSON     string
-	NoReport bool
-	// JUnit is the checks as JUnit XML, one suite per level, for CI ("" = none).
-	JUnit string
-	// Log gets a line per file written (nil: none).
-	Log io.Writer
-}
-
-// Check refuses, before anything is verified, a file that cannot be written: a *setting.Error
-// naming JSON or JUnit.
-func (o Outputs) Check() error {
-	for _, f := range []struct{ field, path string }{{"JSON", o.JSON}, {"JUnit", o.JUnit}} {
-		if f.path != "" {
-			if err := report.CheckWritable(f.path); err != nil {
-				return &setting.Error{Field: f.field, Err: err}
-			}
-		}
-	}
-	return nil
-}
+// tier's suite and a services host's (bench/verifyservices) — written through report/publish,
+// under its overwrite rule.
+type Outputs = publish.Verification
 
 // Finish ends a verification that ran (res not nil), whichever suite: the summary on stdout;
 // then, unless it was interrupted (err, returned as it is: what was checked is printed, but it
 // is no verdict), the files written and the verdict as an error (a *report.NotConformant, or
 // nil for a conformant target).
-func (o Outputs) Finish(res *report.Verification, err error, stdout io.Writer) error {
+func Finish(o Outputs, res *report.Verification, err error, stdout io.Writer) error {
 	res.WriteSummary(stdout)
 	if err != nil {
 		return err
 	}
-	if err := o.write(res); err != nil {
+	if err := o.Write(res); err != nil {
 		return err
 	}
 	return res.Err()
 }
 
-func (o Outputs) write(res *report.Verification) error {
-	logf := func(format string, args ...any) {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, format, args...)
-		}
-	}
-	if o.JSON != "" {
-		if err := res.WriteFile(o.JSON); err != nil {
-			return fmt.Errorf("verification JSON: %w", err)
-		}
-		logf("results written to %s\n", o.JSON)
-		if !o.NoReport {
-			html := htmlreport.PathFor(o.JSON)
-			if err := htmlreport.WriteFile(html, func(w io.Writer) error { return htmlreport.RenderVerification(w, res) }); err != nil {
-				return fmt.Errorf("report: %w", err)
-			}
-			logf("report written to %s\n", html)
-		}
-	}
-	if o.JUnit != "" {
-		f, err := os.Create(o.JUnit)
-		if err != nil {
-			return fmt.Errorf("JUnit XML: %w", err)
-		}
-		if err := errors.Join(res.WriteJUnit(f), f.Close()); err != nil {
-			return fmt.Errorf("JUnit XML: %w", err)
-		}
-	}
-	return nil
-}
-
-// RunNoticed is Run as the verify command makes it: it says first on log what it will create
-// (Notice), then a line per check as it completes.
+// RunNoticed is Run as the verify command makes it: once the target answers, it says on log
+// what it will create (Notice), then a line as each level starts.
 func RunNoticed(ctx context.Context, cfg Config, log io.Writer) (*report.Verification, error) {
-	run := NewRun()
-	fmt.Fprintf(log, "verify %s: %s\n", dsn.Redact(cfg.Target), Notice(run))
-	cfg.Progress = log
-	return Run(ctx, cfg, run)
+	cfg.Notice, cfg.Progress = log, log
+	return Run(ctx, cfg, NewRun())
 }
 
 // Before is the verification a measurement makes first (drive's and run's --verify): it

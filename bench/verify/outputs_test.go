@@ -42,13 +42,13 @@ func TestOutputs(t *testing.T) {
 	o := Outputs{JSON: filepath.Join(dir, "v.json"), JUnit: filepath.Join(dir, "v.xml")}
 	var stdout bytes.Buffer
 	interrupted := errors.New("verification interrupted")
-	if err := o.Finish(res, interrupted, &stdout); err != interrupted || !strings.Contains(stdout.String(), "pages.login") {
+	if err := Finish(o, res, interrupted, &stdout); err != interrupted || !strings.Contains(stdout.String(), "pages.login") {
 		t.Fatalf("interrupted: %v; summary %q", err, stdout.String())
 	}
 	if _, err := os.Stat(o.JSON); err == nil {
 		t.Fatal("an interrupted verification wrote its JSON")
 	}
-	err := o.Finish(res, nil, &stdout)
+	err := Finish(o, res, nil, &stdout)
 	var nc *report.NotConformant
 	if res.Conformant != (err == nil) || (err != nil && !errors.As(err, &nc)) {
 		t.Fatalf("verdict: conformant %v, error %v", res.Conformant, err)

@@ -1,61 +1,28 @@
 package verify
 
 import (
-	"fmt"
-	"html"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/tradebench/tradebench/internal/money"
+	"golang.org/x/net/html"
 )
 
-// Reading the pages as a person does: by the words on them, not by tradebench's markup. The
-// pages of Apache DayTrader (JSP, upper-case tags, layout tables within tables, "$ 1000.00")
-// and tradebench's (templ, "$1,000.00") say the same things in the same tables with the same
-// column headings; every reader here goes by the headings and the labels, case-insensitively,
-// so it reads both.
-
-var (
-	reScript = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)\s*>`)
-	reTag    = regexp.MustCompile(`(?s)<[^>]*>`)
-	reSpace  = regexp.MustCompile(`\s+`)
-	// a row runs from its <tr> to its </tr>, or to the next <tr> (a layout row that holds a
-	// table ends where the inner table's first row starts)
-	reRowStart = regexp.MustCompile(`(?i)<tr[\s>]`)
-	reRowEnd   = regexp.MustCompile(`(?i)</tr\s*>`)
-	reCell     = regexp.MustCompile(`(?i)<t[dh][\s>]`)
-	reCellEnd  = regexp.MustCompile(`(?i)</t[dh]\s*>`)
-	reMoney    = `(-?\s*\$?\s*-?\(?[0-9][0-9,]*(?:\.[0-9]+)?\)?)`
-	reOrderID  = regexp.MustCompile(`(?i)order\s*(?:<[^>]*>\s*)*(?:id\s*:?\s*)?(?:<[^>]*>\s*)*(\d+)`)
-	reSellLink = regexp.MustCompile(`action=sell(?:&amp;|&)holdingID=(\d+)`)
-)
-
-// text is what a page says: scripts and styles dropped, tags removed, entities decoded,
-// white space collapsed.
-func text(body string) string {
-	s := reScript.ReplaceAllString(body, " ")
-	s = reTag.ReplaceAllString(s, " ")
-	s = html.UnescapeString(s)
-	s = strings.ReplaceAll(s, "\u00a0", " ")
-	return strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
-}
-
-// welcomes reports whether the page greets uid as DayTrader's home page does: "Welcome", then
-// white space, &nbsp; or line breaks, then the user id (DayTrader's JSP puts a newline there).
-func welcomes(body, uid string) bool {
-	re, err := regexp.Compile(`Welcome(\s|&nbsp;|(?i:<br\s*/?>))*` + regexp.QuoteMeta(uid) + `(\W|$)`)
-	return err == nil && re.MatchString(body)
-}
+// The application's pages as verify reads them, through the reader library (read.go): by the
+// words on them, not by any one implementation's markup. The pages of Apache DayTrader (JSP,
+// upper-case tags, layout tables within tables, labels and values stacked in neighbouring
+// cells, headings wrapped across lines, "$ 1000.00") and tradebench's (templ, "$1,000.00") say
+// the same things under the same headings; every reader goes by the headings and the labels,
+// case-insensitively, so it reads both (read_test.go reads each on both).
 
 // isLoginPage reports whether the page is a login form (user id and password fields).
-func isLoginPage(body string) bool {
-	l := strings.ToLower(body)
-	return strings.Contains(l, `name="uid"`) && strings.Contains(l, `name="passwd"`)
+func isLoginPage(d *doc) bool {
+	_, ok := d.formWith("uid", "passwd")
+	return ok
 }
 
 // submitted reports whether the page confirms an order ("… has been submitted").
-func submitted(body string) bool { return strings.Contains(text(body), "has been submitted") }
+func submitted(d *doc) bool { return d.says("has been submitted") }
 
 // parseMoney reads an amount as the pages print it: "$1,234.56", "$ 1234.56", "-$5.00",
 // "(5.00)" for a loss.
@@ -82,127 +49,8 @@ func parseMoney(s string) (money.Money, error) {
 	return m, nil
 }
 
-// labelMoney is the amount printed after label ("Cash balance", "Opening balance"), matched
-// case-insensitively in the page's text.
-func labelMoney(body, label string) (money.Money, error) {
-	words := strings.Fields(regexp.QuoteMeta(label))
-	re := regexp.MustCompile(`(?i)` + strings.Join(words, `\s+`) + `\s*:?\s*` + reMoney)
-	m := re.FindStringSubmatch(text(body))
-	if m == nil {
-		return 0, fmt.Errorf("the page shows no %q with an amount", label)
-	}
-	return parseMoney(m[1])
-}
-
-// row is one table row: its markup and its cells' text.
-type row struct {
-	html  string
-	cells []string
-}
-
-// rows are the page's table rows in order.
-func rows(body string) []row {
-	var out []row
-	for _, seg := range elements(body, reRowStart, reRowEnd) {
-		r := row{html: seg}
-		for _, cell := range elements(seg, reCell, reCellEnd) {
-			r.cells = append(r.cells, text(cell))
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// elements are the pieces of s that open with start and run to their end tag, or to the next
-// start when the end tag is missing or comes later (HTML lets a row or cell go unclosed, and a
-// layout row holding a table ends where the inner table's first row starts).
-func elements(s string, start, end *regexp.Regexp) []string {
-	var out []string
-	starts := start.FindAllStringIndex(s, -1)
-	for i, st := range starts {
-		stop := len(s)
-		if i+1 < len(starts) {
-			stop = starts[i+1][0]
-		}
-		seg := s[st[0]:stop]
-		if e := end.FindStringIndex(seg); e != nil {
-			seg = seg[:e[0]]
-		}
-		out = append(out, seg)
-	}
-	return out
-}
-
-// column names one column of a table by the headings it may have (lower case).
-type column []string
-
-func (c column) matches(heading string) bool {
-	h := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(heading)), ":")
-	for _, a := range c {
-		if h == a {
-			return true
-		}
-	}
-	return false
-}
-
-// table is the rows under a heading row that has every one of cols: each data row's cells
-// by column, in order. It reads the first such table; a row with too few cells ends it.
-type table struct {
-	rows [][]string // cells of each data row, one per col
-	html []string   // each data row's markup
-}
-
-// findTable reads the first table of body whose heading row has cols; ok is false when the
-// page has none.
-func findTable(body string, cols ...column) (t table, ok bool) {
-	rs := rows(body)
-	for i, r := range rs {
-		idx, found := headings(r, cols)
-		if !found {
-			continue
-		}
-		need := 0
-		for _, x := range idx {
-			need = max(need, x+1)
-		}
-		for _, d := range rs[i+1:] {
-			if len(d.cells) < need {
-				break
-			}
-			if _, again := headings(d, cols); again {
-				break
-			}
-			cells := make([]string, len(cols))
-			for k, x := range idx {
-				cells[k] = d.cells[x]
-			}
-			t.rows = append(t.rows, cells)
-			t.html = append(t.html, d.html)
-		}
-		return t, true
-	}
-	return t, false
-}
-
-func headings(r row, cols []column) ([]int, bool) {
-	idx := make([]int, len(cols))
-	for k, c := range cols {
-		idx[k] = -1
-		for j, cell := range r.cells {
-			if c.matches(cell) {
-				idx[k] = j
-				break
-			}
-		}
-		if idx[k] < 0 {
-			return nil, false
-		}
-	}
-	return idx, true
-}
-
-// The tables the checks read, by their headings on DayTrader's pages and tradebench's.
+// The tables the checks read, by their headings on DayTrader's pages and tradebench's (as key
+// leaves them: lower case, white space collapsed, no colon at the end).
 var (
 	colOrderID       = column{"order id"}
 	colStatus        = column{"status", "order status"}
@@ -219,7 +67,8 @@ var (
 	colMarketValue   = column{"market value"}
 )
 
-// order is one order as a page shows it.
+// order is one order as a page shows it. Price is 0 and Priced false on a page without the
+// price column (DayTrader's order confirmation).
 type order struct {
 	ID       int64
 	Status   string
@@ -228,6 +77,7 @@ type order struct {
 	Symbol   string
 	Quantity int64
 	Price    money.Money
+	Priced   bool
 }
 
 // final reports whether the order is done: closed or completed (or cancelled, which is final
@@ -245,28 +95,35 @@ func (o order) done() bool {
 	return s == "closed" || s == "completed"
 }
 
-// orders reads the order table of an account or order page.
-func readOrders(body string) ([]order, error) {
-	t, ok := findTable(body, colOrderID, colStatus, colFee, colType, colSymbol, colQuantity, colPrice)
+// orderColumns are the orders table's headings the readers need.
+var orderColumns = []column{colOrderID, colStatus, colFee, colType, colSymbol, colQuantity}
+
+// readOrders reads the order table of an account or order page (with or without its price
+// column).
+func readOrders(d *doc) ([]order, error) {
+	rows, _, ok := d.table(nil, orderColumns, []column{colPrice})
 	if !ok {
-		return nil, fmt.Errorf("the page has no order table (headings order ID, status, fee, type, symbol, quantity, price)")
+		return nil, unreadable("order table (headings order ID, status, fee, type, symbol, quantity)")
 	}
 	var out []order
-	for _, c := range t.rows {
+	for _, r := range rows {
 		var o order
 		var err error
-		if o.ID, err = strconv.ParseInt(c[0], 10, 64); err != nil {
-			return nil, fmt.Errorf("order id %q is not a number", clean(c[0], 40))
+		if o.ID, err = strconv.ParseInt(r.cell(0), 10, 64); err != nil {
+			continue // not an order's row ("No orders yet.")
 		}
-		o.Status, o.Type, o.Symbol = c[1], strings.ToLower(c[3]), c[4]
-		if o.Fee, err = parseMoney(c[2]); err != nil {
-			return nil, fmt.Errorf("order %d: fee: %v", o.ID, err)
+		o.Status, o.Type, o.Symbol = r.cell(1), strings.ToLower(r.cell(3)), r.cell(4)
+		if o.Fee, err = parseMoney(r.cell(2)); err != nil {
+			return nil, unreadable("fee of order %d (it shows %q)", o.ID, clean(r.cell(2), 40))
 		}
-		if o.Quantity, err = parseCount(c[5]); err != nil {
-			return nil, fmt.Errorf("order %d: quantity: %v", o.ID, err)
+		if o.Quantity, err = parseCount(r.cell(5)); err != nil {
+			return nil, unreadable("quantity of order %d (it shows %q)", o.ID, clean(r.cell(5), 40))
 		}
-		if o.Price, err = parseMoney(c[6]); err != nil {
-			return nil, fmt.Errorf("order %d: price: %v", o.ID, err)
+		if r.cells[6] != nil {
+			if o.Price, err = parseMoney(r.cell(6)); err != nil {
+				return nil, unreadable("price of order %d (it shows %q)", o.ID, clean(r.cell(6), 40))
+			}
+			o.Priced = true
 		}
 		out = append(out, o)
 	}
@@ -280,7 +137,7 @@ func parseCount(s string) (int64, error) {
 	return strconv.ParseInt(s, 10, 64)
 }
 
-// holding is one holding as the portfolio shows it.
+// holding is one holding as the portfolio shows it, with the way to sell it.
 type holding struct {
 	ID            int64
 	Symbol        string
@@ -288,40 +145,64 @@ type holding struct {
 	PurchasePrice money.Money
 	CurrentPrice  money.Money
 	Priced        bool
+	// sell is the link that sells it (action=sell&holdingID=N), "" when the row sells it by a
+	// form (a /trade/ page's button) instead
+	sell string
 }
 
-// holdings reads the portfolio page: each row with a sell link (action=sell&holdingID=N).
-func readHoldings(body string) ([]holding, error) {
-	t, ok := findTable(body, colHoldingID, colSymbol, colQuantity, colPurchasePrice, colCurrentPrice)
+// readHoldings reads the portfolio page: each row of the holdings table, which must offer a
+// way to sell it (the servlet's link action=sell&holdingID=N, or a form naming its id).
+func readHoldings(d *doc) ([]holding, error) {
+	rows, _, ok := d.table(nil, []column{colHoldingID, colSymbol, colQuantity, colPurchasePrice, colCurrentPrice}, nil)
 	if !ok {
-		return nil, fmt.Errorf("the page has no holdings table (headings holding ID, symbol, quantity, purchase price, current price)")
+		return nil, unreadable("holdings table (headings holding ID, symbol, quantity, purchase price, current price)")
 	}
 	var out []holding
-	for i, c := range t.rows {
-		id, err := strconv.ParseInt(c[0], 10, 64)
+	for _, r := range rows {
+		id, err := strconv.ParseInt(r.cell(0), 10, 64)
 		if err != nil {
 			continue // not a holding's row (a "no holdings" line, a total)
 		}
-		if m := reSellLink.FindStringSubmatch(t.html[i]); m == nil || m[1] != c[0] {
-			// the servlet contract sells a holding with a link naming its id; a /trade/ page's
-			// button form names it in a hidden field
-			if !strings.Contains(t.html[i], `value="`+c[0]+`"`) {
-				return nil, fmt.Errorf("holding %d has no sell link (action=sell&holdingID=%d)", id, id)
-			}
+		h := holding{ID: id, Symbol: r.cell(1)}
+		h.sell = sellLink(r.tr, id)
+		if h.sell == "" && !sellForm(r.tr, id) {
+			return nil, unreadable("way to sell holding %d (a link action=sell&holdingID=%d, or a form naming it)", id, id)
 		}
-		h := holding{ID: id, Symbol: c[1]}
-		if h.Quantity, err = parseCount(c[2]); err != nil {
-			return nil, fmt.Errorf("holding %d: quantity: %v", id, err)
+		if h.Quantity, err = parseCount(r.cell(2)); err != nil {
+			return nil, unreadable("quantity of holding %d (it shows %q)", id, clean(r.cell(2), 40))
 		}
-		if h.PurchasePrice, err = parseMoney(c[3]); err != nil {
-			return nil, fmt.Errorf("holding %d: purchase price: %v", id, err)
+		if h.PurchasePrice, err = parseMoney(r.cell(3)); err != nil {
+			return nil, unreadable("purchase price of holding %d (it shows %q)", id, clean(r.cell(3), 40))
 		}
-		if h.CurrentPrice, err = parseMoney(c[4]); err == nil {
+		if h.CurrentPrice, err = parseMoney(r.cell(4)); err == nil {
 			h.Priced = true
 		}
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// sellLink is the row's link that sells holding id.
+func sellLink(tr *html.Node, id int64) string {
+	for _, l := range links(tr) {
+		q := queryOf(l)
+		if q.Get("action") == "sell" && q.Get("holdingID") == strconv.FormatInt(id, 10) {
+			return l
+		}
+	}
+	return ""
+}
+
+// sellForm reports whether the row has a form carrying holding id.
+func sellForm(tr *html.Node, id int64) bool {
+	for _, f := range (&doc{root: tr}).forms() {
+		for _, x := range f.fields {
+			if x.value == strconv.FormatInt(id, 10) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // quote is one quote as the quotes page shows it.
@@ -331,21 +212,21 @@ type quote struct {
 	Price  money.Money
 }
 
-// quotes reads the quotes page's table.
-func readQuotes(body string) (map[string]quote, error) {
-	t, ok := findTable(body, colSymbol, colOpen, colCurrentPrice)
+// readQuotes reads the quotes page's table.
+func readQuotes(d *doc) (map[string]quote, error) {
+	rows, _, ok := d.table(nil, []column{colSymbol, colOpen, colCurrentPrice}, nil)
 	if !ok {
-		return nil, fmt.Errorf("the page has no quotes table (headings symbol, open, current price)")
+		return nil, unreadable("quotes table (headings symbol, open, current price)")
 	}
 	out := map[string]quote{}
-	for _, c := range t.rows {
-		q := quote{Symbol: c[0]}
+	for _, r := range rows {
+		q := quote{Symbol: r.cell(0)}
 		var err error
-		if q.Open, err = parseMoney(c[1]); err != nil {
-			return nil, fmt.Errorf("quote %s: open: %v", clean(c[0], 40), err)
+		if q.Open, err = parseMoney(r.cell(1)); err != nil {
+			return nil, unreadable("open price of %s (it shows %q)", clean(q.Symbol, 40), clean(r.cell(1), 40))
 		}
-		if q.Price, err = parseMoney(c[2]); err != nil {
-			return nil, fmt.Errorf("quote %s: price: %v", clean(c[0], 40), err)
+		if q.Price, err = parseMoney(r.cell(2)); err != nil {
+			return nil, unreadable("current price of %s (it shows %q)", clean(q.Symbol, 40), clean(r.cell(2), 40))
 		}
 		out[q.Symbol] = q
 	}
@@ -359,40 +240,53 @@ type mover struct {
 	Change money.Money
 }
 
-// movers reads the market summary's table that follows heading ("Top gainers", "Top losers").
-func readMovers(body, heading string) ([]mover, error) {
-	i := strings.Index(strings.ToLower(body), strings.ToLower(heading))
-	if i < 0 {
-		return nil, fmt.Errorf("the page has no %q", heading)
+// readMovers reads the market summary's table that follows heading ("Top gainers", "Top
+// losers"); a row without a price ("none", or a cell a script fills) lists nothing.
+func readMovers(d *doc, heading string) ([]mover, error) {
+	at := d.after(heading)
+	if at == nil {
+		return nil, unreadable("%q", heading)
 	}
-	t, ok := findTable(body[i:], colSymbol, colPrice, colChange)
+	rows, _, ok := d.table(at, []column{colSymbol, colPrice, colChange}, nil)
 	if !ok {
-		return nil, fmt.Errorf("no table of symbol, price and change after %q", heading)
+		return nil, unreadable("table of symbol, price and change after %q", heading)
 	}
 	var out []mover
-	for _, c := range t.rows {
-		m := mover{Symbol: c[0]}
+	for _, r := range rows {
+		m := mover{Symbol: r.cell(0)}
 		var err error
-		if m.Price, err = parseMoney(c[1]); err != nil {
-			continue // "none"
+		if m.Price, err = parseMoney(r.cell(1)); err != nil {
+			return nil, unreadable("price of %s in %s (it shows %q)", clean(m.Symbol, 40), heading, clean(r.cell(1), 40))
 		}
-		if m.Change, err = parseMoney(c[2]); err != nil {
-			return nil, fmt.Errorf("%s %s: change: %v", heading, clean(c[0], 40), err)
+		if m.Change, err = parseMoney(firstAmount(r.cell(2))); err != nil {
+			return nil, unreadable("change of %s in %s (it shows %q)", clean(m.Symbol, 40), heading, clean(r.cell(2), 40))
 		}
 		out = append(out, m)
 	}
 	return out, nil
 }
 
-// orderID is the id of the order a confirmation page names.
-func orderID(body string) (int64, bool) {
-	if os, err := readOrders(body); err == nil && len(os) > 0 {
+// orderID is the id of the order a confirmation page names: its order table's first row, or
+// the "Order 6004" of its sentence.
+func orderID(d *doc) (int64, bool) {
+	if os, err := readOrders(d); err == nil && len(os) > 0 {
 		return os[0].ID, true
 	}
-	m := reOrderID.FindStringSubmatch(body)
-	if m == nil {
-		return 0, false
+	f := strings.Fields(strings.ToLower(d.text()))
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] != "order" {
+			continue
+		}
+		n := f[i+1]
+		if n == "id" || n == "id:" {
+			if i+2 >= len(f) {
+				break
+			}
+			n = f[i+2]
+		}
+		if id, err := strconv.ParseInt(strings.Trim(n, ":.,"), 10, 64); err == nil {
+			return id, true
+		}
 	}
-	id, err := strconv.ParseInt(m[1], 10, 64)
-	return id, err == nil
+	return 0, false
 }

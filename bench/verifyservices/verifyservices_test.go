@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -127,9 +128,39 @@ func (s registersAnyway) Register(ctx context.Context, r trade.RegisterRequest) 
 	return s.Service.Register(ctx, r)
 }
 
+// leaksHolding is a broken service: GetHolding answers any holding it has seen listed, whoever
+// asks (the holding's owner is not checked when it is read; selling it is still refused).
+type leaksHolding struct {
+	trade.Service
+	mu    sync.Mutex
+	owner map[int64]string
+}
+
+func (s *leaksHolding) GetHoldings(ctx context.Context, uid string) ([]trade.Holding, error) {
+	hs, err := s.Service.GetHoldings(ctx, uid)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range hs {
+		s.owner[h.HoldingID] = uid
+	}
+	return hs, err
+}
+
+func (s *leaksHolding) GetHolding(ctx context.Context, uid string, id int64) (trade.Holding, error) {
+	s.mu.Lock()
+	owner, ok := s.owner[id]
+	s.mu.Unlock()
+	if ok {
+		uid = owner
+	}
+	return s.Service.GetHolding(ctx, uid, id)
+}
+
 // A service that answers a bad quantity with a system fault fails input.quantity and nothing
 // else, with the call as its evidence; one that refuses an overlong name but registers the
-// account anyway fails input.fields and nothing else.
+// account anyway fails input.fields and nothing else; one that lets a user read another's
+// holding fails isolation.get_other and nothing else (mutant verifyservices-get-other-accepted:
+// the check accepting a returned holding).
 func TestVerifyServicesBroken(t *testing.T) {
 	s := startHost(t, orders.Sync)
 	svc, err := remote.Dial(remote.REST, addr(s, remote.REST), remote.Options{Auth: svcauth.Client{Token: token}})
@@ -166,5 +197,14 @@ func TestVerifyServicesBroken(t *testing.T) {
 		if c.ID == "input.fields" && (len(c.Evidence) != 1 || !strings.Contains(c.Evidence[0].Got, "exists")) {
 			t.Errorf("input.fields evidence %+v, want the registration that created its account", c.Evidence)
 		}
+	}
+	res, err = Check(ctx, &leaksHolding{Service: svc, owner: map[int64]string{}}, Config{Access: remote.REST, Addr: "broken", SyncOrders: true}, verify.NewRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Failed(); !slices.Equal(got, []string{"isolation.get_other"}) {
+		var b bytes.Buffer
+		res.WriteSummary(&b)
+		t.Fatalf("failed %v, want exactly [isolation.get_other]\n%s", got, b.String())
 	}
 }

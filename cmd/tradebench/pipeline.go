@@ -38,6 +38,9 @@ func addPhases(fs *flag.FlagSet, def driver.Phases) *phaseFlags {
 	fs.DurationVar(&f.p.RampDown, "ramp-down", def.RampDown, "users stop over this time after the steady state (not measured)")
 	fs.TextVar(&f.p.StartAt, "start-at", def.StartAt, "begin the ramp-up at this instant, RFC 3339 (e.g. 2026-11-27T14:00:00Z), so drivers on several machines start together (default: at once)")
 	fs.Var(scenario.ThinkValue{T: &f.p.Think}, "think", "think time after each transaction: 1s (randomized around 1 s: uniform 0.5–1.5 s, as LoadRunner), fixed:1s (exactly), 0.5s..1.5s (uniform), exp:1s (negative-exponential), 0 (default: the workload's own)")
+	if def.StartAt.IsZero() {
+		fs.Lookup("start-at").DefValue = "" // the usage says it: "(default: at once)", not the zero instant too
+	}
 	cliflag.Alias(fs, "users", "c", "threads")
 	cliflag.Alias(fs, "duration", "d", "steady")
 	cliflag.Alias(fs, "ramp-up", "rampup", "warmup")
@@ -142,6 +145,10 @@ func (f *pipelineFlags) config() (driver.Config, error) {
 	}
 	if cfg.Rules, err = f.rules.config(); err != nil {
 		return cfg, err
+	}
+	if f.out == "-" {
+		// the summary is standard output's; a results file named "-" (and "-.html") helps nobody
+		return cfg, cliflag.Errorf("--out -: the results go to a file (the summary is what standard output gets); give a file name, e.g. --out results.json")
 	}
 	f.publish.Out, f.publish.Force = f.out, f.force
 	if f.versus {

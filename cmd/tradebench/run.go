@@ -40,6 +40,9 @@ func runRun(ctx context.Context, args []string) error {
 	versus := fs.String("versus", "", "A/B in one command: B is this run with one setting changed, KEY=VALUE (access=…, orders=…, db=…); --repeat N trials of each (default 5) run interleaved in a random order per pair, then both results and their comparison are written (docs/guide.md \"A/B in one command\")")
 	var vf verifyFirst
 	vf.register(fs)
+	// no --users is a capacity search, not 50 users: the help says so instead of "(default 50)"
+	users := fs.Lookup("users")
+	users.DefValue, users.Usage = "0", users.Usage+" (default: none — run searches for the capacity; 50 with --agents)"
 	cliflag.SetHelp(fs, runHelp)
 	if err := cliflag.Parse(fs, args, false); err != nil {
 		return err

@@ -109,8 +109,8 @@ func TestTestbed(t *testing.T) {
 	for _, sc := range []string{"stocktrader", "buysell", "daytrader-mix"} {
 		t.Run(sc, func(t *testing.T) {
 			res := filepath.Join(dir, sc+".json")
-			r := tb(t, "drive", "--target", target, "--scenario", sc, "--users", "4", "--think", "0.05s", "-d", "4s", "--set", "users=5000", "--set", "quotes=1000",
-				"--no-report", "--out", res)
+			r := tb(t, "drive", "--target", target, "--scenario", sc, "--users", "4", "--think", "0.05s", "-d", "4s",
+				"--no-report", "--out", res) // as up prints it: the web tiers report the data set's size
 			rs := readResults(t, res)
 			if rs.Total.Errors != 0 || rs.Total.Pass == 0 {
 				t.Fatalf("%s through the balancer: %d passed, %d errors (exit %d)\n%s", sc, rs.Total.Pass, rs.Total.Errors, r.code, r.stderr)
@@ -419,4 +419,50 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestTestbedUpSaysWhyItFailed: `up` whose throwaway cluster cannot be made (DIR under a
+// directory the database user cannot enter: a test's own 0700 temporary directory, run as root)
+// prints initdb's reason, not only "up failed", and leaves nothing running. Before, the reason
+// was only in DIR/pg.log.
+// Mutant: testbed-initdb-reason-hidden (initdb's failure no longer shows its log).
+func TestTestbedUpSaysWhyItFailed(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("runs as root: up makes the cluster as the postgres user, who cannot enter a test's 0700 directory")
+	}
+	if _, err := exec.LookPath("haproxy"); err != nil {
+		t.Skip("haproxy is not installed: up checks for it first")
+	}
+	if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb"); len(m) == 0 {
+		t.Skip("no PostgreSQL installed")
+	}
+	if exec.Command("id", "-u", "postgres").Run() != nil {
+		t.Skip("no postgres user")
+	}
+	self, err := filepath.Abs(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("../../scripts/testbed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir() // 0700, root's
+	bed := filepath.Join(dir, "bed")
+	net := fmt.Sprintf("127.%d.%d", 100+rand.IntN(150), 1+rand.IntN(250))
+	cmd := exec.Command("bash", script, "up", "--net", net, "--dir", bed)
+	cmd.Env, cmd.Dir = append(os.Environ(), "TRADEBENCH="+self, smokeMainEnv+"=1"), dir
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		exec.Command("bash", script, "down", "--dir", bed).Run()
+		t.Fatalf("up under a directory postgres cannot enter succeeded:\n%s", out)
+	}
+	if !strings.Contains(string(out), "initdb failed") || !strings.Contains(string(out), "Permission denied") {
+		t.Errorf("a failed up does not say why:\n%s", out)
+	}
+	for _, p := range []string{"bsl", "web1", "haproxy"} {
+		if _, err := os.Stat(filepath.Join(bed, p+".pid")); err == nil {
+			t.Errorf("%s was started (or left a pid file) though the database never came up", p)
+		}
+	}
 }

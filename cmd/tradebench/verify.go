@@ -21,13 +21,16 @@ var verifyHelp = helpText("verify.txt")
 
 // verifyFlags maps verify.Config's and verify.Outputs' fields to the flags that set them.
 var verifyFlags = cliflag.Names{"Target": "target", "Timeout": "timeout", "OrderBound": "order-bound", "Symbols": "symbols",
-	"AuditUsers": "audit-users", "AuditTrades": "audit-trades", "JSON": "out", "JUnit": "junit"}
+	"AuditUsers": "audit-users", "AuditTrades": "audit-trades", "JSON": "out", "JUnit": "junit", "Deadline": "deadline",
+	"SummaryBound": "summary-bound"}
 
 func runVerifyCmd(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench verify", "--target URL [--out FILE.json] [--junit FILE.xml] [flags]")
 	var cfg verify.Config
 	fs.StringVar(&cfg.Target, "target", "", "the web tier's base URL, e.g. http://127.0.0.1:8080 (the /daytrader/… paths are below it)")
 	fs.DurationVar(&cfg.Timeout, "timeout", verify.DefaultTimeout, "bound of each request")
+	fs.DurationVar(&cfg.Deadline, "deadline", verify.DefaultDeadline, "bound of the whole verification: the checks not made by then are skipped, and verify says so (exit 1)")
+	fs.DurationVar(&cfg.SummaryBound, "summary-bound", verify.DefaultSummary, "how long the market summary is read again while it lists no quote (an implementation may compute it on a timer)")
 	fs.DurationVar(&cfg.OrderBound, "order-bound", verify.DefaultOrderBound, "how long an order may take to complete (a target whose /trade/config.json says its orders are synchronous must complete them at once)")
 	symbols := fs.String("symbols", strings.Join(verify.DefaultSymbols, ","), "the quotes verify trades (at least two; every DayTrader data set has s:1, s:2, s:3)")
 	fs.IntVar(&cfg.AuditUsers, "audit-users", verify.DefaultAuditUsers, "accounts trading at once in the audit's load")
@@ -37,6 +40,7 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.JSON, "out", "", "write the verification JSON here (and the HTML report beside it, FILE.html)")
 	fs.StringVar(&o.JUnit, "junit", "", "write the checks as JUnit XML here (one suite per level), for CI")
 	fs.BoolVar(&o.NoReport, "no-report", false, "do not write the HTML report beside --out")
+	fs.BoolVar(&o.Force, "force", false, "replace an existing --out, its report or --junit file (without it an existing file is refused before anything is verified)")
 	var sf servicesFlags
 	sf.register(fs)
 	cliflag.SetHelp(fs, verifyHelp)
@@ -62,7 +66,15 @@ func runVerifyCmd(ctx context.Context, args []string) error {
 	if res == nil {
 		return verifyFlags.OrUsage(err)
 	}
-	return o.Finish(res, err, os.Stdout)
+	return deadlineFlag(verify.Finish(o, res, err, os.Stdout))
+}
+
+// deadlineFlag says a verification ended by its deadline in the command's words.
+func deadlineFlag(err error) error {
+	if de := (*verify.DeadlineError)(nil); errors.As(err, &de) {
+		return fmt.Errorf("--deadline %v ended the verification before every check was made (the checks not made are skipped; it is no verdict): give a longer --deadline", de.Deadline)
+	}
+	return err
 }
 
 // verifyFirst is drive's and run's --verify (verify.Before): verify the target before

@@ -38,5 +38,5 @@ func runVerifyServices(ctx context.Context, cfg verifyservices.Config, o verify.
 	if res == nil {
 		return servicesVerifyFlags.OrUsage(err)
 	}
-	return o.Finish(res, err, os.Stdout)
+	return verify.Finish(o, res, err, os.Stdout)
 }

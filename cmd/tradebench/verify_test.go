@@ -28,7 +28,7 @@ func TestVerifyCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "conformant: DayTrader-compatible to level 4 of 4") {
 		t.Fatalf("verify tradebench: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "verify registers its own accounts (vf-") || strings.Index(stderr, "registers its own") > strings.Index(stderr, "pages.register") {
+	if !strings.Contains(stderr, "verify registers its own accounts (vf-") || strings.Index(stderr, "registers its own") > strings.Index(stderr, "level 1 of 4") {
 		t.Fatalf("verify did not say first which accounts it creates:\n%s", stderr)
 	}
 	v, err := report.ReadVerification(out)
@@ -48,7 +48,7 @@ func TestVerifyCommand(t *testing.T) {
 		http.Error(w, "java.lang.NullPointerException", http.StatusInternalServerError)
 	}))
 	defer bad.Close()
-	code, stdout, stderr = capture(t, "verify", "--target", bad.URL, "--junit", junit)
+	code, stdout, stderr = capture(t, "verify", "--target", bad.URL, "--junit", junit, "--force")
 	if code != exitNotConform || !strings.Contains(stdout, "not conformant: DayTrader-compatible to level 0 of 4") ||
 		!strings.Contains(stdout, "status:   500") || !strings.Contains(stdout, "NullPointerException") {
 		t.Fatalf("verify a target of 500s: exit %d, want %d\n%s\n%s", code, exitNotConform, stdout, stderr)
@@ -59,6 +59,64 @@ func TestVerifyCommand(t *testing.T) {
 
 	if code, _, stderr := capture(t, "verify"); code != exitUsage || !strings.Contains(stderr, "--target") {
 		t.Fatalf("verify without --target: exit %d\n%s", code, stderr)
+	}
+}
+
+// verify's ends as a newcomer meets them. A port where nothing listens: one line, exit 1 (the
+// target could not be verified), not a verdict. A non-application (500s everywhere): the
+// headline first, each check once across stdout and stderr. Credentials in the target URL
+// never reach the JSON, the report or the JUnit. An existing --out or --junit is refused
+// without --force, a symbolic link at --junit is never followed, and --force replaces the
+// files, not what a link points at.
+func TestVerifyCommandEnds(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+	code, stdout, stderr := capture(t, "verify", "--target", deadURL)
+	if code != exitInternal || stdout != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "does not answer") {
+		t.Fatalf("verify a dead port: exit %d, want %d and one line\nstdout %q\nstderr %q", code, exitInternal, stdout, stderr)
+	}
+
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "not an application", http.StatusInternalServerError)
+	}))
+	defer bad.Close()
+	dir := t.TempDir()
+	out, junit, elsewhere := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.xml"), filepath.Join(dir, "elsewhere.txt")
+	os.WriteFile(elsewhere, []byte("keep me"), 0o644)
+	os.Symlink(elsewhere, junit)
+	target := strings.Replace(bad.URL, "http://", "http://admin:S3cretPW@", 1) + "/?token=QTOKEN1234"
+	code, stdout, stderr = capture(t, "verify", "--target", target, "--out", out, "--junit", junit)
+	if code != exitUsage || !strings.Contains(stderr, "--junit") || !strings.Contains(stderr, "exists") {
+		t.Fatalf("verify onto a symbolic link without --force: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr = capture(t, "verify", "--target", target, "--out", out, "--junit", junit, "--force")
+	if code != exitNotConform || !strings.HasPrefix(stdout, "not conformant: DayTrader-compatible to level 0 of 4") {
+		t.Fatalf("verify a non-application: exit %d, the headline not first\n%s\n%s", code, stdout, stderr)
+	}
+	for _, id := range []string{"pages.register", "business.buy", "input.quantity", "audit.load"} {
+		if n := strings.Count(stdout+stderr, " "+id+" "); n != 1 {
+			t.Errorf("%s said %d times, want once\n%s\n%s", id, n, stdout, stderr)
+		}
+	}
+	if b, _ := os.ReadFile(elsewhere); string(b) != "keep me" {
+		t.Errorf("--junit followed the symbolic link: %s now holds %q", elsewhere, b)
+	}
+	if fi, err := os.Lstat(junit); err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		t.Errorf("--junit %s is still the link: %v", junit, err)
+	}
+	for _, f := range []string{out, filepath.Join(dir, "v.html"), junit} {
+		b, err := os.ReadFile(f)
+		if err != nil || strings.Contains(string(b), "S3cretPW") || strings.Contains(string(b), "QTOKEN1234") {
+			t.Errorf("%s: %v; holds the target's credentials: %v", f, err, strings.Contains(string(b), "S3cretPW"))
+		}
+	}
+	if strings.Contains(stdout+stderr, "S3cretPW") || strings.Contains(stdout+stderr, "QTOKEN1234") {
+		t.Errorf("the credentials were printed:\n%s\n%s", stdout, stderr)
+	}
+	code, _, stderr = capture(t, "verify", "--target", target, "--out", out)
+	if code != exitUsage || !strings.Contains(stderr, "--out") || !strings.Contains(stderr, "exists") {
+		t.Fatalf("verify onto an existing --out without --force: exit %d\n%s", code, stderr)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/tradebench/tradebench/bench/tradejob"
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/internal/cliflag"
+	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/internal/suggest"
 	"github.com/tradebench/tradebench/report"
@@ -70,9 +71,11 @@ func versusFiles(pub *publishFlags, workdir string) ([3]string, error) {
 }
 
 // versusLabels names A's and B's results by the one setting they differ in (KEY=VALUE), under
-// the run's --label if it has one.
+// the run's --label if it has one. A value's credentials are hidden (dsn.Redact, the one
+// redaction): a label is stored in the results, titles the reports and the compare page, and is
+// printed in the A/B progress lines.
 func versusLabels(label, key, a, b string) [2]string {
-	labels := [2]string{key + "=" + a, key + "=" + b}
+	labels := [2]string{key + "=" + dsn.Redact(a), key + "=" + dsn.Redact(b)}
 	if label != "" {
 		labels = [2]string{label + " (A: " + labels[0] + ")", label + " (B: " + labels[1] + ")"}
 	}

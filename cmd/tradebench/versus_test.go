@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -101,8 +102,11 @@ func TestRunVersusEndToEnd(t *testing.T) {
 
 // drive --versus target=URL drives two targets alike, 2 trials each interleaved: each side's
 // results name its target and label, keep 2 repeats and the one order, and each server saw load.
-// Bad uses are usage errors naming --versus before any load. Mutant (scripts/mutants.d/
-// versus-drive-one-target.sed): every trial driving A's target — B's server sees nothing.
+// Bad uses are usage errors naming --versus before any load. B's URL carries a password: it
+// is hidden in B's label and target wherever they go — both sides' results and reports, the
+// compare page, the A/B lines on stderr, stdout (issue 50: six places on the compare page).
+// Mutants (scripts/mutants.d/): versus-drive-one-target (every trial driving A's target — B's
+// server sees nothing), versus-label-unredacted (B's label keeps the password).
 func TestDriveVersusTargets(t *testing.T) {
 	var hits [2]atomic.Int64
 	var srvs [2]*httptest.Server
@@ -142,10 +146,22 @@ func TestDriveVersusTargets(t *testing.T) {
 		t.Fatalf("a refused --versus put load on the targets: %d, %d", hits[0].Load(), hits[1].Load())
 	}
 
-	r := tb(t, append(base, "--target", srvs[0].URL, "--repeat", "2", "--versus", "target="+srvs[1].URL, "--out", filepath.Join(dir, "ab.json"))...)
+	bURL := strings.Replace(srvs[1].URL, "http://", "http://u:VsS3cretPW@", 1)
+	r := tb(t, append(base, "--target", srvs[0].URL, "--repeat", "2", "--versus", "target="+bURL, "--out", filepath.Join(dir, "ab.json"))...)
 	if r.code != 0 && r.code != 6 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
+	for what, text := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+		if strings.Contains(text, "VsS3cretPW") {
+			t.Errorf("the %s shows B's password:\n%s", what, text)
+		}
+	}
+	for _, f := range []string{"ab-A.json", "ab-B.json", "ab-A.html", "ab-B.html", "ab-compare.html"} {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || bytes.Contains(b, []byte("VsS3cretPW")) {
+			t.Errorf("%s: %v; holds B's password: %v", f, err, err == nil)
+		}
+	}
+	shown := [2]string{srvs[0].URL, strings.Replace(srvs[1].URL, "http://", "http://u:xxxxx@", 1)}
 	var order string
 	for i, side := range []string{"ab-A.json", "ab-B.json"} {
 		res, err := report.ReadFile(filepath.Join(dir, side))
@@ -157,7 +173,7 @@ func TestDriveVersusTargets(t *testing.T) {
 		if i == 0 {
 			order = o
 		}
-		if res.Target != srvs[i].URL || res.Label != "target="+srvs[i].URL || len(res.Repeats) != 2 || o == "" || o != order {
+		if res.Target != shown[i] || res.Label != "target="+shown[i] || len(res.Repeats) != 2 || o == "" || o != order {
 			t.Errorf("%s: target %q, label %q, %d repeats, order %q (A's %q)", side, res.Target, res.Label, len(res.Repeats), o, order)
 		}
 	}

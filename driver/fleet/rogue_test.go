@@ -43,7 +43,7 @@ func sealedAgent(t *testing.T, url, token, name string) *Agent {
 }
 
 // TestFleetBrokerRefusesStrangers: the fleet's broker requires its token: a client with the
-// address alone, or a wrong token, cannot connect (it used to, and could command the agents).
+// address alone, or a wrong token, cannot connect (connected, it could command the agents).
 // Mutant checked by hand: natsx.Start without Authorization → "connected without the token".
 func TestFleetBrokerRefusesStrangers(t *testing.T) {
 	b := broker(t)
@@ -199,7 +199,7 @@ func TestFleetRogueChangesNothing(t *testing.T) {
 
 // TestAgentStopsWhenControllerGone: an agent whose controller vanished mid-run (its connection
 // cut, no abort sent) stops sending load within LostAfter or so and goes idle, waiting for a
-// new sealed assignment; it used to run its share to the end for nobody.
+// new sealed assignment, rather than run its share to the end for nobody.
 // Mutant checked by hand: watchController never calls stop → "agent still running 15s after
 // its controller went".
 func TestAgentStopsWhenControllerGone(t *testing.T) {

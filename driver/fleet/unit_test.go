@@ -155,9 +155,9 @@ func TestAgentRefusesAnotherVersion(t *testing.T) {
 }
 
 // TestAgentListensBeforeServing: once Listen returns, the agent answers a request even though
-// its Serve loop has not started, the order net/http keeps with net.Listen before Serve (a
-// test once failed with "no responders" when Serve subscribed in a goroutine nobody waited
-// for). Mutant: Listen returning without subscribing (Serve subscribing instead) fails the
+// its Serve loop has not started, the order net/http keeps with net.Listen before Serve (with
+// Serve subscribing in a goroutine nobody waits for, a request sent at once gets "no
+// responders"). Mutant: Listen returning without subscribing (Serve subscribing instead) fails the
 // request with no responders.
 func TestAgentListensBeforeServing(t *testing.T) {
 	b := broker(t)

@@ -46,8 +46,11 @@ type Config struct {
 	Self int
 	// SUT are the system under test's resource sources: a process on this machine (a pid) or a
 	// server scraped at a loopback address is the measurement's own; one elsewhere is not. A
-	// scraped server's process, found by the port it is scraped on, is counted through its
-	// scrape, and so is not among the busiest other processes.
+	// scraped server's process, found by what serves the port it is scraped on, is counted
+	// through its scrape, and so is not among the busiest other processes. From these and the
+	// driver, the processes at the other end of their connections on this machine are the
+	// system under test's too (sut.Follow: its database's backends, its broker's clients),
+	// found again at each reading.
 	SUT []sut.Source
 	// OwnNames are process names (as /proc/PID/stat gives them, e.g. "postgres") counted as
 	// the measurement's own: a database server on this machine that the system under test uses.
@@ -66,23 +69,23 @@ type snapshot struct {
 	// whether each read succeeded
 	scraped   []float64
 	scrapedOK []bool
-	// backends are the processes serving the connections the system under test found by its
-	// port has open at this instant (sut.FindBackends)
-	backends []sut.Listener
+	// followed are the processes at the other end of the driver's and the system under test's
+	// connections at this instant (sut.Follow)
+	followed []sut.Listener
 }
 
 // Watch measures the window [from, to) of a run in the background.
 type Watch struct {
 	cfg     Config
 	scrapes []sut.Source
-	// scraped are the pids found listening on each loopback scrape's port: the processes whose
+	// scraped are the pids found serving each loopback scrape's port: the processes whose
 	// CPU the scrape reports, so /proc's reading of them is neither counted again nor listed
 	// among the other processes
 	scraped [][]int
-	// found are the SUT sources found by their port or connections (sut.Proc's Listen): their
-	// connections are followed again at each reading, since a server opens more as the load
-	// grows (a database pool) and the process serving each is the system under test's too
-	found  []sut.Listener
+	// roots are the system under test's processes on this machine (the sources' pids and the
+	// scraped ones): with the driver, where sut.Follow starts at each reading, since a server
+	// opens more connections as the load grows (a database pool)
+	roots  []int
 	stop   chan struct{}
 	done   chan struct{}
 	mu     sync.Mutex
@@ -100,17 +103,20 @@ func Start(ctx context.Context, cfg Config, from, to time.Time) *Watch {
 	}
 	w := &Watch{cfg: cfg, stop: make(chan struct{}), done: make(chan struct{})}
 	for _, s := range cfg.SUT {
+		if s.PID() > 0 {
+			w.roots = append(w.roots, s.PID())
+		}
 		if s.PID() == 0 && loopback(s.Origin()) {
 			w.scrapes = append(w.scrapes, s)
 			var pids []int
-			ls, _ := sut.FindListeners(cfg.Root, s.Origin()) // none found: listed as other, as before
-			for _, l := range ls {
+			// what serves the scraped port, whoever runs it (the user named it); none found:
+			// listed as other
+			found, _ := sut.FindServer(s.Origin(), true)
+			for _, l := range found.Serving {
 				pids = append(pids, l.PID)
 			}
 			w.scraped = append(w.scraped, pids)
-		}
-		if a, from := sut.Found(s); a != "" {
-			w.found = append(w.found, sut.Listener{PID: s.PID(), Name: s.Name(), Addr: a, From: from})
+			w.roots = append(w.roots, pids...)
 		}
 	}
 	go func() {
@@ -190,9 +196,7 @@ func (w *Watch) read(ctx context.Context) (snapshot, bool) {
 		s.scrapedOK = append(s.scrapedOK, err == nil)
 	}
 	s.procs = scan(w.cfg.Root)
-	if len(w.found) > 0 {
-		s.backends = sut.FindBackends(w.cfg.Root, w.found, w.cfg.Self)
-	}
+	s.followed = sut.Follow(w.cfg.Root, w.cfg.Self, w.roots)
 	return s, true
 }
 
@@ -280,25 +284,30 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		m.StealCores = cores(b.steal - a.steal)
 	}
 	own := map[int]bool{w.cfg.Self: true}
-	found := map[int]report.MachineProcess{} // own processes found by their port or connections
+	found := map[int]sut.Listener{} // own processes found by their port or connections
 	for _, s := range w.cfg.SUT {
 		if s.PID() > 0 {
 			own[s.PID()] = true
-			if a, from := sut.Found(s); a != "" {
-				found[s.PID()] = report.MachineProcess{Listen: a, From: from}
+			if l, ok := sut.Found(s); ok {
+				found[s.PID()] = l
 			}
 		}
 	}
-	for _, l := range append(a.backends, b.backends...) {
-		if !own[l.PID] { // opened during the window, or after the drive looked: ours too
+	// the followed processes of both readings: a backend whose connection closed within the
+	// window served it until then, one opened within it serves it since
+	for _, l := range append(a.followed, b.followed...) {
+		if !own[l.PID] {
 			own[l.PID] = true
-			found[l.PID] = report.MachineProcess{Listen: l.Addr, From: l.From}
+			found[l.PID] = l
 		}
 	}
 	scraped := map[int]bool{} // counted through their scrapes below
 	for i, pids := range w.scraped {
 		for _, pid := range pids {
+			// a scrape that failed at either end counts nothing: the process is counted from
+			// /proc instead, as the measurement's own (the user named it)
 			scraped[pid] = a.scrapedOK[i] && b.scrapedOK[i] && !own[pid]
+			own[pid] = own[pid] || !scraped[pid]
 		}
 	}
 	var ownCores, kthreadCores float64
@@ -320,14 +329,15 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		}
 		if own[pid] || slices.Contains(w.cfg.OwnNames, end.Name) {
 			ownCores += cores(used)
-			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: found[pid].Listen, From: found[pid].From})
+			f := found[pid]
+			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: f.Addr, From: f.From, Role: f.Role})
 			continue
 		}
 		if used == 0 {
 			continue
 		}
 		name, _, _ := strings.Cut(end.Name, "/")
-		if end.KernelThread(pid) {
+		if end.KernelThread() {
 			kthreads.add(name, pid, cores(used))
 			// ksoftirqd's time is in /proc/stat's softirq column too: counted there, once
 			if name != "ksoftirqd" {

@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/report"
 )
 
 // fakeProc writes a proc file system: /proc/stat with the aggregate busy ticks split as given
@@ -113,14 +117,14 @@ func TestKernelThreadsOnThisMachine(t *testing.T) {
 	if !ok || k.Name != "kthreadd" {
 		t.Skip("no kthreadd in this /proc (a container with its own pid namespace)")
 	}
-	if !k.KernelThread(2) {
+	if !k.KernelThread() {
 		t.Errorf("kthreadd %+v is not a kernel thread", k)
 	}
 	children := 0
 	for pid, st := range procs {
 		if st.PPID == 2 {
 			children++
-			if !st.KernelThread(pid) || st.Flags&0x00200000 == 0 {
+			if !st.KernelThread() || st.Flags&0x00200000 == 0 {
 				t.Errorf("kthreadd's child %d %+v not flagged a kernel thread", pid, st)
 			}
 		}
@@ -128,10 +132,10 @@ func TestKernelThreadsOnThisMachine(t *testing.T) {
 	if children == 0 {
 		t.Error("kthreadd has no children in /proc")
 	}
-	if me := procs[os.Getpid()]; me.KernelThread(os.Getpid()) {
+	if me := procs[os.Getpid()]; me.KernelThread() {
 		t.Errorf("this test process %+v taken for a kernel thread", me)
 	}
-	if one, ok := procs[1]; ok && one.KernelThread(1) {
+	if one, ok := procs[1]; ok && one.KernelThread() {
 		t.Errorf("pid 1 %+v taken for a kernel thread", one)
 	}
 	w := &Watch{cfg: Config{Root: "/proc", Self: os.Getpid()}}
@@ -166,5 +170,104 @@ func TestLoopback(t *testing.T) {
 		if loopback(u) != want {
 			t.Errorf("loopback(%q) = %v", u, !want)
 		}
+	}
+}
+
+// netProc writes a fake /proc's TCP table (lines of "local remote state inode", addresses as
+// /proc/net/tcp writes them) and the socket descriptors of each process.
+func netProc(t *testing.T, root string, socks []string, fds map[int][]string) {
+	t.Helper()
+	tcp := "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	for i, s := range socks {
+		f := strings.Fields(s)
+		tcp += fmt.Sprintf("   %d: %s %s %s 00000000:00000000 00:00000000 00000000  1000        0 %s 1\n", i, f[0], f[1], f[2], f[3])
+	}
+	must(t, os.WriteFile(filepath.Join(root, "net", "tcp"), []byte(tcp), 0o644))
+	for pid, inodes := range fds {
+		dir := filepath.Join(root, fmt.Sprint(pid), "fd")
+		must(t, os.RemoveAll(dir))
+		must(t, os.MkdirAll(dir, 0o755))
+		for i, ino := range inodes {
+			must(t, os.Symlink("socket:["+ino+"]", filepath.Join(dir, fmt.Sprint(3+i))))
+		}
+	}
+}
+
+// A database backend serving the server's connection at the window's start, whose connection
+// closed before its end (a pool shrinking), served the system under test in the window: it is
+// the measurement's own, found at the first reading; the postmaster, which only listens, is
+// not. Made /proc readings: which bucket, exactly.
+// Mutant (scripts/mutants.d/machine-followed-end-only): the backends taken from the window's
+// end reading only — the backend was another process.
+func TestFollowedAtEitherReading(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "net"), 0o755))
+	procs := map[int]string{10: proc(10, "tradebench", 100), 11: proc(11, "server", 100), 12: proc(12, "postgres", 100), 13: proc(13, "postgres", 100)}
+	fakeProc(t, root, 1000, 0, 0, "0.1 0.1 0.1", procs)
+	listen := "0100007F:1538 00000000:0000 0A 500" // 127.0.0.1:5432, the postmaster's
+	netProc(t, root, []string{listen,
+		"0100007F:9C40 0100007F:1538 01 501", // the server's end of its connection
+		"0100007F:1538 0100007F:9C40 01 502", // the backend's
+	}, map[int][]string{11: {"501"}, 12: {"502"}, 13: {"500"}})
+	w := &Watch{cfg: Config{Root: root, Self: 10, SUT: []sut.Source{&sut.Proc{ProcName: "server", Pid: 11}}}, roots: []int{11}}
+	a, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read the fake /proc")
+	}
+	procs[12] = proc(12, "postgres", 300)
+	fakeProc(t, root, 1400, 0, 0, "0.1 0.1 0.1", procs)
+	netProc(t, root, []string{listen}, map[int][]string{11: nil, 12: nil, 13: {"500"}})
+	b, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read the fake /proc")
+	}
+	b.at = a.at.Add(2 * time.Second)
+	m := w.measure(a, b)
+	if p := find(m.Own, 12); p == nil || p.Role != report.RoleBackend || p.From != 11 || p.Listen != "127.0.0.1:5432" || p.Cores != 1 {
+		t.Errorf("the backend is not among the own processes, serving the server: %+v", m.Own)
+	}
+	if find(m.Own, 13) != nil {
+		t.Errorf("the postmaster counted as own: %+v", m.Own)
+	}
+}
+
+// A named --sut-metrics server on this machine whose scrape fails at the window's end is
+// still the measurement's own: its scrape counts nothing, so its CPU is read from /proc, under
+// its pid — not hidden, which moved it into the anonymous "ended within the window" bucket.
+// Mutant (scripts/mutants.d/machine-scrape-end-unchecked): the process hidden by a scrape that
+// failed at the window's end.
+func TestScrapeFailingAtTheEnd(t *testing.T) {
+	root := t.TempDir()
+	var failing atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failing.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, "process_cpu_seconds_total 1\nprocess_resident_memory_bytes 1000\n")
+	}))
+	defer srv.Close()
+	src, err := sut.NewScrape(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	procs := map[int]string{10: proc(10, "tradebench", 100), 11: proc(11, "server", 100)}
+	fakeProc(t, root, 1000, 0, 0, "0.1 0.1 0.1", procs)
+	w := &Watch{cfg: Config{Root: root, Self: 10, SUT: []sut.Source{src}}, scrapes: []sut.Source{src}, scraped: [][]int{{11}}, roots: []int{11}}
+	a, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read the fake /proc")
+	}
+	failing.Store(true)
+	procs[11] = proc(11, "server", 300)
+	fakeProc(t, root, 1400, 0, 0, "0.1 0.1 0.1", procs)
+	b, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read the fake /proc")
+	}
+	b.at = a.at.Add(2 * time.Second)
+	m := w.measure(a, b)
+	if p := find(m.Own, 11); p == nil || p.Cores != 1 || m.OwnCores != 1 || m.OtherCores != 1 {
+		t.Errorf("the server whose scrape failed is not counted from /proc: own %+v, %+v", m.Own, m)
 	}
 }

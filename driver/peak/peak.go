@@ -67,6 +67,12 @@ type Config struct {
 	// MaxOtherShare is the share of the machine other processes may take during a step before
 	// the search names them as what limited the capacity (0 = 0.1, the run rule's default).
 	MaxOtherShare float64
+	// RunSpread is the machine's run-to-run spread of a capacity, a fraction of it (the
+	// standard deviation between invocations of one build), measured before — by repeated
+	// runs or scripts/calibrate — for one search cannot measure it (0 = assume
+	// report.DefaultRunSpread, and say so). It widens the capacity's interval
+	// (report.CapacityInterval).
+	RunSpread float64
 }
 
 // Defaults of a search: the embedded run's `tradebench run` finds a 2-core machine's knee
@@ -151,6 +157,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("Plateau", "must be in (0, 1), got %g", c.Plateau)
 	case c.MaxSteps < 2:
 		return setting.Errorf("MaxSteps", "must be at least 2, got %d", c.MaxSteps)
+	case c.RunSpread < 0 || c.RunSpread >= 1 || math.IsNaN(c.RunSpread):
+		return setting.Errorf("RunSpread", "is a fraction of the capacity in [0, 1), got %g", c.RunSpread)
 	}
 	return nil
 }
@@ -790,6 +798,7 @@ func (s *searcher) confirm(peak float64, best *report.Results) {
 		half = iv.Half
 	}
 	ps.PeakTPSHalf = math.Round(half*10) / 10
+	ps.Interval = s.interval(peak, best, half)
 	search := s.measured[peak]
 	if search == nil {
 		return
@@ -799,6 +808,54 @@ func (s *searcher) confirm(peak float64, best *report.Results) {
 		ps.Doubt = append(ps.Doubt, fmt.Sprintf("the confirm run disagrees with the search: %.1f ± %.1f tps at %s against %.1f tps in the search (a difference of %.1f, beyond the noise of ±%.1f)",
 			best.Total.TPS, half, s.unit(peak), search.Total.TPS, d, tol))
 	}
+}
+
+// interval states where a second search lands (report.CapacityInterval): about the confirming
+// run's throughput, its noise (half), the search's own resolution — the least and most
+// throughput measured at the peak's load, the last good one and the first bad one (unless bad
+// by its errors: what an erring server delivered is not its capacity) — and the run-to-run
+// spread: the one given, else report.DefaultRunSpread assumed, unless the search's own
+// re-measurements at one load spread more.
+func (s *searcher) interval(peak float64, best *report.Results, half float64) *report.CapacityInterval {
+	x := best.Total.TPS
+	loads := []float64{peak, s.good.load}
+	if s.bad != nil && s.badKind != LimitErrors {
+		loads = append(loads, s.bad.load)
+	}
+	lo, hi := x, x
+	at := map[float64][]float64{peak: {x}} // the measurements at each load, the confirming run's at the peak
+	for _, st := range s.ps.Steps {
+		if st.Superseded || st.Phase == PhaseConfirm {
+			continue
+		}
+		l := st.Rate + float64(st.Users)
+		at[l] = append(at[l], st.TPS)
+		if slices.Contains(loads, l) && st.ErrorRate <= s.cfg.MaxErrorRate {
+			lo, hi = min(lo, st.TPS), max(hi, st.TPS)
+		}
+	}
+	// the spread of the loads measured more than once, pooled
+	var ss float64
+	var df int
+	for _, xs := range at {
+		if len(xs) < 2 {
+			continue
+		}
+		mean := 0.0
+		for _, v := range xs {
+			mean += v
+		}
+		mean /= float64(len(xs))
+		for _, v := range xs {
+			ss += (v - mean) * (v - mean)
+		}
+		df += len(xs) - 1
+	}
+	rem := 0.0
+	if df > 0 {
+		rem = math.Sqrt(ss / float64(df))
+	}
+	return report.NewCapacityInterval(x, half, lo, hi, rem, s.cfg.RunSpread)
 }
 
 // limit names what limited the capacity, and says why.

@@ -396,8 +396,9 @@ func TestPeakStaysInBracket(t *testing.T) {
 }
 
 // The result names what limited the capacity.
-// Mutant (scripts/mutants.d/peak-limit-other-ignored): the other-processes check dropped — a
-// busy machine's knee was put on the server's CPU.
+// Mutants (scripts/mutants.d/peak-limit-other-ignored): the other-processes check dropped — a
+// busy machine's knee was put on the server's CPU; (peak-limit-shared-driver): the driver's CPU
+// named though it shares the server's process — "limited by the driver's CPU" for an embedded run.
 func TestLimitNamed(t *testing.T) {
 	sutCPU := func(cores float64) func(*report.Results, Step) {
 		return func(r *report.Results, s Step) {
@@ -424,6 +425,12 @@ func TestLimitNamed(t *testing.T) {
 		{"driver", &recorded{tps: linear(1000), more: func(r *report.Results, s Step) {
 			r.Driver = &report.DriverUsage{Cores: 2, Utilisation: 0.95}
 		}}, Config{}, LimitDriverCPU, "the driver used 95% of its 2 cores"},
+		// the driver in the server's process (an embedded run): its CPU is the server's too, and
+		// the two cannot be told apart — not named as the limit (mutant peak-limit-shared-driver)
+		{"shared driver", &recorded{tps: linear(1000), more: func(r *report.Results, s Step) {
+			sutCPU(1.0)(r, s)
+			r.Driver = &report.DriverUsage{Cores: 2, Utilisation: 0.95, SharedWithSUT: true}
+		}}, Config{}, LimitUnknown, "with the server at 1.00 of 2 cores"},
 		{"other", &recorded{tps: linear(1000), more: func(r *report.Results, s Step) {
 			sutCPU(1.9)(r, s)
 			r.Machine = &report.Machine{Cores: 2, OtherShare: 0.4}
@@ -480,3 +487,54 @@ func fmtSscan(s string, a, b *int) (int, error) {
 }
 
 var errNoBracket = errors.New("no bracket stated")
+
+// The peak is the least load on the plateau, where response times begin to climb, not the load
+// of the best throughput: growing by 5 % from 900 users, a system linear to 1,000 users and
+// rising by half a transaction per user beyond has 1,149 users within 3 % of the best good
+// step's throughput (1,206 users): the peak is 1,149.
+// Mutant (scripts/mutants.d/peak-best-not-least): the peak taken at the best throughput — 1,206
+// users, the top of the plateau.
+func TestPeakIsTheLeastLoadOnThePlateau(t *testing.T) {
+	f := &recorded{tps: func(l float64, _ int) float64 {
+		if l <= 1000 {
+			return l
+		}
+		return 1000 + (l-1000)/2
+	}}
+	ps, _, err := Search(context.Background(), Config{Start: 900, Factor: 1.05}, f.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps.PeakUsers != 1149 || !strings.Contains(ps.StopWhy, "the peak is 1149 users, the least load within 3% of the best throughput (1103.0 tps)") {
+		t.Errorf("peak %d users: %s (steps %s)", ps.PeakUsers, ps.StopWhy, phases(ps))
+	}
+}
+
+// Re-measurements of the steps around the knee do not count against the step limit: here the
+// first bad step (800 users) is overturned by its re-measurements and the search goes on to the
+// real knee at 1,000 users in exactly 11 steps of its own.
+// Mutant (scripts/mutants.d/peak-knee-remeasure-counted): the knee's re-measurements counted —
+// the search ran out of steps after the knee moved and reported 800 users.
+func TestKneeRemeasurementsOutsideTheStepLimit(t *testing.T) {
+	f := &recorded{tps: func(l float64, n int) float64 {
+		if l == 800 && n == 0 {
+			return 700
+		}
+		return l
+	}, p90n: func(l float64, n int) float64 {
+		switch {
+		case l == 800 && n == 0:
+			return 841
+		case l > 1000:
+			return 900
+		}
+		return 10
+	}}
+	ps, best, err := Search(context.Background(), Config{MaxP90: 500 * time.Millisecond, MaxSteps: 11}, f.run)
+	if err != nil || best == nil {
+		t.Fatal(err)
+	}
+	if ps.PeakUsers != 1000 {
+		t.Errorf("peak %d users, want 1000: %s (steps %s)", ps.PeakUsers, ps.StopWhy, phases(ps))
+	}
+}

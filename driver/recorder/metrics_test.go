@@ -172,7 +172,7 @@ func TestFirstSeenOrderPerRecorder(t *testing.T) {
 // TestMergeTransaction: the one rule for merging a transaction's histogram that travelled: a
 // good one adds its samples; one that does not decode, or holds fewer samples than the
 // transaction passed, or is missing while it passed, is an error. Mutants: ignoring the decode
-// error (as the cache sweep once did) merges nothing and returns nil; dropping the count check
+// error (an easy slip for a caller that merges points) merges nothing and returns nil; dropping the count check
 // accepts the short histogram.
 func TestMergeTransaction(t *testing.T) {
 	h := NewHistogram()

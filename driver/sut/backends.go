@@ -2,24 +2,55 @@ package sut
 
 import (
 	"net"
+	"os"
 	"slices"
 	"strconv"
+
+	"github.com/tradebench/tradebench/report"
 )
 
-// MaxBackendHops bounds how far FindBackends follows connections: a web tier, its services host,
-// their database.
-const MaxBackendHops = 3
+// MaxHops bounds how far Follow follows connections from the driver: the web tier, its services
+// host, their database, the order processors using the services host and their database's
+// processes — a test bed on one machine is five hops deep.
+const MaxHops = 6
 
-// FindBackends follows the system under test's own connections on this machine: from the
-// processes found (the server on the target's port), the process at the other end of each
-// established TCP connection one of them opened to a port listening here — a split deployment's
-// services host, the database server process serving that very connection (PostgreSQL serves
-// each connection in a process of its own, so another client's is not counted) — and from
-// those in turn, up to MaxBackendHops. Each is returned as a Listener at the address the
-// connection went to, with From the pid that opened it. Connections into the found processes
-// (their clients, this driver among them) are not followed, nor are the pids in skip. What
-// cannot be read is left out: this is a best effort beside the one found by its port.
-func FindBackends(root string, found []Listener, skip ...int) []Listener {
+// How a process found by Follow (or FindServer) belongs to the system under test: Listener.Role.
+const (
+	// RoleServer holds the server end of one of the driver's own connections: the system
+	// under test's front, found by its port (From is the driver's pid, or 0).
+	RoleServer = ""
+	// RoleBackend serves a connection a process of the system under test opened: its services
+	// host, the broker, the database's process for that very connection (PostgreSQL serves
+	// each connection in a process of its own, so another client's is not counted).
+	RoleBackend = report.RoleBackend
+	// RoleClient holds the client end of a connection into a process of the system under
+	// test: an order processor consuming from its broker.
+	RoleClient = report.RoleClient
+)
+
+// Follow is the one rule for which processes on this machine are the system under test's: from
+// the driver (self) and the processes already known to be the system under test (roots: the
+// ones a run started, named or found by their port; self among them when the server runs in
+// the driver's process, as the embedded run's does), the processes at the other end of each
+// established loopback TCP connection, followed up to MaxHops:
+//   - the driver's own outgoing connections lead to the system under test's front (RoleServer);
+//   - a system-under-test process's outgoing connections lead to its backends (RoleBackend) —
+//     the services host, the broker, PostgreSQL's backend process for each of its connections,
+//     whoever runs them (the database's backends run as its own user);
+//   - connections into a system-under-test process lead to its clients (RoleClient), the order
+//     processors consuming from its broker — but not into the front, the process serving the
+//     driver's own connections: its clients are the load (the driver, or a neighbour driving
+//     the same server), not the system.
+//
+// A front or a client must be of the driver's user (unless it is a root): anyone may connect
+// to a port or accept on one of their own, only the driver's user could be running its system.
+// A backend needs no such check: it holds the server end of a connection the system under
+// test opened, which no neighbour can. The PostgreSQL postmaster, which only listens, and other
+// clients' backends are never reached. Each process found is returned once, as a Listener at
+// the address the connection went to, with From the pid it was reached from; roots and self
+// are not returned. What cannot be read (another user's descriptors, when not root) is left
+// out.
+func Follow(root string, self int, roots []int) []Listener {
 	if root == "" {
 		root = "/proc"
 	}
@@ -39,28 +70,33 @@ func FindBackends(root string, found []Listener, skip ...int) []Listener {
 			listens[addrKey(k.ip, k.port)] = true
 		}
 	}
-	// listened reports whether a connection to ip:port went to a listening socket here
+	// listened reports whether ip:port is a listening address here (a connection to it went
+	// to a server here; a socket at it is a server's end)
 	listened := func(ip net.IP, port int) bool {
 		if listens[addrKey(ip, port)] || listens[addrKey(net.IPv6unspecified, port)] {
 			return true
 		}
 		return ip.To4() != nil && listens[addrKey(net.IPv4zero, port)]
 	}
-	seen := map[int]bool{}
-	for _, pid := range skip {
-		seen[pid] = true
-	}
-	frontier := make([]int, 0, len(found))
-	for _, l := range found {
-		seen[l.PID] = true
-		frontier = append(frontier, l.PID)
+	uid := os.Getuid()
+	serves := slices.Contains(roots, self)
+	seen := map[int]bool{self: true}
+	front := map[int]bool{} // the processes serving the driver's own connections
+	frontier := []int{self}
+	for _, pid := range roots {
+		if !seen[pid] {
+			seen[pid] = true
+			frontier = append(frontier, pid)
+		}
 	}
 	var out []Listener
-	for hop := 0; hop < MaxBackendHops && len(frontier) > 0; hop++ {
-		// the peer sockets of the frontier's outgoing loopback connections: where each went, from whom
+	for hop := 0; hop < MaxHops && len(frontier) > 0; hop++ {
+		// the peer sockets of the frontier's loopback connections: where each went, from whom, how
 		type dest struct {
-			addr string
-			from int
+			addr   string
+			from   int
+			role   string
+			driver bool // the driver's own connection: its server is the front
 		}
 		peers := map[string]dest{}
 		for _, pid := range frontier {
@@ -72,12 +108,24 @@ func FindBackends(root string, found []Listener, skip ...int) []Listener {
 			for _, l := range links {
 				mine[l] = true
 			}
+			driver := pid == self
 			for _, k := range socks {
-				if !k.open || !mine[k.inode] || !k.rip.IsLoopback() || !listened(k.rip, k.rport) {
+				if !k.open || !mine[k.inode] || !k.rip.IsLoopback() {
 					continue
 				}
-				if peer, ok := byEnds[ends{addrKey(k.rip, k.rport), addrKey(k.ip, k.port)}]; ok {
-					peers[peer.inode] = dest{net.JoinHostPort(k.rip.String(), strconv.Itoa(k.rport)), pid}
+				peer, ok := byEnds[ends{addrKey(k.rip, k.rport), addrKey(k.ip, k.port)}]
+				if !ok {
+					continue
+				}
+				switch {
+				case listened(k.ip, k.port): // the server's end: the peer is a client
+					peers[peer.inode] = dest{net.JoinHostPort(k.ip.String(), strconv.Itoa(k.port)), pid, RoleClient, false}
+				case listened(k.rip, k.rport): // the client's end: the peer serves it
+					role := RoleBackend
+					if driver && !serves {
+						role = RoleServer
+					}
+					peers[peer.inode] = dest{net.JoinHostPort(k.rip.String(), strconv.Itoa(k.rport)), pid, role, driver}
 				}
 			}
 		}
@@ -90,14 +138,35 @@ func FindBackends(root string, found []Listener, skip ...int) []Listener {
 		}
 		held, _ := holding(root, want)
 		frontier = frontier[:0]
-		for inode, pids := range held {
-			for _, pid := range pids {
+		// in inode order, so that a process reached twice is found the same way each time
+		inodes := make([]string, 0, len(held))
+		for inode := range held {
+			inodes = append(inodes, inode)
+		}
+		slices.Sort(inodes)
+		for _, inode := range inodes {
+			if peers[inode].driver {
+				for _, pid := range held[inode] {
+					front[pid] = true
+				}
+			}
+		}
+		for _, inode := range inodes {
+			d := peers[inode]
+			if d.role == RoleClient && front[d.from] {
+				continue
+			}
+			for _, pid := range held[inode] {
 				if seen[pid] {
 					continue
 				}
+				if d.role != RoleBackend {
+					if u, ok := UID(root, pid); !ok || u != uid {
+						continue // another user's: not the driver's system; reached another way, maybe
+					}
+				}
 				seen[pid] = true
-				d := peers[inode]
-				out = append(out, Listener{PID: pid, Name: procName(root, pid), Addr: d.addr, From: d.from})
+				out = append(out, Listener{PID: pid, Name: procName(root, pid), Addr: d.addr, From: d.from, Role: d.role})
 				frontier = append(frontier, pid)
 			}
 		}

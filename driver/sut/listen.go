@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tradebench/tradebench/report"
 )
@@ -22,21 +23,35 @@ type Listener struct {
 	PID  int
 	Name string // its command name, as /proc/PID/stat gives it (e.g. "tradebench")
 	Addr string // the address it was found by: the target's host:port (e.g. "127.0.0.1:8080")
-	// From is, for a backend (FindBackends), the pid of the system under test's process whose
-	// connection to Addr it serves; 0 for the process found by the target's port.
+	// From is, for a process found by its connections (Follow), the pid it was reached from:
+	// the one whose connection to Addr it serves (a backend) or the one serving its connection
+	// to Addr (a client); 0 for the process found by the target's port.
 	From int
+	// Role is how it belongs to the system under test: RoleServer, RoleBackend or RoleClient.
+	Role string
 }
 
 // Source is the listener as a resource source: a process on this machine read from /proc,
 // counted as the measurement's own.
 func (l Listener) Source(root string) *Proc {
-	return &Proc{ProcName: l.Name, Pid: l.PID, Root: root, Listen: l.Addr, From: l.From}
+	return &Proc{ProcName: l.Name, Pid: l.PID, Root: root, Listen: l.Addr, From: l.From, Role: l.Role}
 }
 
 // String is the listener as the run's output names it: "tradebench (pid 1234), listening on
 // 127.0.0.1:8080 — found by its port", or for a backend "… — serving a connection from pid 1234".
 func (l Listener) String() string {
-	return report.FoundProcess(l.Name, l.PID, l.Addr, l.From)
+	return report.FoundProcess(l.Name, l.PID, l.Addr, l.From, l.Role)
+}
+
+// FoundLines are the processes found, one line for each group of one name, role, address and
+// process reached from (report.FoundLines): a drive through a test bed finds a dozen database
+// backends, and says them in one line.
+func FoundLines(ls []Listener) []string {
+	ps := make([]report.MachineProcess, len(ls))
+	for i, l := range ls {
+		ps[i] = report.MachineProcess{Name: l.Name, PID: l.PID, Listen: l.Addr, From: l.From, Role: l.Role}
+	}
+	return report.FoundLines(ps, false)
 }
 
 // ErrNotLocal is FindListeners' answer for a target that is not on this machine's loopback: its
@@ -90,6 +105,105 @@ func FindListeners(root, target string) ([]Listener, error) {
 		return nil, fmt.Errorf("a socket listens on %s, but no process on this machine holds it (another network namespace's, or a container's)", addr)
 	}
 	slices.SortFunc(out, func(a, b Listener) int { return a.PID - b.PID })
+	return out, nil
+}
+
+// Server is what FindServer found on a loopback target's port.
+type Server struct {
+	// Serving hold the listening socket that accepted the driver's own connection to the
+	// target (a server's forked workers share it): the system under test's front.
+	Serving []Listener
+	// Idle listen on the port too, but served none of it — a listener on [::]:PORT with
+	// IPV6_V6ONLY, which a connection to 127.0.0.1:PORT never reaches: reported, not counted.
+	Idle []Listener
+	// Foreign served it but are another user's: not the driver's system unless the user names
+	// them (drive --sut-metrics).
+	Foreign []Listener
+}
+
+// probeTimeout bounds FindServer's connection to the target and its wait for the server to
+// accept it.
+const probeTimeout = 2 * time.Second
+
+// FindServer finds the system under test of a loopback target by what serves it, not by what
+// listens: it opens a connection of this process's to the target's address (as the driver's
+// are opened), waits for a process to accept it, and counts that process — and those sharing
+// the listening socket it accepted on — if it is of this process's user (anyUser: whoever runs
+// it, for a server the user named). Any other process listening on the port is Idle; a
+// neighbour cannot pose as the system under test by binding [::]:PORT with IPV6_V6ONLY, or
+// [::1]:PORT beside a server on 127.0.0.1, since the driver's connections never reach it. The
+// error is FindListeners' when nothing listens (ErrNotLocal for a target elsewhere), or says
+// that nothing accepted the connection.
+func FindServer(target string, anyUser bool) (Server, error) {
+	const root = "/proc" // the connection is this process's, in this network namespace
+	ls, err := FindListeners(root, target)
+	if err != nil {
+		return Server{}, err
+	}
+	host, port, _ := hostPort(target) // FindListeners checked both
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	conn, err := net.DialTimeout("tcp", addr, probeTimeout)
+	if err != nil {
+		return Server{Idle: ls}, fmt.Errorf("a socket listens on %s, but a connection to it failed: %w", addr, err)
+	}
+	defer conn.Close()
+	local, remote := conn.LocalAddr().(*net.TCPAddr), conn.RemoteAddr().(*net.TCPAddr)
+	// the server's end of the connection, and who holds it once accepted
+	var holders []int
+	for deadline := time.Now().Add(probeTimeout); len(holders) == 0 && time.Now().Before(deadline); {
+		socks, err := readSockets(root)
+		if err != nil {
+			return Server{Idle: ls}, err
+		}
+		for _, k := range socks {
+			if k.open && addrKey(k.ip, k.port) == addrKey(remote.IP, remote.Port) && addrKey(k.rip, k.rport) == addrKey(local.IP, local.Port) {
+				held, _ := holding(root, map[string]bool{k.inode: true})
+				holders = held[k.inode]
+			}
+		}
+		if len(holders) == 0 {
+			time.Sleep(10 * time.Millisecond) // the server has not accepted it yet
+		}
+	}
+	if len(holders) == 0 {
+		return Server{Idle: ls}, fmt.Errorf("a socket listens on %s, but no process here accepted a connection to it within %v (another user's, whose descriptors are not readable, or a server that does not accept)", addr, probeTimeout)
+	}
+	// the listening sockets the accepting processes hold: their workers share them
+	inodes, err := listeningInodes(root, port, nil)
+	if err != nil {
+		return Server{Idle: ls}, err
+	}
+	accepting := map[string]bool{}
+	for _, pid := range holders {
+		links, _ := socketLinks(root, pid)
+		for _, l := range links {
+			if inodes[l] {
+				accepting[l] = true
+			}
+		}
+	}
+	held, _ := holding(root, accepting)
+	serving := slices.Clone(holders)
+	for _, pids := range held {
+		serving = append(serving, pids...)
+	}
+	var out Server
+	uid := os.Getuid()
+	for _, pid := range holders { // a process handed the connection without the listening socket
+		if !slices.ContainsFunc(ls, func(l Listener) bool { return l.PID == pid }) {
+			ls = append(ls, Listener{PID: pid, Name: procName(root, pid), Addr: addr})
+		}
+	}
+	for _, l := range ls {
+		switch u, ok := UID(root, l.PID); {
+		case !slices.Contains(serving, l.PID):
+			out.Idle = append(out.Idle, l)
+		case !anyUser && (!ok || u != uid):
+			out.Foreign = append(out.Foreign, l)
+		default:
+			out.Serving = append(out.Serving, l)
+		}
+	}
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -180,53 +181,165 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// A split deployment in real processes: a services host, and a web tier (the target) holding a
-// connection to it; a client of the web tier (this test process) holding one into it. From the
-// web tier found by its port, the services host is found by the connection the web tier
-// opened, with the address it went to and the web tier's pid; the client is not (connections
-// into the system under test are its load, not its backends), nor is a process listed to skip.
-// Mutant (scripts/mutants.d/sut-backends-clients-followed): connections into the found process
-// followed too — this test process was counted a backend.
-func TestFindBackends(t *testing.T) {
+// A test bed in real processes: a database, a services host holding a connection to it, a web
+// tier (the target) holding one to the services host, an order processor holding one to the
+// services host (a client of it, as the order processors consume from its broker), and a
+// neighbour driving the web tier too. From the driver (this test process) holding a connection
+// to the web tier: the web tier serves the driver's connection; the services host and the
+// database are followed as backends, two and three hops away; the order processor as a client
+// of the services host; the neighbour — a client of the front, as the driver is — is not.
+// Mutants (scripts/mutants.d): sut-backends-clients-followed, sut-follow-one-hop (the database
+// behind the services host was other), sut-follow-no-clients (the order processor was),
+// sut-follow-front-clients (the neighbour counted).
+func TestFollow(t *testing.T) {
 	if _, err := os.Stat("/proc/net/tcp"); err != nil {
 		t.Skip("no /proc/net/tcp on this system")
 	}
-	bsl, bslAddr := listenerChild(t, "listen4")
+	db, dbAddr := listenerChild(t, "listen4")
+	bsl, bslAddr := listenerChild(t, "listen4", childEnv+"_BACKEND="+dbAddr)
 	web, webAddr := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr)
-	if bslAddr == "" || webAddr == "" {
+	orders, _ := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr)
+	neighbour, _ := listenerChild(t, "listen4", childEnv+"_BACKEND="+webAddr)
+	if dbAddr == "" || bslAddr == "" || webAddr == "" {
 		t.Fatal("the children could not listen on 127.0.0.1")
 	}
-	c, err := net.Dial("tcp", webAddr) // a client of the web tier: this process
+	c, err := net.Dial("tcp", webAddr) // the driver's connection
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	found, err := FindListeners("", "http://"+webAddr)
-	if err != nil || len(found) != 1 || found[0].PID != web {
-		t.Fatalf("the web tier (pid %d): %+v, %v", web, found, err)
+	self := os.Getpid()
+	want := []Listener{
+		{PID: db, Addr: dbAddr, From: bsl, Role: RoleBackend},
+		{PID: bsl, Addr: bslAddr, From: web, Role: RoleBackend},
+		{PID: web, Addr: webAddr, From: self, Role: RoleServer},
+		{PID: orders, Addr: bslAddr, From: bsl, Role: RoleClient},
 	}
-	var bs []Listener
-	for range 50 { // the connections are made as the children start: wait for them to show
-		if bs = FindBackends("", found); len(bs) > 0 {
+	slices.SortFunc(want, func(a, b Listener) int { return a.PID - b.PID })
+	var got []Listener
+	for range 100 { // the connections are made as the children start: wait for them all to show
+		got = Follow("", self, nil)
+		for i := range got {
+			got[i].Name = ""
+		}
+		if slices.Equal(got, want) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if len(bs) != 1 || bs[0].PID != bsl || bs[0].Addr != bslAddr || bs[0].From != web {
-		t.Fatalf("backends of the web tier (pid %d): %+v; want the services host, pid %d at %s, alone", web, bs, bsl, bslAddr)
+	if !slices.Equal(got, want) {
+		t.Fatalf("followed from the driver (pid %d): %+v\nwant %+v (the neighbour, pid %d, not)", self, got, want, neighbour)
 	}
-	if want := fmt.Sprintf("(pid %d), listening on %s — serving a connection from pid %d", bsl, bslAddr, web); !strings.Contains(bs[0].String(), want) {
-		t.Errorf("String() = %q, want it to hold %q", bs[0].String(), want)
+	// from the web tier named as a root: the same, but the web tier is not returned, and the
+	// services host is found from it directly
+	got = Follow("", self, []int{web})
+	if slices.ContainsFunc(got, func(l Listener) bool { return l.PID == web || l.PID == neighbour }) || len(got) != 3 {
+		t.Errorf("followed from the web tier named: %+v", got)
 	}
-	if src := bs[0].Source(""); src.From != web || src.Listen != bslAddr {
-		t.Errorf("Source: %+v", src)
+	lines := FoundLines(Follow("", self, nil))
+	if len(lines) != 4 || !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of pid %d", orders, bslAddr, bsl))
+	}) {
+		t.Errorf("lines: %q", lines)
 	}
-	if bs := FindBackends("", found, bsl); len(bs) != 0 {
-		t.Errorf("a pid to skip was returned: %+v", bs)
+}
+
+// A neighbour poses as the system under test: beside a real server on 127.0.0.1:PORT, it binds
+// [::]:PORT with IPV6_V6ONLY (a connection to 127.0.0.1 never reaches it) and names itself
+// with an escape sequence. FindListeners lists both (/proc cannot tell V6ONLY); FindServer
+// counts only the server that accepted this process's connection, and reports the neighbour
+// idle, its name escaped for a terminal; so do the lines said of it.
+// Mutant (scripts/mutants.d/sut-server-any-listener): every listener on the port counted —
+// the neighbour served the target.
+func TestFindServerNotAListener(t *testing.T) {
+	if _, err := os.Stat("/proc/net/tcp6"); err != nil {
+		t.Skip("no IPv6 here")
 	}
-	if bs := FindBackends("", nil); len(bs) != 0 {
-		t.Errorf("backends of nothing: %+v", bs)
+	srv, addr := listenerChild(t, "listen4")
+	if addr == "" {
+		t.Fatal("the server could not listen on 127.0.0.1")
 	}
+	_, port, _ := net.SplitHostPort(addr)
+	burner, baddr := listenerChild(t, "v6only", childEnv+"_PORT="+port, childEnv+"_NAME=\x1b]0;pwn\x07x")
+	if baddr == "" {
+		t.Skipf("no [::]:%s with IPV6_V6ONLY here", port)
+	}
+	ls, err := FindListeners("", "http://"+addr+"/")
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("listeners on %s: %+v, %v; want the server and the neighbour", addr, ls, err)
+	}
+	found, err := FindServer("http://"+addr+"/", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found.Serving) != 1 || found.Serving[0].PID != srv || len(found.Idle) != 1 || found.Idle[0].PID != burner || len(found.Foreign) != 0 {
+		t.Fatalf("found %+v; want the server (pid %d) serving, the neighbour (pid %d) idle", found, srv, burner)
+	}
+	name := found.Idle[0].Name
+	if strings.ContainsAny(name, "\x1b\x07") || !strings.Contains(name, `\x1b]0;pwn`) {
+		t.Errorf("the neighbour's name %q, want its escape sequence escaped", name)
+	}
+	if s := found.Idle[0].String(); strings.ContainsAny(s, "\x1b\x07") {
+		t.Errorf("said raw: %q", s)
+	}
+	if got := Follow("", os.Getpid(), nil); slices.ContainsFunc(got, func(l Listener) bool { return l.PID == burner }) {
+		t.Errorf("the neighbour followed: %+v", got)
+	}
+}
+
+// A server of another user's that accepts the driver's connection is not the driver's system
+// unless the user names it: FindServer reports it Foreign, and Serving only when told any user
+// will do. Needs root, to start the server as another user.
+// Mutant (scripts/mutants.d/sut-server-any-user): the user never checked.
+func TestFindServerAnotherUsers(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to start a server as another user")
+	}
+	exe := exeForAll(t)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), childEnv+"=listen4")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("cannot run as nobody here: %v", err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line := make([]byte, 64)
+	n, _ := out.Read(line)
+	addr := strings.TrimSpace(string(line[:n]))
+	if strings.HasPrefix(addr, "ERR") || addr == "" {
+		t.Fatalf("the server did not listen: %q", addr)
+	}
+	found, err := FindServer("http://"+addr, false)
+	if err != nil || len(found.Serving) != 0 || len(found.Foreign) != 1 || found.Foreign[0].PID != cmd.Process.Pid {
+		t.Errorf("another user's server: %+v, %v; want it foreign", found, err)
+	}
+	found, err = FindServer("http://"+addr, true)
+	if err != nil || len(found.Serving) != 1 || found.Serving[0].PID != cmd.Process.Pid {
+		t.Errorf("another user's server, named: %+v, %v; want it serving", found, err)
+	}
+}
+
+// exeForAll is this test binary copied where any user may run it (go test's build directory is
+// root's alone).
+func exeForAll(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "sut-finder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	bin, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "sut.test")
+	must(t, os.WriteFile(exe, bin, 0o755))
+	must(t, os.Chmod(dir, 0o755))
+	return exe
 }
 
 // A server of another user's (here: this test, root, listening; the finder run as nobody, who
@@ -244,19 +357,7 @@ func TestFindListenersAnotherUsersProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	// the test binary where nobody may run it (go test's build directory is root's alone)
-	dir, err := os.MkdirTemp("", "sut-finder")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "sut.test")
-	must(t, os.WriteFile(exe, bin, 0o755))
-	must(t, os.Chmod(dir, 0o755))
+	exe := exeForAll(t)
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), childEnv+"=find", childEnv+"_TARGET=http://"+ln.Addr().String()+"/")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 // clockTicks is the unit of /proc/PID/stat's CPU times (USER_HZ). Linux reports them in 1/100 s
@@ -20,9 +22,10 @@ type Proc struct {
 	// Listen is the address the process was found listening on, when it was found by its
 	// port (FindListeners: a drive's loopback target) rather than started or named by the run.
 	Listen string
-	// From is, for a backend of the system under test found by its connections, the pid whose
-	// connection to Listen it serves.
+	// From is, for a process of the system under test found by its connections (Follow), the
+	// pid it was reached from; Role how it belongs to the system under test (RoleBackend…).
 	From int
+	Role string
 }
 
 // Self is this process, named name ("tradebench (monolith and driver in one process)").
@@ -82,17 +85,20 @@ type Stat struct {
 const pfKThread = 0x00200000
 
 // KernelThread reports whether the process is one of the kernel's own threads (kworker,
-// ksoftirqd, kswapd…): flagged PF_KTHREAD, or kthreadd (pid 2) and its children where the
-// flags were not read.
-func (s Stat) KernelThread(pid int) bool {
-	return s.Flags&pfKThread != 0 || pid == 2 || s.PPID == 2
+// ksoftirqd, kswapd…): flagged PF_KTHREAD, the kernel's own answer. Not "pid 2 or its
+// children": in a PID namespace (unshare -fp) a user's process is pid 2, and a child of it is
+// no kernel thread.
+func (s Stat) KernelThread() bool {
+	return s.Flags&pfKThread != 0
 }
 
 // ClockTicks is the unit of Stat's CPU times (USER_HZ): /proc/stat's too.
 const ClockTicks = clockTicks
 
 // ParseStat reads a /proc/PID/stat line. The command name (field 2) is in parentheses and may
-// itself hold spaces and parentheses, so fields are counted from the last ')'.
+// itself hold spaces and parentheses, so fields are counted from the last ')'. Any local user
+// sets its process's name (prctl PR_SET_NAME), so the name is escaped for a terminal
+// (logsafe.Terminal) here, before anything prints or stores it.
 func ParseStat(b []byte) (Stat, error) {
 	i := bytes.LastIndexByte(b, ')')
 	j := bytes.IndexByte(b, '(')
@@ -104,7 +110,7 @@ func ParseStat(b []byte) (Stat, error) {
 	if len(f) < 13 {
 		return Stat{}, fmt.Errorf("%d fields after the command name, want at least 13", len(f))
 	}
-	st := Stat{Name: string(b[j+1 : i])}
+	st := Stat{Name: logsafe.Terminal(string(b[j+1 : i]))}
 	// f[1] is the parent's pid (field 4), f[6] the flags (field 9); a line that does not carry
 	// them as numbers keeps zeros (neither is needed to read the CPU times)
 	if ppid, err := strconv.Atoi(string(f[1])); err == nil {
@@ -153,4 +159,26 @@ func statusKB(b []byte, key string) int64 {
 		return 0
 	}
 	return n << 10
+}
+
+// UID is the real user id of a process on this machine (from /proc/PID/status's Uid line), and
+// whether it could be read.
+func UID(root string, pid int) (int, bool) {
+	if root == "" {
+		root = "/proc"
+	}
+	b, err := os.ReadFile(root + "/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.Index(b, []byte("\nUid:"))
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(b[i+len("\nUid:"):])
+	if len(f) == 0 {
+		return 0, false
+	}
+	uid, err := strconv.Atoi(string(f[0]))
+	return uid, err == nil
 }

@@ -38,14 +38,19 @@ type Source interface {
 	Read(ctx context.Context) (Sample, error)
 }
 
-// Found is how a source's process was found: the address it listens on and, for a backend, the
-// pid whose connection it serves (Proc.Listen, Proc.From; "" and 0 for a process the run
-// started or was told of, and for a scraped server).
-func Found(s Source) (listen string, from int) {
-	if p, ok := s.(*Proc); ok {
-		return p.Listen, p.From
+// Found is how a source's process was found: by its port or its connections (Proc.Listen,
+// Proc.From, Proc.Role; Followed), and false for a process the run started or was told of, and
+// for a scraped server.
+func Found(s Source) (Listener, bool) {
+	switch p := s.(type) {
+	case *Proc:
+		if p.Listen != "" {
+			return Listener{PID: p.Pid, Name: p.ProcName, Addr: p.Listen, From: p.From, Role: p.Role}, true
+		}
+	case *Followed:
+		return p.listener()
 	}
-	return "", 0
+	return Listener{}, false
 }
 
 // Monitor samples its sources every Interval from Start until Stop.
@@ -168,6 +173,9 @@ func (m *Monitor) collect() (*report.SUT, error) {
 	out := &report.SUT{Processes: []report.SUTProcess{}}
 	var errs []error
 	for _, p := range m.procs {
+		if f, ok := p.src.(*Followed); ok && f.empty() {
+			continue
+		}
 		if !p.haveFirst {
 			errs = append(errs, fmt.Errorf("%s (%s): %w", p.src.Name(), p.src.Origin(), p.err))
 			continue
@@ -181,9 +189,9 @@ func (m *Monitor) collect() (*report.SUT, error) {
 		if series == nil {
 			series = []report.ResourcePoint{}
 		}
-		listen, from := Found(p.src)
+		f, _ := Found(p.src)
 		out.Processes = append(out.Processes, report.SUTProcess{
-			Name: p.src.Name(), PID: p.src.PID(), Source: p.src.Origin(), Listen: listen, From: from,
+			Name: p.src.Name(), PID: p.src.PID(), Source: p.src.Origin(), Listen: f.Addr, From: f.From, Role: f.Role,
 			CPUSeconds:   round(p.last.CPUSeconds-p.first.CPUSeconds, 3),
 			PeakRSSBytes: peak,
 			Series:       series,

@@ -2,6 +2,7 @@ package sut
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,6 +35,28 @@ func TestMain(m *testing.M) {
 		// FindListeners run as this child's user (another than the listener's): what it says
 		ls, err := FindListeners("", os.Getenv(childEnv+"_TARGET"))
 		fmt.Printf("%d %v\n", len(ls), err)
+		os.Exit(0)
+	case "v6only":
+		// a neighbour posing as the system under test: it names itself with an escape sequence
+		// and binds [::]:PORT with IPV6_V6ONLY, beside a server on 127.0.0.1:PORT — a
+		// connection to 127.0.0.1 never reaches it
+		if err := os.WriteFile("/proc/self/comm", []byte(os.Getenv(childEnv+"_NAME")), 0); err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		lc := net.ListenConfig{Control: func(_, _ string, c syscall.RawConn) error {
+			var serr error
+			err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_IPV6, syscall.IPV6_V6ONLY, 1) })
+			return errors.Join(err, serr)
+		}}
+		ln, err := lc.Listen(context.Background(), "tcp6", "[::]:"+os.Getenv(childEnv+"_PORT"))
+		if err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		defer ln.Close()
+		fmt.Println(ln.Addr())
+		time.Sleep(time.Hour)
 		os.Exit(0)
 	case "listen4", "listen6":
 		// a server on a loopback port, which it prints, until killed
@@ -252,5 +276,31 @@ func TestScrapes(t *testing.T) {
 	}
 	if _, err := Scrapes("http://web1:9464/metrics,localhost:9464"); err == nil {
 		t.Error("a list with an endpoint that is no URL accepted")
+	}
+}
+
+// A kernel thread is told by the kernel's PF_KTHREAD flag alone: a user's process that is pid 2
+// in a PID namespace (unshare -fp --mount-proc), and its children, are not kernel threads, and
+// a name set with an escape sequence (prctl PR_SET_NAME) comes out escaped.
+// Mutant (scripts/mutants.d/machine-kthread-by-parent): kthreadd's children taken for kernel
+// threads without the flag — the namespace's burner was one.
+func TestKernelThreadByFlagAlone(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 5 0 0 20 0 1 0 1 0 0", true},
+		{"57 (kworker/1:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 9 0 0 20 0 1 0 5 0 0", true},
+		{"2 (burner) R 0 1 1 0 -1 4194560 0 0 0 0 66 0 0 0 20 0 1 0 900 0 0", false}, // pid 2 of a namespace
+		{"9 (burner) R 2 1 1 0 -1 4194560 0 0 0 0 66 0 0 0 20 0 1 0 901 0 0", false}, // its child
+	} {
+		st, err := ParseStat([]byte(c.line))
+		if err != nil || st.KernelThread() != c.want {
+			t.Errorf("%q: kernel thread %v (%v), want %v", c.line, st.KernelThread(), err, c.want)
+		}
+	}
+	st, err := ParseStat([]byte("77 (\x1b[2Jevil) S 1 1 1 0 -1 4194560 0 0 0 0 1 1 0 0 20 0 1 0 9 0 0"))
+	if err != nil || strings.ContainsRune(st.Name, 0x1b) || !strings.Contains(st.Name, "evil") {
+		t.Errorf("a name with an escape: %q (%v)", st.Name, err)
 	}
 }

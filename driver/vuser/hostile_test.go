@@ -1,6 +1,7 @@
 package vuser
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net/http"
@@ -38,15 +39,16 @@ func (s *seen) all() []string {
 // another host:port had the driver send every login there, password and Authorization header
 // included, and the run was VALID. By default a cross-origin redirect is not followed (the
 // transaction fails, saying why) and the other host gets nothing; with --redirects any it is
-// followed as browsers and curl do: a GET with no body, no cookies and no Authorization.
+// followed as a GET with no body, no cookies and none of the user's headers (issue 50: an
+// X-Api-Key went along); with any-with-headers the user's headers but the credentials.
 // Mutants: redirect-cross-origin-followed (the policy check gone), redirect-credentials-kept
-// (StripCredentials not applied).
+// (StripCredentials not applied), redirect-any-keeps-headers (the user's headers kept).
 func TestCrossOriginRedirect(t *testing.T) {
 	var other seen
 	thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		other.mu.Lock()
-		other.reqs = append(other.reqs, fmt.Sprintf("%s auth=%q cookie=%q body=%q", r.Method, r.Header.Get("Authorization"), r.Header.Get("Cookie"), b))
+		other.reqs = append(other.reqs, fmt.Sprintf("%s auth=%q cookie=%q key=%q body=%q", r.Method, r.Header.Get("Authorization"), r.Header.Get("Cookie"), r.Header.Get("X-Api-Key"), b))
 		other.mu.Unlock()
 		fmt.Fprint(w, "Welcome")
 	}))
@@ -63,7 +65,7 @@ flow:
       name: login
       method: POST
       url: /login
-      headers: {Authorization: "Bearer T0kenSecret", Cookie: "pre=SetCookieSecret"}
+      headers: {Authorization: "Bearer T0kenSecret", Cookie: "pre=SetCookieSecret", X-Api-Key: "K3ySecret"}
       form: {uid: "uid:0", passwd: "PassW0rdSecret"}
       check: {contains: Welcome}
 `
@@ -81,16 +83,21 @@ flow:
 		t.Fatalf("--redirects any: the other host got %q", got)
 	}
 	for _, g := range got {
-		if g != `GET auth="" cookie="" body=""` || strings.Contains(g, "Secret") || strings.Contains(g, "s3ss") {
+		if g != `GET auth="" cookie="" key="" body=""` || strings.Contains(g, "Secret") || strings.Contains(g, "s3ss") {
 			t.Errorf("a cross-origin hop carried what it must not: %s", g)
 		}
 	}
 	if x := tx(t, res, "login"); x.Pass != 2 {
 		t.Errorf("--redirects any: %+v %+v", x, res.Errors)
 	}
+	// any-with-headers: the user's headers go along, never the credentials
+	runWith(t, target.URL, sc, 1, 1, httpc.Options{Redirects: httpc.RedirectAnyWithHeaders})
+	if got := other.all(); len(got) != 3 || got[2] != `GET auth="" cookie="" key="K3ySecret" body=""` {
+		t.Errorf("--redirects any-with-headers: the other host got %q", got)
+	}
 
 	res = runWith(t, target.URL, sc, 1, 1, httpc.Options{Redirects: httpc.RedirectNone})
-	if len(other.all()) != 2 || res.StatusCodes["307"] != 1 {
+	if len(other.all()) != 3 || res.StatusCodes["307"] != 1 {
 		t.Errorf("--redirects none: followed, or the 307 not the response: %v", res.StatusCodes)
 	}
 }
@@ -137,5 +144,24 @@ flow:
 	}
 	if !strings.Contains(string(out), "body budget") {
 		t.Errorf("bodies past the budget did not fail as such:\n%s", out)
+	}
+}
+
+// TestSchemeDowngradeRedirectRefused: an https target redirecting to http on its own host and
+// port is another origin (the scheme is part of it), so the default policy does not follow it:
+// a downgrade would carry the cookies and Authorization in clear text. Mutant:
+// redirect-same-origin-ignores-scheme (SameOrigin compares host and port only).
+func TestSchemeDowngradeRedirectRefused(t *testing.T) {
+	target := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://"+r.Host+"/plain", http.StatusFound)
+	}))
+	defer target.Close()
+	res := runWith(t, target.URL, `
+name: t
+flow:
+  - request: {name: home, url: /, headers: {Authorization: "Bearer T0kenSecret"}}
+`, 1, 2, httpc.Options{TLS: &tls.Config{InsecureSkipVerify: true}})
+	if len(res.Errors) != 1 || res.Errors[0].Kind != "cross-origin redirect" {
+		t.Errorf("https → http on the same host:port was not refused as another origin: %+v", res.Errors)
 	}
 }

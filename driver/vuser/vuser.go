@@ -9,11 +9,14 @@ package vuser
 import (
 	"bytes"
 	"context"
+	crand "crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +55,8 @@ type Workload struct {
 	target httpc.Endpoint
 	base   *url.URL
 	opt    *httpc.Options
+	// keyPrefix begins the Idempotency-Key of every state-changing request (idempotencyKey).
+	keyPrefix string
 }
 
 // New checks the target and returns the workload.
@@ -62,7 +67,7 @@ func New(cfg Config) (*Workload, error) {
 	for cfg.Seed == 0 {
 		cfg.Seed = rand.Uint64()
 	}
-	w := &Workload{cfg: cfg, sc: cfg.Scenario, opt: &cfg.HTTP}
+	w := &Workload{cfg: cfg, sc: cfg.Scenario, opt: &cfg.HTTP, keyPrefix: newKeyPrefix()}
 	w.opt = &w.cfg.HTTP
 	if cfg.Target != "" {
 		u, err := url.Parse(strings.TrimRight(cfg.Target, "/"))
@@ -101,6 +106,7 @@ type user struct {
 	probe     bool
 	probeName string
 	probeErr  error
+	keys      uint64 // the user's state-changing requests so far (idempotencyKey)
 }
 
 // Probe runs the scenario as a new virtual user up to its first transaction (a request, or
@@ -370,6 +376,7 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 		s.header = h.Val.Append(s.header, u)
 		s.header = append(s.header, "\r\n"...)
 	}
+	s.header = u.idempotencyKey(s.header, r)
 	switch {
 	case len(r.Form) > 0:
 		for i, f := range r.Form {
@@ -426,9 +433,14 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 			hreq.Method, hreq.Body = "GET", nil
 		}
 		if cross {
-			// as browsers and curl: another origin gets no body, no cookies, no Authorization
+			// another origin gets no body, no cookies and none of the user's headers (any of them
+			// may be a secret: X-Api-Key) unless the policy keeps them, then never credentials
 			hreq.Method, hreq.Body, hreq.NoCookies = "GET", nil, true
-			hreq.Header = httpc.StripCredentials(hreq.Header)
+			if pol == httpc.RedirectAnyWithHeaders {
+				hreq.Header = httpc.StripCredentials(hreq.Header)
+			} else {
+				hreq.Header = nil
+			}
 		}
 	}
 	return u.check(r, resp, s)
@@ -581,4 +593,41 @@ func excerpt(body []byte) string {
 	}
 	n := min(len(body), 120)
 	return fmt.Sprintf(" (body starts %q)", body[:n])
+}
+
+// idempotencyHeader names a state-changing request once (the IETF draft "The Idempotency-Key
+// HTTP Header Field"): a server that keeps the keys places the request at most once however
+// often it arrives — a load balancer's retry after a tier died mid-request, a replay — and the
+// driver, which saw one answer, counts one. A server that does not know the header ignores it.
+const idempotencyHeader = "Idempotency-Key"
+
+// newKeyPrefix is the workload's random part of its keys: unique per driver process (and so
+// per agent), whatever the seed, since a database keeps the keys of earlier runs until reset.
+func newKeyPrefix() string {
+	var b [12]byte
+	crand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// idempotencyKey appends to header a fresh Idempotency-Key line for a request of an unsafe
+// method (not GET or HEAD; RFC 9110 §9.2.1), unless the scenario sets one itself: the
+// workload's prefix, the user and its count of such requests — unique, and no allocation.
+// A DayTrader sell is a GET link: it stays unkeyed, and a replay of it finds the holding sold.
+func (u *user) idempotencyKey(header []byte, r *scenario.Request) []byte {
+	if r.Method == "GET" || r.Method == "HEAD" {
+		return header
+	}
+	for _, h := range r.Header {
+		if strings.EqualFold(h.Key, idempotencyHeader) {
+			return header
+		}
+	}
+	u.keys++
+	header = append(header, idempotencyHeader+": "...)
+	header = append(header, u.w.keyPrefix...)
+	header = append(header, '.')
+	header = strconv.AppendInt(header, int64(u.id), 10)
+	header = append(header, '.')
+	header = strconv.AppendUint(header, u.keys, 10)
+	return append(header, "\r\n"...)
 }

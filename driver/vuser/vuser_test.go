@@ -27,6 +27,7 @@ type app struct {
 	sold     []string
 	cookies  []string // the Cookie header of each /whoami
 	holdings string   // what the portfolio page lists
+	keys     []string // the method and Idempotency-Key of each /key
 }
 
 func newApp(t *testing.T) *app {
@@ -77,6 +78,10 @@ func (a *app) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, user)
 	case "/echo":
 		fmt.Fprintf(w, "%s %s %s %s", r.Method, r.URL.RawQuery, r.PostForm.Encode(), r.Header.Get("X-T"))
+	case "/key":
+		a.mu.Lock()
+		a.keys = append(a.keys, r.Method+" "+r.Header.Get("Idempotency-Key"))
+		a.mu.Unlock()
 	case "/loop":
 		http.Redirect(w, r, "/loop", http.StatusFound)
 	case "/fail":
@@ -352,5 +357,45 @@ flow:
 	}
 	if _, err := New(Config{Target: "ftp://x", Scenario: sc}); err == nil {
 		t.Error("an ftp target was accepted")
+	}
+}
+
+// TestIdempotencyKeyPerUnsafeRequest: every POST carries its own Idempotency-Key, unique across
+// users, iterations and workloads made with the same seed (a second run against a database that
+// keeps the first run's keys); a GET carries none, and a key the scenario sets is kept.
+func TestIdempotencyKeyPerUnsafeRequest(t *testing.T) {
+	a := newApp(t)
+	yaml := `
+name: k
+flow:
+  - request: {name: buy, url: /key, form: {s: "1"}}
+  - request: {name: read, url: /key}
+  - request: {name: own, url: /key, method: PUT, headers: {Idempotency-Key: "mine"}}
+`
+	runConfig(t, Config{Target: a.srv.URL, Seed: 7}, yaml, 2, 3)
+	runConfig(t, Config{Target: a.srv.URL, Seed: 7}, yaml, 1, 1)
+	seen := map[string]bool{}
+	posts := 0
+	for _, k := range a.keys {
+		method, key, _ := strings.Cut(k, " ")
+		switch method {
+		case "GET":
+			if key != "" {
+				t.Errorf("a GET carried Idempotency-Key %q", key)
+			}
+		case "PUT":
+			if key != "mine" {
+				t.Errorf("the scenario's own key became %q", key)
+			}
+		case "POST":
+			posts++
+			if key == "" || seen[key] {
+				t.Errorf("POST %d: Idempotency-Key %q (empty or seen before)", posts, key)
+			}
+			seen[key] = true
+		}
+	}
+	if posts != 7 {
+		t.Fatalf("%d POSTs recorded, want 7: %q", posts, a.keys)
 	}
 }

@@ -149,6 +149,13 @@ func flagError(fs *flag.FlagSet, err error) error {
 	see := fmt.Sprintf("see '%s --help'", fs.Name())
 	msg := err.Error()
 	if m := reUndefined.FindStringSubmatch(msg); m != nil {
+		if hint := peerHint(fs, m[1]); hint != "" {
+			shown := Dashed(m[1])
+			if _, whole := peerFlags[m[1]]; !whole {
+				shown = "-" + m[1] // a letter with its value joined, as typed: -t2
+			}
+			return Errorf("unknown flag %s (%s; %s", shown, hint, see)
+		}
 		if near := nearestFlag(fs, m[1]); near != "" {
 			return Errorf("unknown flag %s; did you mean %s? %s", Dashed(m[1]), Dashed(near), see)
 		}
@@ -176,6 +183,38 @@ func flagError(fs *flag.FlagSet, err error) error {
 		return Errorf("%s needs a value; %s", Dashed(m[1]), see)
 	}
 	return Errorf("%s; %s", msg, see)
+}
+
+// A peerFlag is another load tool's flag that users type by habit: what it means there and
+// what to give here. It applies only to a command that has the flag the hint names (needs).
+type peerFlag struct{ tool, meaning, instead, needs string }
+
+// peerFlags are wrk's, hey's and k6's flags that this command line spells otherwise, by name
+// (a one-letter flag also with its value joined, as those tools allow: -t2, -n200).
+var peerFlags = map[string]peerFlag{
+	"t":           {"wrk", "threads", "it has no counterpart here: each connection (-c) has its own goroutine; leave it out", "c"},
+	"threads":     {"wrk", "threads", "it has no counterpart here: each connection (-c) has its own goroutine; leave it out", "c"},
+	"connections": {"wrk", "connections", "give -c (--users)", "users"},
+	"vus":         {"k6", "virtual users", "give --users (-c)", "users"},
+	"n":           {"hey", "request count", "give a duration (-d 30s) or each user's --iterations", "iterations"},
+	"z":           {"hey", "duration", "give -d (--duration)", "duration"},
+	"q":           {"hey", "per-worker rate", "give --rate, all users' requests per second together", "rate"},
+	"rps":         {"hey and vegeta", "requests per second", "give --rate (the open model: requests started per second)", "rate"},
+}
+
+// peerHint is the hint for another tool's flag name ("" if it is none, or this command has no
+// counterpart to point to): "wrk's threads): it has no counterpart…".
+func peerHint(fs *flag.FlagSet, name string) string {
+	p, ok := peerFlags[name]
+	if !ok && len(name) > 1 && !strings.HasPrefix(name, "-") {
+		if _, err := strconv.ParseFloat(name[1:], 64); err == nil { // -t2, -n200
+			p, ok = peerFlags[name[:1]]
+		}
+	}
+	if !ok || fs.Lookup(p.needs) == nil {
+		return ""
+	}
+	return p.tool + "'s " + p.meaning + "): " + p.instead
 }
 
 // isDurationFlag reports whether f takes a duration: its default prints as one (0s, 2m0s).

@@ -348,3 +348,44 @@ func TestHostPort(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerToolFlags: wrk's, hey's and k6's flags typed by habit get what to give here instead
+// of a far-fetched did-you-mean (k6's --vus got "did you mean --out?", wrk's -t2 "unknown flag
+// --t2"), and only where the command has the counterpart the hint names.
+// Mutant: cliflag-no-peer-hints (peerHint finds nothing).
+func TestPeerToolFlags(t *testing.T) {
+	newSet := func() *flag.FlagSet {
+		fs := NewFlagSet("prog drive", "[flags]")
+		fs.Int("users", 10, "virtual users")
+		Alias(fs, "users", "c")
+		fs.Duration("duration", time.Minute, "steady state")
+		fs.Int("iterations", 0, "per user")
+		fs.Float64("rate", 0, "open model")
+		fs.String("out", "", "results")
+		return fs
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-t2", "-c50"}, "unknown flag -t2 (wrk's threads): it has no counterpart here: each connection (-c) has its own goroutine; leave it out; see 'prog drive --help'"},
+		{[]string{"-t", "2"}, "unknown flag -t (wrk's threads)"},
+		{[]string{"--vus", "10"}, "unknown flag --vus (k6's virtual users): give --users (-c)"},
+		{[]string{"-n", "200"}, "(hey's request count): give a duration (-d 30s) or each user's --iterations"},
+		{[]string{"-n200"}, "(hey's request count)"},
+		{[]string{"-z", "10s"}, "(hey's duration): give -d (--duration)"},
+		{[]string{"--rps", "100"}, "(hey and vegeta's requests per second): give --rate"},
+		{[]string{"-q", "10"}, "(hey's per-worker rate): give --rate"},
+	} {
+		err := Parse(newSet(), tc.args, false)
+		if msg := fmt.Sprint(err); !errors.Is(err, ErrUsage) || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+			t.Errorf("%q:\n got %q\nwant one line with %q", tc.args, msg, tc.want)
+		}
+	}
+	// a command without the counterpart gets no hint pointing at a flag it lacks
+	fs := NewFlagSet("prog load", "[flags]")
+	fs.Int("accounts", 0, "accounts")
+	if err := Parse(fs, []string{"--vus", "3"}, false); strings.Contains(fmt.Sprint(err), "k6") {
+		t.Errorf("--vus on a command without --users: %v", err)
+	}
+}

@@ -99,12 +99,17 @@ const (
 	// RedirectNone follows no redirect: the 3xx is the response.
 	RedirectNone
 	// RedirectAny follows redirects to any origin; a hop to another origin carries no body, no
-	// cookies and no Authorization (StripCredentials), as browsers and curl do.
+	// cookies and none of the headers the user set (an X-Api-Key is as secret as an
+	// Authorization): only what the driver writes itself.
 	RedirectAny
+	// RedirectAnyWithHeaders is RedirectAny keeping the user's headers on a hop to another
+	// origin, all but the credentials (StripCredentials: Authorization, Proxy-Authorization,
+	// Cookie), as browsers and curl do.
+	RedirectAnyWithHeaders
 )
 
 // RedirectPolicies are the names ParseRedirectPolicy takes, in the order of the flag's help.
-var RedirectPolicies = []string{"same-origin", "none", "any"}
+var RedirectPolicies = []string{"same-origin", "none", "any", "any-with-headers"}
 
 func (p RedirectPolicy) String() string {
 	if int(p) < len(RedirectPolicies) {
@@ -141,7 +146,7 @@ func SameOrigin(a, b *Endpoint) bool {
 // Follows reports whether the policy follows a redirect from one endpoint to another.
 func (p RedirectPolicy) Follows(from, to *Endpoint) bool {
 	switch p {
-	case RedirectAny:
+	case RedirectAny, RedirectAnyWithHeaders:
 		return true
 	case RedirectSameOrigin:
 		return SameOrigin(from, to)

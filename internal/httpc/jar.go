@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -185,3 +186,7 @@ func pathMatch(reqPath []byte, cookiePath string) bool {
 	}
 	return len(reqPath) == len(cookiePath) || cookiePath[len(cookiePath)-1] == '/' || reqPath[len(cookiePath)] == '/'
 }
+
+// Clone returns a copy of the jar that shares nothing with it: a session's cookies kept to be
+// replayed later by another client (verify's check that a logout ends the session).
+func (j *Jar) Clone() Jar { return Jar{cookies: slices.Clone(j.cookies)} }

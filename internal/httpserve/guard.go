@@ -11,8 +11,8 @@ import (
 // A listener that shows a run to a browser (the live dashboard, the driver's metrics) is
 // reachable by any page the browser opens: a DNS-rebinding page names its own host, resolves it
 // to 127.0.0.1 and reads the answers. Guard refuses a request whose Host is not one the
-// listener answers to, takes an optional token, and MaxConns caps its connections (1,000 held
-// event streams used to be accepted).
+// listener answers to, takes an optional token, and MaxConns caps its connections (uncapped, a
+// page that opens 1,000 event streams holds 1,000 connections and their buffers).
 
 // DefaultMaxConns is the connection cap of a guarded listener.
 const DefaultMaxConns = 64

@@ -96,3 +96,21 @@ func TestGlobalLogLimit(t *testing.T) {
 		t.Errorf("the next line after the refill does not count the dropped: %s", buf.String())
 	}
 }
+
+// TestTerminalEscapesC1: the C1 controls (U+0080–U+009F) act on terminals that honour 8-bit
+// controls: U+009B is CSI (a colour, a cursor move), U+0085 NEL a new line. They are escaped
+// like the 7-bit ones; a printable non-ASCII letter is kept. Mutant: logsafe-c1-raw.
+func TestTerminalEscapesC1(t *testing.T) {
+	for _, in := range []string{"a\u009b2Jb", "ok\u0085verdict: VALID", "x\u0080y\u009fz"} {
+		got := Terminal(in)
+		if strings.ContainsFunc(got, func(r rune) bool { return r >= 0x80 && r < 0xa0 }) {
+			t.Errorf("Terminal(%q) = %q: a C1 control kept raw", in, got)
+		}
+		if v := Value(in); strings.ContainsFunc(v, func(r rune) bool { return r >= 0x80 && r < 0xa0 }) {
+			t.Errorf("Value(%q) = %q: a C1 control kept raw", in, v)
+		}
+	}
+	if got := Terminal("Zürich é"); got != "Zürich é" {
+		t.Errorf("Terminal of printable letters changed them: %q", got)
+	}
+}

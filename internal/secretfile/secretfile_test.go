@@ -28,6 +28,11 @@ func TestReadRefusesOthersFiles(t *testing.T) {
 	if _, err := Read(mine, "token", valid); err == nil || !strings.Contains(err.Error(), "readable by others") {
 		t.Errorf("a 0644 file: %v", err)
 	}
+	// the group is others too (mutant secretfile-group-readable)
+	os.Chmod(mine, 0o640)
+	if _, err := Read(mine, "token", valid); err == nil || !strings.Contains(err.Error(), "readable by others") {
+		t.Errorf("a group-readable 0640 file: %v (want it refused)", err)
+	}
 	if os.Getuid() != 0 {
 		t.Skip("making a file another user owns needs root")
 	}

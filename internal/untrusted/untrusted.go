@@ -1,9 +1,10 @@
 // Package untrusted holds the bounds on reading what other people send the kit: files (results,
 // scenarios, price lists, configuration) and documents a target serves. Every reader takes a
 // size bound applied while reading, and every JSON or YAML document a depth bound (and, for
-// YAML, a bound on alias expansion), checked before the document is decoded: a 711-byte scenario
-// (a "billion laughs" of YAML aliases) used to take a drive past 1.8 GiB, and a 340 KB
-// config.json nested 3,000 deep a report to 2.2 GiB. docs/security.md lists each bound.
+// YAML, a bound on alias expansion), checked before the document is decoded, because unbounded
+// decoders are the attack: a 711-byte scenario (a "billion laughs" of YAML aliases) takes a
+// drive past 1.8 GiB, and a 340 KB config.json nested 3,000 deep a report to 2.2 GiB (both
+// measured without the bounds). docs/security.md lists each bound.
 package untrusted
 
 import (

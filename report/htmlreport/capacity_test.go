@@ -1,6 +1,8 @@
 package htmlreport
 
 import (
+	"bytes"
+	"html"
 	"strings"
 	"testing"
 
@@ -125,4 +127,61 @@ func indexOf(xs []float64, v float64) int {
 		}
 	}
 	return -1
+}
+
+// The comparison page's capacity row uses the capacities' intervals: the same build run twice
+// (2,876 and 3,131 TPS, docs/benchmarks.md) is within the noise, "~"; the scenario over REST
+// (2,056) is a change, marked worse.
+// Mutant (scripts/mutants.d/compare-capacity-uncoloured): the row's change never tested —
+// every change uncoloured, as a single number per run was.
+func TestCompareCapacityRow(t *testing.T) {
+	withPeak := func(tps, half float64) *report.Results {
+		r := sample(100)
+		r.Peak = &report.PeakSearch{PeakTPS: tps, PeakUsers: 3000, PeakTPSHalf: half, Knee: true,
+			Interval: report.NewCapacityInterval(tps, half, tps, tps, 0, 0)}
+		return r
+	}
+	var buf bytes.Buffer
+	if err := RenderCompare(&buf, []Run{{"first", withPeak(2876, 47)}, {"second", withPeak(3131, 144)}, {"rest", withPeak(2056, 40)}}); err != nil {
+		t.Fatal(err)
+	}
+	got := rowCells(t, buf.String(), "Capacity (TPS)")
+	if len(got) != 3 || got[1].Class != "noise" || !strings.HasPrefix(got[1].Delta, "+8.9 % ~ (p=") || got[2].Class != "worse" || !strings.HasPrefix(got[2].Delta, "-28.5 % (p=") {
+		t.Errorf("capacity row %+v: want the second run ~, the REST run worse", got)
+	}
+}
+
+// The report's capacity says which interval its ± is: the headline card the capacity with where
+// a second run lands, the peak section what the ± is made of; a repeated search's card is the
+// median of its searches with where a next search lands, and the section says the figures
+// below are the last search's.
+func TestReportSaysWhichInterval(t *testing.T) {
+	r := searched()
+	r.Peak.PeakTPSHalf = 12
+	r.Peak.Interval = report.NewCapacityInterval(640, 12, 636, 655, 0, 0)
+	var buf bytes.Buffer
+	if err := Render(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(buf.String())
+	for _, want := range []string{"<span class=\"value\">640.0</span><span class=\"unit\">± 146: where a second run lands (95 %) · at 650 users</span>",
+		"640 ± 146 TPS at 650 users", "± 146 is where a second run of this build on this machine lands, 95 % (494–786 tps): the confirming run ± 12, the knee between 636 and 655 tps"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q: %s", want, page[strings.Index(page, "<h2>Peak search"):][:1500])
+		}
+	}
+	for i, c := range []float64{600, 640, 700} {
+		r.Repeats = append(r.Repeats, report.Repeat{Run: i + 1, PeakTPS: c, Total: r.Total})
+	}
+	buf.Reset()
+	if err := Render(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page = html.UnescapeString(buf.String())
+	for _, want := range []string{"Capacity, median of 3 searches (TPS)</span><span class=\"value\">640.0</span>", ": where a next search lands (95 %)",
+		"the figures below are the last search's"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("repeated: report lacks %q", want)
+		}
+	}
 }

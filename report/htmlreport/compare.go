@@ -196,7 +196,7 @@ func newCompareView(runs []Run) compareView {
 		}
 		v.Metrics = append(v.Metrics, metricRow{m.Name, statCells(runs, m, load)})
 		if m.Name == report.MetricTPS.Name && anyPeak {
-			v.Metrics = append(v.Metrics, peakRow(runs, col))
+			v.Metrics = append(v.Metrics, peakRow(runs))
 		}
 	}
 	var peaks []float64
@@ -413,19 +413,44 @@ func differences(runs []Run) (changed, same []diffRow) {
 	return changed, same
 }
 
-// peakRow is the peak search's sustained TPS across runs (a run without one shows none).
-func peakRow(runs []Run, col func(func(*report.Results) float64) []float64) metricRow {
-	noPeak := make([]bool, len(runs))
+// peakRow is the capacity of each run that searched for it, with where a second search lands
+// (its interval, or a repeated run's median and its searches' spread), and against the baseline
+// the change, tested against those intervals: "~" for the same build run twice, coloured only
+// when significant (report.CompareCapacity). A run without a search shows none.
+func peakRow(runs []Run) metricRow {
+	out := make([]cell, len(runs))
 	for i, r := range runs {
-		noPeak[i] = r.Results.Peak == nil
-	}
-	peaks := col(func(r *report.Results) float64 {
-		if r.Peak == nil {
-			return 0
+		c, ok := report.CapacityOf(r.Results)
+		if !ok {
+			out[i] = cell{Value: "—"}
+			continue
 		}
-		return r.Peak.PeakTPS
-	})
-	return metricRow{"Peak sustained TPS", cells(peaks, noPeak, formatTPS, higherBetter)}
+		out[i].Value = c.Label()
+		out[i].Title = "± is where the next search of this build on this machine lands (95 %)"
+		if i == 0 {
+			continue
+		}
+		change, cmp, ok := report.CapacityChange(runs[0].Results, r.Results)
+		if !ok {
+			continue
+		}
+		out[i].Delta, out[i].Title = change, string(cmp.Method)
+		switch {
+		case !cmp.Significant():
+			out[i].Class = "noise"
+		case centre(r.Results) > centre(runs[0].Results):
+			out[i].Class = "better"
+		default:
+			out[i].Class = "worse"
+		}
+	}
+	return metricRow{"Capacity (TPS)", out}
+}
+
+// centre is a run's capacity (0 without a search).
+func centre(r *report.Results) float64 {
+	c, _ := report.CapacityOf(r)
+	return c.TPS
 }
 
 // fold splits the rows of what changed into those a reader should see and the per-run facts.

@@ -16,6 +16,8 @@ const MethodLine = "A difference is coloured only when it is statistically signi
 	"between repeated runs (--repeat) by a Mann–Whitney U test over the runs, as Go's benchstat does; " +
 	"between single runs by a Welch t test over batch means of the steady state's per-second series, " +
 	"which allows for their autocorrelation but not for run-to-run drift. " +
+	"A capacity is tested against the spread its interval states (where a second search of the same build lands), " +
+	"between repeated searches by a Welch t test over their capacities. " +
 	"\"~\" marks no significant difference, with its p-value and the number of runs or batches."
 
 // loadSettingKeys are the settings that choose the offered load: users (closed model), arrival

@@ -85,6 +85,11 @@ func (v reportView) ChartData() []chartSpec {
 type headline struct {
 	PeakTPS   string // "" when there was no peak search
 	PeakUsers int
+	// PeakLabel and PeakUnit head and follow the capacity's card: which capacity it is (one
+	// search's, or the median of a repeated run's) and which interval its ± is.
+	PeakLabel, PeakUnit string
+	// Searches says, for a repeated search, which interval the median's ± is ("" otherwise).
+	Searches  string
 	TPS       string
 	ErrorRate string
 	P50, P90  string
@@ -107,6 +112,15 @@ func newReportView(r *report.Results) reportView {
 		Window: strconv.FormatFloat(r.SteadySeconds, 'f', 0, 64) + " s", Users: offeredLoad(r)}
 	if p := r.Peak; p != nil {
 		v.Headline.PeakTPS, v.Headline.PeakUsers = formatTPS(p.PeakTPS), p.PeakUsers
+		v.Headline.PeakLabel, v.Headline.PeakUnit = "Peak sustained TPS", "at "+strconv.Itoa(p.PeakUsers)+" users"
+		if c, ok := report.CapacityOf(r); ok && len(c.Searches) > 1 {
+			v.Headline.PeakTPS = formatTPS(c.TPS)
+			v.Headline.PeakLabel = "Capacity, median of " + strconv.Itoa(len(c.Searches)) + " searches (TPS)"
+			v.Headline.PeakUnit = "± " + strconv.FormatFloat(math.Ceil(c.NextHalf), 'f', 0, 64) + ": where a next search lands (95 %)"
+			v.Headline.Searches = "The median of " + strconv.Itoa(len(c.Searches)) + " searches is " + c.Interval() + " TPS: " + c.NextLine() + "; the figures below are the last search's"
+		} else if p.Interval != nil {
+			v.Headline.PeakUnit = "± " + strconv.FormatFloat(math.Ceil(p.Interval.Half()), 'f', 0, 64) + ": where a second run lands (95 %) · at " + strconv.Itoa(p.PeakUsers) + " users"
+		}
 	}
 	if len(r.Thresholds) > 0 {
 		ok := true

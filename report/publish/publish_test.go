@@ -241,3 +241,57 @@ func TestCompareAndRender(t *testing.T) {
 		}
 	}
 }
+
+// To keeps the command's settings for each side of run --versus: with Force, the other side's
+// existing results file and report are replaced, not refused. Mutant: publish-to-drops-force.
+func TestToKeepsSettings(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, p := range []string{a, b, filepath.Join(dir, "b.html")} {
+		os.WriteFile(p, []byte("old"), 0o644)
+	}
+	o := (&Output{Out: a, Force: true}).To(b)
+	if err := o.Check(); err != nil {
+		t.Fatalf("To(%s) of a Force output refused the existing file: %v (Force lost)", b, err)
+	}
+	if err := o.Write(run(t, "v1-drive.json")); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, b) == "old" {
+		t.Error("Force: the other side's results file not replaced")
+	}
+	if err := (&Output{Out: a}).To(b).Check(); err == nil {
+		t.Error("To of an output without Force replaced an existing file")
+	}
+}
+
+// `report compare` of capacity searches prints, on its log (the terminal), a capacity row per
+// run against the first, from the capacities' intervals: the same build run twice (2,876 ± 47
+// and 3,131 ± 144 by their confirming runs, docs/benchmarks.md) is "~", the same scenario over
+// REST (2,056) a significant change.
+// Mutant (scripts/mutants.d/publish-compare-no-capacity): the capacity rows not printed.
+func TestCompareTerminalCapacityRow(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, tps, half float64) string {
+		res := run(t, "v1-run.json")
+		res.Label = name
+		res.Peak = &report.PeakSearch{PeakTPS: tps, PeakUsers: 3000, PeakTPSHalf: half, Knee: true,
+			Interval: report.NewCapacityInterval(tps, half, tps, tps, 0, 0)}
+		p := filepath.Join(dir, name+".json")
+		if err := res.WriteFile(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b, rest := file("first", 2876, 47), file("second", 3131, 144), file("rest", 2056, 40)
+	var log bytes.Buffer
+	if err := (Compare{Files: []string{a, b, rest}, Out: filepath.Join(dir, "c.html"), Log: &log}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	out := log.String()
+	for _, want := range []string{"capacity: first 2876 ± 642 tps → second 3131 ± 724 tps: +8.9 % ~ (p=", "capacity: first 2876 ± 642 tps → rest 2056 ± 460 tps: -28.5 % (p=0.004"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -150,7 +150,25 @@ func (c Compare) Run() error {
 			}
 		}
 	}
+	writeCapacities(log, runs)
 	return WriteCompare(c.Out, runs, log)
+}
+
+// writeCapacities prints, for runs that searched for their capacity, each one's capacity
+// against the first's: its interval and whether the change is significant ("~" when not).
+func writeCapacities(log io.Writer, runs []htmlreport.Run) {
+	base, ok := report.CapacityOf(runs[0].Results)
+	if !ok {
+		return
+	}
+	for _, r := range runs[1:] {
+		change, _, ok := report.CapacityChange(runs[0].Results, r.Results)
+		if !ok {
+			continue
+		}
+		c, _ := report.CapacityOf(r.Results)
+		fmt.Fprintf(log, "capacity: %s %s tps → %s %s tps: %s\n", logsafe.Terminal(runs[0].Label), base.Label(), logsafe.Terminal(r.Label), c.Label(), change)
+	}
 }
 
 // WriteCompare writes the comparison page of runs to path, atomically, and says so on log.

@@ -195,3 +195,65 @@ func SeriesInterval(series []float64) (Interval, bool) {
 	t := mstats.InvCDF(mstats.TDist{V: k - 1})(1 - (1-Confidence)/2)
 	return Interval{Mean: s.Mean(), Half: t * s.StdDev() / math.Sqrt(k), Batches: len(b)}, true
 }
+
+// Methods of comparing capacities (report.CompareCapacity).
+const (
+	// Normal: the difference of two capacities against the spread their intervals state (each
+	// run's standard deviation as a second run of it would land), as a normal deviate.
+	Normal Method = "normal over the capacities' stated spreads"
+	// WelchRuns: Welch's t test over the capacities of repeated searches (their spread
+	// measured, not assumed).
+	WelchRuns Method = "Welch t over the searches' capacities"
+)
+
+// CompareNormal compares two values a and b whose standard deviations (one measurement's, not a
+// mean's) are sdA and sdB: the p-value of their difference as a normal deviate. n1 and n2 are
+// how many measurements each value stands for, for the counts shown.
+func CompareNormal(a, b, sdA, sdB float64, n1, n2 int) Comparison {
+	out := Comparison{Method: Normal, P: 1, N1: n1, N2: n2, Alpha: Alpha}
+	sd := math.Hypot(sdA, sdB)
+	switch {
+	case sd > 0:
+		out.P = 2 * mstats.StdNormal.CDF(-math.Abs(b-a)/sd)
+	case a != b:
+		out.P = 0
+	}
+	return out
+}
+
+// CompareWelch compares repeated measurements a and b (two or more each) with Welch's t test
+// over their values: where the values are nearly normal (a capacity over repeated searches) it
+// can call a change from three a side, which the U test cannot (its least p is 0.1).
+func CompareWelch(a, b []float64) Comparison {
+	out := Comparison{Method: WelchRuns, P: 1, N1: len(a), N2: len(b), Alpha: Alpha}
+	if len(a) < 2 || len(b) < 2 {
+		out.Warning = "need two or more values a side"
+		return out
+	}
+	if constant(a) && constant(b) {
+		if a[0] != b[0] {
+			out.P = 0
+		}
+		return out
+	}
+	r, err := mstats.TwoSampleWelchTTest(mstats.Sample{Xs: a}, mstats.Sample{Xs: b}, mstats.LocationDiffers)
+	if err != nil {
+		out.Warning = err.Error()
+		return out
+	}
+	out.P = r.P
+	return out
+}
+
+// PredictionHalf is the half-width of the 95 % prediction interval of one more measurement
+// from the same population as values (two or more), about their mean: Student's t with n−1
+// degrees of freedom times s·√(1 + 1/n). Few values give a wide interval, as they should.
+func PredictionHalf(values []float64) (half, sd float64, ok bool) {
+	n := float64(len(values))
+	if n < 2 {
+		return 0, 0, false
+	}
+	sd = mstats.StdDev(values)
+	t := mstats.InvCDF(mstats.TDist{V: n - 1})(1 - (1-Confidence)/2)
+	return t * sd * math.Sqrt(1+1/n), sd, true
+}

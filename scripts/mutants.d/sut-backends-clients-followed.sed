@@ -1,5 +1,5 @@
-# sut: FindBackends follows every loopback connection of the system under test, those into it too: its clients (the driver, a neighbour's load) are counted as its backends
-# kill: ./driver/sut TestFindBackends
+# sut: Follow takes the clients of the system under test for its backends: the front's clients (a neighbour driving the same server) are counted, and another user's too
+# kill: ./driver/sut TestFollow
 # file: driver/sut/backends.go
-# expect: want the services host
-s#| !listened(k.rip, k.rport) {#| !(listened(k.rip, k.rport) || true) {#
+# expect: followed from the driver
+s#pid, RoleClient, false}#pid, RoleBackend, false}#

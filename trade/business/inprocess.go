@@ -286,18 +286,25 @@ func (s *Service) register(ctx context.Context, r trade.RegisterRequest, login b
 		a.LoginCount = 1
 	}
 	p := trade.AccountProfile{UserID: r.UserID, FullName: r.FullName, Address: r.Address, Email: r.Email, CreditCard: r.CreditCard}
-	err = s.st.Update(ctx, func(tx store.Tx) error {
-		id, err := tx.CreateAccount(ctx, a, p, string(hash))
-		if errors.Is(err, store.ErrDuplicate) {
-			return trade.Errorf(trade.CodeConflict, "user id %q is already taken", r.UserID)
+	return once(ctx, s, trade.KindRegister, r.UserID, func(ctx context.Context, _ trade.RequestKey) (trade.Account, error) {
+		return s.GetAccountData(ctx, r.UserID)
+	}, func(claim claimFunc) (trade.Account, error) {
+		err := s.st.Update(ctx, func(tx store.Tx) error {
+			id, err := tx.CreateAccount(ctx, a, p, string(hash))
+			if errors.Is(err, store.ErrDuplicate) {
+				return trade.Errorf(trade.CodeConflict, "user id %q is already taken", r.UserID)
+			}
+			if err != nil {
+				return err
+			}
+			a.AccountID = id
+			return claim(tx, 0)
+		})
+		if err != nil {
+			return trade.Account{}, err
 		}
-		a.AccountID = id
-		return err
+		return a, nil
 	})
-	if err != nil {
-		return trade.Account{}, err
-	}
-	return a, nil
 }
 
 // GetAccountData returns the account of userID.
@@ -353,6 +360,15 @@ func (s *Service) UpdateAccountProfile(ctx context.Context, p trade.AccountProfi
 		}
 		hash = string(h)
 	}
+	return once(ctx, s, trade.KindProfile, p.UserID, func(ctx context.Context, _ trade.RequestKey) (trade.AccountProfile, error) {
+		return s.GetAccountProfileData(ctx, p.UserID)
+	}, func(claim claimFunc) (trade.AccountProfile, error) {
+		return s.updateProfile(ctx, p, hash, claim)
+	})
+}
+
+// updateProfile writes p (and hash, if set) in one transaction that claim joins.
+func (s *Service) updateProfile(ctx context.Context, p trade.AccountProfile, hash string, claim claimFunc) (trade.AccountProfile, error) {
 	var out trade.AccountProfile
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		if hash != "" {
@@ -369,8 +385,10 @@ func (s *Service) UpdateAccountProfile(ctx context.Context, p trade.AccountProfi
 			return missing(err, "no user %q", p.UserID)
 		}
 		var err error
-		out, err = tx.Profile(ctx, p.UserID)
-		return err
+		if out, err = tx.Profile(ctx, p.UserID); err != nil {
+			return err
+		}
+		return claim(tx, 0)
 	})
 	return out, err
 }
@@ -657,6 +675,18 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 	if err := trade.ValidateQuantity(quantity, false); err != nil {
 		return trade.Order{}, err
 	}
+	return once(ctx, s, trade.KindBuy, userID, s.keyedOrder, func(claim claimFunc) (trade.Order, error) {
+		return s.buy(ctx, userID, symbol, quantity, claim)
+	})
+}
+
+// keyedOrder is the order a keyed buy or sell placed, as it is now.
+func (s *Service) keyedOrder(ctx context.Context, k trade.RequestKey) (trade.Order, error) {
+	return s.st.Order(ctx, k.OrderID)
+}
+
+// buy places the order in one transaction that claim joins.
+func (s *Service) buy(ctx context.Context, userID, symbol string, quantity int64, claim claimFunc) (trade.Order, error) {
 	var o trade.Order
 	var q trade.Quote
 	err := s.st.Update(ctx, func(tx store.Tx) error {
@@ -675,7 +705,10 @@ func (s *Service) Buy(ctx context.Context, userID, symbol string, quantity int64
 		if err := checkFunds(a, o); err != nil {
 			return err
 		}
-		return s.place(ctx, tx, &o, &a, &q)
+		if err := s.place(ctx, tx, &o, &a, &q); err != nil {
+			return err
+		}
+		return claim(tx, o.OrderID)
 	})
 	if err != nil {
 		return trade.Order{}, err
@@ -693,6 +726,13 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 	if err := trade.ValidateQuantity(quantity, true); err != nil {
 		return trade.Order{}, err
 	}
+	return once(ctx, s, trade.KindSell, userID, s.keyedOrder, func(claim claimFunc) (trade.Order, error) {
+		return s.sell(ctx, userID, holdingID, quantity, claim)
+	})
+}
+
+// sell places the order in one transaction that claim joins.
+func (s *Service) sell(ctx context.Context, userID string, holdingID int64, quantity int64, claim claimFunc) (trade.Order, error) {
 	var o trade.Order
 	var q trade.Quote
 	err := s.st.Update(ctx, func(tx store.Tx) error {
@@ -722,7 +762,10 @@ func (s *Service) Sell(ctx context.Context, userID string, holdingID int64, quan
 		if err := checkFunds(a, o); err != nil {
 			return err
 		}
-		return s.place(ctx, tx, &o, &a, &q)
+		if err := s.place(ctx, tx, &o, &a, &q); err != nil {
+			return err
+		}
+		return claim(tx, o.OrderID)
 	})
 	if err != nil {
 		return trade.Order{}, err

@@ -243,6 +243,7 @@ type Server struct {
 	ln        net.Listener
 	started   time.Time
 	info      store.LoadInfo
+	remote    remoteDataSet // a web tier without a database: its services host's data set
 	metrics   *metrics.Registry
 	metEP     *metrics.Endpoint // nil without cfg.MetricsListen
 
@@ -703,6 +704,9 @@ func (s *Server) Describe() *web.Configuration {
 		}
 		if sw := s.switchable(); sw != nil {
 			d.Access.Modes = sw.Modes()
+		}
+		if !c.localServices() {
+			d.Access.DataSet = s.remote.get(s.sw)
 		}
 	}
 	if s.host != nil {

@@ -46,7 +46,7 @@ func (c *Config) resolveServiceToken(log *slog.Logger) (wrote string, err error)
 	case err != nil:
 		return wrote, &setting.Error{Field: "ServiceTokenFile", Err: err}
 	case src == svcauth.NotConfigured && !monolith:
-		return wrote, setting.Errorf("ServiceTokenFile", "this process calls a services host or an order processor in another process and needs its service token: give --service-token-file PATH (the host writes ./%s when it has none) or $%s", svcauth.DefaultTokenFile, svcauth.EnvToken)
+		return wrote, setting.Errorf("ServiceTokenFile", "this process calls a services host or an order processor in another process and needs its service token: give the token's file (the host writes ./%s when it has none) or $%s", svcauth.DefaultTokenFile, svcauth.EnvToken)
 	case wrote != "":
 		log.Info("service token written: give clients of this process's services host --service-token-file "+wrote, "file", wrote)
 	case src == svcauth.Generated:

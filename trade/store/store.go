@@ -96,6 +96,8 @@ type Reader interface {
 	Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error)
 	// IndexQuotes returns the quotes of the market index: Trade 6.1's "s:1__" set (s:100…s:199).
 	IndexQuotes(ctx context.Context) ([]trade.Quote, error)
+	// RequestKey returns a keyed request stored by ClaimKey (ErrNotFound).
+	RequestKey(ctx context.Context, key string) (trade.RequestKey, error)
 }
 
 // OfUser finishes a User* read made in one statement that selects through the user's account
@@ -222,6 +224,12 @@ type Tx interface {
 
 	// UpdateQuote writes price, low, high, change and volume (ErrNotFound).
 	UpdateQuote(ctx context.Context, q trade.Quote) error
+
+	// ClaimKey stores a keyed request with the effect it had, in the transaction that had it:
+	// ErrDuplicate if the key is stored already (by a committed transaction, or by a concurrent
+	// one that then commits; the caller ends its transaction and looks the key up). The key is
+	// unique in the database, so no two transactions both place an effect under it.
+	ClaimKey(ctx context.Context, k trade.RequestKey) error
 }
 
 // Store is an open database.

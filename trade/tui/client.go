@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tradebench/tradebench/internal/setting"
 	"github.com/tradebench/tradebench/trade"
@@ -93,7 +93,7 @@ func Run(ctx context.Context, c Config, out io.Writer) error {
 		return err
 	}
 	c.Describe = c.Access + " → " + c.BSL
-	_, err = tea.NewProgram(New(svc, c.Options), tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	_, err = tea.NewProgram(New(svc, c.Options), tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted: a normal way to leave
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote/clientopt"
@@ -63,15 +63,15 @@ type field struct {
 	mask         bool
 }
 
-func (f *field) key(k tea.KeyMsg) {
-	switch k.Type {
-	case tea.KeyBackspace:
+func (f *field) key(k tea.KeyPressMsg) {
+	switch {
+	case k.Code == tea.KeyBackspace:
 		if r := []rune(f.value); len(r) > 0 {
 			f.value = string(r[:len(r)-1])
 		}
-	case tea.KeyRunes, tea.KeySpace:
+	case k.Text != "" && k.Mod&^tea.ModShift == 0:
 		if len(f.value) < 200 {
-			f.value += string(k.Runes)
+			f.value += k.Text
 		}
 	}
 }
@@ -94,7 +94,7 @@ type form struct {
 	focus  int
 }
 
-func (f *form) key(k tea.KeyMsg) {
+func (f *form) key(k tea.KeyPressMsg) {
 	switch k.String() {
 	case "tab", "down":
 		f.focus = (f.focus + 1) % len(f.fields)
@@ -270,7 +270,7 @@ func (m *model) loadQuotes() tea.Cmd {
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			if m.live != nil {
 				m.live.stop()
@@ -349,7 +349,7 @@ func (m *model) pollIfNoLive() tea.Cmd {
 }
 
 // key handles a key press: a pending confirmation first, then an open form, then the screen keys.
-func (m *model) key(k tea.KeyMsg) tea.Cmd {
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if m.confirm != nil {
 		switch s {
@@ -459,7 +459,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 func clamp(i, n int) int { return max(0, min(i, n-1)) }
 
 // formKey is a buy or sell form's keys: Esc goes back, Enter submits, the rest edit the form.
-func (m *model) formKey(k tea.KeyMsg, f *form, submit func() tea.Cmd) tea.Cmd {
+func (m *model) formKey(k tea.KeyPressMsg, f *form, submit func() tea.Cmd) tea.Cmd {
 	switch k.String() {
 	case "esc":
 		m.screen = m.back
@@ -471,7 +471,7 @@ func (m *model) formKey(k tea.KeyMsg, f *form, submit func() tea.Cmd) tea.Cmd {
 	return nil
 }
 
-func (m *model) buyKey(k tea.KeyMsg) tea.Cmd {
+func (m *model) buyKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.formKey(k, &m.buy, func() tea.Cmd {
 		sym := m.buy.value(0)
 		qty, err := strconv.ParseInt(m.buy.value(1), 10, 64)
@@ -499,7 +499,7 @@ func (m *model) buyKey(k tea.KeyMsg) tea.Cmd {
 	})
 }
 
-func (m *model) sellKey(k tea.KeyMsg) tea.Cmd {
+func (m *model) sellKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.formKey(k, &m.sell, func() tea.Cmd {
 		h := m.selling
 		qty, err := strconv.ParseInt(m.sell.value(0), 10, 64)
@@ -523,7 +523,7 @@ func (m *model) sellKey(k tea.KeyMsg) tea.Cmd {
 	})
 }
 
-func (m *model) profileKey(k tea.KeyMsg) tea.Cmd {
+func (m *model) profileKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
 		m.profile = nil
@@ -565,7 +565,14 @@ func (m *model) footerKeys() string {
 	return keys
 }
 
-func (m *model) View() string {
+func (m *model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+// render is the screen as text: the title, the current screen, the status and the keys.
+func (m *model) render() string {
 	var b strings.Builder
 	who := "not logged in"
 	if m.uid != "" {

@@ -345,6 +345,20 @@ func (h hiddenFields) Render(_ context.Context, w io.Writer) error {
 		c.escaped(h.v.csrf)
 		c.s(`">`)
 	}
+	switch h.action {
+	case "buy", "sell", "update_profile", "register":
+		// A fresh key per form: the form sent twice (a double click, a proxy's retry) is
+		// placed once (trade.WithIdempotencyKey). URL-safe base64, a dot and digits: no escaping.
+		if h.v.keyPrefix == "" {
+			h.v.keyPrefix = trade.NewIdempotencyKey()
+		}
+		h.v.keys++
+		c.s(`<input type="hidden" name="` + trade.IdempotencyField + `" value="`)
+		c.s(h.v.keyPrefix)
+		c.s(".")
+		c.uint(h.v.keys, false)
+		c.s(`">`)
+	}
 	return c.err
 }
 

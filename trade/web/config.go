@@ -57,6 +57,9 @@ type ConfigAccess struct {
 	CallTimeoutSeconds float64  `json:"call_timeout_seconds,omitempty"`
 	MaxConnsPerHost    int      `json:"max_conns_per_host,omitempty"`
 	GRPCConns          int      `json:"grpc_conns,omitempty"` // HTTP/2 connections
+	// DataSet is a web tier's without a database: the accounts and quotes its services host
+	// holds, counted by asking it (nil until it answers). A driver sizes its scenario by it.
+	DataSet *ConfigDataSet `json:"data_set,omitempty"`
 }
 
 // ConfigHost is the business services host's endpoints.
@@ -183,7 +186,11 @@ func (c *Configuration) Sections() []ConfigSection {
 				v += ", " + strconv.Itoa(a.GRPCConns) + " HTTP/2 connections"
 			}
 		}
-		add("Access", Setting{"access mode", v})
+		set := []Setting{{"access mode", v}}
+		if d := a.DataSet; d != nil {
+			set = append(set, Setting{"data set", fmt.Sprintf("%d accounts, %d quotes (the services host's, counted by asking it)", d.Accounts, d.Quotes)})
+		}
+		add("Access", set...)
 	}
 	if h := c.Host; h != nil {
 		add("Business services host", Setting{"business services host", fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", h.SOAPURL, h.WSDLURL, h.RESTURL, h.OpenAPIURL, h.GRPCAddr)})

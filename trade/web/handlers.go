@@ -167,7 +167,10 @@ func (a *app) updateProfile(q *req) error {
 	if u := strings.TrimSpace(f.Get("userID")); u != "" && u != q.sess.UserID {
 		return trade.Errorf(trade.CodeForbidden, "You can only update your own profile.")
 	}
-	err := checkFields([][2]string{{"full name", p.FullName}, {"address", p.Address}, {"email", p.Email}, {"credit card", p.CreditCard}})
+	ctx, err := q.keyed()
+	if err == nil {
+		err = checkFields([][2]string{{"full name", p.FullName}, {"address", p.Address}, {"email", p.Email}, {"credit card", p.CreditCard}})
+	}
 	if err == nil {
 		err = trade.ValidateField("password", p.Password, false)
 	}
@@ -175,7 +178,7 @@ func (a *app) updateProfile(q *req) error {
 		err = trade.Errorf(trade.CodeInvalid, "The password and its confirmation do not match.")
 	}
 	if err == nil {
-		_, err = a.svc.UpdateAccountProfile(q.r.Context(), p)
+		_, err = a.svc.UpdateAccountProfile(ctx, p)
 	}
 	if err != nil {
 		te := trade.AsError(err)
@@ -346,7 +349,11 @@ func (a *app) buy(q *req) error {
 	if err != nil {
 		return err
 	}
-	o, err := a.svc.Buy(q.r.Context(), q.sess.UserID, sym, qty)
+	ctx, err := q.keyed()
+	if err != nil {
+		return err
+	}
+	o, err := a.svc.Buy(ctx, q.sess.UserID, sym, qty)
 	if err != nil {
 		return err
 	}
@@ -367,7 +374,11 @@ func (a *app) sell(q *req) error {
 	if err != nil {
 		return err
 	}
-	o, err := a.svc.Sell(q.r.Context(), q.sess.UserID, id, qty)
+	ctx, err := q.keyed()
+	if err != nil {
+		return err
+	}
+	o, err := a.svc.Sell(ctx, q.sess.UserID, id, qty)
 	if err != nil {
 		return err
 	}
@@ -428,9 +439,13 @@ func (a *app) doRegister(q *req) error {
 	if err := trade.ValidateRegister(rr); err != nil {
 		return fail(err)
 	}
+	ctx, err := q.keyed()
+	if err != nil {
+		return fail(err)
+	}
 	// registered and logged in, as DayTrader does after registering: the counters and last
 	// login are the service's
-	acct, err := trade.RegisterAndLogin(trade.WithClient(q.r.Context(), q.r.RemoteAddr), a.svc, rr)
+	acct, err := trade.RegisterAndLogin(trade.WithClient(ctx, q.r.RemoteAddr), a.svc, rr)
 	if err != nil {
 		return fail(err)
 	}

@@ -59,6 +59,10 @@ type view struct {
 	csrf  string
 	// the JSF contract's form and view state (jsf.go)
 	viewState, jsfForm, jsfAction string
+	// keyPrefix and keys number the page's idempotency keys: one random prefix per page and
+	// a counter per form, so a page of fifty buy forms draws randomness and allocates once.
+	keyPrefix string
+	keys      uint64
 }
 
 // dtURLs and tradeURLs are the links of each contract. DayTrader's are relative to /daytrader/.

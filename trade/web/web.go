@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -346,6 +347,20 @@ type req struct {
 	sess    session
 	authed  bool
 	sessErr error // why a cookie was refused (tampered, expired)
+}
+
+// keyed is the request's context with the idempotency key it carries: the hidden form field
+// its page rendered, else the Idempotency-Key header a client sent; none (DayTrader's URLs)
+// leaves the call unkeyed. A malformed key is refused (CodeInvalid).
+func (q *req) keyed() (context.Context, error) {
+	k := q.r.Form.Get(trade.IdempotencyField)
+	if k == "" {
+		k = q.r.Header.Get(trade.IdempotencyHeader)
+	}
+	if err := trade.ValidateIdempotencyKey(k); err != nil {
+		return nil, err
+	}
+	return trade.WithIdempotencyKey(q.r.Context(), k), nil
 }
 
 // httpError is a web-level failure with a status and a message for the user.

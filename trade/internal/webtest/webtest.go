@@ -83,6 +83,7 @@ func Run(t *testing.T, f Fixture) {
 	t.Run("UpdateProfileDayTrader", func(t *testing.T) { e.testUpdateProfile(t, true, "uid:7") })
 	t.Run("UpdateProfileTrade", func(t *testing.T) { e.testUpdateProfile(t, false, "uid:8") })
 	t.Run("Register", e.testRegister)
+	t.Run("SentTwice", e.testSentTwice)
 	t.Run("Logout", e.testLogout)
 	t.Run("RESTQuotes", e.testRESTQuotes)
 	t.Run("BadInput", e.testBadInput)

@@ -113,6 +113,7 @@ func Run(t *testing.T, env Env) {
 	t.Run("Quotes", func(t *testing.T) { testQuotes(t, env) })
 	t.Run("MarketSummary", func(t *testing.T) { testMarketSummary(t, svc) })
 	t.Run("BuySell", func(t *testing.T) { testBuySell(t, env) })
+	t.Run("Idempotent", func(t *testing.T) { testIdempotent(t, env) })
 	t.Run("Orders", func(t *testing.T) { testOrders(t, env) })
 	t.Run("OtherUsersHolding", func(t *testing.T) { testOtherUsersHolding(t, env) })
 	t.Run("InvalidInput", func(t *testing.T) { testInvalid(t, env) })
@@ -418,6 +419,78 @@ func testBuySell(t *testing.T, env Env) {
 	}
 	if a2 := must[trade.Account](t, "GetAccountData")(svc.GetAccountData(ctx(t), r.UserID)); a2.Balance != balance {
 		t.Errorf("rejected orders moved money: %s -> %s", balance, a2.Balance)
+	}
+}
+
+// testIdempotent replays each state-changing call with its idempotency key: the replay answers
+// the first call's outcome and places nothing; without a key the same two calls place two
+// orders (so the test would see a transport that dropped the key).
+func testIdempotent(t *testing.T, env Env) {
+	svc := env.Service
+	r, acct := register(t, svc, trade.Money(500000_00))
+	sym := env.Symbols[0]
+	keyed := func() context.Context { return trade.WithIdempotencyKey(ctx(t), trade.NewIdempotencyKey()) }
+	count := func() int {
+		return len(must[[]trade.Order](t, "GetOrders")(svc.GetOrders(ctx(t), r.UserID, 0)))
+	}
+
+	kb := keyed()
+	b1 := must[trade.Order](t, "keyed Buy")(svc.Buy(kb, r.UserID, sym, 3))
+	b2 := must[trade.Order](t, "keyed Buy replayed")(svc.Buy(kb, r.UserID, sym, 3))
+	if b2.OrderID != b1.OrderID || b2.AccountID != acct.AccountID || b2.Price != b1.Price {
+		t.Fatalf("keyed Buy replayed: order %+v, the first was %+v", b2, b1)
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("a keyed Buy sent twice placed %d orders, want 1", n)
+	}
+	if a := must[trade.Account](t, "GetAccountData")(svc.GetAccountData(ctx(t), r.UserID)); a.Balance != acct.Balance-b1.Total() {
+		t.Errorf("balance after a keyed Buy sent twice: %s, want %s (debited once)", a.Balance, acct.Balance-b1.Total())
+	}
+	u1 := must[trade.Order](t, "Buy without a key")(svc.Buy(ctx(t), r.UserID, sym, 1))
+	u2 := must[trade.Order](t, "Buy without a key again")(svc.Buy(ctx(t), r.UserID, sym, 1))
+	if u1.OrderID == u2.OrderID || count() != 3 {
+		t.Fatalf("two Buys without a key: orders %d and %d, %d orders in all; want two new ones", u1.OrderID, u2.OrderID, count())
+	}
+
+	// The replayed sell must not be refused because the first sold the holding.
+	ks := keyed()
+	s1 := must[trade.Order](t, "keyed Sell")(svc.Sell(ks, r.UserID, b1.HoldingID, 0))
+	s2 := must[trade.Order](t, "keyed Sell replayed")(svc.Sell(ks, r.UserID, b1.HoldingID, 0))
+	if s2.OrderID != s1.OrderID || count() != 4 {
+		t.Fatalf("keyed Sell replayed: order %d, the first %d; %d orders, want 4", s2.OrderID, s1.OrderID, count())
+	}
+
+	// A key is one request's: another user's call or another kind of call with it is refused.
+	other, _ := register(t, svc, trade.Money(500000_00))
+	_, err := svc.Buy(kb, other.UserID, sym, 3)
+	wantCode(t, "Buy by another user with a used key", err, trade.CodeConflict)
+	_, err = svc.Sell(kb, r.UserID, b1.HoldingID, 0)
+	wantCode(t, "Sell with a Buy's key", err, trade.CodeConflict)
+	_, err = svc.Buy(trade.WithIdempotencyKey(ctx(t), "bad key"), r.UserID, sym, 1)
+	wantCode(t, "Buy with a key that has a space", err, trade.CodeInvalid)
+
+	// A registration sent twice with its key: the account, not "already taken".
+	kr := keyed()
+	reg := trade.RegisterRequest{UserID: newUserID(t), Password: "pw", FullName: "F", Address: "A", Email: "f@example.com",
+		CreditCard: "1", OpenBalance: trade.Money(100_00)}
+	a1 := must[trade.Account](t, "keyed Register")(svc.Register(kr, reg))
+	a2 := must[trade.Account](t, "keyed Register replayed")(svc.Register(kr, reg))
+	if a2.AccountID != a1.AccountID {
+		t.Fatalf("keyed Register replayed: account %d, the first %d", a2.AccountID, a1.AccountID)
+	}
+	_, err = svc.Register(ctx(t), reg)
+	wantCode(t, "Register again without the key", err, trade.CodeConflict)
+
+	// A password change sent twice with its key counts one logout (it ends sessions once).
+	kp := keyed()
+	p := trade.AccountProfile{UserID: r.UserID, Password: "new-pw", FullName: "G", Address: "B", Email: "g@example.com", CreditCard: "2"}
+	before := must[trade.Account](t, "GetAccountData")(svc.GetAccountData(ctx(t), r.UserID)).LogoutCount
+	must[trade.AccountProfile](t, "keyed UpdateAccountProfile")(svc.UpdateAccountProfile(kp, p))
+	if got := must[trade.AccountProfile](t, "keyed UpdateAccountProfile replayed")(svc.UpdateAccountProfile(kp, p)); got.FullName != "G" {
+		t.Errorf("keyed UpdateAccountProfile replayed answered %+v", got)
+	}
+	if after := must[trade.Account](t, "GetAccountData")(svc.GetAccountData(ctx(t), r.UserID)).LogoutCount; after != before+1 {
+		t.Errorf("a keyed password change sent twice counted %d logouts, want 1", after-before)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	ggrpc "google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/remote/clientopt"
@@ -103,6 +104,9 @@ func (c *Client) Close() error {
 // call picks a connection round-robin and bounds the call by the timeout.
 func (c *Client) call(ctx context.Context) (context.Context, context.CancelFunc, pb.TradeServiceClient) {
 	stub := c.stubs[int(c.next.Add(1))%len(c.stubs)]
+	if k := trade.IdempotencyKeyOf(ctx); k != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, IdempotencyMD, k)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	return ctx, cancel, stub
 }

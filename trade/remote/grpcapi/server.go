@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	gproto "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/protoadapt"
@@ -59,7 +60,7 @@ func NewServer(svc trade.Service, opts ServerOptions) *ggrpc.Server {
 		// Fixed flow-control windows turn off the BDP estimator's pings (see the client).
 		ggrpc.InitialWindowSize(1 << 20),
 		ggrpc.InitialConnWindowSize(1 << 20),
-		ggrpc.ChainUnaryInterceptor(recoverInterceptor(opts.Logger)),
+		ggrpc.ChainUnaryInterceptor(recoverInterceptor(opts.Logger), keyInterceptor),
 	}, append(httpserve.GRPCServerOptions(), opts.Extra...)...)
 	s := ggrpc.NewServer(so...)
 	s.RegisterService(serviceDesc(), &server{svc: svc, proc: opts.Processor, log: opts.Logger})
@@ -290,4 +291,17 @@ func (s *server) CompleteOrder(ctx context.Context, r *pb.CompleteOrderRequest) 
 	}
 	o, err := s.proc.CompleteOrder(ctx, r.GetOrderId())
 	return s.order("CompleteOrder", o, err)
+}
+
+// IdempotencyMD is the metadata that carries a call's idempotency key (trade.WithIdempotencyKey).
+const IdempotencyMD = "idempotency-key"
+
+// keyInterceptor hands the call's idempotency key to the service in its context.
+func keyInterceptor(ctx context.Context, req any, _ *ggrpc.UnaryServerInfo, handler ggrpc.UnaryHandler) (any, error) {
+	if md, ok := metadata.FromIncomingContext(ctx); ok {
+		if ks := md.Get(IdempotencyMD); len(ks) > 0 {
+			ctx = trade.WithIdempotencyKey(ctx, ks[0])
+		}
+	}
+	return handler(ctx, req)
 }

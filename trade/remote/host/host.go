@@ -137,6 +137,9 @@ func handler(svc trade.Service, cfg Config, calls *Calls) http.Handler {
 	// Routed by prefix, not by http.ServeMux: the mux would clean "//" out of REST paths whose
 	// user id segment is empty and redirect them. Only the health check needs no token.
 	return svcauth.RequireHTTP(cfg.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if k := r.Header.Get(trade.IdempotencyHeader); k != "" { // SOAP and REST carry it alike
+			r = r.WithContext(trade.WithIdempotencyKey(r.Context(), k))
+		}
 		p := r.URL.Path
 		switch {
 		case p == soap.Path:

@@ -105,6 +105,9 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json, application/problem+json")
+	if k := trade.IdempotencyKeyOf(ctx); k != "" {
+		req.Header.Set(trade.IdempotencyHeader, k)
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return fmt.Errorf("rest %s %s: %w", method, path, err)

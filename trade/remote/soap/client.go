@@ -98,6 +98,9 @@ func (c *Client) call(ctx context.Context, name string, body func([]byte) []byte
 	}
 	req.Header.Set("Content-Type", soapxml.ContentType)
 	req.Header.Set("SOAPAction", `"`+SOAPAction(name)+`"`)
+	if k := trade.IdempotencyKeyOf(ctx); k != "" {
+		req.Header.Set(trade.IdempotencyHeader, k)
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return fmt.Errorf("soap %s: %w", name, err)

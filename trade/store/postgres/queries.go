@@ -229,3 +229,10 @@ func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
 	return one(t.q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1 FOR UPDATE", id)
 }
+
+var requestKeySQL = dialect.Rebind(sqlstore.RequestKeySQL)
+
+// RequestKey implements store.Reader (through the primary key).
+func (q q) RequestKey(ctx context.Context, key string) (trade.RequestKey, error) {
+	return one(q, ctx, sqlstore.ScanRequestKey, requestKeySQL, key)
+}

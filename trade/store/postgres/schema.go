@@ -33,10 +33,11 @@ var tableDDL = map[string]string{
 	"quotes": `CREATE TABLE IF NOT EXISTS quotes (symbol TEXT COLLATE "C" NOT NULL, companyname TEXT NOT NULL,
 		price BIGINT NOT NULL, open BIGINT NOT NULL, low BIGINT NOT NULL, high BIGINT NOT NULL,
 		change BIGINT NOT NULL, volume BIGINT NOT NULL)`,
-	"meta": `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	"meta":        `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	"requestkeys": sqlstore.RequestKeysDDL,
 }
 
-var tables = []string{"accounts", "holdings", "orders", "quotes", "meta"}
+var tables = []string{"accounts", "holdings", "orders", "quotes", "meta", "requestkeys"}
 
 // keys are built per table after loading. They serve every lookup the service makes: the
 // account by user id (login, every page), holdings by account (portfolio), recent orders by
@@ -79,7 +80,10 @@ func (s *Store) migrate(ctx context.Context) error {
 			return err
 		}
 		if exists {
-			// added after the first release: databases made before get it here
+			// added after the first release: databases made before get them here
+			if _, err := t.Exec(ctx, sqlstore.RequestKeysDDL); err != nil {
+				return err
+			}
 			_, err := t.Exec(ctx, openOrdersIndex)
 			return err
 		}
@@ -251,7 +255,7 @@ func (s *Store) Load(ctx context.Context, spec store.LoadSpec, progress func(don
 
 	// Pristine copies first (building a key locks its table), then keys per table in
 	// parallel; orders need no copy: loaded orders are final and nothing changes a final order.
-	steps := int64(len(tables)-1) * 2
+	steps := int64(len(tables)-2) * 2 // not meta, not requestkeys
 	exec := func(sqls ...string) func() error {
 		return func() error {
 			conn, err := s.pool.Acquire(ctx)

@@ -321,3 +321,8 @@ func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
 	return t.Holding(ctx, id)
 }
+
+// RequestKey implements store.Reader (through the primary key).
+func (q q) RequestKey(ctx context.Context, key string) (trade.RequestKey, error) {
+	return one(q, ctx, sqlstore.ScanRequestKey, sqlstore.RequestKeySQL, key)
+}

@@ -36,11 +36,13 @@ func tableDDL(name string) string {
 			change INTEGER NOT NULL, volume INTEGER NOT NULL) WITHOUT ROWID`
 	case "meta":
 		return `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`
+	case "requestkeys":
+		return sqlstore.RequestKeysDDL
 	}
 	panic("sqlite: no table " + name)
 }
 
-var tables = []string{"accounts", "holdings", "orders", "quotes", "meta"}
+var tables = []string{"accounts", "holdings", "orders", "quotes", "meta", "requestkeys"}
 
 // indexes serve every lookup the service makes: login and every page find the account by user
 // id; the portfolio lists holdings by account; the account page lists recent orders by account

@@ -53,7 +53,7 @@ type writeSQL struct {
 	createHolding, setHoldingQuantity, deleteHolding            string
 	createOrder, updateOrder, completeClosedOrders, updateQuote string
 	deleteTouched, restoreTouched, deleteOrders, deleteHoldings string
-	countHoldings, deleteAccounts                               string
+	countHoldings, deleteAccounts, claimKey, deleteKeys         string
 	restore                                                     restoreSQL
 }
 
@@ -81,6 +81,8 @@ func NewDialect(d Dialect) *Dialect {
 		deleteHoldings:       p("DELETE FROM holdings WHERE holdingid > ?"),
 		countHoldings:        "SELECT count(*), CAST(coalesce(sum(quantity), 0) AS BIGINT) FROM holdings",
 		deleteAccounts:       p("DELETE FROM accounts WHERE accountid > ?"),
+		claimKey:             p("INSERT INTO requestkeys (idemkey, kind, userid, orderid) VALUES (?,?,?,?)"),
+		deleteKeys:           "DELETE FROM requestkeys", // every key was stored by a run since the load
 		restore:              newRestore(d.Distinct),
 	}
 	return &d
@@ -223,6 +225,7 @@ func (d *Dialect) Reset(ctx context.Context, c Conn) (store.LoadInfo, error) {
 		stmt{s.restoreTouched, []any{li.MaxOrderID, li.MaxHoldingID}},
 		stmt{s.deleteOrders, []any{li.MaxOrderID}},
 		stmt{s.deleteHoldings, []any{li.MaxHoldingID}},
+		stmt{s.deleteKeys, nil},
 	)
 	if err != nil {
 		return li, err

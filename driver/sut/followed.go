@@ -1,0 +1,130 @@
+package sut
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Followed is, as one resource source, the processes on this machine that Follow finds from a
+// server running in the driver's process (the embedded main job's): its database's backends,
+// its broker's clients. Its Name says who they are ("postgres ×17"); its CPU is theirs since
+// each was first seen (a backend the pool opens within the run counts from then; one that ends
+// keeps what it used); its memory their resident memory now. The system under test's CPU then
+// includes its database's, as it does for a server found by its port, and a capacity on
+// PostgreSQL says how much of the machine the database took.
+type Followed struct {
+	Root string // the proc file system ("" = /proc)
+	Self int    // the driver's process, which serves too (0 = this process)
+
+	mu    sync.Mutex
+	first map[procKey]float64 // CPU seconds when each was first seen
+	last  map[procKey]float64
+	found []Listener // the last reading's
+}
+
+// procKey is a process: its pid and start time (a pid may be reused).
+type procKey struct {
+	pid   int
+	start uint64
+}
+
+// FollowSelf is Followed from this process, the server running in it.
+func FollowSelf() *Followed { return &Followed{Self: os.Getpid()} }
+
+// Name is the processes last found, grouped by name: "postgres ×17", "nats, postgres ×3".
+func (f *Followed) Name() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.name()
+}
+
+func (f *Followed) name() string {
+	if len(f.found) == 0 {
+		return "(processes serving the server's connections: none found)"
+	}
+	n := map[string]int{}
+	for _, l := range f.found {
+		n[l.Name]++
+	}
+	names := make([]string, 0, len(n))
+	for name, c := range n {
+		if c > 1 {
+			name = fmt.Sprintf("%s ×%d", name, c)
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func (f *Followed) PID() int       { return 0 }
+func (f *Followed) Origin() string { return "proc" }
+
+// listener is how the group was found, for the results (Found): at the address the first of
+// them serves, reached from the driver's process.
+func (f *Followed) listener() (Listener, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.found) == 0 {
+		return Listener{}, false
+	}
+	l := f.found[0]
+	return Listener{Name: f.name(), Addr: l.Addr, From: l.From, Role: l.Role}, true
+}
+
+// Read follows the server's connections again and reads each process found.
+func (f *Followed) Read(context.Context) (Sample, error) {
+	root, self := f.Root, f.Self
+	if root == "" {
+		root = "/proc"
+	}
+	if self == 0 {
+		self = os.Getpid()
+	}
+	found := Follow(root, self, []int{self})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.first == nil {
+		f.first, f.last = map[procKey]float64{}, map[procKey]float64{}
+	}
+	var s Sample
+	kept := found[:0]
+	for _, l := range found {
+		b, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/stat")
+		if err != nil {
+			continue // ended since
+		}
+		st, err := ParseStat(b)
+		if err != nil {
+			continue
+		}
+		k := procKey{l.PID, st.Start}
+		cpu := float64(st.UTime+st.STime) / clockTicks
+		if _, ok := f.first[k]; !ok {
+			f.first[k] = cpu
+		}
+		f.last[k] = cpu
+		if status, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/status"); err == nil {
+			s.RSSBytes += statusKB(status, "VmRSS:")
+		}
+		kept = append(kept, l)
+	}
+	f.found = kept
+	for k, c := range f.last {
+		s.CPUSeconds += c - f.first[k]
+	}
+	return s, nil
+}
+
+// empty reports whether no process was ever found: a server database elsewhere, nothing of it to
+// count here (the results leave the source out).
+func (f *Followed) empty() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.first) == 0
+}

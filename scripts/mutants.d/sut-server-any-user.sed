@@ -1,0 +1,5 @@
+# sut: FindServer never checks the server's user: a driver run as root counts another user's server as its system under test
+# kill: ./driver/sut TestFindServerAnotherUsers
+# file: driver/sut/listen.go
+# expect: want it foreign
+s#case !anyUser \&\& (!ok || u != uid):#case false \&\& !anyUser \&\& (!ok || u != uid):#
