@@ -328,7 +328,11 @@ func (m *Measurer) peak(ctx context.Context, pc peak.Config, p *Prepared) (*repo
 		if pc.Open {
 			what = fmt.Sprintf("%g/s", s.Rate)
 		}
-		res, err := m.Run(ctx, fmt.Sprintf("%s %s %d (%s)", p.Name, s.Phase, s.N, what), c, p.Users)
+		label := fmt.Sprintf("%s %s %d (%s)", p.Name, s.Phase, s.N, what)
+		if s.Of > 0 {
+			label = fmt.Sprintf("%s %d: re-measure step %d (%s)", p.Name, s.N, s.Of, what)
+		}
+		res, err := m.Run(ctx, label, c, p.Users)
 		if err == nil && res != nil {
 			last = res
 		}

@@ -35,7 +35,7 @@ var driveExamples = helpText("drive-examples.txt")
 var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers", "Stream.Subscribers": "stream-subscribers", "Stream.URL": "stream-url",
 	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak",
 	"Peak.Start": "peak-start", "Peak.Max": "peak-max", "Peak.Factor": "peak-factor", "Peak.StepRampUp": "peak-ramp-up", "Peak.StepDuration": "peak-step-duration",
-	"Peak.MaxP90": "peak-p90", "Peak.Efficiency": "peak-efficiency", "Peak.MaxErrorRate": "peak-max-error-rate",
+	"Peak.MaxP90": "peak-p90", "Peak.Efficiency": "peak-efficiency", "Peak.MaxErrorRate": "peak-max-error-rate", "Peak.RunSpread": "peak-run-spread",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
 	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}.With(phaseNames)
 
@@ -81,6 +81,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.DurationVar(&f.pc.MaxP90, "peak-p90", peak.DefaultMaxP90, "capacity search: latency bound on a step's p90 (0 = none)")
 	fs.Float64Var(&f.pc.Efficiency, "peak-efficiency", peak.DefaultEfficiency, "capacity search: a step is past the knee when its throughput per user (per iteration/s) falls below this fraction of the best")
 	fs.Float64Var(&f.pc.MaxErrorRate, "peak-max-error-rate", peak.DefaultMaxErrorRate, "capacity search: highest error rate a step may have (fraction)")
+	fs.Float64Var(&f.pc.RunSpread, "peak-run-spread", 0, "capacity search: this machine's run-to-run spread of a capacity, a fraction (its standard deviation between runs, as scripts/calibrate measures it); it widens the capacity's ± (0 = assume "+strconv.FormatFloat(report.DefaultRunSpread, 'f', -1, 64)+", the reference machine's, and say so)")
 	fs.Float64Var(&f.peakStep, "peak-step", 0, "obsolete: the search grows geometrically (--peak-factor) and bisects")
 }
 

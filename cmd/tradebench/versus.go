@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -106,8 +107,28 @@ func runVersus(ctx context.Context, pub *publishFlags, cfg driver.Config, labels
 		return err
 	}
 	report.WriteComparison(os.Stdout, a, b)
+	writeVersusSides(os.Stdout, labels, [2]*report.Results{a, b}, paths, !pub.NoReport)
 	runs := []htmlreport.Run{{Label: labels[0], Results: a}, {Label: labels[1], Results: b}}
 	return errors.Join(err, publish.WriteCompare(paths[2], runs, os.Stderr))
+}
+
+// writeVersusSides prints each side's verdict, with its reasons (two inconclusive sides make a
+// comparison of numbers nobody should trust), and where its results, its report and the compare
+// page went.
+func writeVersusSides(w io.Writer, labels [2]string, res [2]*report.Results, paths [3]string, reports bool) {
+	fmt.Fprintln(w)
+	for k, r := range res {
+		fmt.Fprintf(w, "%c (%s): %s\n", 'A'+k, labels[k], r.Validity.VerdictLine())
+		where := "   results " + paths[k]
+		if reports {
+			where += ", report " + htmlreport.PathFor(paths[k])
+		}
+		fmt.Fprintln(w, where)
+	}
+	if res[0].Validity == nil || res[1].Validity == nil || res[0].Validity.Verdict != report.Valid || res[1].Validity.Verdict != report.Valid {
+		fmt.Fprintln(w, "a side that is not valid: its numbers, and the comparison's, carry its verdict's doubt")
+	}
+	fmt.Fprintf(w, "comparison: %s\n", paths[2])
 }
 
 // versusRepeat is the trials a side of --versus runs: --repeat if given, else DefaultVersusRepeat.

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -88,6 +89,17 @@ func TestRunVersusEndToEnd(t *testing.T) {
 	}
 	if len(order) != 4 || strings.Count(order, "A") != 2 || order[0] == order[1] || order[2] == order[3] {
 		t.Errorf("order %q: want two pairs, each one A and one B", order)
+	}
+	// each side's verdict and where its files went (--versus said neither; issue: two
+	// INCONCLUSIVE sides compared without a word). Mutant: versus-sides-unsaid.
+	for _, want := range []string{"A (access=inprocess): ", "B (access=rest): ", "results " + filepath.Join(dir, "ab-A.json") + ", report " + filepath.Join(dir, "ab-A.html"),
+		"results " + filepath.Join(dir, "ab-B.json"), "comparison: " + filepath.Join(dir, "ab-compare.html")} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the A/B ending lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !regexp.MustCompile(`A \(access=inprocess\): (VALID|INVALID|INCONCLUSIVE)`).MatchString(r.stdout) {
+		t.Errorf("A's verdict is not printed:\n%s", r.stdout)
 	}
 	for _, want := range []string{"A: access=inprocess", "B: access=rest", "Steady-state TPS", "B vs A"} {
 		if !strings.Contains(r.stdout, want) {

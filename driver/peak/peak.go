@@ -171,6 +171,10 @@ type Step struct {
 	Rate  float64 // open model
 	// RampUp and Duration are the run's ramp-up and measured steady state.
 	RampUp, Duration time.Duration
+	// Of is the step this one measures again (a disturbed step, one that measured less than a
+	// lower load, a step around the knee); 0 for a first measurement. Progress says so: a
+	// search re-measuring looked stuck on "grow 3 (400 users)".
+	Of int
 }
 
 // Load is the step's load in the search's unit.
@@ -297,7 +301,7 @@ func (s *searcher) step(ctx context.Context, phase string, load float64) (res *r
 // MaxDisturbed more times, each disturbed measurement kept as superseded. The last is returned:
 // if it is still disturbed, the other_processes rule holds it against the run.
 func (s *searcher) measure(ctx context.Context, phase string, load float64) (*report.Results, error) {
-	res, err := s.run1(ctx, phase, load)
+	res, err := s.run1(ctx, phase, load, phase == PhaseRemeasure)
 	var shares []string
 	for res != nil && err == nil {
 		share, ok := res.OtherShare()
@@ -318,19 +322,26 @@ func (s *searcher) measure(ctx context.Context, phase string, load float64) (*re
 		st.Superseded = true
 		st.Note = fmt.Sprintf("disturbed: other processes took %.1f%% of the machine (above %.0f%%): measured again", 100*share, 100*s.cfg.MaxOtherShare)
 		s.extra++
-		res, err = s.run1(ctx, phase, load)
+		res, err = s.run1(ctx, phase, load, true)
 	}
 	return res, err
 }
 
-// run1 runs one step at load and appends it to the steps, unjudged.
-func (s *searcher) run1(ctx context.Context, phase string, load float64) (*report.Results, error) {
+// run1 runs one step at load and appends it to the steps, unjudged; again says it measures
+// the last step at load again.
+func (s *searcher) run1(ctx context.Context, phase string, load float64, again bool) (*report.Results, error) {
 	s.n++
 	st := Step{N: s.n, Phase: phase, RampUp: *s.cfg.StepRampUp, Duration: s.cfg.StepDuration}
 	if s.cfg.Open {
 		st.Rate = load
 	} else {
 		st.Users = int(load)
+	}
+	for i := len(s.ps.Steps) - 1; again && i >= 0; i-- {
+		if prev := s.ps.Steps[i]; prev.Users == st.Users && prev.Rate == st.Rate {
+			st.Of = prev.Step
+			break
+		}
 	}
 	if phase == PhaseConfirm {
 		st.RampUp, st.Duration = s.cfg.ConfirmRampUp, s.cfg.ConfirmDuration
@@ -704,6 +715,12 @@ func (s *searcher) checkKnee(ctx context.Context) (moved bool, err error) {
 			if len(votes) == 2 {
 				if (why == "") == wasGood || !differ(first.res, res) {
 					st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps)", first.res.Total.TPS)
+					if (why == "") != wasGood {
+						// judged otherwise alone, but within the noise of the first: the load's
+						// verdict is the first's, and the step is shown as it
+						st.Good = wasGood
+						st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps, %s) within the noise: judged as it", first.res.Total.TPS, goodOrBad(wasGood))
+					}
 					if v.within() {
 						s.measured[p.load] = res // the search's throughput at this load is its last measurement
 					}

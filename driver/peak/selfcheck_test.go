@@ -258,9 +258,17 @@ func TestDisturbedStepIsMeasuredAgain(t *testing.T) {
 		}
 		return 0.02
 	}}
-	ps, best, err := Search(context.Background(), Config{}, f.run)
+	var asked []Step // what the search asked the runner: progress labels each step by it
+	ps, best, err := Search(context.Background(), Config{}, func(ctx context.Context, s Step) (*report.Results, error) {
+		asked = append(asked, s)
+		return f.run(ctx, s)
+	})
 	if err != nil || best == nil {
 		t.Fatal(err)
+	}
+	// the second measurement at 400 users says it re-measures step 3 (Mutant: peak-remeasure-unsaid)
+	if len(asked) < 4 || asked[2].Of != 0 || asked[3].Of != 3 || asked[1].Of != 0 {
+		t.Errorf("steps asked %+v: want the fourth to re-measure step 3", asked)
 	}
 	st := ps.Steps[2]
 	if st.Users != 400 || !st.Superseded || st.Note != "disturbed: other processes took 30.0% of the machine (above 10%): measured again" ||

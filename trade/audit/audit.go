@@ -19,7 +19,10 @@
 //     baseline);
 //   - no balance is negative: every buy is checked against the balance it debits;
 //   - no order is applied twice: each of the above is off by exactly one order's amounts when
-//     one is, and a holding credited by two buys or sold below zero is its own violation.
+//     one is, and a holding credited by two buys or sold below zero is its own violation;
+//   - no idempotency key placed two orders: each key is stored once, names at most one order,
+//     no order is named by two keys, and a buy's or sell's key names an order of its kind and
+//     user (a request sent twice under one key was placed once).
 //
 // The checks are set-based queries in the database (store.Auditor), returning only the
 // violating rows; this package only words them.
@@ -52,7 +55,7 @@ type Options struct {
 }
 
 // Checks is the number of invariants an audit checks (the report's "checks").
-const Checks = 6
+const Checks = 7
 
 // Kinds of violation in the summary's ByKind, named for what broke.
 const (
@@ -63,6 +66,7 @@ const (
 	KindVolume   = "volume"
 	KindApplied2 = "applied-twice" // a holding credited by two buys, or sold more than bought
 	KindNegative = "negative-balance"
+	KindKey      = "key" // an idempotency key that placed two orders, or names a wrong one
 )
 
 // kindOf groups the store's row kinds into the report's kinds.
@@ -81,6 +85,8 @@ var kindOf = map[string]string{
 	store.AuditVolume:        KindVolume,
 	store.AuditQuoteNotBased: KindVolume,
 	store.AuditNegative:      KindNegative,
+	store.AuditKeyTwice:      KindKey,
+	store.AuditKeyOrder:      KindKey,
 }
 
 // Summary is what an audit found. Its fields are those of the results' audit section
@@ -237,6 +243,10 @@ func describe(r store.AuditRow) string {
 		return fmt.Sprintf("quote %s is not in the loaded data set (volume %d has no baseline)", r.Symbol, r.Actual)
 	case store.AuditNegative:
 		return fmt.Sprintf("%s is overdrawn: balance %s", acct, trade.Money(r.Actual))
+	case store.AuditKeyTwice:
+		return fmt.Sprintf("idempotency key %q of user %q is stored %d times or names order %d with another key, expected once", r.Status, r.UserID, r.Actual, r.OrderID)
+	case store.AuditKeyOrder:
+		return fmt.Sprintf("idempotency key %q of user %q names order %d, which is missing or another user's or kind's", r.Status, r.UserID, r.OrderID)
 	}
 	return fmt.Sprintf("%s: %s order %d holding %d %s expected %d actual %d", r.Kind, acct, r.OrderID, r.HoldingID, r.Symbol, r.Expected, r.Actual)
 }

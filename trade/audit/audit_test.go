@@ -19,6 +19,7 @@ import (
 	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
+	"github.com/tradebench/tradebench/trade/store/sqlstore"
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
 
@@ -189,6 +190,11 @@ func TestAuditCatchesCorruption(t *testing.T) {
 		buy, sell := runOrder(t, st, li, trade.Buy, 8), runOrder(t, st, li, trade.Sell, 8)
 		total := buy.Price.Times(buy.Quantity) + buy.Fee
 		maxH := li.MaxHoldingID + 1_000_000
+		keyed, err := svc.Buy(trade.WithIdempotencyKey(context.Background(), "audit-key-1"), "uid:0", "s:1", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keyRow := fmt.Sprintf("INSERT INTO requestkeys VALUES ('audit-key-1', 'buy', 'uid:0', %d)", keyed.OrderID)
 		cases := []struct {
 			name        string
 			apply, undo []string
@@ -250,6 +256,19 @@ func TestAuditCatchesCorruption(t *testing.T) {
 			{"a quote's volume bumped", []string{"UPDATE quotes SET volume = volume + 7 WHERE symbol = 's:4'"},
 				[]string{"UPDATE quotes SET volume = volume - 7 WHERE symbol = 's:4'"},
 				map[string]int64{audit.KindVolume: 1}},
+			{"a second key naming one order", []string{
+				fmt.Sprintf("INSERT INTO requestkeys VALUES ('audit-key-2', 'buy', 'uid:0', %d)", keyed.OrderID)},
+				[]string{"DELETE FROM requestkeys WHERE idemkey = 'audit-key-2'"},
+				map[string]int64{audit.KindKey: 1}},
+			{"a buy's key naming another user's order", []string{
+				fmt.Sprintf("INSERT INTO requestkeys VALUES ('audit-key-3', 'buy', 'nobody', %d)", buy.OrderID)},
+				[]string{"DELETE FROM requestkeys WHERE idemkey = 'audit-key-3'"},
+				map[string]int64{audit.KindKey: 1}},
+			// what a replay does where the key is not unique: the key twice, its order twice
+			{"a key stored twice (the table lost its primary key)", []string{
+				"CREATE TABLE rk2 AS SELECT * FROM requestkeys", "DROP TABLE requestkeys", "ALTER TABLE rk2 RENAME TO requestkeys", keyRow},
+				[]string{"DROP TABLE requestkeys", sqlstore.RequestKeysDDL, keyRow},
+				map[string]int64{audit.KindKey: 2}},
 			{"an order left open", []string{
 				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, NULL, symbol, 'buy', 'open', opendate, NULL, quantity, price, fee FROM orders WHERE orderid = 1", maxH)},
 				[]string{fmt.Sprintf("DELETE FROM orders WHERE orderid = %d", maxH)},

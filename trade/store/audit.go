@@ -33,6 +33,8 @@ const (
 	AuditVolume        = "volume"           // quote volume ≠ loaded volume + shares of orders since
 	AuditQuoteNotBased = "quote-no-base"    // a quote not in the loaded data set (no baseline)
 	AuditNegative      = "negative-balance" // an account overdrawn: a buy was not covered
+	AuditKeyTwice      = "key-twice"        // an idempotency key stored twice, or two keys naming one order
+	AuditKeyOrder      = "key-order"        // a buy's or sell's key naming no order, or another user's or kind's
 )
 
 // AuditRow is one violating row. Which fields are set depends on the kind; Expected and
@@ -185,5 +187,20 @@ func AuditQueries(loadedMaxOrderID int64) []string {
 		// a buy was applied without the money (the funds check broke, or was bypassed).
 		`SELECT '` + AuditNegative + `', accountid, userid, 0, 0, '', '', 0, balance
 		FROM accounts WHERE balance < 0 ORDER BY accountid`,
+
+		// Idempotency keys (requestkeys): no key placed two orders — each key is stored once
+		// (the primary key; a database whose table lost it would show here), no order is
+		// claimed by two keys, and a buy's or sell's key names an order of its kind and user.
+		// The key itself travels in the status column.
+		`SELECT '` + AuditKeyTwice + `', 0, MIN(userid), MIN(COALESCE(orderid, 0)), 0, '', idemkey, 1, count(*)
+		FROM requestkeys GROUP BY idemkey HAVING count(*) > 1
+		UNION ALL
+		SELECT '` + AuditKeyTwice + `', 0, MIN(userid), orderid, 0, '', MIN(idemkey), 1, count(*)
+		FROM requestkeys WHERE orderid IS NOT NULL GROUP BY orderid HAVING count(*) > 1
+		UNION ALL
+		SELECT '` + AuditKeyOrder + `', COALESCE(o.accountid, 0), k.userid, COALESCE(k.orderid, 0), 0, COALESCE(o.symbol, ''), k.idemkey, 0, 0
+		FROM requestkeys k LEFT JOIN orders o ON o.orderid = k.orderid LEFT JOIN accounts a ON a.accountid = o.accountid
+		WHERE k.kind IN ('buy', 'sell') AND (o.orderid IS NULL OR o.ordertype <> k.kind OR a.userid IS NULL OR a.userid <> k.userid)
+		ORDER BY 7`,
 	}
 }
