@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tradebench/tradebench/report/stats"
@@ -251,4 +252,75 @@ func (c CapacityEstimate) Label() string {
 		return fmt.Sprintf("%s (median of %d searches)", c.Interval(), n)
 	}
 	return c.Interval()
+}
+
+// JudgedLoad is one load of a capacity search with its verdict as the search judged it: a
+// load measured more than once takes its first measurement's verdict when the second agreed,
+// the majority's when a third decided (PeakSearch.Judged).
+type JudgedLoad struct {
+	Load float64
+	Good bool
+	// Standing is the measurement that stands for the load: the latest with the load's verdict.
+	Standing PeakStep
+	// Measurements is how many measurements were judged (superseded ones not counted).
+	Measurements int
+}
+
+// Judged is every load the search measured, in order of load, with its judged verdict: what
+// the search's "knee between A (last good) and B" is read from, so that a chart of the search
+// agrees with its text (a re-measurement's own vote is not the load's verdict).
+func (p *PeakSearch) Judged() []JudgedLoad {
+	by := map[float64][]PeakStep{}
+	var loads []float64
+	for _, st := range p.Steps {
+		if st.Superseded || st.Phase == "confirm" {
+			continue
+		}
+		l := st.Rate + float64(st.Users)
+		if _, ok := by[l]; !ok {
+			loads = append(loads, l)
+		}
+		by[l] = append(by[l], st)
+	}
+	slices.Sort(loads)
+	out := make([]JudgedLoad, 0, len(loads))
+	for _, l := range loads {
+		ms := by[l]
+		good := ms[0].Good // one measurement, or a second that agreed with it
+		if len(ms) >= 3 {
+			n := 0
+			for _, m := range ms {
+				if m.Good {
+					n++
+				}
+			}
+			good = 2*n > len(ms)
+		}
+		j := JudgedLoad{Load: l, Good: good, Standing: ms[len(ms)-1], Measurements: len(ms)}
+		for _, m := range ms {
+			if m.Good == good {
+				j.Standing = m
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// KneeBracket is the last good load and the first bad one above it, as judged (false when the
+// search found no bad load above a good one).
+func (p *PeakSearch) KneeBracket() (lastGood, firstBad float64, ok bool) {
+	lastGood, firstBad = -1, -1
+	js := p.Judged()
+	for _, j := range js {
+		if j.Good {
+			lastGood = max(lastGood, j.Load)
+		}
+	}
+	for _, j := range js {
+		if !j.Good && j.Load > lastGood && (firstBad < 0 || j.Load < firstBad) {
+			firstBad = j.Load
+		}
+	}
+	return lastGood, firstBad, lastGood >= 0 && firstBad > 0
 }

@@ -50,10 +50,13 @@ func (v *verifier) victim() victimAccount {
 			vic.why = fmt.Sprintf("the victim's portfolio could not be read after a buy of %s: %s", buy, c.Reason)
 			return vic
 		}
-		if len(s.holdings) > 0 || time.Now().After(deadline) || v.ctx.Err() != nil {
+		if len(s.holdings) > 0 || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-v.ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	if len(s.holdings) == 0 {
 		vic.why = fmt.Sprintf("no holding could be created: the portfolio lists none after a buy of %s (order %d)", buy, pl.id)

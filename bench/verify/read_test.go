@@ -228,6 +228,15 @@ func TestReadHoldings(t *testing.T) {
 	if v, err := totalOf(tb, colMarketValue); err != nil || v != hs[0].CurrentPrice.Times(10) {
 		t.Errorf("tradebench market value %v, %v; want 10 × %v", v, err, hs[0].CurrentPrice)
 	}
+	// a row that sells by a form (tradebench's /trade/ pages): the form, with all it carries
+	byForm := parse(`<table><tr><th>Holding ID</th><th>Symbol</th><th>Quantity</th><th>Purchase price</th><th>Current price</th><th>Trade</th></tr>` +
+		`<tr><td>7</td><td>s:1</td><td>5</td><td>$1.00</td><td>$2.00</td><td><form method="post" action="sell"><input type="hidden" name="token" value="t0k">` +
+		`<input type="hidden" name="holdingID" value="7"><button name="go" value="sell">Sell</button></form></td></tr></table>`)
+	hs, err = readHoldings(byForm)
+	if err != nil || len(hs) != 1 || hs[0].sellForm == nil || hs[0].sellForm.method != "POST" ||
+		hs[0].sellForm.values("", nil).Encode() != "go=sell&holdingID=7&token=t0k" {
+		t.Errorf("a holding sold by a form: %+v, %v", hs, err)
+	}
 }
 
 // The quotes table: open and current price by symbol ("$ 9.24" on DayTrader's page).
@@ -298,5 +307,58 @@ func TestReadForms(t *testing.T) {
 	}
 	if f, ok := dayTrader(t, "register").formWith("user id", "passwd"); !ok || f.values("", nil).Get("money") != "100000" {
 		t.Errorf("daytrader's registration form: %+v", f)
+	}
+}
+
+// The readers on whatever a stranger sends: seeded with DayTrader's recorded pages and
+// tradebench-like markup, every reader runs on the fuzzed page without panicking, and what a
+// reader cannot find is an unreadable error, never another failure of the reader. (`go test`
+// runs the seeds; scripts/fuzz runs it for a stated time.)
+func FuzzReaders(f *testing.F) {
+	for _, name := range []string{"home", "account", "portfolio-after-buy", "quotes", "mksummary", "buy", "jsf-welcome", "quantity-negative"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "daytrader8", name+".html"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add(`<table><tr><th colspan="99999999">Total</th><td>$1,000.00</td></tr></table><p>Cash balance: $-(5.00)</p>`)
+	f.Fuzz(func(t *testing.T, body string) {
+		d := parse(body)
+		for _, label := range []string{"cash balance", "opening balance", "number of holdings"} {
+			if _, err := d.amount(label); err != nil && !isUnreadable(err) {
+				t.Errorf("amount %q: %v is not an unreadable error", label, err)
+			}
+		}
+		readOrders(d)
+		readHoldings(d)
+		readQuotes(d)
+		readMovers(d, "Top gainers")
+		totalOf(d, colMarketValue)
+		orderID(d)
+		d.greets("uid:1")
+		for _, f := range d.forms() {
+			f.values("", url.Values{"uid": {"x"}})
+		}
+	})
+}
+
+// DayTrader's answer to a negative quantity, an HTTP 500 page with a stack trace, is no order
+// confirmation, and its evidence excerpt is the page's words on one line, escaped.
+func TestReadErrorPage(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "daytrader8", "quantity-negative.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &page{req: "POST /daytrader/app", status: 500, body: string(b)}
+	if submitted(p.doc()) {
+		t.Error("the 500 page read as an order confirmation")
+	}
+	if _, ok := orderID(p.doc()); ok {
+		t.Error("the 500 page names an order")
+	}
+	ev := p.evidence("a clear 4xx", "status 500")
+	if !strings.Contains(ev.Excerpt, "Error") || strings.ContainsAny(ev.Excerpt, "\n\t<") || len(ev.Excerpt) > excerptLen+len("…") {
+		t.Errorf("excerpt %q", ev.Excerpt)
 	}
 }

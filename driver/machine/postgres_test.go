@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tradebench/tradebench/driver/sut"
@@ -20,7 +21,10 @@ import (
 // (its database), whoever runs them — here the postgres user, when the test runs as root — and
 // the summary says so in one line; a separate client's backend, and the postmaster, stay other
 // processes. Which bucket, never how much CPU.
-// Mutants (scripts/mutants.d): machine-self-unfollowed (the driver's own process not followed
+// The same processes as the sut section's one source (sut.Followed) are named by how many served
+// the run, one whose connection closed included.
+// Mutants (scripts/mutants.d): sut-followed-named-last (named by the last reading only),
+// machine-self-unfollowed (the driver's own process not followed
 // — the backends were others), sut-backends-user-checked (the database's backends held to the
 // driver's user — as root they were others).
 func TestEmbeddedDatabaseBackendsAreOwn(t *testing.T) {
@@ -30,12 +34,14 @@ func TestEmbeddedDatabaseBackendsAreOwn(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	ctx := context.Background()
 	var ours []int
+	var conns []*pgx.Conn
 	for range 3 { // the embedded server's pool
 		c, err := pgx.Connect(ctx, dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close(ctx)
+		conns = append(conns, c)
 		var pid int
 		if err := c.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
 			t.Fatal(err)
@@ -71,6 +77,16 @@ func TestEmbeddedDatabaseBackendsAreOwn(t *testing.T) {
 	}
 	if l, ok := sut.Found(f); f.Name() != "postgres ×3" || !ok || l.Role != report.RoleBackend || l.From != self || l.Addr != "127.0.0.1:"+pgPort(dsn) {
 		t.Errorf("the followed source: %q, %+v", f.Name(), l)
+	}
+	// the pool shrinks: a backend that served the run is still among those named
+	conns[0].Close(ctx)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", ours[0])); err != nil {
+			break
+		}
+	}
+	if _, err := f.Read(ctx); err != nil || f.Name() != "postgres ×3" {
+		t.Errorf("after a backend ended, the followed source is named %q (%v), want postgres ×3", f.Name(), err)
 	}
 	lines := m.SUTFound()
 	want := fmt.Sprintf("system under test: postgres ×3 at 127.0.0.1:%s — backends of ", pgPort(dsn))

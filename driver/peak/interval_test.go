@@ -114,3 +114,25 @@ func TestIntervalUsesTheRemeasuredSpread(t *testing.T) {
 		t.Errorf("interval %+v of %s: want the re-measurements' spread (%s)", iv, ps.Capacity(), phases(ps))
 	}
 }
+
+// A second measurement judged otherwise on its own but within the noise of the first agrees
+// with it, and is shown as the load's verdict: 1,200 users measured 1,070 tps (past the knee)
+// and then 1,085 (good alone, 15 tps apart: within the noise), so the step is recorded past the
+// knee with a note saying why — not drawn good beside "agrees with … past the knee".
+// Mutant (scripts/mutants.d/peak-agreeing-step-own-vote): the agreeing step keeps its own verdict.
+func TestAgreeingRemeasureShownAsJudged(t *testing.T) {
+	f := series(map[float64][]float64{1200: {1070, 1085}}, func(l float64) float64 { return math.Min(l, 1000) })
+	ps, _, err := Search(context.Background(), Config{}, f.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range ps.Steps {
+		if st.Users == 1200 && st.Phase == PhaseRemeasure {
+			if st.Good || st.Note != "agrees with its first measurement (1070.0 tps, past the knee) within the noise: judged as it" {
+				t.Errorf("the re-measurement at 1,200 users: good %v, %q", st.Good, st.Note)
+			}
+			return
+		}
+	}
+	t.Fatalf("1,200 users not measured again: %s", phases(ps))
+}

@@ -715,6 +715,12 @@ func (s *searcher) checkKnee(ctx context.Context) (moved bool, err error) {
 			if len(votes) == 2 {
 				if (why == "") == wasGood || !differ(first.res, res) {
 					st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps)", first.res.Total.TPS)
+					if (why == "") != wasGood {
+						// judged otherwise alone, but within the noise of the first: the load's
+						// verdict is the first's, and the step is shown as it
+						st.Good = wasGood
+						st.Note = fmt.Sprintf("agrees with its first measurement (%.1f tps, %s) within the noise: judged as it", first.res.Total.TPS, goodOrBad(wasGood))
+					}
 					if v.within() {
 						s.measured[p.load] = res // the search's throughput at this load is its last measurement
 					}

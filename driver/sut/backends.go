@@ -38,9 +38,10 @@ const (
 //     the services host, the broker, PostgreSQL's backend process for each of its connections,
 //     whoever runs them (the database's backends run as its own user);
 //   - connections into a system-under-test process lead to its clients (RoleClient), the order
-//     processors consuming from its broker — but not into the front, the process serving the
-//     driver's own connections: its clients are the load (the driver, or a neighbour driving
-//     the same server), not the system.
+//     processors consuming from its broker — but not those into the front (the process serving
+//     the driver's own connections) on the port the driver drives: they are the load (the
+//     driver, or a neighbour driving the same server), not the system. Its other ports (its
+//     broker's) are followed.
 //
 // A front or a client must be of the driver's user (unless it is a root): anyone may connect
 // to a port or accept on one of their own, only the driver's user could be running its system.
@@ -81,7 +82,8 @@ func Follow(root string, self int, roots []int) []Listener {
 	uid := os.Getuid()
 	serves := slices.Contains(roots, self)
 	seen := map[int]bool{self: true}
-	front := map[int]bool{} // the processes serving the driver's own connections
+	front := map[int]bool{}  // the processes serving the driver's own connections
+	driven := map[int]bool{} // the ports the driver's own connections went to
 	frontier := []int{self}
 	for _, pid := range roots {
 		if !seen[pid] {
@@ -97,6 +99,7 @@ func Follow(root string, self int, roots []int) []Listener {
 			from   int
 			role   string
 			driver bool // the driver's own connection: its server is the front
+			port   int  // the server's port
 		}
 		peers := map[string]dest{}
 		for _, pid := range frontier {
@@ -117,15 +120,18 @@ func Follow(root string, self int, roots []int) []Listener {
 				if !ok {
 					continue
 				}
+				if driver && !listened(k.ip, k.port) {
+					driven[k.rport] = true
+				}
 				switch {
 				case listened(k.ip, k.port): // the server's end: the peer is a client
-					peers[peer.inode] = dest{net.JoinHostPort(k.ip.String(), strconv.Itoa(k.port)), pid, RoleClient, false}
+					peers[peer.inode] = dest{net.JoinHostPort(k.ip.String(), strconv.Itoa(k.port)), pid, RoleClient, false, k.port}
 				case listened(k.rip, k.rport): // the client's end: the peer serves it
 					role := RoleBackend
 					if driver && !serves {
 						role = RoleServer
 					}
-					peers[peer.inode] = dest{net.JoinHostPort(k.rip.String(), strconv.Itoa(k.rport)), pid, role, driver}
+					peers[peer.inode] = dest{net.JoinHostPort(k.rip.String(), strconv.Itoa(k.rport)), pid, role, driver, k.rport}
 				}
 			}
 		}
@@ -153,7 +159,7 @@ func Follow(root string, self int, roots []int) []Listener {
 		}
 		for _, inode := range inodes {
 			d := peers[inode]
-			if d.role == RoleClient && front[d.from] {
+			if d.role == RoleClient && front[d.from] && driven[d.port] {
 				continue
 			}
 			for _, pid := range held[inode] {

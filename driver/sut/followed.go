@@ -24,7 +24,9 @@ type Followed struct {
 	mu    sync.Mutex
 	first map[procKey]float64 // CPU seconds when each was first seen
 	last  map[procKey]float64
-	found []Listener // the last reading's
+	names map[procKey]string
+	found []Listener // the last following's
+	reads int
 }
 
 // procKey is a process: its pid and start time (a pid may be reused).
@@ -36,7 +38,8 @@ type procKey struct {
 // FollowSelf is Followed from this process, the server running in it.
 func FollowSelf() *Followed { return &Followed{Self: os.Getpid()} }
 
-// Name is the processes last found, grouped by name: "postgres ×17", "nats, postgres ×3".
+// Name is the processes found over the run, grouped by name: "postgres ×17", "nats, postgres
+// ×3" (a pool that shrinks at the end still says how many served it).
 func (f *Followed) Name() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -44,12 +47,12 @@ func (f *Followed) Name() string {
 }
 
 func (f *Followed) name() string {
-	if len(f.found) == 0 {
+	if len(f.names) == 0 {
 		return "(processes serving the server's connections: none found)"
 	}
 	n := map[string]int{}
-	for _, l := range f.found {
-		n[l.Name]++
+	for _, name := range f.names {
+		n[name]++
 	}
 	names := make([]string, 0, len(n))
 	for name, c := range n {
@@ -77,7 +80,13 @@ func (f *Followed) listener() (Listener, bool) {
 	return Listener{Name: f.name(), Addr: l.Addr, From: l.From, Role: l.Role}, true
 }
 
-// Read follows the server's connections again and reads each process found.
+// refollow is how many reads apart the server's connections are followed again: following
+// reads every process's descriptors (the server's thousands among them), which the driver
+// sharing its process pays for; the processes found are read at every read.
+const refollow = 5
+
+// Read reads each process found, following the server's connections again every refollow
+// reads (the first included): a backend the pool opens within the run is counted from then.
 func (f *Followed) Read(context.Context) (Sample, error) {
 	root, self := f.Root, f.Self
 	if root == "" {
@@ -86,11 +95,18 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 	if self == 0 {
 		self = os.Getpid()
 	}
-	found := Follow(root, self, []int{self})
+	f.mu.Lock()
+	n := f.reads
+	f.reads++
+	found := slices.Clone(f.found)
+	f.mu.Unlock()
+	if n%refollow == 0 {
+		found = Follow(root, self, []int{self})
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.first == nil {
-		f.first, f.last = map[procKey]float64{}, map[procKey]float64{}
+		f.first, f.last, f.names = map[procKey]float64{}, map[procKey]float64{}, map[procKey]string{}
 	}
 	var s Sample
 	kept := found[:0]
@@ -106,7 +122,7 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 		k := procKey{l.PID, st.Start}
 		cpu := float64(st.UTime+st.STime) / clockTicks
 		if _, ok := f.first[k]; !ok {
-			f.first[k] = cpu
+			f.first[k], f.names[k] = cpu, l.Name
 		}
 		f.last[k] = cpu
 		if status, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/status"); err == nil {

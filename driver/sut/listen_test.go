@@ -182,12 +182,14 @@ func must(t *testing.T, err error) {
 }
 
 // A test bed in real processes: a database, a services host holding a connection to it, a web
-// tier (the target) holding one to the services host, an order processor holding one to the
-// services host (a client of it, as the order processors consume from its broker), and a
-// neighbour driving the web tier too. From the driver (this test process) holding a connection
-// to the web tier: the web tier serves the driver's connection; the services host and the
-// database are followed as backends, two and three hops away; the order processor as a client
-// of the services host; the neighbour — a client of the front, as the driver is — is not.
+// tier (the target, with a broker on a second port) holding one to the services host, an order
+// processor holding one to the services host (a client of it, as the order processors consume
+// from its broker), another connected to the web tier's broker port, and a neighbour driving the
+// web tier too. From the driver (this test process) holding a connection to the web tier: the
+// web tier serves the driver's connection; the services host and the database are followed as
+// backends, two and three hops away; the order processors as clients of the services host and
+// of the found server's broker port; the neighbour — a client of the front on the port the
+// driver drives, as the driver is — is not.
 // Mutants (scripts/mutants.d): sut-backends-clients-followed, sut-follow-one-hop (the database
 // behind the services host was other), sut-follow-no-clients (the order processor was),
 // sut-follow-front-clients (the neighbour counted).
@@ -197,8 +199,10 @@ func TestFollow(t *testing.T) {
 	}
 	db, dbAddr := listenerChild(t, "listen4")
 	bsl, bslAddr := listenerChild(t, "listen4", childEnv+"_BACKEND="+dbAddr)
-	web, webAddr := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr)
+	web, webAddrs := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr, childEnv+"_SECOND=1")
+	webAddr, brokerAddr, _ := strings.Cut(webAddrs, " ")
 	orders, _ := listenerChild(t, "listen4", childEnv+"_BACKEND="+bslAddr)
+	consumer, _ := listenerChild(t, "listen4", childEnv+"_BACKEND="+brokerAddr)
 	neighbour, _ := listenerChild(t, "listen4", childEnv+"_BACKEND="+webAddr)
 	if dbAddr == "" || bslAddr == "" || webAddr == "" {
 		t.Fatal("the children could not listen on 127.0.0.1")
@@ -214,6 +218,7 @@ func TestFollow(t *testing.T) {
 		{PID: bsl, Addr: bslAddr, From: web, Role: RoleBackend},
 		{PID: web, Addr: webAddr, From: self, Role: RoleServer},
 		{PID: orders, Addr: bslAddr, From: bsl, Role: RoleClient},
+		{PID: consumer, Addr: brokerAddr, From: web, Role: RoleClient},
 	}
 	slices.SortFunc(want, func(a, b Listener) int { return a.PID - b.PID })
 	var got []Listener
@@ -233,11 +238,11 @@ func TestFollow(t *testing.T) {
 	// from the web tier named as a root: the same, but the web tier is not returned, and the
 	// services host is found from it directly
 	got = Follow("", self, []int{web})
-	if slices.ContainsFunc(got, func(l Listener) bool { return l.PID == web || l.PID == neighbour }) || len(got) != 3 {
+	if slices.ContainsFunc(got, func(l Listener) bool { return l.PID == web || l.PID == neighbour }) || len(got) != 4 {
 		t.Errorf("followed from the web tier named: %+v", got)
 	}
 	lines := FoundLines(Follow("", self, nil))
-	if len(lines) != 4 || !slices.ContainsFunc(lines, func(l string) bool {
+	if len(lines) != 5 || !slices.ContainsFunc(lines, func(l string) bool {
 		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of pid %d", orders, bslAddr, bsl))
 	}) {
 		t.Errorf("lines: %q", lines)

@@ -78,17 +78,32 @@ func TestMain(m *testing.M) {
 			}
 			defer c.Close()
 		}
-		go func() { // accept (and hold) its clients' connections
-			var held []net.Conn
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				held = append(held, c)
+		lns := []net.Listener{ln}
+		if os.Getenv(childEnv+"_SECOND") != "" { // a second port: a broker in the server's process
+			ln2, err := net.Listen(network, addr)
+			if err != nil {
+				fmt.Println("ERR", err)
+				os.Exit(1)
 			}
-		}()
-		fmt.Println(ln.Addr())
+			lns = append(lns, ln2)
+		}
+		for _, ln := range lns {
+			go func() { // accept (and hold) its clients' connections
+				var held []net.Conn
+				for {
+					c, err := ln.Accept()
+					if err != nil {
+						return
+					}
+					held = append(held, c)
+				}
+			}()
+		}
+		if len(lns) > 1 {
+			fmt.Println(ln.Addr(), lns[1].Addr())
+		} else {
+			fmt.Println(ln.Addr())
+		}
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}

@@ -185,3 +185,46 @@ func TestReportSaysWhichInterval(t *testing.T) {
 		}
 	}
 }
+
+// The knee band agrees with the text when a step was measured again: 550 users measured past
+// the knee, then good, then past the knee again (2 of 3: the first stands), so the text says the
+// knee lies between 500 and 550 users — and the band, read from the page, spans 500–550, not
+// 550–600 (the middle vote's own "good" taken for the load's). The chart draws 550 users at a
+// measurement past the knee.
+// Mutant (scripts/mutants.d/capacity-band-any-good-vote): a load good when any measurement of it
+// was — the band at 550–600 users.
+func TestKneeBandAgreesWithRemeasuredText(t *testing.T) {
+	r := sample(100)
+	r.Peak = &report.PeakSearch{PeakTPS: 495, PeakUsers: 500, PeakStep: 11, Knee: true,
+		StopWhy: "knee between 500 users (last good) and 550 users: throughput stopped rising",
+		Steps: []report.PeakStep{
+			{Step: 1, Users: 100, TPS: 99, Phase: "grow", Good: true},
+			{Step: 2, Users: 200, TPS: 198, Phase: "grow", Good: true},
+			{Step: 3, Users: 400, TPS: 396, Phase: "grow", Good: true},
+			{Step: 4, Users: 800, TPS: 500, Phase: "grow"},
+			{Step: 5, Users: 600, TPS: 500, Phase: "bisect"},
+			{Step: 6, Users: 500, TPS: 495, Phase: "bisect", Good: true},
+			{Step: 7, Users: 550, TPS: 470, Phase: "bisect"},
+			{Step: 8, Users: 500, TPS: 494, Phase: "remeasure", Good: true, Note: "agrees with its first measurement (495.0 tps)"},
+			{Step: 9, Users: 550, TPS: 540, Phase: "remeasure", Good: true, Note: "disagrees with its first measurement"},
+			{Step: 10, Users: 550, TPS: 468, Phase: "remeasure", Note: "third measurement: 2 of 3 past the knee: the first stands"},
+			{Step: 11, Users: 500, TPS: 495, Phase: "confirm"},
+		}}
+	var buf bytes.Buffer
+	if err := Render(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if !strings.Contains(page, "knee between 500 users (last good) and 550 users") {
+		t.Fatal("the page does not state the bracket")
+	}
+	if n := strings.Count(page, `"knee":{"from":500,"to":550}`); n != 2 {
+		t.Errorf("%d charts with the knee band at 500–550 users on the page, want 2 (%d at 550–600)", n, strings.Count(page, `"knee":{"from":550,"to":600}`))
+	}
+	tps := chartByID(t, capacityCharts(r), "capacity-tps")
+	for i, x := range tps.X {
+		if x == 550 && (tps.Series[0].Values[i] == nil || *tps.Series[0].Values[i] != 468) {
+			t.Errorf("550 users drawn at %v, want its standing measurement past the knee (468)", tps.Series[0].Values[i])
+		}
+	}
+}

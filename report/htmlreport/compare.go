@@ -262,15 +262,15 @@ func newCompareView(runs []Run) compareView {
 		tx[i] = float64(i)
 	}
 	tpsByTx := chartSpec{ID: "cmp-tx-tps", Title: "Throughput per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction", YLabel: "TPS",
-		Note: "Each transaction's passed transactions per second, run by run."}
+		Note: "Each transaction's passed transactions per second, run by run (the median over the runs of a repeated run)."}
 	p90ByTx := chartSpec{ID: "cmp-tx-p90", Title: "p90 response time per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction", YLabel: "ms",
-		Note: "Each transaction's 90th percentile, run by run."}
+		Note: "Each transaction's 90th percentile, run by run (the median over the runs of a repeated run)."}
 	for _, r := range runs {
+		// the bars show what the tables show: a repeated run's median over its runs
 		t, p := make([]*float64, len(names)), make([]*float64, len(names))
 		for i, name := range names {
-			if tr, ok := r.Results.Transaction(name); ok {
-				t[i], p[i] = val(tr.TPS), val(txPercentile(90)(r.Results, tr)) // no bar without enough samples
-			}
+			t[i] = txMedian(r.Results, name, func(_ *report.Results, t report.Transaction) float64 { return t.TPS })
+			p[i] = txMedian(r.Results, name, txPercentile(90)) // no bar without enough samples
 		}
 		tpsByTx.Series = append(tpsByTx.Series, seriesSpec{Label: r.Label, Values: t})
 		p90ByTx.Series = append(p90ByTx.Series, seriesSpec{Label: r.Label, Values: p})

@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"bytes"
 	"html"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -97,4 +98,26 @@ func TestCompareDeltasAgainstBaseline(t *testing.T) {
 	login := rowCells(t, page, "login") // TPS, then p90, then failed: one cell per run each
 	check("login TPS", login, want{}, want{"better", "+50.0 %"}, want{"better", "+50.0 %"})
 	check("login p90", login[3:], want{}, want{"worse", "+100.0 %"}, want{"noise", ""})
+}
+
+// The comparison page of repeated runs draws its per-transaction bars from the same medians as
+// its headline and tables, not from the last run (whose figures the results hold in full): here
+// the last run's login measured ten times the median of its five runs.
+// Mutant (scripts/mutants.d/compare-tx-bars-last-run): the bars from the last run's transactions.
+func TestCompareTxBarsAreMedians(t *testing.T) {
+	r := repeated(sample(100))
+	r.Transactions[0].TPS *= 10 // the last run, held in full
+	v := newCompareView([]Run{{"base", r}, {"other", repeated(sample(100))}})
+	var bars chartSpec
+	for _, c := range v.Charts {
+		if c.ID == "cmp-tx-tps" {
+			bars = c
+		}
+	}
+	if len(bars.Series) != 2 || bars.Series[0].Values[0] == nil {
+		t.Fatalf("no per-transaction throughput bars: %+v", bars)
+	}
+	if got, want := *bars.Series[0].Values[0], 50*1.002; math.Abs(got-want) > 1e-9 {
+		t.Errorf("login's bar %.3f, want the median of the runs %.3f (the table's %s)", got, want, v.Tx[0].TPS[0].Value)
+	}
 }

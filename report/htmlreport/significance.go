@@ -220,18 +220,7 @@ func repeatedTxCells(runs []Run, name string, of func(*report.Results, report.Tr
 	per := make([][]float64, len(runs))
 	few := make([]bool, len(runs))
 	for i, r := range runs {
-		res := r.Results
-		if len(res.Repeats) > 1 {
-			for _, rep := range res.Repeats {
-				for _, t := range rep.Transactions {
-					if t.Name == name {
-						per[i] = append(per[i], of(res, t))
-					}
-				}
-			}
-		} else if t, ok := res.Transaction(name); ok {
-			per[i] = []float64{of(res, t)}
-		}
+		per[i] = txValues(r.Results, name, of)
 		if len(per[i]) == 0 {
 			out[i].Value = "—"
 			continue
@@ -270,4 +259,34 @@ func repeatedTxCells(runs []Run, name string, of func(*report.Results, report.Tr
 		}
 	}
 	return out
+}
+
+// txValues is one transaction's metric in each run of a repeated measurement, or in the single
+// run (empty when the transaction is not in the run).
+func txValues(res *report.Results, name string, of func(*report.Results, report.Transaction) float64) []float64 {
+	if len(res.Repeats) > 1 {
+		var out []float64
+		for _, rep := range res.Repeats {
+			for _, t := range rep.Transactions {
+				if t.Name == name {
+					out = append(out, of(res, t))
+				}
+			}
+		}
+		return out
+	}
+	if t, ok := res.Transaction(name); ok {
+		return []float64{of(res, t)}
+	}
+	return nil
+}
+
+// txMedian is a transaction's metric as a comparison's bar shows it: the median over a repeated
+// run's runs, as its table cell (nil: not in the run, or too few samples in some run).
+func txMedian(res *report.Results, name string, of func(*report.Results, report.Transaction) float64) *float64 {
+	vs := txValues(res, name, of)
+	if len(vs) == 0 || slices.ContainsFunc(vs, math.IsNaN) {
+		return nil
+	}
+	return val(stats.Summarize(vs).Median)
 }

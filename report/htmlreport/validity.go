@@ -89,8 +89,10 @@ func capacityCharts(r *report.Results) []chartSpec {
 	at := func(v float64) int { i, _ := slices.BinarySearch(x, v); return i }
 	column := func() []*float64 { return make([]*float64, len(x)) }
 	tps, p90 := column(), column()
-	for _, s := range steps {
-		tps[at(load(s))], p90[at(load(s))] = val(s.TPS), val(s.P90Ms)
+	judged := p.Judged()
+	for _, j := range judged {
+		// each load's standing measurement, the one its judged verdict rests on
+		tps[at(j.Load)], p90[at(j.Load)] = val(j.Standing.TPS), val(j.Standing.P90Ms)
 	}
 	tpsSeries := []seriesSpec{{Label: "search step", Values: tps}}
 	p90Series := []seriesSpec{{Label: "search step", Values: p90}}
@@ -115,19 +117,10 @@ func capacityCharts(r *report.Results) []chartSpec {
 	// the knee: from the last good step to the first bad one above it (the search's bracket)
 	var knee *span
 	note := "Each point is one step of the search (growth, then bisection), in order of load. "
-	lastGood, firstBad := -1.0, -1.0
-	for _, s := range steps {
-		if s.Good {
-			lastGood = max(lastGood, load(s))
-		}
-	}
-	for _, s := range steps {
-		if !s.Good && load(s) > lastGood && (firstBad < 0 || load(s) < firstBad) {
-			firstBad = load(s)
-		}
-	}
+	// the bracket as the search judged it: a re-measurement's own vote is not its load's verdict
+	lastGood, firstBad, bracketed := p.KneeBracket()
 	switch {
-	case p.Knee && lastGood >= 0 && firstBad > 0:
+	case p.Knee && bracketed:
 		knee = &span{From: lastGood, To: firstBad}
 		note += "The band is the knee: between " + loadText(lastGood) + ", the last step within the bounds, and " +
 			loadText(firstBad) + ", the first past them (why: in the text above). "

@@ -2,4 +2,4 @@
 # kill: ./report/htmlreport TestCapacityChartsAgreeWithTheText
 # file: report/htmlreport/validity.go
 # expect: knee band
-s#case p.Knee \&\& lastGood >= 0 \&\& firstBad > 0:#case false:#
+s#case p.Knee \&\& bracketed:#case false \&\& bracketed:#

@@ -1,5 +1,5 @@
-# sut: Follow counts the front's clients too: a neighbour driving the same server (or a second drive) is counted as the system under test
+# sut: Follow counts the front's clients on the port the driver drives: a neighbour driving the same server (or a second drive) is counted as the system under test
 # kill: ./driver/sut TestFollow
 # file: driver/sut/backends.go
 # expect: followed from the driver
-s#if d.role == RoleClient \&\& front\[d.from\] {#if d.role == RoleClient \&\& front[d.from] \&\& false {#
+s#if d.role == RoleClient \&\& front\[d.from\] \&\& driven\[d.port\] {#if d.role == RoleClient \&\& front[d.from] \&\& driven[d.port] \&\& false {#
