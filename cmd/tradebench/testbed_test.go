@@ -35,8 +35,9 @@ import (
 //   - every built-in scenario runs through the balancer with no error;
 //   - the fault test: a stocktrader mix driven by two agents over NATS, during which web1 and then
 //     orders1 are SIGKILLed and restarted (scripts/testbed crash): the run continues, its errors
-//     are what the kill cost on web1 (requests in flight cut off, 502, and POSTs sent to it before
-//     its health check saw it down, 503 — never replayed to web2; each in haproxy's log) and fall
+//     are what the kill cost on web1 (requests in flight cut off, 502; a POST sent to it before
+//     its health check saw it down is retried on web2 only with its idempotency key, which the
+//     driver sends on every POST; each in haproxy's log) and fall
 //     inside the fault's window, the order processor's crash costs no request, every order placed reaches
 //     a final state, the audit passes, and the results, verdict and report show both windows;
 //   - down leaves no process behind.
@@ -44,14 +45,15 @@ import (
 // Mutants seen failing it: every tier with its own session secret
 // (scripts/mutants.d/testbed-session-secret: the walk's second page is the login page), and
 // haproxy retrying no refused connection (testbed-no-redispatch: GETs sent to the dead tier
-// before its health check fail with 503, which only a POST may), and haproxy retrying POSTs on the
-// other tier (testbed-post-retried).
+// before its health check fail with 503, which only an unkeyed POST may). The replay subtest
+// sends one keyed buy twice through the balancer and finds one order.
 
 // testbedUsers is the fault test's virtual users: each has at most one request in flight, so
 // the requests a killed tier can lose are at most this many.
 const testbedUsers = 20
 
 func TestTestbed(t *testing.T) {
+	t.Parallel() // it mostly waits (runs of fixed length, a browser, servers starting): alongside the other long ones (docs/guide.md, "The CI budget")
 	if _, err := exec.LookPath("haproxy"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("haproxy is not installed: the test bed needs it (.ci/run installs Debian's haproxy)")
@@ -68,6 +70,9 @@ func TestTestbed(t *testing.T) {
 	}
 	script, err := filepath.Abs("../../scripts/testbed")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil { // stat'ed, so go test's cache keys the result on the script too
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -101,6 +106,7 @@ func TestTestbed(t *testing.T) {
 	target := strings.TrimPrefix(last, "url=")
 
 	t.Run("walk", func(t *testing.T) { walkPages(t, target) })
+	t.Run("replay", func(t *testing.T) { replayBuy(t, target) })
 
 	for _, sc := range []string{"stocktrader", "buysell", "daytrader-mix"} {
 		t.Run(sc, func(t *testing.T) {
@@ -149,6 +155,50 @@ func TestTestbed(t *testing.T) {
 
 // walkPages logs one user in through the balancer and walks the /trade/ pages, checking that
 // each is served logged in and that both tiers serve them.
+// replayBuy sends one buy twice through the balancer with one Idempotency-Key — the request
+// haproxy's retry sends again — and finds one order, though round-robin took the two to both web
+// tiers; the same buy twice without a key is two orders (so the check can fail).
+func replayBuy(t *testing.T, target string) {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	orderRe := regexp.MustCompile(`Order <b>(\d+)</b>`)
+	post := func(form url.Values, key string) (order, tier string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, target+"/daytrader/app", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if key != "" {
+			req.Header.Set("Idempotency-Key", key)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		if m := orderRe.FindSubmatch(b); m != nil {
+			order = string(m[1])
+		}
+		return order, resp.Header.Get("X-Tradebench-Tier")
+	}
+	post(url.Values{"action": {"login"}, "uid": {"uid:8"}, "passwd": {"xxx"}}, "")
+	buy := url.Values{"action": {"buy"}, "symbol": {"s:2"}, "quantity": {"1"}}
+	key := fmt.Sprintf("testbed-replay-%d", rand.Uint64())
+	o1, t1 := post(buy, key)
+	o2, t2 := post(buy, key)
+	if o1 == "" || o1 != o2 {
+		t.Fatalf("one keyed buy sent twice (tiers %s, %s): orders %q and %q, want one", t1, t2, o1, o2)
+	}
+	if t1 == t2 {
+		t.Logf("both sends were served by %s (round-robin shared with other clients)", t1)
+	}
+	u1, _ := post(buy, "")
+	u2, _ := post(buy, "")
+	if u1 == "" || u1 == u2 {
+		t.Fatalf("one unkeyed buy sent twice: orders %q and %q, want two", u1, u2)
+	}
+	t.Logf("keyed buy sent twice via %s and %s: order %s once; unkeyed: orders %s and %s", t1, t2, o1, u1, u2)
+}
+
 func walkPages(t *testing.T, target string) {
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
@@ -313,14 +363,16 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 	// connection carried an idle connection to web1, dead now, and haproxy closes the user's
 	// connection for it to retry, which a POST's user does not (at most one per user). Nothing is
 	// replayed, by haproxy or by the driver: a register replayed to web2 would meet its own account
-	// (409) — mutant testbed-post-retried.
+	// (409) unless it carries its key, as the driver's POSTs do.
 	hlog := readFile(t, filepath.Join(bed, "haproxy.log"))
 	// (a GET refused by web1 is redispatched, never a 503: mutant testbed-no-redispatch)
 	cost := int64(len(regexp.MustCompile(`web_once/web1 \S+ 50[23] \S+ \S+ \S+ S\S{3} |web/web1 \S+ 502 \S+ \S+ \S+ S\S{3} `).FindAllString(hlog, -1)))
-	// haproxy logs a request it sent again with its retries ("+1" redispatched): never a POST
-	if re := regexp.MustCompile(`/\+?[1-9]\d* \d+/\d+ "POST [^"]*"`).FindString(hlog); re != "" {
-		t.Fatalf("haproxy sent a POST again: %s", re)
+	// haproxy logs a request it sent again with its retries ("+1" redispatched) and the
+	// Idempotency-Key it captured: never a POST without a key (an empty capture)
+	if re := regexp.MustCompile(`/\+?[1-9]\d* \d+/\d+ \{\} "POST [^"]*"`).FindString(hlog); re != "" {
+		t.Fatalf("haproxy sent a POST without an idempotency key again: %s", re)
 	}
+	t.Logf("POSTs haproxy sent again with their keys: %d", len(regexp.MustCompile(`/\+?[1-9]\d* \d+/\d+ \{[^}]+\} "POST `).FindAllString(hlog, -1)))
 	unanswered := rs.StatusCodes["no response"]
 	if rs.Total.Errors != web.Errors || web.Errors != cost+unanswered || unanswered > testbedUsers || rs.StatusCodes["409"] != 0 || orders.Errors != 0 {
 		for _, line := range strings.Split(hlog, "\n") {
