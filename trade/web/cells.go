@@ -328,9 +328,9 @@ func (r priceRange) Render(_ context.Context, w io.Writer) error {
 }
 
 // hiddenFields is the hidden form fields a POST form needs: the DayTrader action, or the /trade/
-// session's CSRF token, and an idempotency key for a form that changes state. Their attribute
-// values are written unquoted where HTML allows it (attrValue): a page of buy forms repeats
-// them per row, and the quotes page must fit net/http's one write (docs/benchmarks.md).
+// session's CSRF token, and an idempotency key for a form that changes state. The action and the
+// key are written unquoted where HTML allows it (attrValue): a DayTrader quotes page repeats
+// them per buy form, and it must fit net/http's one write (docs/benchmarks.md).
 type hiddenFields struct {
 	v      *view
 	action string
@@ -345,9 +345,9 @@ func (h hiddenFields) Render(_ context.Context, w io.Writer) error {
 		c.attrValue(h.action)
 		c.s(`>`)
 	} else if h.v.csrf != "" {
-		c.s(`<input type=hidden name=csrf value=`)
-		c.attrValue(h.v.csrf)
-		c.s(`>`)
+		c.s(`<input type="hidden" name="csrf" value="`) // as the token's readers match it
+		c.escaped(h.v.csrf)
+		c.s(`">`)
 	}
 	switch h.action {
 	case "buy", "sell", "update_profile", "register":
