@@ -67,10 +67,10 @@ func findSUT(resources []sut.Source, target string, progress io.Writer) ([]sut.S
 		}
 	}
 	for _, l := range srv.Idle {
-		say("not the system under test: %s, which served none of this driver's connections; its CPU is other processes'", l)
+		say("not the system under test: %s (pid %d), listening on the port of %s but serving none of this driver's connections; its CPU is other processes'", l.Name, l.PID, l.Addr)
 	}
 	for _, l := range srv.Foreign {
-		say("not the system under test: %s, another user's (name it with --sut-metrics); its CPU is other processes'", l)
+		say("not the system under test: %s (pid %d), serving %s but another user's (name it with --sut-metrics); its CPU is other processes'", l.Name, l.PID, l.Addr)
 	}
 	if err != nil {
 		return nil, err.Error()

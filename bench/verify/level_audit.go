@@ -162,15 +162,13 @@ func (v *verifier) load(t *trader, i int) {
 		if k%2 == 1 {
 			p, err := t.u.get(v.ctx, "/daytrader/app?action=portfolio")
 			hs, herr := readHoldings(p.doc())
+			resolveSells(&p, hs)
 			// a holding not sold yet (an async sell takes a while to remove it)
 			hs = slices.DeleteFunc(hs, func(h holding) bool { return t.sold[h.ID] })
 			if err == nil && herr == nil && len(hs) > 0 {
 				kind = "sell"
 				h := hs[(i+k)%len(hs)]
 				t.sold[h.ID] = true
-				if l, err := p.url.Parse(h.sell); err == nil && h.sell != "" {
-					h.sell = l.String()
-				}
 				pl, ok = t.u.sell(&c, h)
 			}
 		}

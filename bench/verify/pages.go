@@ -145,9 +145,10 @@ type holding struct {
 	PurchasePrice money.Money
 	CurrentPrice  money.Money
 	Priced        bool
-	// sell is the link that sells it (action=sell&holdingID=N), "" when the row sells it by a
-	// form (a /trade/ page's button) instead
-	sell string
+	// sell is the link that sells it (action=sell&holdingID=N); sellForm the form that does
+	// where the row sells it by a button instead (a /trade/ page's)
+	sell     string
+	sellForm *form
 }
 
 // readHoldings reads the portfolio page: each row of the holdings table, which must offer a
@@ -164,8 +165,8 @@ func readHoldings(d *doc) ([]holding, error) {
 			continue // not a holding's row (a "no holdings" line, a total)
 		}
 		h := holding{ID: id, Symbol: r.cell(1)}
-		h.sell = sellLink(r.tr, id)
-		if h.sell == "" && !sellForm(r.tr, id) {
+		h.sell, h.sellForm = sellLink(r.tr, id), sellForm(r.tr, id)
+		if h.sell == "" && h.sellForm == nil {
 			return nil, unreadable("way to sell holding %d (a link action=sell&holdingID=%d, or a form naming it)", id, id)
 		}
 		if h.Quantity, err = parseCount(r.cell(2)); err != nil {
@@ -193,16 +194,16 @@ func sellLink(tr *html.Node, id int64) string {
 	return ""
 }
 
-// sellForm reports whether the row has a form carrying holding id.
-func sellForm(tr *html.Node, id int64) bool {
+// sellForm is the row's form carrying holding id (nil: none).
+func sellForm(tr *html.Node, id int64) *form {
 	for _, f := range (&doc{root: tr}).forms() {
 		for _, x := range f.fields {
 			if x.value == strconv.FormatInt(id, 10) {
-				return true
+				return &f
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // quote is one quote as the quotes page shows it.

@@ -228,6 +228,15 @@ func TestReadHoldings(t *testing.T) {
 	if v, err := totalOf(tb, colMarketValue); err != nil || v != hs[0].CurrentPrice.Times(10) {
 		t.Errorf("tradebench market value %v, %v; want 10 × %v", v, err, hs[0].CurrentPrice)
 	}
+	// a row that sells by a form (tradebench's /trade/ pages): the form, with all it carries
+	byForm := parse(`<table><tr><th>Holding ID</th><th>Symbol</th><th>Quantity</th><th>Purchase price</th><th>Current price</th><th>Trade</th></tr>` +
+		`<tr><td>7</td><td>s:1</td><td>5</td><td>$1.00</td><td>$2.00</td><td><form method="post" action="sell"><input type="hidden" name="token" value="t0k">` +
+		`<input type="hidden" name="holdingID" value="7"><button name="go" value="sell">Sell</button></form></td></tr></table>`)
+	hs, err = readHoldings(byForm)
+	if err != nil || len(hs) != 1 || hs[0].sellForm == nil || hs[0].sellForm.method != "POST" ||
+		hs[0].sellForm.values("", nil).Encode() != "go=sell&holdingID=7&token=t0k" {
+		t.Errorf("a holding sold by a form: %+v, %v", hs, err)
+	}
 }
 
 // The quotes table: open and current price by symbol ("$ 9.24" on DayTrader's page).

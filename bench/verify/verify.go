@@ -517,14 +517,27 @@ func (u *user) snapPortfolio(c *ck, s *snapshot) bool {
 		c.misread(&s.portfolio, err, "the holdings of %s on the portfolio page", u.uid)
 		return false
 	}
-	for i, h := range s.holdings {
+	resolveSells(&s.portfolio, s.holdings)
+	return true
+}
+
+// resolveSells makes the holdings' sell links and forms absolute, against the page that showed
+// them.
+func resolveSells(p *page, hs []holding) {
+	for i, h := range hs {
 		if h.sell != "" {
-			if l, err := s.portfolio.url.Parse(h.sell); err == nil {
-				s.holdings[i].sell = l.String()
+			if l, err := p.url.Parse(h.sell); err == nil {
+				hs[i].sell = l.String()
+			}
+		}
+		if h.sellForm != nil {
+			if l, err := p.url.Parse(h.sellForm.action); err == nil {
+				f := *h.sellForm
+				f.action = l.String()
+				hs[i].sellForm = &f
 			}
 		}
 	}
-	return true
 }
 
 func (s snapshot) order(id int64) (order, bool) {
@@ -562,11 +575,16 @@ func (u *user) buy(c *ck, symbol string, qty int64) (placed, bool) {
 	return u.confirmed(c, p, err, fmt.Sprintf("buy %d %s", qty, symbol))
 }
 
-// sell places a sell order for a whole holding by the link its portfolio row shows (the
-// servlet's action=sell&holdingID=N where the row sells by a form).
+// sell places a sell order for a whole holding as a browser does: by the link its portfolio
+// row shows, or the row's form with all it carries (the servlet's action=sell&holdingID=N
+// where the row shows neither, as for another user's holding).
 func (u *user) sell(c *ck, h holding) (placed, bool) {
 	var p page
 	var err error
+	if h.sell == "" && h.sellForm != nil { // its action is absolute (resolveSells)
+		p, err = u.submit(u.v.ctx, &page{url: u.v.base}, *h.sellForm, "", nil)
+		return u.confirmed(c, p, err, fmt.Sprintf("sell holding %d", h.ID))
+	}
 	if h.sell != "" {
 		if l, perr := url.Parse(h.sell); perr == nil {
 			p, err = u.do(u.v.ctx, "GET", l, nil)

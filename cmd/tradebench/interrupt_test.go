@@ -99,6 +99,7 @@ func TestInterruptedSearchKeepsItsSteps(t *testing.T) {
 // TestInterruptedDriveKeepsWhatRan: SIGTERM during a drive writes what was measured until then
 // (the cut steady state), verdict "interrupted", exit 130. Mutant: exit-interrupted-internal.
 func TestInterruptedDriveKeepsWhatRan(t *testing.T) {
+	t.Parallel() // it mostly waits (runs of fixed length, a browser, servers starting): alongside the other long ones (docs/guide.md, "The CI budget")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
 	defer srv.Close()
 	dir := t.TempDir()

@@ -50,6 +50,7 @@ func checkDrawn(t *testing.T, page string, min int) {
 // the report opens in Chromium with every chart drawn; a second run and a comparison of the two
 // do too.
 func TestRunReportAndCompare(t *testing.T) {
+	t.Parallel() // it mostly waits (runs of fixed length, a browser, servers starting): alongside the other long ones (docs/guide.md, "The CI budget")
 	dir := t.TempDir()
 	price := filepath.Join(dir, "pricing.yaml")
 	if err := os.WriteFile(price, []byte(testPricing), 0o644); err != nil {

@@ -53,6 +53,7 @@ import (
 const testbedUsers = 20
 
 func TestTestbed(t *testing.T) {
+	t.Parallel() // it mostly waits (runs of fixed length, a browser, servers starting): alongside the other long ones (docs/guide.md, "The CI budget")
 	if _, err := exec.LookPath("haproxy"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("haproxy is not installed: the test bed needs it (.ci/run installs Debian's haproxy)")
@@ -69,6 +70,9 @@ func TestTestbed(t *testing.T) {
 	}
 	script, err := filepath.Abs("../../scripts/testbed")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil { // stat'ed, so go test's cache keys the result on the script too
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

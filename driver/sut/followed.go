@@ -25,7 +25,8 @@ type Followed struct {
 	first map[procKey]float64 // CPU seconds when each was first seen
 	last  map[procKey]float64
 	names map[procKey]string
-	found []Listener // the last reading's
+	found []Listener // the last following's
+	reads int
 }
 
 // procKey is a process: its pid and start time (a pid may be reused).
@@ -79,7 +80,13 @@ func (f *Followed) listener() (Listener, bool) {
 	return Listener{Name: f.name(), Addr: l.Addr, From: l.From, Role: l.Role}, true
 }
 
-// Read follows the server's connections again and reads each process found.
+// refollow is how many reads apart the server's connections are followed again: following
+// reads every process's descriptors (the server's thousands among them), which the driver
+// sharing its process pays for; the processes found are read at every read.
+const refollow = 5
+
+// Read reads each process found, following the server's connections again every refollow
+// reads (the first included): a backend the pool opens within the run is counted from then.
 func (f *Followed) Read(context.Context) (Sample, error) {
 	root, self := f.Root, f.Self
 	if root == "" {
@@ -88,7 +95,14 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 	if self == 0 {
 		self = os.Getpid()
 	}
-	found := Follow(root, self, []int{self})
+	f.mu.Lock()
+	n := f.reads
+	f.reads++
+	found := slices.Clone(f.found)
+	f.mu.Unlock()
+	if n%refollow == 0 {
+		found = Follow(root, self, []int{self})
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.first == nil {

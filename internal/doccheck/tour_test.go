@@ -15,9 +15,21 @@ import (
 	"time"
 )
 
-// tourBinary builds tradebench once for the tour's tests (scripts/tour takes it as TOUR_BIN).
+// tourBinary builds tradebench once for the tour's tests (scripts/tour takes it as TOUR_BIN), or
+// takes the one TOUR_BIN names: CI builds it once from the tree for its tour, and this test. It
+// is stat'ed so that go test's cache keys this package's result on the binary too (a rebuilt
+// one reruns the tests). The tour script is read for the same reason: the tests run it.
 func tourBinary(t *testing.T) string {
 	t.Helper()
+	if _, err := os.ReadFile(filepath.Join(root, "scripts", "tour")); err != nil {
+		t.Fatal(err)
+	}
+	if bin := os.Getenv("TOUR_BIN"); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			t.Fatalf("TOUR_BIN: %v", err)
+		}
+		return bin
+	}
 	bin := filepath.Join(t.TempDir(), "tradebench")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/tradebench")
 	cmd.Dir = root

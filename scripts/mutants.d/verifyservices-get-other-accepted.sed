@@ -2,4 +2,4 @@
 # kill: ./bench/verifyservices TestVerifyServicesBroken
 # file: bench/verifyservices/verifyservices.go
 # expect: want exactly \[isolation.get_other\]
-/v.check("isolation.get_other"/,/^\t})/s#^\t\tif err == nil {#\t\tif false \&\& err == nil {#
+s#^\t\t\tc\.fail(req, "refused", fmt\.Sprintf("%+v", h), "%s read %s's holding", v\.a, v\.b)$#\t\t\t_ = h#

@@ -353,7 +353,8 @@ func (h hiddenFields) Render(_ context.Context, w io.Writer) error {
 	case "buy", "sell", "update_profile", "register":
 		// A fresh key per form: the form sent twice (a double click, a proxy's retry) is
 		// placed once (trade.WithIdempotencyKey). URL-safe base64, a dot and digits: neither
-		// escaping nor quotes.
+		// escaping nor quotes. DayTrader's pages carry it too: a name, a page prefix and
+		// the bare value keep five of them within its quotes page's one write.
 		if h.v.keyPrefix == "" {
 			h.v.keyPrefix = newKeyPrefix()
 		}
