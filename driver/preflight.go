@@ -103,8 +103,17 @@ func fetchTargetConfig(ctx context.Context, target string, hopt httpc.Options) *
 		return nil
 	}
 	defer c.ReleaseBody()
-	doc := bytes.TrimSpace(resp.Body)
-	if resp.Status != http.StatusOK || !bytes.HasPrefix(doc, []byte("{")) || untrusted.CheckJSON(doc, untrusted.MaxDepth) != nil || !json.Valid(doc) {
+	if resp.Status != http.StatusOK {
+		return nil
+	}
+	return readTargetConfig(resp.Body)
+}
+
+// readTargetConfig reads a target's config.json: nil unless it is one JSON object within the
+// nesting bound (untrusted.MaxDepth). The document kept is a copy of b.
+func readTargetConfig(b []byte) *targetConfig {
+	doc := bytes.TrimSpace(b)
+	if !bytes.HasPrefix(doc, []byte("{")) || untrusted.CheckJSON(doc, untrusted.MaxDepth) != nil || !json.Valid(doc) {
 		return nil
 	}
 	tc := &targetConfig{raw: json.RawMessage(bytes.Clone(doc))}

@@ -28,8 +28,12 @@ type QuickRequest struct {
 	Method string `json:"method,omitempty"`
 	// Headers are "Name: value" lines, in order; a name may appear once.
 	Headers []string `json:"headers,omitempty"`
-	// Body is sent exactly as given: no templates.
+	// Body is sent exactly as given, unless BodyTemplate.
 	Body []byte `json:"body,omitempty"`
+	// BodyTemplate makes Body a template, as a scenario's body: a counter, a random number or
+	// pick, the user's number (scenario.Template). A hole that does not compile is an error of
+	// Request.Body.
+	BodyTemplate bool `json:"body_template,omitempty"`
 }
 
 // MaxQuickBody bounds a quick-mode body read from a file: it is held in memory and sent by
@@ -165,15 +169,21 @@ func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scena
 		}
 		req["headers"] = hs
 	}
+	if q.BodyTemplate {
+		req["body"] = string(q.Body) // compiled by scenario.Parse, as a scenario file's body
+	}
 	data, err := yaml.Marshal(map[string]any{"name": "quick", "flow": []any{map[string]any{"request": req}}})
 	if err != nil {
 		return nil, "", err
 	}
 	sc, err := scenario.Parse("url", data, opt)
+	if err != nil && q.BodyTemplate {
+		return nil, "", setting.Errorf("Request.Body", "%v", err)
+	}
 	if err != nil {
 		return nil, "", err
 	}
-	if len(q.Body) > 0 {
+	if len(q.Body) > 0 && !q.BodyTemplate {
 		sc.Steps[0].Request.Body = scenario.Literal(string(q.Body))
 	}
 	sc.Steps[0].Request.Check.AnyStatus = true

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tradebench/tradebench/internal/logsafe"
 )
 
 // WarningPrefix starts a note the summary prints as a warning (the other notes are in the
@@ -16,6 +18,8 @@ const WarningPrefix = "warning: "
 // WriteSummary prints the transaction summary table (in the manner of LoadRunner's), totals,
 // status codes and error groups.
 func (r *Results) WriteSummary(w io.Writer) {
+	// names, labels and a target's error examples are untrusted: none reaches the terminal raw
+	w = logsafe.TerminalWriter(w)
 	r.writeVerdict(w)
 	fmt.Fprintf(w, "\n%s", r.Workload)
 	if r.Label != "" {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/report/stats"
 )
 
@@ -14,6 +15,7 @@ import (
 // it is significant (with its p-value), else "~ (p=… n=…)"; a percentile without enough samples
 // in some run's window is "—".
 func WriteComparison(w io.Writer, base, other *Results) {
+	w = logsafe.TerminalWriter(w) // the labels are a results file's: anyone's
 	fmt.Fprintf(w, "\nA: %s\nB: %s\n  %-18s %12s %12s  %s\n", base.Name(), other.Name(), "", "A", "B", "B vs A")
 	for _, m := range HeadlineMetrics {
 		if m.Unit == "hits/s" && base.Hits == 0 && other.Hits == 0 {

@@ -42,3 +42,21 @@ func TestHelpSaysWhatHappens(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyTemplateFlag: --body-template is quick mode's, needs a --body, and a hole that does not
+// compile is refused naming --body (exit 2), before any load.
+func TestBodyTemplateFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"drive", "--scenario", "stocktrader", "--target", "http://127.0.0.1:1", "--body-template"}, "--body-template shapes quick mode's request"},
+		{[]string{"drive", "--url", "http://127.0.0.1:1/", "--body-template"}, "--body-template makes --body a template: give --body"},
+		{[]string{"drive", "--url", "http://127.0.0.1:1/", "--body-template", "--body", "{{nope 1}}"}, `--body: url: line 3: request: body: template "{{nope 1}}": unknown function "nope"`},
+	} {
+		r := tb(t, c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ type quickFlags struct {
 	headers cliflag.List
 	method  string
 	body    string
+	tmpl    bool
 }
 
 func (q *quickFlags) register(fs *flag.FlagSet) {
@@ -24,13 +25,14 @@ func (q *quickFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&q.method, "method", "", "quick mode: the HTTP method (default GET, or POST with --body)")
 	fs.StringVar(&q.method, "m", "", "same as --method")
 	fs.StringVar(&q.body, "body", "", "quick mode: the request body, as given, or @FILE for a file's content")
+	fs.BoolVar(&q.tmpl, "body-template", false, "quick mode: --body is a template, as a scenario's: {{counter NAME}} (0, 1, 2, … across users), {{rand A B}} or {A..B}, {{pick A B …}} (one word at random), {{user}}, {{iter}} (docs/guide.md \"Templated bodies in quick mode\")")
 }
 
 // request is the drive's quick-mode request, or nil; a quick-mode flag without --url is refused.
 func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
 	given := cliflag.Given(fs)
 	if q.url == "" {
-		for _, f := range []string{"H", "header", "m", "method", "body"} {
+		for _, f := range []string{"H", "header", "m", "method", "body", "body-template"} {
 			if given[f] {
 				return nil, cliflag.Errorf("%s shapes quick mode's request: give it with --url (a scenario's requests carry their own headers, method and body)", cliflag.Dashed(f))
 			}
@@ -41,5 +43,8 @@ func (q *quickFlags) request(fs *flag.FlagSet) (*driver.QuickRequest, error) {
 	if err != nil {
 		return nil, cliflag.Errorf("--body %v", err)
 	}
-	return &driver.QuickRequest{Method: q.method, Headers: q.headers, Body: body}, nil
+	if q.tmpl && len(body) == 0 {
+		return nil, cliflag.Errorf("--body-template makes --body a template: give --body")
+	}
+	return &driver.QuickRequest{Method: q.method, Headers: q.headers, Body: body, BodyTemplate: q.tmpl}, nil
 }

@@ -20,7 +20,7 @@ var reportHelp = helpText("report.txt")
 
 func runReport(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "compare" {
-		return runCompare(args[1:])
+		return runCompare(ctx, args[1:])
 	}
 	fs := cliflag.NewFlagSet("tradebench report", "RESULTS.json [flags]")
 	r := publish.Render{Log: os.Stderr}
@@ -36,10 +36,10 @@ func runReport(ctx context.Context, args []string) error {
 		return cliflag.Errorf("want one results file (got %d); to put runs side by side: tradebench report compare A.json B.json…", len(files))
 	}
 	r.File = files[0]
-	return publishError(r.Run())
+	return publishError(r.Run(ctx))
 }
 
-func runCompare(args []string) error {
+func runCompare(ctx context.Context, args []string) error {
 	fs := cliflag.NewFlagSet("tradebench report compare", "A.json B.json… [flags]")
 	c := publish.Compare{Log: os.Stderr}
 	fs.StringVar(&c.Out, "out", "compare.html", "write the comparison here")
@@ -50,7 +50,7 @@ func runCompare(args []string) error {
 	if c.Files, err = parseWithFiles(fs, args); err != nil {
 		return err
 	}
-	return publishError(c.Run())
+	return publishError(c.Run(ctx))
 }
 
 // checkOutDir refuses, before any work, an output file whose directory does not exist.

@@ -64,3 +64,13 @@ func TestYAMLDepthBounded(t *testing.T) {
 		t.Errorf("a scenario 200 deep: %v", err)
 	}
 }
+
+// TestEmptyRequestRefused: "request:" with nothing after it compiled to a nil request and
+// panicked the compiler (found by FuzzParse; its input is kept as a seed in
+// testdata/fuzz/FuzzParse). It is refused, naming its line. Mutant: scenario-empty-request-panics.
+func TestEmptyRequestRefused(t *testing.T) {
+	_, err := Parse("s.yaml", []byte("name: s\nflow:\n  - request:\n"), Options{})
+	if err == nil || !strings.Contains(err.Error(), "line 3: request: is empty") {
+		t.Errorf("an empty request step: %v", err)
+	}
+}

@@ -418,6 +418,9 @@ func (c *compiler) steps(raw []rawStep, defined set, inTx bool) ([]*Step, set, e
 		sc := scope{c, defined}
 		switch kind {
 		case "request":
+			if r.Request == nil { // "request:" with nothing after it
+				return nil, nil, fmt.Errorf("line %d: request: is empty: give at least its url", r.line)
+			}
 			req, after, err := c.request(r.Request, defined, inTx)
 			if err != nil {
 				return nil, nil, err

@@ -19,6 +19,7 @@ import (
 //	{unique A..B}     (set values only) a value of A..B that no other virtual user holds at
 //	{{unique A B}}    that moment, held until the user's iteration ends (see unique.go)
 //	{{counter NAME}}  a run-wide counter: 0, 1, 2, … shared by every virtual user
+//	{{pick A B …}}    one of the words A, B, … at random (k6's and Gatling's random pick)
 //
 // Random values come from the user's own stream (Env.Draws), so a seed reproduces them.
 type Template struct {
@@ -37,6 +38,7 @@ const (
 	segUser
 	segIter
 	segUnique
+	segPick
 )
 
 type seg struct {
@@ -46,6 +48,7 @@ type seg struct {
 	slot   int    // segVar; segUnique: the draw
 	lo, hi int64  // segRand
 	ctr    *atomic.Int64
+	picks  []string // segPick: the words
 }
 
 // Env is what a template reads while rendering: the user's variables, identity and random state.
@@ -130,6 +133,12 @@ func (s *seg) appendDynamic(dst []byte, env Env, escape bool) []byte {
 		return strconv.AppendInt(dst, env.Draws().take(s.slot), 10)
 	case segCounter:
 		return strconv.AppendInt(dst, s.ctr.Add(1)-1, 10)
+	case segPick:
+		v := s.picks[env.Draws().R.IntN(len(s.picks))]
+		if escape {
+			return AppendQueryEscape(dst, v)
+		}
+		return append(dst, v...)
 	case segUser:
 		return strconv.AppendInt(dst, int64(env.UserID()), 10)
 	case segIter:
@@ -276,9 +285,14 @@ func compileTag(f []string, r resolver) (*seg, string, error) {
 			return nil, "", fmt.Errorf("counter takes a name: {{counter reg}}")
 		}
 		return &seg{kind: segCounter, ctr: r.counter(f[1])}, "", nil
+	case "pick":
+		if len(f) < 2 {
+			return nil, "", fmt.Errorf("pick takes the words to pick from: {{pick buy sell}}")
+		}
+		return &seg{kind: segPick, picks: append([]string(nil), f[1:]...)}, "", nil
 	}
 	if len(f) != 1 {
-		return nil, "", fmt.Errorf("unknown function %q (known: rand, unique, counter)", f[0])
+		return nil, "", fmt.Errorf("unknown function %q (known: rand, unique, counter, pick)", f[0])
 	}
 	name := f[0]
 	switch name {

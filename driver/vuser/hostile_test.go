@@ -165,3 +165,50 @@ flow:
 		t.Errorf("https → http on the same host:port was not refused as another origin: %+v", res.Errors)
 	}
 }
+
+// TestBodyBudgetIsWhatBodiesCost is item 7 of issue 50: the budget counted one buffer per kept
+// body and dropped the rest to the garbage collector, so at the driver's GOGC (400) one user of
+// 63 MiB bodies reached 488 MiB and 30 users of 60 MiB bodies 743 MiB under a 128 MiB budget.
+// Now a body of known length is read into one buffer of its size, a released big buffer stays
+// charged and is reused, and a growing body's old buffer is charged with the new: 6 users
+// fetching 20 MiB bodies 4 times each under a 64 MiB budget keep the driver (a child process
+// run at GOGC=400, its peak RSS read from rusage) under the budget plus 96 MiB. Mutants:
+// body-budget-drops-buffers (released big buffers dropped, as before), body-length-doubling
+// (a body of known length read by doubling copies).
+func TestBodyBudgetIsWhatBodiesCost(t *testing.T) {
+	if os.Getenv("TB_COST_CHILD") != "" {
+		budget := httpc.NewBodyBudget(64 << 20)
+		res := runWith(t, os.Getenv("TB_COST_CHILD"), `
+name: t
+flow:
+  - request: {name: big, url: /big, check: {contains: "the end"}}
+`, 6, 4, httpc.Options{Budget: budget})
+		x := tx(t, res, "big")
+		fmt.Printf("passed %d, failed %d (body budget), budget peak %d MiB\n", x.Pass, x.Errors, budget.Peak()>>20)
+		if x.Pass == 0 || budget.Peak() > budget.Limit() {
+			t.Errorf("passed %d, budget peak %d", x.Pass, budget.Peak())
+		}
+		return
+	}
+	body := []byte(strings.Repeat("x", 20<<20-7) + "the end")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
+	defer srv.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestBodyBudgetIsWhatBodiesCost$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TB_COST_CHILD="+srv.URL, "GOGC=400")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("driver peak RSS %d MiB; %s", rss>>20, strings.TrimSpace(string(out)))
+	if !raceEnabled && rss > (64+96)<<20 {
+		t.Errorf("the driver's peak RSS was %d MiB with a 64 MiB body budget (bound 160 MiB)", rss>>20)
+	}
+}

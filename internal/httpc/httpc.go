@@ -186,16 +186,45 @@ func (c *Client) CloseConn() {
 // between requests holds no body. Response.Body must not be used afterwards.
 func (c *Client) ReleaseBody() {
 	if c.body != nil {
-		if cap(*c.body) <= 1<<20 { // do not let one huge page pin a huge buffer in the pool
-			*c.body = (*c.body)[:0]
-			bodyPool.Put(c.body)
+		c.dispose(c.body, c.reserved)
+		c.body, c.reserved = nil, 0
+	}
+}
+
+// dispose lets go of a body buffer that held reserved of the budget: a small one back to the
+// shared pool, uncharged; a big one to the budget, still charged, for the next big body (not
+// to the garbage collector: dropped, it would stay in memory uncounted until a collection).
+func (c *Client) dispose(buf *[]byte, reserved int64) {
+	bud := c.opt.budget()
+	if cap(*buf) <= maxPooled || reserved < charge(cap(*buf)) {
+		bud.release(reserved)
+		if cap(*buf) <= maxPooled {
+			*buf = (*buf)[:0]
+			bodyPool.Put(buf)
 		}
-		c.body = nil
+		return
 	}
-	if c.reserved > 0 {
-		c.opt.budget().release(c.reserved)
-		c.reserved = 0
+	bud.keep(buf)
+}
+
+// grow gives the kept body a buffer of capacity at least n holding what it has read: a free
+// buffer of the budget if one fits, else a new one of exactly n, reserved first (letting free
+// buffers go if they are what stands in the way). The old buffer is disposed of only once its
+// bytes are copied, so while both live both are charged.
+func (c *Client) grow(n int) error {
+	bud := c.opt.budget()
+	nb := bud.take(n)
+	if nb == nil {
+		if !bud.reserveFreeing(charge(n)) {
+			return &Error{K: KindBodyBudget, Err: fmt.Errorf("a kept body growing to %d KiB would pass the driver's body memory budget of %d MiB (the bodies all users keep at once; --body-budget raises it)", n>>10, bud.Limit()>>20)}
+		}
+		b := make([]byte, 0, n)
+		nb = &b
 	}
+	*nb = append((*nb)[:0], *c.body...)
+	c.dispose(c.body, c.reserved)
+	c.body, c.reserved = nb, charge(cap(*nb))
+	return nil
 }
 
 // Do sends req to ep and reads the whole response. A stale reused keep-alive connection (closed
@@ -534,6 +563,12 @@ func (c *Client) readResponse(br *bufio.Reader, req *Request) (resp Response, go
 				err = fmt.Errorf("%w: body of %d KiB, larger than %d KiB (the bound on a kept body)", errMalformed, length>>10, maxBody>>10)
 				break
 			}
+			if req.KeepBody && length > int64(cap(*c.body)) {
+				// its size is known: one buffer of that size, not a doubling series of copies
+				if err = c.grow(int(length)); err != nil {
+					break
+				}
+			}
 			err = c.readN(br, length, &resp, req.KeepBody, maxBody)
 		default: // body runs to the end of the connection
 			keep = false
@@ -598,27 +633,16 @@ func (c *Client) takeBody() {
 
 // keep appends chunk to the kept body, growing its buffer only within maxBody and the budget.
 func (c *Client) keep(chunk []byte, maxBody int64) error {
-	b := *c.body
-	need := len(b) + len(chunk)
+	need := len(*c.body) + len(chunk)
 	if int64(need) > maxBody {
 		return fmt.Errorf("%w: body larger than %d KiB (the bound on a kept body)", errMalformed, maxBody>>10)
 	}
-	if need > cap(b) {
-		nc := int64(max(2*cap(b), need))
-		nc = min(nc, maxBody)
-		extra := nc - pooledBody - c.reserved
-		bud := c.opt.budget()
-		if extra > 0 && !bud.reserve(extra) {
-			return &Error{K: KindBodyBudget, Err: fmt.Errorf("a kept body growing to %d KiB would pass the driver's body memory budget of %d MiB (the bodies all users keep at once; --body-budget raises it)", need>>10, bud.Limit()>>20)}
+	if need > cap(*c.body) {
+		if err := c.grow(int(min(int64(max(2*cap(*c.body), need)), maxBody))); err != nil {
+			return err
 		}
-		if extra > 0 {
-			c.reserved += extra
-		}
-		nb := make([]byte, len(b), nc)
-		copy(nb, b)
-		b = nb
 	}
-	*c.body = append(b, chunk...)
+	*c.body = append(*c.body, chunk...)
 	return nil
 }
 

@@ -7,8 +7,10 @@
 package logsafe
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log"
 	"log/slog"
 	"math"
@@ -278,5 +280,42 @@ func (w *errorWriter) Write(p []byte) (int, error) {
 		r.AddAttrs(slog.Int64("dropped", dropped))
 	}
 	_ = w.h.Handle(context.Background(), r)
+	return len(p), nil
+}
+
+// TerminalWriter returns w escaping, in each Write, every control character but the newline and
+// the tab (Terminal's escaping): for text made of many untrusted pieces (a summary of names,
+// labels and a target's error messages), so that no piece forgotten by its printer reaches the
+// terminal raw. Each Write must hold whole characters (fmt's and tabwriter's do).
+func TerminalWriter(w io.Writer) io.Writer {
+	if t, ok := w.(terminalWriter); ok {
+		return t
+	}
+	return terminalWriter{w}
+}
+
+type terminalWriter struct{ w io.Writer }
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 || r == utf8.RuneError
+}
+
+func (t terminalWriter) Write(p []byte) (int, error) {
+	if !bytes.ContainsFunc(p, unsafeRune) {
+		return t.w.Write(p)
+	}
+	out := make([]byte, 0, len(p)+16)
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRune(p[i:])
+		if !unsafeRune(r) || r == utf8.RuneError && n == 3 { // U+FFFD itself is printable
+			out = append(out, p[i:i+n]...)
+		} else {
+			out = append(out, Terminal(string(p[i:i+n]))...)
+		}
+		i += n
+	}
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
 	return len(p), nil
 }

@@ -62,7 +62,7 @@ func (page) UPlotVersion() string { return UPlotVersion }
 
 // Render writes the report of one run.
 func Render(w io.Writer, r *report.Results) error {
-	return execute(w, "report.tmpl", newReportView(r))
+	return execute(w, "report.tmpl", newReportView(r.ForDrawing()))
 }
 
 // Run is one run of a comparison: its results and the label it goes by (usually its file name).
@@ -77,7 +77,11 @@ func RenderCompare(w io.Writer, runs []Run) error {
 	if len(runs) < 2 {
 		return fmt.Errorf("a comparison needs at least two runs, got %d", len(runs))
 	}
-	return execute(w, "compare.tmpl", newCompareView(runs))
+	drawn := make([]Run, len(runs))
+	for i, r := range runs {
+		drawn[i] = Run{Label: r.Label, Results: r.Results.ForDrawing()}
+	}
+	return execute(w, "compare.tmpl", newCompareView(drawn))
 }
 
 func execute(w io.Writer, name string, data any) error {

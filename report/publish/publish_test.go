@@ -2,6 +2,7 @@ package publish
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -213,7 +214,7 @@ func TestCompareAndRender(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join("..", "testdata", "v1-run.json"), filepath.Join("..", "testdata", "v1-sweep.json")
 	page := filepath.Join(dir, "c.html")
-	err := Compare{Files: []string{a, b}, Out: page}.Run()
+	err := Compare{Files: []string{a, b}, Out: page}.Run(context.Background())
 	var nc *report.NotComparable
 	var se *setting.Error
 	if !errors.As(err, &nc) || !errors.As(err, &se) || se.Field != "Force" {
@@ -222,17 +223,17 @@ func TestCompareAndRender(t *testing.T) {
 	if _, err := os.Stat(page); err == nil {
 		t.Error("a refused comparison wrote its page")
 	}
-	if err := (Compare{Files: []string{a, b}, Out: page, Force: true}).Run(); err != nil {
+	if err := (Compare{Files: []string{a, b}, Out: page, Force: true}).Run(context.Background()); err != nil {
 		t.Errorf("Force: %v", err)
 	}
 	if !strings.Contains(read(t, page), "<html") {
 		t.Error("no comparison page")
 	}
-	if err := (Render{File: a, Format: "pfd"}).Run(); !errors.As(err, &se) || se.Field != "Format" {
+	if err := (Render{File: a, Format: "pfd"}).Run(context.Background()); !errors.As(err, &se) || se.Field != "Format" {
 		t.Errorf("format pfd: %v", err)
 	}
 	var log bytes.Buffer
-	if err := (Render{File: a, Out: filepath.Join(dir, "x"), Format: "csv", Log: &log}).Run(); err != nil {
+	if err := (Render{File: a, Out: filepath.Join(dir, "x"), Format: "csv", Log: &log}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"x.series.csv", "x.transactions.csv"} {
@@ -285,7 +286,7 @@ func TestCompareTerminalCapacityRow(t *testing.T) {
 	}
 	a, b, rest := file("first", 2876, 47), file("second", 3131, 144), file("rest", 2056, 40)
 	var log bytes.Buffer
-	if err := (Compare{Files: []string{a, b, rest}, Out: filepath.Join(dir, "c.html"), Log: &log}).Run(); err != nil {
+	if err := (Compare{Files: []string{a, b, rest}, Out: filepath.Join(dir, "c.html"), Log: &log}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	out := log.String()

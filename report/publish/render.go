@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -42,7 +44,7 @@ type Render struct {
 
 // Run makes the report or export. Bad input (Format, File, PricingFile, an Out whose directory
 // does not exist) is a *setting.Error naming the field, returned before anything is written.
-func (r Render) Run() error {
+func (r Render) Run(ctx context.Context) error {
 	log := orDiscard(r.Log)
 	format := r.Format
 	if format == "" {
@@ -51,7 +53,8 @@ func (r Render) Run() error {
 	if !slices.Contains(Formats, format) {
 		return setting.Errorf("Format", "%q is not %s%s", format, strings.Join(Formats, ", "), suggest.DidYouMean(format, Formats))
 	}
-	res, err := readResults("File", r.File)
+	var res *report.Results
+	err := interruptible(ctx, func() (err error) { res, err = readResults("File", r.File); return err })
 	if err != nil {
 		return err
 	}
@@ -96,7 +99,7 @@ func (r Render) Run() error {
 		what = "report"
 	}
 	for _, f := range files {
-		if err := htmlreport.WriteFile(f.path, f.write); err != nil {
+		if err := writeFile(ctx, f.path, f.write); err != nil {
 			return fmt.Errorf("write %s: %w", f.path, err)
 		}
 		fmt.Fprintf(log, "%s written to %s\n", what, f.path)
@@ -123,7 +126,7 @@ type Compare struct {
 // Run writes the comparison. Bad input is a *setting.Error naming the field, returned before
 // the page is written: Files (fewer than two, or one unreadable), PricingFile, Out (its
 // directory does not exist), Force (runs that do not compare: wraps *report.NotComparable).
-func (c Compare) Run() error {
+func (c Compare) Run(ctx context.Context) error {
 	log := orDiscard(c.Log)
 	if len(c.Files) < 2 {
 		return setting.Errorf("Files", "want two or more results files to compare, got %d", len(c.Files))
@@ -137,8 +140,8 @@ func (c Compare) Run() error {
 	}
 	runs := make([]htmlreport.Run, len(c.Files))
 	for i, f := range c.Files {
-		res, err := readResults("Files", f)
-		if err != nil {
+		var res *report.Results
+		if err := interruptible(ctx, func() (err error) { res, err = readResults("Files", f); return err }); err != nil {
 			return err
 		}
 		Price(res, p, log)
@@ -151,7 +154,7 @@ func (c Compare) Run() error {
 		}
 	}
 	writeCapacities(log, runs)
-	return WriteCompare(c.Out, runs, log)
+	return writeCompare(ctx, c.Out, runs, log)
 }
 
 // writeCapacities prints, for runs that searched for their capacity, each one's capacity
@@ -173,7 +176,11 @@ func writeCapacities(log io.Writer, runs []htmlreport.Run) {
 
 // WriteCompare writes the comparison page of runs to path, atomically, and says so on log.
 func WriteCompare(path string, runs []htmlreport.Run, log io.Writer) error {
-	if err := htmlreport.WriteFile(path, func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); err != nil {
+	return writeCompare(context.Background(), path, runs, log)
+}
+
+func writeCompare(ctx context.Context, path string, runs []htmlreport.Run, log io.Writer) error {
+	if err := writeFile(ctx, path, func(w io.Writer) error { return htmlreport.RenderCompare(w, runs) }); err != nil {
 		return fmt.Errorf("write the comparison %s: %w", path, err)
 	}
 	fmt.Fprintf(orDiscard(log), "comparison written to %s\n", path)
@@ -231,4 +238,30 @@ func orDiscard(w io.Writer) io.Writer {
 		return io.Discard
 	}
 	return w
+}
+
+// interruptible runs fn and returns its error, or ctx's as soon as ctx ends (SIGTERM): reading
+// and drawing a file near the size cap takes seconds, and the command must stop at once. fn
+// goes on until the process exits; it only reads and renders into memory, so nothing is left
+// half-written.
+func interruptible(ctx context.Context, fn func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted, nothing written: %w", ctx.Err())
+	}
+}
+
+// writeFile renders a page or an export into memory, interruptibly, then writes it to path
+// atomically (htmlreport.WriteFile): an interrupted render leaves no file, not even a
+// temporary one.
+func writeFile(ctx context.Context, path string, render func(io.Writer) error) error {
+	var page bytes.Buffer
+	if err := interruptible(ctx, func() error { return render(&page) }); err != nil {
+		return err
+	}
+	return htmlreport.WriteFile(path, func(w io.Writer) error { _, err := w.Write(page.Bytes()); return err })
 }

@@ -2,4 +2,4 @@
 # kill: ./driver/vuser TestBodyBudgetBoundsTheDriver
 # file: internal/httpc/httpc.go
 # expect: peak RSS
-s#^\t\tif extra > 0 && !bud.reserve(extra) {#\t\tif false \&\& extra > 0 \&\& !bud.reserve(extra) {#
+s#^\t\tif !bud.reserveFreeing(charge(n)) {#\t\tif false \&\& !bud.reserveFreeing(charge(n)) {#

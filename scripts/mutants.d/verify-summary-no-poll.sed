@@ -2,4 +2,4 @@
 # kill: ./bench/verify TestVerifySummaryPolled
 # file: bench/verify/level_business.go
 # expect: business.market_summary skip
-s#if len(gain)+len(lose) > 0 || !time.Now().Before(deadline) {#if true {#
+s#if len(gain)+len(lose) > 0 || !time.Now().Before(deadline) {#if _ = deadline; true {#
