@@ -37,9 +37,15 @@ func trivial(t *testing.T) (*httptest.Server, *atomic.Int64) {
 		}
 		w.Write([]byte("hello " + r.URL.RawQuery))
 	}))
+	// A connection counts when it carries its first request: the server finder's probe
+	// (sut.FindServer opens one connection to learn which process accepts it, and closes it
+	// without a request) is not one of the load's.
+	var carried sync.Map
 	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
+		if s == http.StateActive {
+			if _, seen := carried.LoadOrStore(c, true); !seen {
+				conns.Add(1)
+			}
 		}
 	}
 	srv.Start()

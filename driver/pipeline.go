@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/driver/disclose"
@@ -191,7 +192,12 @@ func markInterrupted(res *report.Results, rules report.Rules) {
 	v := report.Evaluate(res, rules)
 	end := res.EndedAt.Sub(res.StartedAt).Seconds()
 	if res.Peak != nil {
-		res.Peak.StopWhy = "interrupted"
+		// an interrupted search's results are its last finished step's: the search's own time is
+		// how long the run went on
+		end = max(end, res.Peak.Seconds)
+		if !strings.HasPrefix(res.Peak.StopWhy, peak.Interrupted) {
+			res.Peak.StopWhy = peak.Interrupted
+		}
 	}
 	v.MarkInterrupted(fmt.Sprintf("the run was stopped after %.0f s, before its end: the results hold what was measured until then", end))
 	res.Validity = v

@@ -598,6 +598,10 @@ func ruleSaturated(res *Results, rules Rules) RuleResult {
 		r.Value = cpu / cores
 	}
 	switch {
+	case strings.HasPrefix(res.Peak.StopWhy, Interrupted):
+		// stopped before its knee or its confirming run: nothing to judge the server by
+		r.Outcome = RuleNotChecked
+		r.Detail = "the search was " + res.Peak.StopWhy
 	case ok && cores > 0 && r.Value >= r.Bound:
 		r.Outcome = RulePass
 		r.Detail = fmt.Sprintf("the server used %.2f of %g cores (%s ≥ %s) at the peak", cpu, cores, pct(r.Value), pct(r.Bound))

@@ -100,6 +100,10 @@ func (r *Results) writeVerdict(w io.Writer) {
 			cpu = "server CPU not measured (drive --sut-metrics)"
 		}
 		what := "capacity"
+		if v.Verdict == Interrupted && p.Interval == nil {
+			// no knee, no confirming run: the best step measured, said to be no capacity
+			what = "interrupted, not a capacity — best good step"
+		}
 		if c, ok := CapacityOf(r); ok && len(c.Searches) > 1 {
 			// a repeated run: the median over its searches first, then the last search's own
 			fmt.Fprintf(w, "capacity: %s tps, the median of %d searches (%.0f – %.0f)\n", c.Interval(), len(c.Searches), slices.Min(c.Searches), slices.Max(c.Searches))

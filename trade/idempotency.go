@@ -9,10 +9,11 @@ import (
 // IdempotencyHeader is the HTTP header a client names a state-changing request with (as in the
 // IETF draft "The Idempotency-Key HTTP Header Field"); the web tier's pages carry the same key
 // in the hidden form field IdempotencyField, and the SOAP and REST transports in this header,
-// gRPC in the metadata of the same name in lower case.
+// gRPC in the metadata of the same name in lower case. The field's name is short because every
+// buy form of a quotes page repeats it, and that page must fit one write (docs/benchmarks.md).
 const (
 	IdempotencyHeader = "Idempotency-Key"
-	IdempotencyField  = "idempotencyKey"
+	IdempotencyField  = "idem"
 )
 
 // MaxIdempotencyKeyLen bounds a key: long enough for any UUID or random token, short enough

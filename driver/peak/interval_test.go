@@ -136,3 +136,26 @@ func TestAgreeingRemeasureShownAsJudged(t *testing.T) {
 	}
 	t.Fatalf("1,200 users not measured again: %s", phases(ps))
 }
+
+// A search stopped before its knee (Ctrl-C) keeps its steps and names the best good step it
+// measured as what it found, said to be no capacity — not "0.0 tps at 0 users".
+// Mutant (scripts/mutants.d/peak-interrupted-no-best): the interrupted search's peak left empty.
+func TestInterruptedSearchNamesItsBestStep(t *testing.T) {
+	f := &recorded{tps: linear(1000)}
+	ctx, stop := context.WithCancel(context.Background())
+	run := func(c context.Context, s Step) (*report.Results, error) {
+		if s.Users >= 1600 {
+			stop()
+			return nil, c.Err()
+		}
+		return f.run(c, s)
+	}
+	ps, best, err := Search(ctx, Config{}, run)
+	if err == nil || best != nil {
+		t.Fatalf("interrupted: best %v, err %v", best, err)
+	}
+	if ps.PeakTPS != 800 || ps.PeakUsers != 800 || ps.PeakStep != 4 ||
+		ps.StopWhy != "interrupted before the knee was found: the best good step measured was step 4, 800.0 tps at 800 users (not a capacity: the search did not reach its knee)" {
+		t.Errorf("interrupted search: peak %.1f tps at %d users (step %d): %q", ps.PeakTPS, ps.PeakUsers, ps.PeakStep, ps.StopWhy)
+	}
+}

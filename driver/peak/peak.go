@@ -519,7 +519,7 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 	ps := s.ps
 	defer func() { ps.Seconds = math.Round(time.Since(began).Seconds()*10) / 10 }()
 	interrupted := func(err error) (*report.PeakSearch, *report.Results, error) {
-		ps.StopWhy = "interrupted"
+		s.interrupted()
 		return ps, nil, err
 	}
 
@@ -624,6 +624,28 @@ func Search(ctx context.Context, cfg Config, run RunFunc) (*report.PeakSearch, *
 	s.confirm(peak, best)
 	ps.Limit, ps.LimitWhy = s.limit(best)
 	return ps, best, nil
+}
+
+// Interrupted begins the stop reason of a search stopped before its end (Ctrl-C).
+const Interrupted = "interrupted"
+
+// interrupted records a search stopped before it found its knee: its peak is the best good step
+// it measured (the most throughput of a step judged good), said to be no capacity.
+func (s *searcher) interrupted() {
+	ps := s.ps
+	ps.StopWhy = Interrupted + " before the knee was found"
+	var best *report.PeakStep
+	for i, st := range ps.Steps {
+		if st.Good && !st.Superseded && st.Phase != PhaseConfirm && (best == nil || st.TPS > best.TPS) {
+			best = &ps.Steps[i]
+		}
+	}
+	if best == nil {
+		ps.StopWhy += ": no step measured good"
+		return
+	}
+	ps.PeakTPS, ps.PeakUsers, ps.PeakRate, ps.PeakStep, ps.PeakP90Ms, ps.PeakSUTCPU = best.TPS, best.Users, best.Rate, best.Step, best.P90Ms, best.SUTCPU
+	ps.StopWhy += fmt.Sprintf(": the best good step measured was step %d, %.1f tps at %s (not a capacity: the search did not reach its knee)", best.Step, best.TPS, s.unit(best.Rate+float64(best.Users)))
 }
 
 // within reports whether the verdict's measurement stayed within the error and latency bounds

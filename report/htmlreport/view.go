@@ -118,6 +118,8 @@ func newReportView(r *report.Results) reportView {
 			v.Headline.PeakLabel = "Capacity, median of " + strconv.Itoa(len(c.Searches)) + " searches (TPS)"
 			v.Headline.PeakUnit = "± " + strconv.FormatFloat(math.Ceil(c.NextHalf), 'f', 0, 64) + ": where a next search lands (95 %)"
 			v.Headline.Searches = "The median of " + strconv.Itoa(len(c.Searches)) + " searches is " + c.Interval() + " TPS: " + c.NextLine() + "; the figures below are the last search's"
+		} else if r.Validity != nil && r.Validity.Verdict == report.Interrupted && p.Interval == nil {
+			v.Headline.PeakLabel = "Best good step (interrupted: not a capacity)"
 		} else if p.Interval != nil {
 			v.Headline.PeakUnit = "± " + strconv.FormatFloat(math.Ceil(p.Interval.Half()), 'f', 0, 64) + ": where a second run lands (95 %) · at " + strconv.Itoa(p.PeakUsers) + " users"
 		}

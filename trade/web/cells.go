@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"io"
 	"time"
 
@@ -326,7 +328,9 @@ func (r priceRange) Render(_ context.Context, w io.Writer) error {
 }
 
 // hiddenFields is the hidden form fields a POST form needs: the DayTrader action, or the /trade/
-// session's CSRF token.
+// session's CSRF token, and an idempotency key for a form that changes state. The action and the
+// key are written unquoted where HTML allows it (attrValue): a DayTrader quotes page repeats
+// them per buy form, and it must fit net/http's one write (docs/benchmarks.md).
 type hiddenFields struct {
 	v      *view
 	action string
@@ -337,34 +341,61 @@ func hidden(v *view, action string) hiddenFields { return hiddenFields{v, action
 func (h hiddenFields) Render(_ context.Context, w io.Writer) error {
 	c := newCellWriter(w)
 	if h.v.DT {
-		c.s(`<input type="hidden" name="action" value="`)
-		c.escaped(h.action)
-		c.s(`">`)
+		c.s(`<input type=hidden name=action value=`)
+		c.attrValue(h.action)
+		c.s(`>`)
 	} else if h.v.csrf != "" {
-		c.s(`<input type="hidden" name="csrf" value="`)
+		c.s(`<input type="hidden" name="csrf" value="`) // as the token's readers match it
 		c.escaped(h.v.csrf)
 		c.s(`">`)
 	}
 	switch h.action {
 	case "buy", "sell", "update_profile", "register":
 		// A fresh key per form: the form sent twice (a double click, a proxy's retry) is
-		// placed once (trade.WithIdempotencyKey). URL-safe base64, a dot and digits: no escaping.
-		// Not on DayTrader's pages: its contract has no key (a client sends the header), and
-		// five keys took its quotes page past one 4 KiB write (TestPagesFitOneWrite).
-		if h.v.DT {
-			break
-		}
+		// placed once (trade.WithIdempotencyKey). URL-safe base64, a dot and digits: neither
+		// escaping nor quotes. DayTrader's pages carry it too: a name, a page prefix and
+		// the bare value keep five of them within its quotes page's one write.
 		if h.v.keyPrefix == "" {
-			h.v.keyPrefix = trade.NewIdempotencyKey()
+			h.v.keyPrefix = newKeyPrefix()
 		}
 		h.v.keys++
-		c.s(`<input type="hidden" name="` + trade.IdempotencyField + `" value="`)
+		c.s(`<input type=hidden name=` + trade.IdempotencyField + ` value=`)
 		c.s(h.v.keyPrefix)
 		c.s(".")
 		c.uint(h.v.keys, false)
-		c.s(`">`)
+		c.s(`>`)
 	}
 	return c.err
+}
+
+// newKeyPrefix is a page's idempotency key prefix: 96 random bits, base64url (16 characters).
+// Keys are stored unique across all accounts (the requestkeys primary key), so the odds that
+// matter are any two pages' prefixes matching: about n²/2^97 for n pages, 2^-37 for a billion
+// (2^30) pages — and a match places nothing wrongly unless both pages send the same form
+// number. The rest of a 128-bit key would cost the quotes page its one write.
+func newKeyPrefix() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// attrValue writes an attribute value after its '=': bare when it is non-empty and made only
+// of letters, digits and "-._:" (no character HTML would end an unquoted value on, and none to
+// escape), else quoted and escaped.
+func (c *cellWriter) attrValue(v string) {
+	bare := v != ""
+	for i := 0; i < len(v) && bare; i++ {
+		b := v[i]
+		bare = 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+			b == '-' || b == '.' || b == '_' || b == ':'
+	}
+	if bare {
+		c.s(v)
+		return
+	}
+	c.s(`"`)
+	c.escaped(v)
+	c.s(`"`)
 }
 
 // sellControl is a holding's sell control: DayTrader's link, written as its scripts match it
@@ -440,15 +471,15 @@ func (r quoteRow) Render(ctx context.Context, w io.Writer) error {
 	if c.err == nil {
 		c.err = signedCell{sign: q.Change, amount: q.Change, dollars: true, byColumn: true}.Render(ctx, w)
 	}
-	c.s(`<td><form method="post" action="`)
-	c.escaped(string(r.v.formAction("buy")))
-	c.s(`">`)
+	c.s(`<td><form method=post action=`)
+	c.attrValue(string(r.v.formAction("buy")))
+	c.s(`>`)
 	if c.err == nil {
 		c.err = hidden(r.v, "buy").Render(ctx, w)
 	}
-	c.s(`<input type="hidden" name="symbol" value="`)
-	c.escaped(q.Symbol)
-	c.s(`"> <input class="qty" type="number" name="quantity" value="100" min="1" max="1000000" aria-label="shares of `)
+	c.s(`<input type=hidden name=symbol value=`)
+	c.attrValue(q.Symbol)
+	c.s(`> <input class=qty type=number name=quantity value=100 min=1 max=1000000 aria-label="shares of `)
 	c.escaped(q.Symbol)
 	c.s(`"> <button>Buy</button></form></td></tr>`)
 	return c.err

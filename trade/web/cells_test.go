@@ -7,10 +7,12 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/a-h/templ"
+	nethtml "golang.org/x/net/html"
 
 	"github.com/tradebench/tradebench/trade"
 )
@@ -143,6 +145,48 @@ func TestRowsAllocateNothing(t *testing.T) {
 			if a5, a50 := allocs(few), allocs(many); a50 != a5 {
 				t.Errorf("%s page (dt %v): %v allocations with 5 rows, %v with 50: rows allocate", name, dt, a5, a50)
 			}
+		}
+	}
+}
+
+// TestAttrValueParsesBack: an attribute value written bare or quoted (attrValue) reads back as
+// itself through an HTML parser, whatever it holds; the safe ones go bare, as the quotes page
+// needs to fit one write. Mutant web-attr-always-bare (no quotes for any value) fails it.
+func TestAttrValueParsesBack(t *testing.T) {
+	for _, v := range []string{"s:1", "buy", "update_profile", "k-Z_9.12", "/trade/buy", "", "a b", `x"y`,
+		"x'y", "a>b", "a=b", "`x", "a&amp;b", "a\tb", "ünï", `"><script>x</script>`} {
+		var b bytes.Buffer
+		c := newCellWriter(&b)
+		c.s(`<input value=`)
+		c.attrValue(v)
+		c.s(`><p>after</p>`)
+		doc, err := nethtml.Parse(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		var paras int
+		var walk func(*nethtml.Node)
+		walk = func(n *nethtml.Node) {
+			if n.Type == nethtml.ElementNode && n.Data == "input" {
+				for _, a := range n.Attr {
+					got = append(got, a.Key+"="+a.Val)
+				}
+			}
+			if n.Type == nethtml.ElementNode && n.Data == "p" {
+				paras++
+			}
+			for k := n.FirstChild; k != nil; k = k.NextSibling {
+				walk(k)
+			}
+		}
+		walk(doc)
+		if len(got) != 1 || got[0] != "value="+v || paras != 1 {
+			t.Errorf("attrValue(%q) wrote %s: parsed as attributes %q and %d paragraphs, want value=%q and one", v, b.String(), got, paras, v)
+		}
+		bare := !strings.HasPrefix(b.String(), `<input value="`)
+		if want := v == "s:1" || v == "buy" || v == "update_profile" || v == "k-Z_9.12"; bare != want {
+			t.Errorf("attrValue(%q) wrote %s: bare %v, want %v", v, b.String(), bare, want)
 		}
 	}
 }

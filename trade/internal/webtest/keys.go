@@ -10,7 +10,9 @@ import (
 	"github.com/tradebench/tradebench/trade"
 )
 
-var keyRE = regexp.MustCompile(`name="` + trade.IdempotencyField + `" value="([^"]+)"`)
+// keyRE finds a form's key: written bare (base64url, a dot, digits), as the quotes page must
+// be small enough for one write.
+var keyRE = regexp.MustCompile(`name=` + trade.IdempotencyField + ` value=([A-Za-z0-9_.-]+)>`)
 
 // keys returns the idempotency keys of the forms on the last page, in page order.
 func (b *browser) keys() []string {

@@ -107,7 +107,7 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 		must(t, body, "<tr><td>"+strconv.FormatInt(o.OrderID, 10)+"</td>")
 	}
 	if dt {
-		must(t, body, `name="action" value="update_profile"`)
+		must(t, body, `name=action value=update_profile>`)
 	} else {
 		must(t, body, `action="/trade/account"`, `name="csrf"`)
 	}
@@ -158,7 +158,7 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 			t.Fatal(err)
 		}
 		for _, q := range qs {
-			must(t, body, "<td>"+q.Symbol+"</td>", htmlEsc(q.CompanyName), money(q.Price), `name="symbol" value="`+q.Symbol+`"`)
+			must(t, body, "<td>"+q.Symbol+"</td>", htmlEsc(q.CompanyName), money(q.Price), `name=symbol value=`+q.Symbol+`>`)
 		}
 	}
 	// no symbols: DayTrader's default list
