@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tradebench/tradebench/driver/load"
@@ -57,6 +58,11 @@ type Workload struct {
 	opt    *httpc.Options
 	// keyPrefix begins the Idempotency-Key of every state-changing request (idempotencyKey).
 	keyPrefix string
+	// incarnations numbers every user the workload makes, across all its runs: a capacity
+	// search runs one workload step after step, each step's users numbered from 0 again, so
+	// a key made of the user's id would repeat in the next step (and the server answer the
+	// repeat with the first request's outcome, placing nothing, or 409).
+	incarnations atomic.Uint64
 }
 
 // New checks the target and returns the workload.
@@ -90,7 +96,9 @@ func New(cfg Config) (*Workload, error) {
 func (w *Workload) Seed() uint64 { return w.cfg.Seed }
 
 // NewUser implements load.Workload. The user's client is made on its first request.
-func (w *Workload) NewUser(id int) load.User { return &user{w: w, id: id} }
+func (w *Workload) NewUser(id int) load.User {
+	return &user{w: w, id: id, keyID: w.incarnations.Add(1)}
+}
 
 // user is one virtual user: kept small, because there may be tens of thousands.
 type user struct {
@@ -107,13 +115,14 @@ type user struct {
 	probeName string
 	probeErr  error
 	keys      uint64 // the user's state-changing requests so far (idempotencyKey)
+	keyID     uint64 // this user's number among all the workload's users (incarnations)
 }
 
 // Probe runs the scenario as a new virtual user up to its first transaction (a request, or
 // requests timed as one) and returns that transaction's name and outcome: the preflight that
 // tells a dead or wrong target before any load. No think time is taken.
 func (w *Workload) Probe(ctx context.Context) (name string, err error) {
-	u := &user{w: w, id: 0, probe: true}
+	u := &user{w: w, id: 0, probe: true, keyID: w.incarnations.Add(1)}
 	defer func() {
 		if u.c != nil {
 			u.c.CloseConn()
@@ -611,7 +620,8 @@ func newKeyPrefix() string {
 
 // idempotencyKey appends to header a fresh Idempotency-Key line for a request of an unsafe
 // method (not GET or HEAD; RFC 9110 §9.2.1), unless the scenario sets one itself: the
-// workload's prefix, the user and its count of such requests — unique, and no allocation.
+// workload's prefix, the user's incarnation and its count of such requests — unique over
+// every run of the workload, and no allocation.
 // A DayTrader sell is a GET link: it stays unkeyed, and a replay of it finds the holding sold.
 func (u *user) idempotencyKey(header []byte, r *scenario.Request) []byte {
 	if r.Method == "GET" || r.Method == "HEAD" {
@@ -626,7 +636,7 @@ func (u *user) idempotencyKey(header []byte, r *scenario.Request) []byte {
 	header = append(header, idempotencyHeader+": "...)
 	header = append(header, u.w.keyPrefix...)
 	header = append(header, '.')
-	header = strconv.AppendInt(header, int64(u.id), 10)
+	header = strconv.AppendUint(header, u.keyID, 10)
 	header = append(header, '.')
 	header = strconv.AppendUint(header, u.keys, 10)
 	return append(header, "\r\n"...)

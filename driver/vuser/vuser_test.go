@@ -374,6 +374,24 @@ flow:
 `
 	runConfig(t, Config{Target: a.srv.URL, Seed: 7}, yaml, 2, 3)
 	runConfig(t, Config{Target: a.srv.URL, Seed: 7}, yaml, 1, 1)
+	// one workload run twice, as a capacity search runs its steps: the second run's users
+	// are numbered from 0 again, and their keys must still be new
+	sc, err := scenario.Parse("test.yaml", []byte(yaml), scenario.Options{RunID: "R"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Config{Target: a.srv.URL, Seed: 7, Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Probe(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 2; step++ {
+		if _, err := load.Run(context.Background(), load.Config{Users: 2, Iterations: 1, Steady: time.Minute}, w); err != nil {
+			t.Fatal(err)
+		}
+	}
 	seen := map[string]bool{}
 	posts := 0
 	for _, k := range a.keys {
@@ -395,7 +413,7 @@ flow:
 			seen[key] = true
 		}
 	}
-	if posts != 7 {
-		t.Fatalf("%d POSTs recorded, want 7: %q", posts, a.keys)
+	if posts != 12 {
+		t.Fatalf("%d POSTs recorded, want 12: %q", posts, a.keys)
 	}
 }
