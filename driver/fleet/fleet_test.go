@@ -171,6 +171,9 @@ func spyResults(t *testing.T, nc *nats.Conn, run string) func() []*report.Result
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := nc.Flush(); err != nil { // subscribed on the server before the run starts
+		t.Fatal(err)
+	}
 	return func() []*report.Results {
 		mu.Lock()
 		defer mu.Unlock()

@@ -27,6 +27,11 @@ func TestReplyBoundToItsRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Unsubscribe()
+	// The subscription must reach the server before the request from the other connection,
+	// or the request finds no responder.
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var rep Reply
