@@ -216,7 +216,7 @@ func (c *Client) grow(n int) error {
 	nb := bud.take(n)
 	if nb == nil {
 		if !bud.reserveFreeing(charge(n)) {
-			return &Error{K: KindBodyBudget, Err: fmt.Errorf("a kept body growing to %d KiB would pass the driver's body memory budget of %d MiB (the bodies all users keep at once; --body-budget raises it)", n>>10, bud.Limit()>>20)}
+			return &Error{K: KindBodyBudget, Err: fmt.Errorf("a kept body growing to %d KiB would pass the driver's body memory budget of %d MiB (the bodies all users keep at once; the BodyBudget setting raises it)", n>>10, bud.Limit()>>20)}
 		}
 		b := make([]byte, 0, n)
 		nb = &b
