@@ -96,10 +96,10 @@ type headline struct {
 	P99       string
 	// P90Over says that the capacity's p90 lies above the search's own p90 bound ("" when not):
 	// the search's steps were judged by it, so the figure beside it must not pass unremarked.
-	P90Over string
-	Window  string
-	Users     string // users, or the arrival rate of an open-model run
-	Verdicts  []verdict
+	P90Over  string
+	Window   string
+	Users    string // users, or the arrival rate of an open-model run
+	Verdicts []verdict
 }
 
 // verdict is one pass/fail outcome shown in the headline (thresholds, audit).
