@@ -150,11 +150,12 @@ func (c *Controller) Distribute(ctx context.Context, p *driver.Plan) (*report.Re
 	if err != nil {
 		return nil, err
 	}
+	assigning := time.Now()
 	if err := r.assign(ctx); err != nil {
 		r.abortAll("the run could not be assigned")
 		return nil, err
 	}
-	at := time.Now().Add(startLead).UTC()
+	at := time.Now().Add(leadFor(time.Since(assigning))).UTC()
 	if err := r.start(ctx, at); err != nil {
 		r.abortAll("the run could not be started")
 		return nil, err
@@ -370,6 +371,13 @@ func firstUsage(err error) error {
 		return ue
 	}
 	return err
+}
+
+// leadFor is the start lead after an assignment that took assigned: startLead, or
+// leadPerAssign round trips of a broker (or agents) that slow, so the start reaches every agent
+// before its instant on a loaded machine too.
+func leadFor(assigned time.Duration) time.Duration {
+	return max(startLead, leadPerAssign*assigned)
 }
 
 func (r *run) start(ctx context.Context, at time.Time) error {

@@ -42,9 +42,14 @@ const (
 	HelloEvery = time.Second
 	// LostAfter is how long an agent of a run may be silent before the controller counts it lost.
 	LostAfter = 5 * time.Second
-	// startLead is how far ahead the controller sets the start instant, so every agent has the
-	// start message before the instant comes.
+	// startLead is how far ahead the controller sets the start instant at least, so every agent
+	// has the start message before the instant comes; a slower broker gets a longer lead
+	// (leadFor).
 	startLead = 2 * time.Second
+	// leadPerAssign is how many of the assignment's round trips the lead is at least: the start
+	// is one more round trip through the same broker and agents, so one that took seconds to
+	// assign would confirm a 2 s start too late.
+	leadPerAssign = 4
 	// requestTimeout bounds one request/reply exchange.
 	requestTimeout = 5 * time.Second
 	// resultGrace is how long after the run's end a controller waits for final results, and an

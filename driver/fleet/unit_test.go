@@ -101,6 +101,23 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestLeadGrowsWithASlowBroker: the start lead is at least startLead, and leadPerAssign
+// assignment round trips when the assignment was slow — on a loaded machine (CI at a load of
+// 45) the agents confirmed a fixed 2 s start after its instant and the run failed with "the
+// broker is too slow" (mutant fleet-lead-fixed: the lead fixed at startLead).
+func TestLeadGrowsWithASlowBroker(t *testing.T) {
+	for _, c := range []struct{ assigned, want time.Duration }{
+		{time.Millisecond, startLead},
+		{startLead / leadPerAssign, startLead},
+		{time.Second, leadPerAssign * time.Second},
+		{3 * time.Second, leadPerAssign * 3 * time.Second},
+	} {
+		if got := leadFor(c.assigned); got != c.want {
+			t.Errorf("assigned in %v: lead %v, want %v", c.assigned, got, c.want)
+		}
+	}
+}
+
 // inProcessAgent serves an agent in this process for the protocol's refusals. It listens before
 // it serves, so the test's first request cannot beat the agent's subscription.
 func inProcessAgent(t *testing.T, url, name string) *Agent {

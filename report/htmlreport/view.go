@@ -135,6 +135,7 @@ func newReportView(r *report.Results) reportView {
 		v.Headline.Verdicts = append(v.Headline.Verdicts, verdict{"audit", r.Audit.Passed})
 	}
 	v.Charts = timeCharts(r)
+	markFaults(v.Charts, r)
 	if !r.StartedAt.IsZero() {
 		for i := range v.Charts {
 			v.Charts[i].Start = r.StartedAt.UnixMilli()
@@ -233,6 +234,8 @@ type chartSpec struct {
 	Hidden []int `json:"hidden,omitempty"`
 	// Knee is a capacity search's knee, drawn as a coloured band across the plot (nil: none).
 	Knee *span `json:"knee,omitempty"`
+	// Faults are the run's fault windows, drawn as named red bands (faults.go).
+	Faults []faultBand `json:"faults,omitempty"`
 	// Group places the chart in a folded group of the page ("" = shown).
 	Group string `json:"-"`
 }
