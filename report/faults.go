@@ -33,6 +33,14 @@ type Fault struct {
 	// Errors are the failed transactions in the window's seconds of the measured window (with
 	// FaultSlack on either side).
 	Errors int64 `json:"errors"`
+	// What else the fault cost, from the per-second series (recovery.go): the seconds from the
+	// window's start until throughput was back within the steady state's noise (Recovered
+	// false: it never was in the measured window), the throughput that counted as back
+	// (FloorTPS; 0: recovery not measured), and the worst per-second p99 in the window.
+	RecoveryS  float64 `json:"recovery_s"`
+	Recovered  bool    `json:"recovered"`
+	FloorTPS   float64 `json:"floor_tps"`
+	WorstP99Ms float64 `json:"worst_p99_ms"`
 }
 
 // FaultSlack widens a fault window by this on each side when its errors are counted: the
@@ -101,7 +109,8 @@ func parseFaults(r io.Reader) ([]Fault, error) {
 }
 
 // AddFaults records the faults that overlap the run (StartedAt to EndedAt) with their windows in
-// the run's seconds and the errors in each, in the order given; it returns how many it kept.
+// the run's seconds and the errors in each, in the order given, then what each cost beyond its
+// errors (MeasureFaults: recovery, worst latency); it returns how many it kept.
 func (r *Results) AddFaults(faults []Fault) int {
 	kept := 0
 	for _, f := range faults {
@@ -120,6 +129,7 @@ func (r *Results) AddFaults(faults []Fault) int {
 		r.Faults = append(r.Faults, f)
 		kept++
 	}
+	r.MeasureFaults()
 	return kept
 }
 

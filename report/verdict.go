@@ -84,7 +84,7 @@ func (r *Results) writeVerdict(w io.Writer) {
 		}
 	}
 	for _, f := range r.Faults {
-		fmt.Fprintf(w, "  fault: %s at %.1f–%.1f s of the run: %d errors\n", f.Name, f.StartS, f.EndS, f.Errors)
+		fmt.Fprintf(w, "  fault: %s at %.1f–%.1f s of the run: %s\n", f.Name, f.StartS, f.EndS, f.CostText())
 	}
 	if p := r.Peak; p != nil {
 		at := fmt.Sprintf("%d users", p.PeakUsers)

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nats-io/nats.go"
+	"github.com/tradebench/tradebench/internal/natsx"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/peak"
@@ -379,7 +379,7 @@ func discloseServer(ctx context.Context, res *report.Results, srv *server.Server
 		}
 	}
 	if o := srv.Orders(); o != nil && o.NATSURL != "" {
-		if nc, err := nats.Connect(o.NATSURL, nats.Name("tradebench run: disclosure"), nats.Timeout(2*time.Second), nats.Token(o.NATSToken)); err == nil {
+		if nc, err := natsx.Connect(o.NATSURL, natsx.ConnectConfig{Name: "tradebench run: disclosure", Token: o.NATSToken, Timeout: 2 * time.Second}); err == nil {
 			d.Software.NATS = "NATS server " + nc.ConnectedServerVersion()
 			nc.Close()
 		}

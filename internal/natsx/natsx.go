@@ -115,6 +115,8 @@ type ConnectConfig struct {
 	// Retry keeps trying a server that is not up yet (an agent started before its broker, as a
 	// Kubernetes Deployment may be) instead of failing.
 	Retry bool
+	// Timeout bounds the dial (0 = nats.go's default, 2 s).
+	Timeout time.Duration
 }
 
 // Connect connects to url with the kit's reconnect policy: for ever, ReconnectWait apart.
@@ -125,6 +127,9 @@ func Connect(url string, c ConnectConfig) (*nats.Conn, error) {
 	}
 	if c.Retry {
 		opts = append(opts, nats.RetryOnFailedConnect(true))
+	}
+	if c.Timeout > 0 {
+		opts = append(opts, nats.Timeout(c.Timeout))
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {

@@ -135,6 +135,7 @@ func newReportView(r *report.Results) reportView {
 		v.Headline.Verdicts = append(v.Headline.Verdicts, verdict{"audit", r.Audit.Passed})
 	}
 	v.Charts = timeCharts(r)
+	markFaults(v.Charts, r)
 	if !r.StartedAt.IsZero() {
 		for i := range v.Charts {
 			v.Charts[i].Start = r.StartedAt.UnixMilli()
@@ -233,6 +234,8 @@ type chartSpec struct {
 	Hidden []int `json:"hidden,omitempty"`
 	// Knee is a capacity search's knee, drawn as a coloured band across the plot (nil: none).
 	Knee *span `json:"knee,omitempty"`
+	// Faults are the run's fault windows, drawn as named red bands (faults.go).
+	Faults []faultBand `json:"faults,omitempty"`
 	// Group places the chart in a folded group of the page ("" = shown).
 	Group string `json:"-"`
 }
@@ -407,6 +410,7 @@ func txLatencyChart(r *report.Results) *chartSpec {
 type sutRow struct {
 	report.SUTProcess
 	AvgCores string
+	Found    string // why it was counted as the system under test (report.SUT.Found)
 }
 
 // sutView is the resources table and the CPU and memory charts, one line per process, on the
@@ -417,8 +421,8 @@ func sutView(s *report.SUT) ([]sutRow, []chartSpec) {
 	}
 	var rows []sutRow
 	times := map[float64]bool{}
-	for _, p := range s.Processes {
-		row := sutRow{SUTProcess: p}
+	for i, p := range s.Processes {
+		row := sutRow{SUTProcess: p, Found: s.Found(i)}
 		if n := len(p.Series); n > 0 && p.Series[n-1].T > p.Series[0].T {
 			row.AvgCores = strconv.FormatFloat(p.CPUSeconds/(p.Series[n-1].T-p.Series[0].T), 'f', 2, 64)
 		}

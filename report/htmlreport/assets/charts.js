@@ -85,6 +85,32 @@
     };
   }
 
+  // the run's fault windows: red bands, each named at its top; the page's root counts the bands
+  // drawn (data-fault-bands), which the tests read
+  var faultBandsDrawn = 0;
+  function faultBands(bands) {
+    return function (u) {
+      if (!bands || !bands.length) return;
+      var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+      var left = u.bbox.left, right = u.bbox.left + u.bbox.width;
+      ctx.save();
+      ctx.font = Math.round(11 * uPlot.pxRatio) + "px system-ui, sans-serif";
+      ctx.textBaseline = "top";
+      bands.forEach(function (b) {
+        var x0 = Math.max(left, u.valToPos(b.from, "x", true));
+        var x1 = Math.min(right, u.valToPos(b.to, "x", true));
+        if (x1 <= x0) return;
+        ctx.fillStyle = "rgba(209, 73, 91, 0.16)";
+        ctx.fillRect(x0, top, x1 - x0, h);
+        ctx.fillStyle = "#9b2335";
+        ctx.fillText(b.name, x0 + 2 * uPlot.pxRatio, top + 3 * uPlot.pxRatio);
+        faultBandsDrawn++;
+      });
+      ctx.restore();
+      root.setAttribute("data-fault-bands", String(faultBandsDrawn));
+    };
+  }
+
   function pad2(n) { return (n < 10 ? "0" : "") + n; }
   // clock time of x seconds after the run's start (the viewer's local time)
   function clock(spec, x) {
@@ -178,7 +204,7 @@
         y: log ? { distr: 3, log: 10 } : { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } }
       },
       axes: [xAxis, { label: spec.yLabel + (log ? " (log)" : ""), labelSize: 22, size: 56, font: axisFont }],
-      hooks: { drawClear: [shade(spec.shade || []), kneeBand(spec.knee)] }
+      hooks: { drawClear: [shade(spec.shade || []), kneeBand(spec.knee), faultBands(spec.faults)] }
     };
   }
 
