@@ -27,8 +27,8 @@ func (l Limits) Thresholds() ([]Threshold, error) {
 	}
 	var ts []Threshold
 	if r := l.MaxErrorRate; r != nil {
-		if *r < 0 || *r > 1 || *r != *r {
-			return nil, setting.Errorf("MaxErrorRate", "must be a fraction between 0 and 1, got %v", *r)
+		if err := setting.Fraction("MaxErrorRate", *r); err != nil {
+			return nil, err
 		}
 		ts = append(ts, MaxErrorRate(*r))
 	}

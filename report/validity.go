@@ -132,12 +132,7 @@ func DefaultRules() Rules {
 
 // Validate reports an impossible bound, naming its field.
 func (r Rules) Validate() error {
-	frac := func(field string, v float64) error {
-		if math.IsNaN(v) || v < 0 || v > 1 {
-			return setting.Errorf(field, "must be a fraction between 0 and 1 (0%% and 100%%), got %g", v)
-		}
-		return nil
-	}
+	frac := setting.Fraction
 	return errors.Join(frac("MaxErrorRate", r.MaxErrorRate), frac("MaxDriverCPU", r.MaxDriverCPU), frac("MaxLate", r.MaxLate),
 		frac("MinSUTCPU", r.MinSUTCPU), frac("MaxOtherCPU", r.MaxOtherCPU), nonNeg("MaxTPSVariation", r.MaxTPSVariation), nonNeg("SUTCores", r.SUTCores),
 		nonNeg("MinSamplesP99", float64(r.MinSamplesP99)))

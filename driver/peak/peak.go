@@ -145,8 +145,8 @@ func (c Config) Validate() error {
 		return setting.Errorf("StepRampUp", "ramp-ups must not be negative")
 	case c.StepDuration < 0 || c.ConfirmDuration < 0:
 		return setting.Errorf("StepDuration", "durations must be positive")
-	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1 || math.IsNaN(c.MaxErrorRate):
-		return setting.Errorf("MaxErrorRate", "must be a fraction between 0 and 1, got %g", c.MaxErrorRate)
+	case !setting.IsFraction(c.MaxErrorRate):
+		return setting.Fraction("MaxErrorRate", c.MaxErrorRate)
 	case c.MaxP90 < 0:
 		return setting.Errorf("MaxP90", "must not be negative")
 	case c.Efficiency <= 0 || c.Efficiency > 1:

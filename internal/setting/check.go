@@ -27,3 +27,15 @@ func First(errs ...error) error {
 	}
 	return nil
 }
+
+// Fraction is an *Error for field when v is not a fraction between 0 and 1 inclusive (NaN
+// included), nil otherwise: the check of a rate or a share of the machine.
+func Fraction(field string, v float64) error {
+	if !IsFraction(v) {
+		return Errorf(field, "must be a fraction between 0 and 1 (0%% and 100%%), got %g", v)
+	}
+	return nil
+}
+
+// IsFraction says whether v is a fraction between 0 and 1 inclusive (NaN is not).
+func IsFraction(v float64) bool { return v >= 0 && v <= 1 }
