@@ -242,6 +242,11 @@ type MachineProcess struct {
 	// the server found by its port).
 	From int    `json:"from,omitempty"`
 	Role string `json:"role,omitempty"`
+	// AtOnce is, for a process found by the system under test's connections, how many of its
+	// group (one name, role, address and process reached from) served at once at the most, of
+	// the window's two readings: the count the summary names ("postgres ×16"), as the sut
+	// section's name does — a pool's size, not how many processes took turns in it.
+	AtOnce int `json:"at_once,omitempty"`
 }
 
 // String is the process as the verdict names it: "stress (pid 4242) 0.97 cores".
@@ -267,12 +272,99 @@ func (m *Machine) SUTFound() []string {
 	return out
 }
 
+// Found is why p, one of the own processes, was counted as the system under test, as the
+// summary says it (FoundLines), for the report's row of it: "listening on 127.0.0.1:5432 — a
+// backend of tradebench (pid 1234)'s own connections"; empty for a process the run started
+// or was told of.
+func (m *Machine) Found(p MachineProcess) string {
+	if p.Listen == "" {
+		return ""
+	}
+	return FoundWhere(p.Listen, p.Role) + " — " + FoundWhy(p.Role, fromLabel(p.From, ownNames(m.Own)), 1)
+}
+
+// Found is why the process at i was counted as the system under test, as the machine's
+// summary says it: "listening on 127.0.0.1:5432 — a backend of tradebench (pid 1234)'s own
+// connections"; empty for a process the run started or was told of.
+func (s *SUT) Found(i int) string {
+	p := s.Processes[i]
+	if p.Listen == "" {
+		return ""
+	}
+	names := map[int]string{}
+	for _, q := range s.Processes {
+		if q.PID > 0 {
+			names[q.PID] = q.Name
+		}
+	}
+	n := 1
+	if p.PID == 0 {
+		n = 2 // a group as one source ("postgres ×17")
+	}
+	return FoundWhere(p.Listen, p.Role) + " — " + FoundWhy(p.Role, fromLabel(p.From, names), n)
+}
+
+// ownNames are the own processes' names by pid, to name the process another was reached from.
+func ownNames(ps []MachineProcess) map[int]string {
+	names := map[int]string{}
+	for _, p := range ps {
+		if p.PID > 0 {
+			names[p.PID] = p.Name
+		}
+	}
+	return names
+}
+
+// fromLabel names the process another was reached from: "tradebench (pid 1234)", or "pid
+// 1234" where its name is not known; empty for none (the server found by its port).
+func fromLabel(from int, names map[int]string) string {
+	if from <= 0 {
+		return ""
+	}
+	if n := names[from]; n != "" {
+		return fmt.Sprintf("%s (pid %d)", n, from)
+	}
+	return fmt.Sprintf("pid %d", from)
+}
+
+// FoundWhere is where a found process was found: "listening on 127.0.0.1:5432", or for a
+// client of the system under test "connected to 127.0.0.1:4222".
+func FoundWhere(listen, role string) string {
+	if role == RoleClient {
+		return "connected to " + listen
+	}
+	return "listening on " + listen
+}
+
+// FoundWhy is the one wording of why n processes of one role, reached from the process
+// labelled from ("tradebench (pid 1234)"; empty or unused for the server found by its port),
+// are the system under test's: "found by its port", "a backend of tradebench (pid 1234)'s own
+// connections" ("backends of …" for several), "a client of …", "serving the connections of …".
+// The summary's lines and the report's tables all say it through here.
+func FoundWhy(role, from string, n int) string {
+	switch {
+	case role == RoleBackend && n == 1:
+		return "a backend of " + from + "'s own connections"
+	case role == RoleBackend:
+		return "backends of " + from + "'s own connections"
+	case role == RoleClient && n == 1:
+		return "a client of " + from
+	case role == RoleClient:
+		return "clients of " + from
+	case from != "":
+		return "serving the connections of " + from
+	}
+	return "found by its port"
+}
+
 // FoundLines are the processes found as the system under test (those of ps with Listen set),
 // one line for each group of one name, role, address and process reached from: "tradebench
 // (pid 1234), listening on 127.0.0.1:8080 — found by its port", "postgres ×17 at
 // 127.0.0.1:5432 — backends of tradebench (pid 1234)'s own connections", each ending "its CPU
 // counted as the measurement's own" (with cores: "its CPU (0.41 cores) counted…"). The names
-// of the pids reached from are looked up in ps.
+// of the pids reached from are looked up in ps. A group's count is how many served at once at
+// the most (MachineProcess.AtOnce) — a pool's size — with how many were counted beside it
+// where that differs ("postgres ×16 (20 counted)": some were replaced within the window).
 func FoundLines(ps []MachineProcess, cores bool) []string {
 	type key struct {
 		name, role, listen string
@@ -280,9 +372,8 @@ func FoundLines(ps []MachineProcess, cores bool) []string {
 	}
 	var order []key
 	groups := map[key][]MachineProcess{}
-	names := map[int]string{}
+	names := ownNames(ps)
 	for _, p := range ps {
-		names[p.PID] = p.Name
 		if p.Listen == "" {
 			continue
 		}
@@ -302,28 +393,22 @@ func FoundLines(ps []MachineProcess, cores bool) []string {
 	for _, k := range order {
 		g := groups[k]
 		var sum float64
+		atOnce := 0
 		for _, p := range g {
 			sum += p.Cores
+			atOnce = max(atOnce, p.AtOnce)
 		}
+		from := fromLabel(k.from, names)
 		if len(g) == 1 {
 			p := g[0]
-			out = append(out, FoundProcess(p.Name, p.PID, p.Listen, p.From, p.Role)+", its CPU"+cpu(sum)+" counted as the measurement's own")
+			out = append(out, fmt.Sprintf("%s (pid %d), %s — %s, its CPU%s counted as the measurement's own", p.Name, p.PID, FoundWhere(p.Listen, p.Role), FoundWhy(p.Role, from, 1), cpu(sum)))
 			continue
 		}
-		from := fmt.Sprintf("pid %d", k.from)
-		if n := names[k.from]; n != "" {
-			from = fmt.Sprintf("%s (pid %d)", n, k.from)
+		count := fmt.Sprintf("×%d", len(g))
+		if atOnce > 0 && atOnce != len(g) {
+			count = fmt.Sprintf("×%d (%d counted)", atOnce, len(g))
 		}
-		why := "found by its port"
-		switch {
-		case k.role == RoleBackend:
-			why = "backends of " + from + "'s own connections"
-		case k.role == RoleClient:
-			why = "clients of " + from
-		case k.from > 0:
-			why = "serving the connections of " + from
-		}
-		out = append(out, fmt.Sprintf("%s ×%d at %s — %s, their CPU%s counted as the measurement's own", k.name, len(g), k.listen, why, cpu(sum)))
+		out = append(out, fmt.Sprintf("%s %s at %s — %s, their CPU%s counted as the measurement's own", k.name, count, k.listen, FoundWhy(k.role, from, len(g)), cpu(sum)))
 	}
 	return out
 }
@@ -339,18 +424,15 @@ const (
 
 // FoundProcess names a process found as the system under test: "tradebench (pid 1234),
 // listening on 127.0.0.1:8080 — found by its port"; for one serving a connection the system
-// under test opened, "postgres (pid 77), listening on 127.0.0.1:5432 — serving a connection from
-// pid 1234"; for a client, "orders (pid 88), connected to 127.0.0.1:4222 — a client of pid 77".
+// under test opened, "postgres (pid 77), listening on 127.0.0.1:5432 — a backend of pid 1234's
+// own connections"; for a client, "orders (pid 88), connected to 127.0.0.1:4222 — a client of
+// pid 77" (FoundWhy's wording, the pid reached from unnamed).
 func FoundProcess(name string, pid int, listen string, from int, role string) string {
-	switch {
-	case role == RoleClient:
-		return fmt.Sprintf("%s (pid %d), connected to %s — a client of pid %d", name, pid, listen, from)
-	case role == RoleBackend:
-		return fmt.Sprintf("%s (pid %d), listening on %s — serving a connection from pid %d", name, pid, listen, from)
-	case from > 0:
-		return fmt.Sprintf("%s (pid %d), listening on %s — serving the driver's connections (pid %d)", name, pid, listen, from)
+	f := ""
+	if from > 0 {
+		f = fmt.Sprintf("pid %d", from)
 	}
-	return fmt.Sprintf("%s (pid %d), listening on %s — found by its port", name, pid, listen)
+	return fmt.Sprintf("%s (pid %d), %s — %s", name, pid, FoundWhere(listen, role), FoundWhy(role, f, 1))
 }
 
 // Line is the machine section in one line, as the summary prints it: "2 cores, busy 1.93

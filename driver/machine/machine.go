@@ -301,6 +301,22 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 			found[l.PID] = l
 		}
 	}
+	// how many of each group of followed processes served at once at the most, of the two
+	// readings: the count the summary names (a pool's size, not the processes that took turns)
+	type groupKey struct {
+		name, addr, role string
+		from             int
+	}
+	atOnce := map[groupKey]int{}
+	for _, reading := range [][]sut.Listener{a.followed, b.followed} {
+		n := map[groupKey]int{}
+		for _, l := range reading {
+			n[groupKey{l.Name, l.Addr, l.Role, l.From}]++
+		}
+		for k, c := range n {
+			atOnce[k] = max(atOnce[k], c)
+		}
+	}
 	scraped := map[int]bool{} // counted through their scrapes below
 	for i, pids := range w.scraped {
 		for _, pid := range pids {
@@ -330,7 +346,8 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		if own[pid] || slices.Contains(w.cfg.OwnNames, end.Name) {
 			ownCores += cores(used)
 			f := found[pid]
-			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: f.Addr, From: f.From, Role: f.Role})
+			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: f.Addr, From: f.From, Role: f.Role,
+				AtOnce: atOnce[groupKey{f.Name, f.Addr, f.Role, f.From}]})
 			continue
 		}
 		if used == 0 {

@@ -231,6 +231,47 @@ func TestFollowedAtEitherReading(t *testing.T) {
 	}
 }
 
+// A database backend whose connection closed within the window and the one that replaced it are
+// both counted (each served the system under test in it), but the summary names the pool's
+// size — one at once — with how many were counted beside it, as the sut section's source
+// (sut.Followed) names it. Made /proc readings.
+// Mutant (scripts/mutants.d/machine-found-count-turns): the count left out of the results —
+// the line said "postgres ×2", the turns.
+func TestFollowedCountedAtOnce(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "net"), 0o755))
+	procs := map[int]string{10: proc(10, "tradebench", 100), 11: proc(11, "server", 100), 12: proc(12, "postgres", 100), 13: proc(13, "postgres", 100), 14: proc(14, "postgres", 100)}
+	fakeProc(t, root, 1000, 0, 0, "0.1 0.1 0.1", procs)
+	listen := "0100007F:1538 00000000:0000 0A 500" // 127.0.0.1:5432, the postmaster's
+	netProc(t, root, []string{listen,
+		"0100007F:9C40 0100007F:1538 01 501", // the server's end of its first connection
+		"0100007F:1538 0100007F:9C40 01 502", // its backend's
+	}, map[int][]string{11: {"501"}, 12: {"502"}, 13: {"500"}, 14: nil})
+	w := &Watch{cfg: Config{Root: root, Self: 10, SUT: []sut.Source{&sut.Proc{ProcName: "server", Pid: 11}}}, roots: []int{11}}
+	a, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read the fake /proc")
+	}
+	fakeProc(t, root, 1400, 0, 0, "0.1 0.1 0.1", procs)
+	netProc(t, root, []string{listen,
+		"0100007F:9C41 0100007F:1538 01 503", // the replacing connection
+		"0100007F:1538 0100007F:9C41 01 504",
+	}, map[int][]string{11: {"503"}, 12: nil, 13: {"500"}, 14: {"504"}})
+	b, ok := w.read(context.Background())
+	if !ok {
+		t.Fatal("could not read the fake /proc")
+	}
+	b.at = a.at.Add(2 * time.Second)
+	m := w.measure(a, b)
+	if find(m.Own, 12) == nil || find(m.Own, 14) == nil {
+		t.Fatalf("both backends are not among the own processes: %+v", m.Own)
+	}
+	lines := m.SUTFound()
+	if want := "system under test: postgres ×1 (2 counted) at 127.0.0.1:5432 — backends of server (pid 11)'s own connections"; len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
+		t.Errorf("summary lines %q, want one starting %q", lines, want)
+	}
+}
+
 // A named --sut-metrics server on this machine whose scrape fails at the window's end is
 // still the measurement's own: its scrape counts nothing, so its CPU is read from /proc, under
 // its pid — not hidden, which moved it into the anonymous "ended within the window" bucket.

@@ -22,8 +22,9 @@ import (
 // the summary says so in one line; a separate client's backend, and the postmaster, stay other
 // processes. Which bucket, never how much CPU.
 // The same processes as the sut section's one source (sut.Followed) are named by how many served
-// the run, one whose connection closed included.
+// the run at once, one whose connection closed included, one that replaced it not added.
 // Mutants (scripts/mutants.d): sut-followed-named-last (named by the last reading only),
+// sut-followed-named-turns (named by every backend that took a turn: "postgres ×4"),
 // machine-self-unfollowed (the driver's own process not followed
 // — the backends were others), sut-backends-user-checked (the database's backends held to the
 // driver's user — as root they were others).
@@ -87,6 +88,24 @@ func TestEmbeddedDatabaseBackendsAreOwn(t *testing.T) {
 	}
 	if _, err := f.Read(ctx); err != nil || f.Name() != "postgres ×3" {
 		t.Errorf("after a backend ended, the followed source is named %q (%v), want postgres ×3", f.Name(), err)
+	}
+	// the pool replaces it: a fourth backend took a turn, still three at once, as the machine's
+	// line counts them (found at the source's next following, refollow reads on)
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if err := c.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		if _, err := f.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.Name() != "postgres ×3" {
+		t.Errorf("after the pool replaced a connection, the followed source is named %q, want postgres ×3 (the most at once, not every backend that took a turn)", f.Name())
 	}
 	lines := m.SUTFound()
 	want := fmt.Sprintf("system under test: postgres ×3 at 127.0.0.1:%s — backends of ", pgPort(dsn))

@@ -12,7 +12,9 @@ import (
 
 // Followed is, as one resource source, the processes on this machine that Follow finds from a
 // server running in the driver's process (the embedded main job's): its database's backends,
-// its broker's clients. Its Name says who they are ("postgres ×17"); its CPU is theirs since
+// its broker's clients. Its Name says who they are and how many served at once at the most
+// ("postgres ×16": the pool's size, as the machine's summary line counts them — not the 116
+// that took turns as a long search's pool replaced its connections); its CPU is theirs since
 // each was first seen (a backend the pool opens within the run counts from then; one that ends
 // keeps what it used); its memory their resident memory now. The system under test's CPU then
 // includes its database's, as it does for a server found by its port, and a capacity on
@@ -24,8 +26,8 @@ type Followed struct {
 	mu    sync.Mutex
 	first map[procKey]float64 // CPU seconds when each was first seen
 	last  map[procKey]float64
-	names map[procKey]string
-	found []Listener // the last following's
+	most  map[string]int // the most of each name found at one following
+	found []Listener     // the last following's
 	reads int
 }
 
@@ -38,8 +40,9 @@ type procKey struct {
 // FollowSelf is Followed from this process, the server running in it.
 func FollowSelf() *Followed { return &Followed{Self: os.Getpid()} }
 
-// Name is the processes found over the run, grouped by name: "postgres ×17", "nats, postgres
-// ×3" (a pool that shrinks at the end still says how many served it).
+// Name is the processes found over the run, grouped by name, each with the most found at once:
+// "postgres ×16", "nats, postgres ×3" (a pool that shrinks at the end still says how many
+// served it at once; one whose connections were replaced says its size, not the turns).
 func (f *Followed) Name() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -47,15 +50,11 @@ func (f *Followed) Name() string {
 }
 
 func (f *Followed) name() string {
-	if len(f.names) == 0 {
+	if len(f.most) == 0 {
 		return "(processes serving the server's connections: none found)"
 	}
-	n := map[string]int{}
-	for _, name := range f.names {
-		n[name]++
-	}
-	names := make([]string, 0, len(n))
-	for name, c := range n {
+	names := make([]string, 0, len(f.most))
+	for name, c := range f.most {
 		if c > 1 {
 			name = fmt.Sprintf("%s ×%d", name, c)
 		}
@@ -106,9 +105,10 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.first == nil {
-		f.first, f.last, f.names = map[procKey]float64{}, map[procKey]float64{}, map[procKey]string{}
+		f.first, f.last, f.most = map[procKey]float64{}, map[procKey]float64{}, map[string]int{}
 	}
 	var s Sample
+	atOnce := map[string]int{}
 	kept := found[:0]
 	for _, l := range found {
 		b, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/stat")
@@ -122,13 +122,17 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 		k := procKey{l.PID, st.Start}
 		cpu := float64(st.UTime+st.STime) / clockTicks
 		if _, ok := f.first[k]; !ok {
-			f.first[k], f.names[k] = cpu, l.Name
+			f.first[k] = cpu
 		}
 		f.last[k] = cpu
 		if status, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/status"); err == nil {
 			s.RSSBytes += statusKB(status, "VmRSS:")
 		}
+		atOnce[l.Name]++
 		kept = append(kept, l)
+	}
+	for name, c := range atOnce {
+		f.most[name] = max(f.most[name], c)
 	}
 	f.found = kept
 	for k, c := range f.last {

@@ -243,7 +243,7 @@ func TestFollow(t *testing.T) {
 	}
 	lines := FoundLines(Follow("", self, nil))
 	if len(lines) != 5 || !slices.ContainsFunc(lines, func(l string) bool {
-		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of pid %d", orders, bslAddr, bsl))
+		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of ", orders, bslAddr)) && strings.Contains(l, fmt.Sprintf("(pid %d), its CPU", bsl))
 	}) {
 		t.Errorf("lines: %q", lines)
 	}

@@ -496,6 +496,7 @@ func txLatencyChart(r *report.Results) *chartSpec {
 type sutRow struct {
 	report.SUTProcess
 	AvgCores string
+	Found    string // why it was counted as the system under test (report.SUT.Found)
 }
 
 // sutView is the resources table and the CPU and memory charts, one line per process, on the
@@ -506,8 +507,8 @@ func sutView(s *report.SUT) ([]sutRow, []chartSpec) {
 	}
 	var rows []sutRow
 	times := map[float64]bool{}
-	for _, p := range s.Processes {
-		row := sutRow{SUTProcess: p}
+	for i, p := range s.Processes {
+		row := sutRow{SUTProcess: p, Found: s.Found(i)}
 		if n := len(p.Series); n > 0 && p.Series[n-1].T > p.Series[0].T {
 			row.AvgCores = strconv.FormatFloat(p.CPUSeconds/(p.Series[n-1].T-p.Series[0].T), 'f', 2, 64)
 		}

@@ -1,5 +1,5 @@
-# sut: the database's processes in the sut section named by the last reading only: a pool that shrank by the end says "postgres ×4" for the 17 backends that served the run
+# sut: the database's processes in the sut section named by the last reading only: a pool that shrank by the end says "postgres ×4" for the 16 backends that served the run at once
 # kill: ./driver/machine TestEmbeddedDatabaseBackendsAreOwn
 # file: driver/sut/followed.go
 # expect: want postgres ×3
-s#	for _, name := range f.names {#	for _, l := range f.found {\n		name := l.Name#
+s#		f.most\[name\] = max(f.most\[name\], c)#		f.most[name] = c#
