@@ -34,6 +34,25 @@ type QuickRequest struct {
 	// pick, the user's number (scenario.Template). A hole that does not compile is an error of
 	// Request.Body.
 	BodyTemplate bool `json:"body_template,omitempty"`
+	// Data are the rows of a CSV feed the URL, the headers and a templated body read as
+	// {{row.COLUMN}} (scenario.ReadFeed; nil: none).
+	Data *scenario.Feed `json:"-"`
+}
+
+// ReadQuickData reads quick mode's data rows from the CSV file at path (scenario.ReadFeed's
+// bounds); perUser gives each virtual user its own row instead of rows round-robin.
+func ReadQuickData(path string, perUser bool) (*scenario.Feed, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	feed, err := scenario.ReadFeed(f, path)
+	if err != nil {
+		return nil, err
+	}
+	feed.PerUser = perUser
+	return feed, nil
 }
 
 // MaxQuickBody bounds a quick-mode body read from a file: it is held in memory and sent by
@@ -138,6 +157,7 @@ func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scena
 	if q == nil {
 		q = &QuickRequest{}
 	}
+	opt.Data = q.Data
 	target := u.Scheme + "://" + u.Host
 	// the path and query as written: u.RequestURI() would escape a template's braces in the
 	// path (s:{0..1000} -> s:%7B0..1000%7D) and every request would ask for the literal text
@@ -179,6 +199,9 @@ func quickScenario(rawURL string, q *QuickRequest, opt scenario.Options) (*scena
 	sc, err := scenario.Parse("url", data, opt)
 	if err != nil && q.BodyTemplate {
 		return nil, "", setting.Errorf("Request.Body", "%v", err)
+	}
+	if err != nil && q.Data != nil {
+		return nil, "", setting.Errorf("Request.Data", "%v", err)
 	}
 	if err != nil {
 		return nil, "", err

@@ -32,7 +32,7 @@ var driveExamples = helpText("drive-examples.txt")
 // driverFlags names the flags that set driver.Config's fields (its capacity search's too),
 // fleet.ControllerConfig's and the smart client job's, and the phases' (a drive's errors name
 // any of them).
-var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Request.Body": "body", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers", "Stream.Subscribers": "stream-subscribers", "Stream.URL": "stream-url",
+var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method": "method", "Request.Headers": "header", "Request.Body": "body", "Request.Data": "data", "Target": "target", "Params": "set", "Scenario": "scenario", "Stream": "stream-subscribers", "Stream.Subscribers": "stream-subscribers", "Stream.URL": "stream-url",
 	"Timeout": "timeout", "ConnectTimeout": "connect-timeout", "MaxInFlight": "max-in-flight", "Iterations": "iterations", "Peak": "peak",
 	"Peak.Start": "peak-start", "Peak.Max": "peak-max", "Peak.Factor": "peak-factor", "Peak.StepRampUp": "peak-ramp-up", "Peak.StepDuration": "peak-step-duration",
 	"Peak.MaxP90": "peak-p90", "Peak.Efficiency": "peak-efficiency", "Peak.MaxErrorRate": "peak-max-error-rate", "Peak.RunSpread": "peak-run-spread",

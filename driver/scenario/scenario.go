@@ -170,6 +170,8 @@ type Options struct {
 	Think *Think
 	// Slice restricts unique draws to this driver's part of each range (agents).
 	Slice Slice
+	// Data are the rows {{row.COLUMN}} reads (nil: none).
+	Data *Feed
 }
 
 // Parse compiles a scenario from YAML. name is used in error messages (a file name).
@@ -203,6 +205,7 @@ func parse(data []byte, opt Options) (*Scenario, error) {
 		slots:    map[string]int{},
 		counters: map[string]*atomic.Int64{},
 		slice:    opt.Slice,
+		data:     opt.Data,
 	}
 	sc := &Scenario{Name: raw.Name, Description: raw.Description, counters: c.counters}
 	if sc.Name == "" {
@@ -337,6 +340,7 @@ type compiler struct {
 	slice        Slice
 	pools        []*pool
 	draws        []*pool
+	data         *Feed
 }
 
 func (c *compiler) paramList() string {
@@ -372,6 +376,7 @@ func (s scope) counter(name string) *atomic.Int64 {
 	return ctr
 }
 func (s scope) unique(src string, lo, hi int64) (int, error) { return s.c.uniqueDraw(src, lo, hi) }
+func (s scope) feed() *Feed                                  { return s.c.data }
 func (s scope) names() string {
 	vars := make([]string, 0, len(s.c.slots))
 	for v := range s.c.slots {

@@ -20,6 +20,7 @@ import (
 //	{{unique A B}}    that moment, held until the user's iteration ends (see unique.go)
 //	{{counter NAME}}  a run-wide counter: 0, 1, 2, … shared by every virtual user
 //	{{pick A B …}}    one of the words A, B, … at random (k6's and Gatling's random pick)
+//	{{row.COLUMN}}    the column of the user's data row (Options.Data, see Feed)
 //
 // Random values come from the user's own stream (Env.Draws), so a seed reproduces them.
 type Template struct {
@@ -39,6 +40,7 @@ const (
 	segIter
 	segUnique
 	segPick
+	segRow
 )
 
 type seg struct {
@@ -49,6 +51,7 @@ type seg struct {
 	lo, hi int64  // segRand
 	ctr    *atomic.Int64
 	picks  []string // segPick: the words
+	feed   *Feed    // segRow: the rows (slot: the column)
 }
 
 // Env is what a template reads while rendering: the user's variables, identity and random state.
@@ -139,6 +142,12 @@ func (s *seg) appendDynamic(dst []byte, env Env, escape bool) []byte {
 			return AppendQueryEscape(dst, v)
 		}
 		return append(dst, v...)
+	case segRow:
+		v := s.feed.row(env)[s.slot]
+		if escape {
+			return AppendQueryEscape(dst, v)
+		}
+		return append(dst, v...)
 	case segUser:
 		return strconv.AppendInt(dst, int64(env.UserID()), 10)
 	case segIter:
@@ -171,6 +180,7 @@ type resolver interface {
 	counter(name string) *atomic.Int64
 	// unique registers a unique draw of [lo, hi), written as src.
 	unique(src string, lo, hi int64) (slot int, err error)
+	feed() *Feed   // the data rows {{row.COLUMN}} reads (nil: none)
 	names() string // what is defined, for error messages
 }
 
@@ -300,6 +310,14 @@ func compileTag(f []string, r resolver) (*seg, string, error) {
 		return &seg{kind: segUser}, "", nil
 	case "iter":
 		return &seg{kind: segIter}, "", nil
+	}
+	if col, ok := strings.CutPrefix(name, "row."); ok {
+		f := r.feed()
+		i, err := f.column(col)
+		if err != nil {
+			return nil, "", err
+		}
+		return &seg{kind: segRow, feed: f, slot: i}, "", nil
 	}
 	if v, ok := r.param(name); ok {
 		return nil, v, nil

@@ -168,6 +168,10 @@ type Draws struct {
 	pools []*pool    // by draw slot
 	held  []int64    // by draw slot: the index held in its pool, or -1
 	err   error
+	// the data row a round-robin Feed gave the user's iteration rowIter
+	row      int
+	rowIter  int64
+	rowTaken bool
 }
 
 // NewDraws returns user's random state for a run seeded with seed.
