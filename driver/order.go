@@ -7,11 +7,18 @@ import (
 )
 
 // orderTransactions puts the results' transactions in the scenario's order (names), those the
-// scenario does not name after them by name: the summary reads the same every run.
+// scenario does not name after them by name: the summary reads the same every run. A
+// transaction of the scenario that did not complete once in the measured window is listed
+// with a count of 0: a row dropped reads as a transaction the scenario does not have.
 func orderTransactions(res *report.Results, names []string) {
 	rank := make(map[string]int, len(names))
 	for i, n := range names {
 		rank[n] = i
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(res.Transactions, func(t report.Transaction) bool { return t.Name == n }) {
+			res.Transactions = append(res.Transactions, report.Transaction{Name: n})
+		}
 	}
 	slices.SortStableFunc(res.Transactions, func(a, b report.Transaction) int {
 		ra, oka := rank[a.Name]

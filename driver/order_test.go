@@ -19,7 +19,8 @@ import (
 // whatever order concurrent users completed them first in; names the scenario does not declare
 // come last, by name. (Mutants: drop the orderTransactions call in Drive — the results keep the
 // recorder's first-seen order, c before a; walk a request's else steps after the others —
-// "buy" moves behind "logout" in buysell-like flows.)
+// "buy" moves behind "logout" in buysell-like flows.) A transaction the scenario declares that
+// never completed is listed at 0, not dropped (mutant zero-transactions-dropped).
 func TestSummaryInScenarioOrder(t *testing.T) {
 	data, _ := scenarios.Get("buysell")
 	sc, err := scenario.Parse("buysell", data, scenario.Options{})
@@ -36,8 +37,11 @@ func TestSummaryInScenarioOrder(t *testing.T) {
 	for _, tx := range res.Transactions {
 		got = append(got, tx.Name)
 	}
-	if want := []string{"login", "buy", "sell", "logout", "a-extra", "zz-extra"}; !slices.Equal(got, want) {
-		t.Errorf("ordered %v, want %v", got, want)
+	if want := []string{"login", "buy", "portfolio", "sell", "logout", "a-extra", "zz-extra"}; !slices.Equal(got, want) {
+		t.Errorf("ordered %v, want %v (portfolio, which never completed, listed at 0)", got, want)
+	}
+	if p := res.Transactions[2]; p.Count != 0 || p.Pass != 0 {
+		t.Errorf("portfolio listed as %+v, want a count of 0", p)
 	}
 }
 

@@ -277,8 +277,10 @@ type AuditSummary struct {
 	// Open lists open orders when they were allowed (not violations).
 	Open []string `json:"open,omitempty"`
 	// What was examined, and how long the audit took.
-	Accounts int64   `json:"accounts"`
-	Orders   int64   `json:"orders"`
+	Accounts int64 `json:"accounts"`
+	Orders   int64 `json:"orders"`
+	// Placed counts the orders placed since the load (or the last reset).
+	Placed   int64   `json:"placed"`
 	Holdings int64   `json:"holdings"`
 	Quotes   int64   `json:"quotes"`
 	Seconds  float64 `json:"seconds"`

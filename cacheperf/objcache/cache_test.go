@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/cacheperf/blobstore"
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 )
 
 // manualClock is a clock the test moves by hand, for expiry without sleeping.
@@ -173,12 +174,21 @@ func TestObjectOverLimitIsNeverCached(t *testing.T) {
 }
 
 // TestBudgetHoldsUnderMixedSizes inserts far more than the budget in objects from 1KB to 3MB
-// (some too big to cache) and checks the cache's accounting and the heap stay bounded.
+// (some too big to cache) and checks the cache's accounting and the heap stay bounded. Under
+// the race detector every size, the budget and the window are halved (objects from 512 B to
+// 1.5 MB through an 8 MB cache, the window at its least, 1 MB): the same mix of small, cached,
+// evicted and streamed objects for its eight readers to share, with half of the 300 MB the
+// test writes and reads through the detector's instrumented copies (21.5 s of the race pass,
+// its slowest test).
 func TestBudgetHoldsUnderMixedSizes(t *testing.T) {
 	ctx := context.Background()
 	st := loadedStore(t, 1, 1024)
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 400
+	scale := int64(1)
+	if racetest.Enabled {
+		scale = 2
+	}
 	var total int64
 	for id := int64(1); id <= n; id++ {
 		var size int64
@@ -190,6 +200,7 @@ func TestBudgetHoldsUnderMixedSizes(t *testing.T) {
 		default:
 			size = 1<<20 + rng.Int64N(2<<20) // large, some over the window
 		}
+		size /= scale
 		b := make([]byte, size)
 		blobstore.FillBlob(b, 3, id)
 		if err := st.Put(ctx, &blobstore.Item{Meta: blobstore.Meta{ID: id, Name: blobstore.ItemName(id), ContentType: blobstore.ContentType}, Data: b}); err != nil {
@@ -197,12 +208,12 @@ func TestBudgetHoldsUnderMixedSizes(t *testing.T) {
 		}
 		total += size
 	}
-	budget := int64(16 << 20)
+	budget := int64(16<<20) / scale
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 
-	c := newCache(t, Config{Budget: budget, Window: 2 << 20}, st) // objects over 2MB are streamed
+	c := newCache(t, Config{Budget: budget, Window: 2 << 20 / scale}, st) // objects over the window (2MB) are streamed
 	lim := c.Limits()
 	if total < 10*budget {
 		t.Fatalf("test data %d bytes is not far more than the budget %d", total, budget)

@@ -136,9 +136,26 @@ func (a *Agent) Serve(ctx context.Context) error {
 		case <-ctx.Done():
 			// a share being run stops and reports what it measured before the agent exits
 			a.abort("the agent is stopping")
-			a.running.Wait()
+			a.stopping(t.C)
 			return nil
 		case <-t.C:
+		}
+	}
+}
+
+// stopping waits for the share being run to end and its results to be delivered, announcing
+// the agent at every tick meanwhile: on a loaded machine the winding down and the delivery took
+// longer than LostAfter (6.4 s under CI's race pass at a load of 43), and a silent agent is
+// counted lost, its results dropped from the merge.
+func (a *Agent) stopping(tick <-chan time.Time) {
+	done := make(chan struct{})
+	go func() { a.running.Wait(); close(done) }()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick:
+			a.announce()
 		}
 	}
 }

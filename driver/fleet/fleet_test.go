@@ -53,10 +53,10 @@ func TestMain(m *testing.M) {
 
 // startAgents starts n agent processes named a1…an on url, in a directory without any scenario
 // file (they must run what the controller sends).
-func startAgents(t *testing.T, url string, n int) []*exec.Cmd {
+func startAgents(t *testing.T, url string, n int) []*agentProc {
 	t.Helper()
 	dir := t.TempDir()
-	var cmds []*exec.Cmd
+	var procs []*agentProc
 	for i := 1; i <= n; i++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Dir = dir
@@ -67,10 +67,25 @@ func startAgents(t *testing.T, url string, n int) []*exec.Cmd {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		cmds = append(cmds, cmd)
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		p := &agentProc{Cmd: cmd}
+		procs = append(procs, p)
+		t.Cleanup(func() { cmd.Process.Kill(); p.wait() })
 	}
-	return cmds
+	return procs
+}
+
+// agentProc is an agent's process, waited for once: a test that waits for an agent it stopped
+// does so in its own goroutine, and when the test fails first its clean-up waits for the same
+// process (two exec.Cmd.Wait calls at once are a data race; the race pass reported one).
+type agentProc struct {
+	*exec.Cmd
+	once sync.Once
+	err  error
+}
+
+func (p *agentProc) wait() error {
+	p.once.Do(func() { p.err = p.Cmd.Wait() })
+	return p.err
 }
 
 // target is the system under test: real HTTP on loopback that records, per agent (the scenario's
@@ -430,7 +445,7 @@ func TestFleetAgentStopped(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 		agents[0].Process.Signal(syscall.SIGTERM)
-		exited <- agents[0].Wait()
+		exited <- agents[0].wait()
 	}()
 	res, err := driver.Drive(context.Background(), driver.Config{NoPreflight: true, Rules: unsteadyOK(), URL: tg.URL + "/q", Phases: driver.Phases{Users: 2, Duration: 5 * time.Second}, Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	if err != nil {

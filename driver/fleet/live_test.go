@@ -75,7 +75,10 @@ func TestFleetLiveMetrics(t *testing.T) {
 	}
 	defer func() { cancel(); wg.Wait() }()
 
-	// the controller's endpoint closes with the run: keep the last scrape of it
+	// the controller's endpoint closes with the run, LiveLinger after it: keep the last scrape
+	// of it, and stop at the first that shows the run done (its final counts). The linger is a
+	// safety window for a starved scraper: at 1 s the race pass at a load of 43 kept a scrape
+	// from before the last seconds were merged.
 	var mu sync.Mutex
 	var last map[string]*dto.MetricFamily
 	stop := make(chan struct{})
@@ -92,11 +95,14 @@ func TestFleetLiveMetrics(t *testing.T) {
 					mu.Lock()
 					last = f
 					mu.Unlock()
+					if done, _ := sumWhere(f["tradebench_driver_phase"], "phase", "done", ""); done == 1 {
+						return
+					}
 				}
 			}
 		})
 	}
-	res, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: writeScenario(t, twoTxScenario), Phases: driver.Phases{Users: 4, Duration: 3 * time.Second}, MetricsListen: "127.0.0.1:0", LiveLinger: time.Second, OnLive: onLive,
+	res, err := driver.Drive(context.Background(), driver.Config{Target: tg.URL, Scenario: writeScenario(t, twoTxScenario), Phases: driver.Phases{Users: 4, Duration: 3 * time.Second}, MetricsListen: "127.0.0.1:0", LiveLinger: 5 * time.Second, OnLive: onLive,
 		Distributor: NewController(connect(t, b.URL()), ControllerConfig{Agents: 2, Wait: 30 * time.Second, Secret: testSecret})}, driver.HTTP)
 	close(stop)
 	scraping.Wait()

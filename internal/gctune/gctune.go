@@ -5,7 +5,7 @@
 // SQLite page caches, which are not Go memory. At Go's default GOGC=100 the collector runs
 // every few hundred requests and, with its write barriers, assists and the preemption of
 // busy goroutines for its stack scans, cost 10–15 % of a page's CPU; at 400 it runs a quarter
-// as often, for about 10 MB more peak memory in the server (docs/benchmarks.md, fifth pass).
+// as often, for about 10 MB more peak memory in the server (docs/benchmarks.md, "What the server's settings buy").
 // The driver keeps more (a few hundred MB at 3,000 users), so a heap that GOGC alone would
 // let grow to five times the live data is also held under a quarter of the machine's memory
 // (a soft limit: the collector runs more often near it, it never fails an allocation).

@@ -143,8 +143,8 @@ func TestReportLatencyChartsInChromium(t *testing.T) {
 	if err := WriteFile(path, func(w io.Writer) error { return Render(w, r) }); err != nil {
 		t.Fatal(err)
 	}
-	// the ten of TestReportDrawsEveryChartInChromium and the distribution
-	dom := drawnCharts(t, path, 11)
+	// the eleven of TestReportDrawsEveryChartInChromium and the distribution
+	dom := drawnCharts(t, path, 12)
 	if n := strings.Count(dom, "data-log-toggle="); n != 2 {
 		t.Errorf("%d log-scale toggles, want 2 (response time, distribution)", n)
 	}

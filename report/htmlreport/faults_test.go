@@ -41,7 +41,7 @@ func TestFaultsShadedAndTabled(t *testing.T) {
 	if err := WriteFile(path, func(w io.Writer) error { return Render(w, r) }); err != nil {
 		t.Fatal(err)
 	}
-	dom := drawnCharts(t, path, 10)
+	dom := drawnCharts(t, path, 11) // TestReportDrawsEveryChartInChromium's eleven
 	if m := regexp.MustCompile(`data-fault-bands="(\d+)"`).FindStringSubmatch(dom); m == nil || m[1] != "6" {
 		t.Errorf("fault bands drawn: %v, want 6 (two faults on three charts)", m)
 	}

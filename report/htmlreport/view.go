@@ -94,9 +94,12 @@ type headline struct {
 	ErrorRate string
 	P50, P90  string
 	P99       string
-	Window    string
-	Users     string // users, or the arrival rate of an open-model run
-	Verdicts  []verdict
+	// P90Over says that the capacity's p90 lies above the search's own p90 bound ("" when not):
+	// the search's steps were judged by it, so the figure beside it must not pass unremarked.
+	P90Over  string
+	Window   string
+	Users    string // users, or the arrival rate of an open-model run
+	Verdicts []verdict
 }
 
 // verdict is one pass/fail outcome shown in the headline (thresholds, audit).
@@ -114,15 +117,19 @@ func newReportView(r *report.Results) reportView {
 		v.Headline.PeakTPS, v.Headline.PeakUsers = formatTPS(p.PeakTPS), p.PeakUsers
 		v.Headline.PeakLabel, v.Headline.PeakUnit = "Peak sustained TPS", "at "+strconv.Itoa(p.PeakUsers)+" users"
 		if c, ok := report.CapacityOf(r); ok && len(c.Searches) > 1 {
-			v.Headline.PeakTPS = formatTPS(c.TPS)
+			// the card states the capacity as the terminal's headline does: the median ± where a
+			// next search lands
+			v.Headline.PeakTPS = c.Interval()
 			v.Headline.PeakLabel = "Capacity, median of " + strconv.Itoa(len(c.Searches)) + " searches (TPS)"
-			v.Headline.PeakUnit = "± " + strconv.FormatFloat(math.Ceil(c.NextHalf), 'f', 0, 64) + ": where a next search lands (95 %)"
+			v.Headline.PeakUnit = "±: where a next search lands (95 %)"
 			v.Headline.Searches = "The median of " + strconv.Itoa(len(c.Searches)) + " searches is " + c.Interval() + " TPS: " + c.NextLine() + "; the figures below are the last search's"
 		} else if r.Validity != nil && r.Validity.Verdict == report.Interrupted && p.Interval == nil {
 			v.Headline.PeakLabel = "Best good step (interrupted: not a capacity)"
 		} else if p.Interval != nil {
-			v.Headline.PeakUnit = "± " + strconv.FormatFloat(math.Ceil(p.Interval.Half()), 'f', 0, 64) + ": where a second run lands (95 %) · at " + strconv.Itoa(p.PeakUsers) + " users"
+			v.Headline.PeakTPS = p.Capacity() // "157 ± 37", as the terminal's headline
+			v.Headline.PeakUnit = "±: where a second run lands (95 %) · at " + strconv.Itoa(p.PeakUsers) + " users"
 		}
+		v.Headline.P90Over = peakP90Over(r)
 	}
 	if len(r.Thresholds) > 0 {
 		ok := true
@@ -146,6 +153,9 @@ func newReportView(r *report.Results) reportView {
 		v.RepeatRows = repeatRows(r)
 		v.Repeats = "A repeated measurement of " + strconv.Itoa(n) + " runs: the pages show the last run in full; the summary and 'report compare' use every run (medians, intervals, tests)."
 	}
+	if c := txP90Chart(r); c != nil {
+		v.Charts = append(v.Charts, *c)
+	}
 	if c := txLatencyChart(r); c != nil {
 		c.Start = v.Charts[0].Start
 		v.Charts = append(v.Charts, *c)
@@ -167,6 +177,23 @@ func newReportView(r *report.Results) reportView {
 	v.Extra = flatten("", r.Detail)
 	v.Audit = newAuditView(r.Audit)
 	return v
+}
+
+// peakP90Over says, when a capacity search's confirming run measured a p90 above the search's
+// own p90 bound, by how much ("" otherwise, or when the search had no bound).
+func peakP90Over(r *report.Results) string {
+	if r.Peak == nil || r.Settings.Peak == nil || r.Settings.Peak.MaxP90 == "" {
+		return ""
+	}
+	bound, err := time.ParseDuration(r.Settings.Peak.MaxP90)
+	if err != nil || bound <= 0 {
+		return ""
+	}
+	b := float64(bound) / float64(time.Millisecond)
+	if r.Peak.PeakP90Ms <= b {
+		return ""
+	}
+	return "above the search's own p90 bound of " + report.FormatMs(b) + " ms"
 }
 
 func newPage(title string) page {
@@ -345,13 +372,17 @@ func timeCharts(r *report.Results) []chartSpec {
 	} else if r.Hits > 0 {
 		tpsChart.Note += " Hits/s equal transactions/s in every second (one request per transaction), so they are not drawn twice."
 	}
+	latency := chartSpec{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "time", YLabel: "ms", Shade: shade, Log: true,
+		Series: []seriesSpec{{Label: "p50", Values: pctl(50, func(p report.SeriesPoint) float64 { return p.P50Ms })},
+			{Label: "p90", Values: pctl(90, func(p report.SeriesPoint) float64 { return p.P90Ms })},
+			{Label: "p99", Values: pctl(99, func(p report.SeriesPoint) float64 { return p.P99Ms })}},
+		Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + samplesNote(r) + " " + unmeasured}
+	if gone := dropUndrawn(&latency); len(gone) > 0 {
+		latency.Note += " No second had enough for its " + strings.Join(gone, " or ") + ": not drawn (the tables give the measured window's)."
+	}
 	return []chartSpec{
 		tpsChart,
-		{ID: "latency", Title: "Response time", Kind: "time", X: x, XLabel: "time", YLabel: "ms", Shade: shade, Log: true,
-			Series: []seriesSpec{{Label: "p50", Values: pctl(50, func(p report.SeriesPoint) float64 { return p.P50Ms })},
-				{Label: "p90", Values: pctl(90, func(p report.SeriesPoint) float64 { return p.P90Ms })},
-				{Label: "p99", Values: pctl(99, func(p report.SeriesPoint) float64 { return p.P99Ms })}},
-			Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + samplesNote(r) + " " + unmeasured},
+		latency,
 		{ID: "users", Title: "Load", Kind: "time", X: x, XLabel: "time", YLabel: users, Shade: shade,
 			Series: []seriesSpec{{Label: users, Values: col(func(p report.SeriesPoint) float64 { return float64(p.Users) })}},
 			Note:   "The offered load over the run."},
@@ -359,6 +390,56 @@ func timeCharts(r *report.Results) []chartSpec {
 			Series: []seriesSpec{{Label: "failed transactions/s", Values: col(func(p report.SeriesPoint) float64 { return float64(p.Errors) })}},
 			Note:   "Transactions that failed a check or the transport in each second."},
 	}
+}
+
+// dropUndrawn removes from c the series without a single point (a legend entry for a line
+// never drawn says there is one), keeping Hidden's indices on the series they named, and
+// returns the labels removed.
+func dropUndrawn(c *chartSpec) []string {
+	var gone []string
+	kept := c.Series[:0]
+	var hidden []int
+	for i, s := range c.Series {
+		if !slices.ContainsFunc(s.Values, func(v *float64) bool { return v != nil }) {
+			gone = append(gone, s.Label)
+			continue
+		}
+		if slices.Contains(c.Hidden, i) {
+			hidden = append(hidden, len(kept))
+		}
+		kept = append(kept, s)
+	}
+	c.Series, c.Hidden = kept, hidden
+	return gone
+}
+
+// txP90Chart is each transaction's p90 over the measured window, from its exact histogram: a
+// bar each (nil without one). Per second, a transaction of a many-transaction scenario rarely
+// has the passed transactions a p90 needs (its TPS is a fraction of the run's), so the line
+// chart per second is near empty; over the window it has them, as the table shows.
+func txP90Chart(r *report.Results) *chartSpec {
+	if len(r.Transactions) < 2 {
+		return nil // one transaction: the response time chart and the table say it
+	}
+	c := chartSpec{ID: "tx-p90", Title: "p90 response time per transaction", Kind: "bars", XLabel: "transaction", YLabel: "ms"}
+	var vals []*float64
+	var short []string
+	for i, t := range r.Transactions {
+		c.X = append(c.X, float64(i))
+		c.Labels = append(c.Labels, t.Name)
+		if report.EnoughSamples(t.Pass, 90, r.MinSamples()) {
+			vals = append(vals, val(t.P90Ms))
+		} else {
+			vals = append(vals, nil)
+			short = append(short, t.Name)
+		}
+	}
+	c.Series = []seriesSpec{{Label: "p90 (ms)", Values: vals}}
+	c.Note = "Each transaction's 90th percentile over the measured window, from its exact histogram (the table's p90)."
+	if len(short) > 0 {
+		c.Note += fmt.Sprintf(" No bar for %s: fewer than the %d passed transactions a p90 needs.", strings.Join(short, ", "), r.MinSamples()/10)
+	}
+	return &c
 }
 
 // txShown is how many transactions' lines the per-transaction latency chart starts with; the
@@ -387,7 +468,7 @@ func txLatencyChart(r *report.Results) *chartSpec {
 	if !any {
 		return nil
 	}
-	c := chartSpec{ID: "tx-latency", Title: "p90 response time per transaction", Kind: "time", XLabel: "time", YLabel: "ms", Log: true,
+	c := chartSpec{ID: "tx-latency", Title: "p90 response time per transaction, each second", Kind: "time", XLabel: "time", YLabel: "ms", Log: true,
 		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the first " + strconv.Itoa(txShown) + " are shown). " + samplesNote(r)}
 	index := map[string]int{}
 	for i, n := range names {
@@ -402,6 +483,11 @@ func txLatencyChart(r *report.Results) *chartSpec {
 		for _, t := range p.Transactions {
 			c.Series[index[t.Name]].Values[i] = secondPercentile(r, t.TPS, 90, t.P90Ms)
 		}
+	}
+	if gone := dropUndrawn(&c); len(c.Series) == 0 {
+		return nil // no transaction had a second with enough: the window's p90 per transaction says it
+	} else if len(gone) > 0 {
+		c.Note += " Not drawn, no second with enough: " + strings.Join(gone, ", ") + "."
 	}
 	return &c
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/store/storetest"
@@ -15,6 +16,7 @@ import (
 // Mutant business-exact-funds-refused: checkFunds refusing a buy whose cost equals the balance
 // (`>=` for `>`).
 func TestBuyWithExactlyEnoughCash(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		st, svc := setup(t, dsn, small(), business.DefaultOptions())

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/internal/testing/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/dataset"
@@ -19,6 +20,13 @@ import (
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// serialCalls is why the race pass skips a test of the service that calls it one call after
+// another on the test's goroutine: the package starts no goroutine, so the race detector has
+// nothing to check there and only slows the SQLite and PostgreSQL work several times (the
+// concurrent tests — TestConcurrentTrading, TestKeyedRequestRacingItsTwin, TestMarketSummary,
+// the async ones — still run under it).
+const serialCalls = "the service called one call after another on one goroutine; package business starts none"
 
 func small() store.LoadSpec {
 	s := dataset.DefaultSpec()
@@ -103,6 +111,7 @@ func checkPriceMove(t *testing.T, before, after trade.Quote, qty int64) {
 }
 
 func TestBusinessRules(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		st, svc := setup(t, dsn, small(), business.DefaultOptions())
@@ -235,6 +244,7 @@ func TestBusinessRules(t *testing.T) {
 
 // Every domain error leaves the database exactly as it was.
 func TestDomainErrorsChangeNothing(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		spec := small()
@@ -613,6 +623,7 @@ func TestAsyncOrders(t *testing.T) {
 
 // load → trade through the service → reset gives back exactly the loaded state.
 func TestResetAfterTrading(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		spec := small()
@@ -673,6 +684,7 @@ func BenchmarkBuy(b *testing.B) {
 // the orders with the alerted ones completed; the alerts are shown once. Mutant: the listed
 // orders left as read, the alerted one "closed" (scripts/mutants.d/business-orders-with-closed-status.sed).
 func TestOrdersWithClosedAsTwoCalls(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		_, svc := setup(t, dsn, small(), business.Options{})
@@ -720,6 +732,7 @@ func TestOrdersWithClosedAsTwoCalls(t *testing.T) {
 // refused without a change. Mutant: the account created without its login counted
 // (scripts/mutants.d/business-register-login-uncounted.sed).
 func TestRegisterAndLoginAsTwoCalls(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		_, svc := setup(t, dsn, small(), business.Options{})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/store/storetest"
@@ -19,6 +20,7 @@ import (
 // Mutant checked by hand: loginThrottle keying on the user id alone (client ignored) → "the
 // owner, from another client, was refused: too many failed logins for this user id".
 func TestStrangerCannotLockOwnerOut(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		const max = 3
 		opts := business.DefaultOptions()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/business"
 	"github.com/tradebench/tradebench/trade/store/storetest"
@@ -16,6 +17,7 @@ import (
 // Mutant checked by hand: apply skips checkFunds for a Sell → "sell completed as closed,
 // balance −…".
 func TestSellCompletionCannotOverdraw(t *testing.T) {
+	racetest.SkipSerial(t, serialCalls)
 	storetest.Each(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		q := &queue{}

@@ -33,7 +33,7 @@ const connWriteBuffer = 4 << 10
 // a class on every number cell of its orders table and a long footer, 4,182 bytes with its
 // headers, and the quotes page a class and a data attribute on its number cells, 4,578 bytes:
 // two writes per page view
-// (docs/benchmarks.md, fifth pass); the forms' idempotency keys, 75 bytes each, put the quotes page
+// (docs/benchmarks.md, "What the server's settings buy"); the forms' idempotency keys, 75 bytes each, put the quotes page
 // at 4,269 again. Mutants web-orders-cells-classed (both back), web-quotes-page-fat fail it.
 func TestPagesFitOneWrite(t *testing.T) {
 	s := startTest(t, 200, 100)

@@ -442,7 +442,7 @@ func (c *cellWriter) int(n int64) {
 // the quotes page is most of DayTrader's mix; the markup is what the template wrote. live.js
 // updates the data-symbol rows' cells by position (volume 3rd, range 4th, price 6th, change
 // 7th: keep it in step), and the table's class right-aligns the number columns: no class or
-// data attribute per cell, so five quotes go in one write (docs/benchmarks.md, fifth pass).
+// data attribute per cell, so five quotes go in one write (docs/benchmarks.md, "What the server's settings buy").
 type quoteRow struct {
 	v *view
 	q trade.Quote

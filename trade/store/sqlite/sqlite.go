@@ -47,7 +47,7 @@ type Store struct {
 // written since its last one drops the whole map (munmap) and maps it again, which under
 // DayTrader's mix (a write in every few requests, four reader connections) was 6 % of the
 // server's CPU. Without it, pages come from each connection's page cache, or a pread(2) from
-// the OS's (docs/benchmarks.md, fifth pass).
+// the OS's (docs/benchmarks.md, "What the server's settings buy").
 const pragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(0)&_pragma=cache_size(-32000)&_pragma=temp_store(MEMORY)"
 
