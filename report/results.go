@@ -95,6 +95,10 @@ type Results struct {
 	Agents           []AgentResult     `json:"agents,omitempty"`
 
 	Notes []string `json:"notes,omitempty"`
+	// readOthers is how many transactions the last row stands for when reading the file summed
+	// those past MaxReadTransactions into it (0: none summed), so that a page's own cut counts
+	// them.
+	readOthers int
 	// Faults are the faults injected during the run with their windows and errors (drive
 	// --faults; faults.go): the run rules judge the errors inside them apart.
 	Faults []Fault `json:"faults,omitempty"`
@@ -273,8 +277,10 @@ type AuditSummary struct {
 	// Open lists open orders when they were allowed (not violations).
 	Open []string `json:"open,omitempty"`
 	// What was examined, and how long the audit took.
-	Accounts int64   `json:"accounts"`
-	Orders   int64   `json:"orders"`
+	Accounts int64 `json:"accounts"`
+	Orders   int64 `json:"orders"`
+	// Placed counts the orders placed since the load (or the last reset).
+	Placed   int64   `json:"placed"`
 	Holdings int64   `json:"holdings"`
 	Quotes   int64   `json:"quotes"`
 	Seconds  float64 `json:"seconds"`

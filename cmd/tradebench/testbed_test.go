@@ -282,6 +282,11 @@ func walkJSF(t *testing.T, do func(method, path string, form url.Values) (*http.
 
 // faultTest is the fault test (see TestTestbed).
 func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db string, bedCmd func(context.Context, ...string) (string, error)) {
+	// the database as loaded, so the orders placed since the load are this drive's alone (the
+	// reconciliation below)
+	if out, err := smokeCmd(ctx, dir, "reset", "--db", db).CombinedOutput(); err != nil {
+		t.Fatalf("reset: %v\n%s", err, out)
+	}
 	before := auditSummary(ctx, t, db, false)
 	token := filepath.Join(dir, "fleet-token")
 	if err := os.WriteFile(token, []byte(fmt.Sprintf("%032x", rand.Uint64())), 0o600); err != nil {
@@ -291,7 +296,7 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 	res := filepath.Join(dir, "fault.json")
 	drive := smokeCmd(ctx, dir, "drive", "--agents", "2", "--nats-listen", broker, "--nats-token-file", token, "--agents-wait", "60s",
 		"--target", target, "--scenario", "stocktrader", "--set", "users=5000", "--set", "quotes=1000", "--users", strconv.Itoa(testbedUsers), "--think", "0.1s",
-		"--ramp-up", "2s", "-d", "40s", "--faults", filepath.Join(bed, "faults.jsonl"), "--out", res)
+		"--ramp-up", "0s", "--ramp-down", "0s", "-d", "40s", "--faults", filepath.Join(bed, "faults.jsonl"), "--out", res)
 	pr, pw := io.Pipe()
 	drive.Stdout, drive.Stderr = pw, pw
 	if err := drive.Start(); err != nil {
@@ -329,8 +334,8 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 	case <-time.After(90 * time.Second):
 		t.Fatalf("the agents' run did not start:\n%s", driveLog())
 	}
-	// the run starts 2 s after that line; ramp-up 2 s; the kills at about 8 s and 18 s of the 40
-	// measured (a restart under load may take seconds: the second window must end inside)
+	// the run starts 2 s after that line, no ramps (every order the driver sent is counted, for the
+	// reconciliation); the kills at about 8 s, 16 s and 24 s of the 40 measured (a restart under load may take seconds: the second window must end inside)
 	time.Sleep(10 * time.Second)
 	for _, p := range []string{"web1", "orders1", "bsl"} {
 		if out, err := bedCmd(ctx, "crash", p); err != nil {
@@ -399,8 +404,11 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 	if !strings.Contains(html, "SIGKILL web1 at ") || !strings.Contains(html, "SIGKILL orders1 at ") {
 		t.Errorf("the HTML report does not show the fault windows")
 	}
-	if !strings.Contains(driveLog(), "fault: SIGKILL web1 at") {
-		t.Errorf("the summary does not show the fault windows")
+	if !regexp.MustCompile(`fault: SIGKILL web1 at [\d.]+–[\d.]+ s of the run: \d+ errors, (recovered in|not recovered|recovery not measured).*worst p99`).MatchString(driveLog()) {
+		t.Errorf("the summary does not show the fault windows and what they cost")
+	}
+	for _, f := range rs.Faults {
+		t.Logf("%s at %.1f–%.1f s: %s", f.Name, f.StartS, f.EndS, f.CostText())
 	}
 
 	// every order placed reaches a final state (the durable queue redelivers what orders1 held),
@@ -430,6 +438,17 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 	if !final.Passed || final.OpenOrders != 0 || placed < buys || buys == 0 {
 		t.Fatalf("after the run: audit %+v, %d orders placed, %d buys acknowledged", final, placed, buys)
 	}
+
+	// the reconciliation: every acknowledged buy is in the database, the orders beyond them are
+	// at most the buys that failed after being sent, and no key placed two (audit --results
+	// fails otherwise); what it prints is what the summary states
+	cmd := smokeCmd(ctx, dir, "audit", "--db", db, "--results", res)
+	out, err := cmd.CombinedOutput()
+	line := regexp.MustCompile(`orders: (\d+) placed, (\d+) acknowledged, (\d+) ambiguous \(failed after being sent\), 0 placed twice`).FindStringSubmatch(string(out))
+	if err != nil || line == nil || line[1] != strconv.FormatInt(placed, 10) || line[2] != strconv.FormatInt(buys, 10) {
+		t.Fatalf("audit --results (%v), want the reconciliation with %d placed and %d acknowledged:\n%s", err, placed, buys, out)
+	}
+	t.Logf("reconciliation: %s", line[0])
 }
 
 type auditJSON struct {

@@ -104,8 +104,10 @@ type Summary struct {
 	// Open lists open orders when they were allowed (not violations).
 	Open []string `json:"open,omitempty"`
 	// What was examined, and how long the audit took.
-	Accounts int64   `json:"accounts"`
-	Orders   int64   `json:"orders"`
+	Accounts int64 `json:"accounts"`
+	Orders   int64 `json:"orders"`
+	// Placed counts the orders placed since the load (or the last reset).
+	Placed   int64   `json:"placed"`
 	Holdings int64   `json:"holdings"`
 	Quotes   int64   `json:"quotes"`
 	Seconds  float64 `json:"seconds"`
@@ -113,9 +115,16 @@ type Summary struct {
 
 // Failed is the error of an audit (or a run whose audit) found violations: a type of its own,
 // so a caller can tell "the database does not add up" from "the audit could not run".
-type Failed struct{ Violations int }
+type Failed struct {
+	Violations int
+	// Why, when set, says what failed instead of the count (orders that do not reconcile).
+	Why string
+}
 
 func (e *Failed) Error() string {
+	if e.Why != "" {
+		return e.Why
+	}
 	return fmt.Sprintf("the audit found %d violations", e.Violations)
 }
 
@@ -127,9 +136,9 @@ func (s *Summary) Err() error {
 	return &Failed{Violations: int(s.ViolationCount)}
 }
 
-// WriteJSON prints a summary as indented JSON (the command's --json; the same fields as a run's
+// WriteJSON prints a summary (or one with more beside it) as indented JSON (the command's --json; the same fields as a run's
 // results carry).
-func WriteJSON(w io.Writer, s *Summary) error {
+func WriteJSON(w io.Writer, s any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(s)
@@ -161,6 +170,7 @@ func summarize(rep store.AuditReport, opts Options, limit int, took time.Duratio
 		ByKind:   map[string]int64{},
 		Accounts: rep.Scope.Accounts,
 		Orders:   rep.Scope.Orders,
+		Placed:   rep.Scope.Placed,
 		Holdings: rep.Scope.Holdings,
 		Quotes:   rep.Scope.Quotes,
 		Seconds:  took.Seconds(),

@@ -171,8 +171,8 @@ func TestAuditCatchesCorruption(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := wantPass(t, st, "after load")
-		if s.Accounts != 60 || s.Orders != 300 || s.Holdings != 300 || s.Quotes != 15 || s.Checks != audit.Checks {
-			t.Fatalf("audit scope %+v, want 60 accounts, 300 orders, 300 holdings, 15 quotes", s)
+		if s.Accounts != 60 || s.Orders != 300 || s.Placed != 0 || s.Holdings != 300 || s.Quotes != 15 || s.Checks != audit.Checks {
+			t.Fatalf("audit scope %+v, want 60 accounts, 300 orders (none placed since the load), 300 holdings, 15 quotes", s)
 		}
 
 		svc := business.New(st, business.Options{Seed: 5})
@@ -183,8 +183,8 @@ func TestAuditCatchesCorruption(t *testing.T) {
 		n := mixedLoad(t, svc, 8, 6, iters)
 		t.Logf("%d operations completed", n)
 		s = wantPass(t, st, "after a mixed concurrent load")
-		if s.Orders <= 300 {
-			t.Fatalf("the load placed no orders: %d orders", s.Orders)
+		if s.Orders <= 300 || s.Placed != s.Orders-300 {
+			t.Fatalf("the load placed no orders, or they are not counted as placed since the load: %d orders, %d placed", s.Orders, s.Placed)
 		}
 		if racetest.Enabled {
 			// What follows corrupts the tables and audits them, one statement after another on

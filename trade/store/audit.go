@@ -56,6 +56,8 @@ type AuditScope struct {
 	Accounts, Orders, Holdings, Quotes int64
 	// LoadedMaxOrderID is the last order id of the load: orders above it are the run's.
 	LoadedMaxOrderID int64
+	// Placed counts the orders above it: those placed since the load (or the last reset).
+	Placed int64
 }
 
 // AuditReport is what Audit found.
@@ -85,6 +87,11 @@ func (r *AuditReport) Collect(scan func(dest ...any) error, limit int) error {
 // AuditScopeQuery counts the rows an audit examines.
 const AuditScopeQuery = `SELECT (SELECT count(*) FROM accounts), (SELECT count(*) FROM orders),
 	(SELECT count(*) FROM holdings), (SELECT count(*) FROM quotes)`
+
+// PlacedQuery counts the orders placed since the load: those above its last order id.
+func PlacedQuery(loadedMaxOrderID int64) string {
+	return "SELECT count(*) FROM orders WHERE orderid > " + strconv.FormatInt(loadedMaxOrderID, 10)
+}
 
 // done is the status of an order that moved money, shares and volume (closed or completed);
 // cancelled is final but moved nothing.

@@ -446,6 +446,9 @@ func Audit(ctx context.Context, c Conn, limit int) (store.AuditReport, error) {
 	if err := c.QueryRow(ctx, store.AuditScopeQuery).Scan(&sc.Accounts, &sc.Orders, &sc.Holdings, &sc.Quotes); err != nil {
 		return rep, err
 	}
+	if err := c.QueryRow(ctx, store.PlacedQuery(li.MaxOrderID)).Scan(&sc.Placed); err != nil {
+		return rep, err
+	}
 	for _, query := range store.AuditQueries(li.MaxOrderID) {
 		if err := c.Each(ctx, query, func(r Scanner) error { return rep.Collect(r.Scan, limit) }); err != nil {
 			return rep, err
