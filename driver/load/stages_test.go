@@ -100,8 +100,10 @@ func TestStagedRunFollowsTheProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.made != 5 || u.most != 3 || u.now != 0 {
-		t.Errorf("%d users made, at most %d at once, %d left; want 5, 3, 0", u.made, u.most, u.now)
+	// (a user started and stopped again before its goroutine ran has made no iteration: at
+	// most 3 at once, not exactly 3, on a busy machine)
+	if u.made != 5 || u.most > 3 || u.now != 0 {
+		t.Errorf("%d users made, at most %d at once, %d left; want 5, no more than 3, 0", u.made, u.most, u.now)
 	}
 	if res.Settings.Stages != "150ms:3,150ms:1,150ms:3,150ms:0" || res.Settings.Users != 3 {
 		t.Errorf("results' settings: stages %q, users %d", res.Settings.Stages, res.Settings.Users)
