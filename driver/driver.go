@@ -223,6 +223,9 @@ func (c Config) Validate() error {
 		setting.NotNegative("Iterations", c.Iterations)); err != nil {
 		return err
 	}
+	if len(c.Stages) > 0 && (c.Peak != nil || c.Distributor != nil || c.Repeat > 1) {
+		return setting.Errorf("Stages", "a profile in stages is one run in this process: not a capacity search (Peak), a distributed run (Distributor) or a repeated one (Repeat)")
+	}
 	if c.Peak != nil && c.Peak.Open && c.Rate == 0 {
 		return setting.Errorf("Peak", "an open-model search (Peak.Open) searches the arrival rate and needs Rate")
 	}

@@ -39,11 +39,31 @@ type Phases struct {
 	// start together. Zero starts at once. (A distributed run's agents start at their
 	// controller's instant, so it does not travel.)
 	StartAt time.Time `json:"-"`
+	// Stages, if set, is a closed-model load profile over the whole run (load.ParseStages):
+	// the users follow it instead of a ramp-up, a steady state and a ramp-down, and the whole
+	// profile is measured. Set it with Staged, which makes Users its peak and Duration its
+	// length. (A distributed run does not split a profile among agents yet.)
+	Stages []load.Stage `json:"-"`
+}
+
+// Staged is p running the profile st: Users its peak, Duration its length, no ramps.
+func (p Phases) Staged(st []load.Stage) Phases {
+	p.Stages = st
+	p.Users, p.Duration, p.RampUp, p.RampDown = load.StagesPeak(st), load.StagesDuration(st), 0, 0
+	return p
 }
 
 // Validate reports a load shape that cannot run, as a *setting.Error naming the field.
 // needDuration is false where the measured window is not Duration's (a capacity search).
 func (p Phases) Validate(needDuration bool) error {
+	if len(p.Stages) > 0 {
+		if err := load.ValidateStages(p.Stages); err != nil {
+			return setting.Errorf("Stages", "%v", err)
+		}
+		if p.Rate != 0 || p.RampUp != 0 || p.RampDown != 0 || p.Users != load.StagesPeak(p.Stages) || p.Duration != load.StagesDuration(p.Stages) {
+			return setting.Errorf("Stages", "a profile in stages is the whole run of the closed model: no Rate, RampUp or RampDown, Users its peak and Duration its length (Phases.Staged)")
+		}
+	}
 	switch {
 	case math.IsNaN(p.Rate) || math.IsInf(p.Rate, 0) || p.Rate < 0:
 		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", p.Rate)
@@ -76,7 +96,7 @@ func (p Phases) ThinkOr(def scenario.Think) scenario.Think {
 // Load is the load engine's configuration of these phases: the one mapping from the load shape
 // to the engine.
 func (p Phases) Load() load.Config {
-	return load.Config{Users: p.Users, Rate: p.Rate, RampUp: p.RampUp, Steady: p.Duration, RampDown: p.RampDown, StartAt: p.StartAt}
+	return load.Config{Users: p.Users, Rate: p.Rate, RampUp: p.RampUp, Steady: p.Duration, RampDown: p.RampDown, StartAt: p.StartAt, Stages: p.Stages}
 }
 
 // MaxStartDelay bounds how far ahead Phases.StartAt may be: further is a mistyped date.

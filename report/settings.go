@@ -19,7 +19,10 @@ type Settings struct {
 	RampUp      string  `json:"ramp_up,omitempty"`
 	Steady      string  `json:"steady,omitempty"`
 	RampDown    string  `json:"ramp_down,omitempty"`
-	Think       string  `json:"think,omitempty"`
+	// Stages is a closed-model load profile in stages as given ("30s:50,1m:200,30s:0"): the
+	// users followed it over the whole measured window.
+	Stages string `json:"stages,omitempty"`
+	Think  string `json:"think,omitempty"`
 	// KeepConnections is whether a virtual user keeps its connections and cookies from one
 	// iteration to the next (nil: the workload has no such choice).
 	KeepConnections *bool             `json:"keep_connections,omitempty"`

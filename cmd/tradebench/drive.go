@@ -37,7 +37,7 @@ var driverFlags = cliflag.Names{"URL": "url", "Request": "url", "Request.Method"
 	"Peak.Start": "peak-start", "Peak.Max": "peak-max", "Peak.Factor": "peak-factor", "Peak.StepRampUp": "peak-ramp-up", "Peak.StepDuration": "peak-step-duration",
 	"Peak.MaxP90": "peak-p90", "Peak.Efficiency": "peak-efficiency", "Peak.MaxErrorRate": "peak-max-error-rate", "Peak.RunSpread": "peak-run-spread",
 	"Agents": "agents", "Wait": "agents-wait", "Access": "access", "BSL": "bsl",
-	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat"}.With(phaseNames)
+	"Redirects": "redirects", "BodyBudget": "body-budget", "MetricsListen": "metrics-listen", "Dashboard": "dashboard", "LiveLinger": "live-linger", "Repeat": "repeat", "Stages": "stages"}.With(phaseNames)
 
 // driveFlags are the flags drive and run share: every load command's (pipelineFlags) and the HTTP
 // scenario's. A flag that sets a driver.Config field as it is is bound to the field itself (the
@@ -51,6 +51,7 @@ type driveFlags struct {
 	peak       bool
 	pc         peak.Config // the capacity search's, with --peak
 	peakStep   float64
+	stages     string
 }
 
 func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
@@ -59,6 +60,7 @@ func (f *driveFlags) register(fs *flag.FlagSet, def driver.Phases) {
 	fs.StringVar(&f.cfg.Target, "target", "", "base URL of the system under test, e.g. http://localhost:8080")
 	fs.StringVar(&f.cfg.Scenario, "scenario", driver.DefaultScenario, "built-in scenario name or a scenario YAML file")
 	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", 0, "open model: most iterations at once; arrivals beyond are dropped and counted (0 = "+strconv.Itoa(load.DefaultMaxInFlight)+")")
+	fs.StringVar(&f.stages, "stages", "", "closed model: a load profile in stages, DURATION:USERS legs, e.g. 30s:50,1m:200,30s:0 (to 50 users over 30 s, to 200 over 1 m, down to 0 over 30 s); the whole profile is measured; instead of --users, --ramp-up, --duration and --ramp-down")
 	fs.IntVar(&f.cfg.Iterations, "iterations", 0, "closed model: stop each user after this many iterations (0 = no limit)")
 	fs.Var(&f.keep, "keep-connections", "keep each user's connection and cookies across iterations (default: on in quick mode, off for scenarios — a new visitor per iteration, as the original papers ran)")
 	fs.DurationVar(&f.cfg.Timeout, "timeout", driver.DefaultTimeout, "per-request timeout")
@@ -115,6 +117,11 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 			cfg.Redirects = httpc.RedirectNone
 		}
 	}
+	if given["stages"] {
+		if err := f.staged(&cfg, given); err != nil {
+			return cfg, err
+		}
+	}
 	if f.keep.IsSet {
 		cfg.KeepConnections = &f.keep.V
 	}
@@ -133,6 +140,22 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	}
 	cfg.SetDefaults() // the search's model and bounds are shown before the run
 	return cfg, nil
+}
+
+// staged sets cfg's phases to the --stages profile, which replaces the flags of a ramp and a
+// steady state (given with it, they are refused rather than silently ignored).
+func (f *driveFlags) staged(cfg *driver.Config, given map[string]bool) error {
+	for _, name := range []string{"users", "rate", "ramp-up", "duration", "ramp-down", "iterations", "peak"} {
+		if given[name] {
+			return cliflag.Errorf("--stages is the whole load profile: drop --%s", name)
+		}
+	}
+	st, err := load.ParseStages(f.stages)
+	if err != nil {
+		return cliflag.Errorf("--stages %q: %v", f.stages, err)
+	}
+	cfg.Phases = cfg.Phases.Staged(st)
+	return nil
 }
 
 func runDrive(ctx context.Context, args []string) error {

@@ -47,6 +47,11 @@ type Config struct {
 
 	RampUp, Steady, RampDown time.Duration
 
+	// Stages, if set, is the closed model's load profile over the whole run (Users is its peak,
+	// Steady its length, no ramps): the users follow it (UsersAt) instead of a ramp and a
+	// steady state.
+	Stages []Stage
+
 	// Resources are the system under test's processes to sample each second of the run (CPU,
 	// resident memory) into the results' sut section; none: no sut section.
 	Resources []sut.Source
@@ -151,6 +156,11 @@ func (c Config) validate() error {
 		return errors.New("ramp durations must not be negative")
 	case c.MaxInFlight < 0:
 		return fmt.Errorf("max in flight must not be negative, got %d", c.MaxInFlight)
+	case len(c.Stages) > 0 && (c.Open() || c.RampUp != 0 || c.RampDown != 0 || c.Steady != StagesDuration(c.Stages)):
+		return errors.New("a load profile in stages is the closed model's whole run: no rate, no ramps, the steady state its length")
+	}
+	if len(c.Stages) > 0 {
+		return ValidateStages(c.Stages)
 	}
 	return nil
 }
@@ -301,9 +311,12 @@ func Run(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
 	dcpu := watchDriverCPU(r.steadyStart, r.steadyEnd)
 	mw := machine.Start(runCtx, machine.Config{SUT: cfg.Resources, OwnNames: cfg.OwnProcesses}, r.steadyStart, r.steadyEnd)
 
-	if cfg.Open() {
+	switch {
+	case cfg.Open():
 		r.runOpen(runCtx)
-	} else {
+	case len(cfg.Stages) > 0:
+		r.runStaged(runCtx)
+	default:
 		r.runClosed(runCtx)
 	}
 	close(tickDone)
@@ -361,6 +374,9 @@ func (c Config) Describe(res *report.Results) {
 	res.Settings.RampUp = c.RampUp.String()
 	res.Settings.Steady = c.Steady.String()
 	res.Settings.RampDown = c.RampDown.String()
+	if len(c.Stages) > 0 {
+		res.Settings.Stages = FormatStages(c.Stages)
+	}
 }
 
 // System describes the measuring machine.
@@ -397,18 +413,24 @@ func (r *run) runClosed(ctx context.Context) {
 			defer stop.Stop()
 			r.active.Add(1)
 			defer r.active.Add(-1)
-			u := r.w.NewUser(id)
-			it := &Iteration{user: id, shard: r.rec.Shard(id)}
-			for k := int64(0); uctx.Err() == nil; k++ {
-				if r.cfg.Iterations > 0 && k >= int64(r.cfg.Iterations) {
-					return
-				}
-				it.n, it.started = k, false
-				r.iterate(uctx, u, it)
-			}
+			r.loop(uctx, id)
 		}(i)
 	}
 	wg.Wait()
+}
+
+// loop is one closed-model user: a new user of the workload iterating until ctx ends (or its
+// Iterations are done).
+func (r *run) loop(ctx context.Context, id int) {
+	u := r.w.NewUser(id)
+	it := &Iteration{user: id, shard: r.rec.Shard(id)}
+	for k := int64(0); ctx.Err() == nil; k++ {
+		if r.cfg.Iterations > 0 && k >= int64(r.cfg.Iterations) {
+			return
+		}
+		it.n, it.started = k, false
+		r.iterate(ctx, u, it)
+	}
 }
 
 // iterate runs one iteration. An iteration that fails as a whole is recorded as of its first
