@@ -58,7 +58,7 @@ func TestIdleServerUnderCapacityClaim(t *testing.T) {
 	}
 	t.Cleanup(func() { idle.Process.Kill(); idle.Wait() })
 	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: new(100 * time.Millisecond), StepDuration: time.Second,
-		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: 2 * time.Second}
+		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: 2 * time.Second, MaxOtherShare: notDisturbed}
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 1}, Peak: pc,
 		Resources: []sut.Source{&sut.Proc{ProcName: "idle server", Pid: idle.Process.Pid}}}, HTTP)
 	if res == nil {
@@ -107,7 +107,7 @@ func TestServedHere(t *testing.T) {
 func TestSearchMeasuresDriverCPU(t *testing.T) {
 	srv, _ := trivial(t)
 	pc := &peak.Config{Start: 1, Max: 1, StepRampUp: new(100 * time.Millisecond), StepDuration: time.Second,
-		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: time.Second}
+		ConfirmRampUp: 100 * time.Millisecond, ConfirmDuration: time.Second, MaxOtherShare: notDisturbed}
 	res, err := Drive(context.Background(), Config{URL: srv.URL + "/", Phases: Phases{Users: 1}, Peak: pc}, HTTP)
 	if res == nil {
 		t.Fatal(err)

@@ -35,6 +35,9 @@ func (r *Results) ForDrawing() *Results {
 	if n := len(r.Transactions); n > MaxDrawnTransactions {
 		txs := slices.Clone(r.Transactions)
 		slices.SortStableFunc(txs, func(a, b Transaction) int { return cmp.Compare(b.Count, a.Count) })
+		if r.readOthers > 0 {
+			n += r.readOthers - 1 // the row the read summed stands for that many
+		}
 		other := Transaction{Name: OthersName(n - MaxDrawnTransactions + 1)}
 		for _, t := range txs[MaxDrawnTransactions-1:] {
 			other.Count += t.Count

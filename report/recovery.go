@@ -135,7 +135,7 @@ func (r *Results) worstP99(f Fault) float64 {
 func (f Fault) RecoveryText() string {
 	switch {
 	case f.FloorTPS == 0:
-		return "recovery not measured (too few measured seconds outside the fault windows)"
+		return "recovery not measured (too few measured seconds outside the fault windows, or throughput within their noise of zero)"
 	case !f.Recovered:
 		return fmt.Sprintf("not recovered (throughput never back at %g tps for %d s)", f.FloorTPS, RecoveryHold)
 	default:

@@ -95,6 +95,10 @@ type Results struct {
 	Agents           []AgentResult     `json:"agents,omitempty"`
 
 	Notes []string `json:"notes,omitempty"`
+	// readOthers is how many transactions the last row stands for when reading the file summed
+	// those past MaxReadTransactions into it (0: none summed), so that a page's own cut counts
+	// them.
+	readOthers int
 	// Faults are the faults injected during the run with their windows and errors (drive
 	// --faults; faults.go): the run rules judge the errors inside them apart.
 	Faults []Fault `json:"faults,omitempty"`

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradebench/tradebench/cacheperf/objcache"
 	"github.com/tradebench/tradebench/driver"
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -34,7 +35,7 @@ func TestSweepSmall(t *testing.T) {
 	// Under the race detector the ceiling is not checked (its shadow memory is outside it), so
 	// the items are small there, to keep the run short; the cache still holds only part of them.
 	size, budget := int64(512<<10), int64(4<<20)
-	if raceEnabled {
+	if racetest.Enabled {
 		size, budget = 16<<10, 1<<20
 	}
 	var progress bytes.Buffer
@@ -45,7 +46,7 @@ func TestSweepSmall(t *testing.T) {
 		Phases: driver.Phases{Users: 4, RampUp: 100 * time.Millisecond, Duration: 400 * time.Millisecond}, Log: &progress,
 	}, driver.Config{})
 	var over *CeilingExceeded
-	if err != nil && !(raceEnabled && errors.As(err, &over)) {
+	if err != nil && !(racetest.Enabled && errors.As(err, &over)) {
 		t.Fatal(err)
 	}
 	if res.Workload != "cacheperf" || res.Scenario != "sweep" {
@@ -79,7 +80,7 @@ func TestSweepSmall(t *testing.T) {
 		// overhead. The race detector's shadow memory is outside that promise.
 		if !p.WithinCeil {
 			overCeil++
-			if !raceEnabled {
+			if !racetest.Enabled {
 				t.Errorf("point %s: peak RSS %d (%s) over the stated ceiling %d", p.label(), p.PeakRSS, p.PeakSource, p.Ceiling)
 			}
 		}

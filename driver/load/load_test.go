@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/recorder"
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 )
 
 func TestClosedModelPhasesAndThink(t *testing.T) {
@@ -106,7 +107,7 @@ func TestOpenModelDrops(t *testing.T) {
 // connection at once, so this test does not tell the intended start from the real one; the tests
 // below do.)
 func TestOpenModelSeesStall(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racetest.Enabled {
 		t.Skip("10 s load test at 500 requests/s; skipped with -short or -race (the race detector cannot offer that rate)")
 	}
 	epoch := time.Now()

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/tradebench/tradebench/internal/httpc"
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -139,7 +140,7 @@ flow:
 	t.Logf("driver peak RSS %d MiB; %s", rss>>20, strings.TrimSpace(string(out)))
 	// under the race detector (scripts/test's second pass) the child is race-built and its RSS
 	// is the detector's: the bound is checked without it, the budget's own refusals always
-	if !raceEnabled && rss > 150<<20 {
+	if !racetest.Enabled && rss > 150<<20 {
 		t.Errorf("the driver's peak RSS was %d MiB with a 16 MiB body budget (bound 150 MiB)", rss>>20)
 	}
 	if !strings.Contains(string(out), "body budget") {
@@ -208,7 +209,7 @@ flow:
 	}
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
 	t.Logf("driver peak RSS %d MiB; %s", rss>>20, strings.TrimSpace(string(out)))
-	if !raceEnabled && rss > (64+96)<<20 {
+	if !racetest.Enabled && rss > (64+96)<<20 {
 		t.Errorf("the driver's peak RSS was %d MiB with a 64 MiB body budget (bound 160 MiB)", rss>>20)
 	}
 }

@@ -8,6 +8,7 @@
 package untrusted
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,15 @@ func ReadFile(path string, max int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= max {
+		// read into one buffer of the file's size: io.ReadAll's doubling left garbage of
+		// about the file's size again (256 MiB at the results cap) for the collector
+		buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+		if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+			return nil, err
+		}
+		return checkSize(buf.Bytes(), max, what+" "+path)
+	}
 	return Read(f, max, what+" "+path)
 }
 
@@ -51,6 +61,11 @@ func Read(r io.Reader, max int64, what string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkSize(b, max, what)
+}
+
+// checkSize refuses b, read with a limit of max+1, if it holds more than max bytes.
+func checkSize(b []byte, max int64, what string) ([]byte, error) {
 	if int64(len(b)) > max {
 		return nil, fmt.Errorf("%s: %w: more than %s (the bound on what is read; docs/security.md)", what, ErrTooLarge, size(max))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradebench/tradebench/internal/dsn"
 	"github.com/tradebench/tradebench/internal/testing/pgtest"
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/audit"
 	"github.com/tradebench/tradebench/trade/business"
@@ -184,6 +185,13 @@ func TestAuditCatchesCorruption(t *testing.T) {
 		s = wantPass(t, st, "after a mixed concurrent load")
 		if s.Orders <= 300 || s.Placed != s.Orders-300 {
 			t.Fatalf("the load placed no orders, or they are not counted as placed since the load: %d orders, %d placed", s.Orders, s.Placed)
+		}
+		if racetest.Enabled {
+			// What follows corrupts the tables and audits them, one statement after another on
+			// this goroutine (package audit starts none): nothing for the race detector, which
+			// has checked the concurrent load above. The main pass runs it.
+			t.Log("the corruption cases are left to the main pass (nothing for the race detector)")
+			return
 		}
 
 		// A completed buy and a completed sell placed by the run, to corrupt.

@@ -14,6 +14,7 @@ import (
 	"github.com/a-h/templ"
 	nethtml "golang.org/x/net/html"
 
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -96,7 +97,7 @@ func TestCellsMatchFormatters(t *testing.T) {
 // Mutant: the order price written through FormatMoney again
 // (scripts/mutants.d/web-row-allocates.sed).
 func TestRowsAllocateNothing(t *testing.T) {
-	if raceEnabled {
+	if racetest.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector; the run without it checks them")
 	}
 	when := time.Date(2026, 11, 27, 1, 2, 3, 0, time.UTC)

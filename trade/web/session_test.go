@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/testing/racetest"
 	"github.com/tradebench/tradebench/trade"
 )
 
@@ -104,7 +105,7 @@ func TestSessionReadAllocations(t *testing.T) {
 	if err != nil || got != ss {
 		t.Fatalf("read = %+v, %v; want %+v", got, err, ss)
 	}
-	if raceEnabled {
+	if racetest.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items at random); the run without it checks them")
 	}
 	if n := testing.AllocsPerRun(200, func() { s.read(r) }); n > 1 {

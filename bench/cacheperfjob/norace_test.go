@@ -1,5 +1,0 @@
-//go:build !race
-
-package cacheperfjob
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package vuser
-
-const raceEnabled = false
