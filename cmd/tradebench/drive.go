@@ -145,7 +145,7 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 // staged sets cfg's phases to the --stages profile, which replaces the flags of a ramp and a
 // steady state (given with it, they are refused rather than silently ignored).
 func (f *driveFlags) staged(cfg *driver.Config, given map[string]bool) error {
-	for _, name := range []string{"users", "rate", "ramp-up", "duration", "ramp-down", "iterations", "peak"} {
+	for _, name := range []string{"users", "rate", "ramp-up", "duration", "ramp-down", "iterations", "peak", "agents", "repeat"} {
 		if given[name] {
 			return cliflag.Errorf("--stages is the whole load profile: drop --%s", name)
 		}

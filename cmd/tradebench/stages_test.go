@@ -39,6 +39,7 @@ func TestStagesFlag(t *testing.T) {
 		{"--stages 30s:50 --duration 1m", "drop --duration"},
 		{"--stages 30s:500000", "at most 100000"},
 		{"--stages 30s:50 --peak", "drop --peak"},
+		{"--stages 30s:50 --repeat 2", "drop --repeat"},
 	} {
 		code, _, stderr := capture(t, append([]string{"drive", "--url", srv.URL + "/"}, strings.Fields(c.args)...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
