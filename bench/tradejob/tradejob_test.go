@@ -32,9 +32,14 @@ import (
 // again, as before the command wrote them a second time) fails this test.
 func TestRunEmbedded(t *testing.T) {
 	dir := t.TempDir()
-	think := scenario.Think{}
+	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
+	// sampled at least twice (once a second) however fast the machine
+	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
 	cfg := Config{Workdir: dir, Accounts: 300, Quotes: 100,
-		Drive: driver.Config{Phases: driver.Phases{Users: 3, Think: &think, RampUp: 300 * time.Millisecond, Duration: 2 * time.Second}, Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
+		// two iterations a user, not a duration: what a run measures must not depend on how fast
+		// the machine is (at a load of 20 a 2 s run measured 24 transactions, below the old bound)
+		Drive: driver.Config{Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Minute}, Iterations: 2,
+			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
 		Audit: StoreAudit(audit.Options{})}
 	for run := 1; run <= 2; run++ {
 		var log strings.Builder
@@ -57,10 +62,19 @@ func TestRunEmbedded(t *testing.T) {
 			t.Errorf("run %d: the job wrote results itself: %v", run, written)
 		}
 		res := roundTrip(t, got)
-		if v := res.Validity; v == nil || v.Verdict == report.Invalid {
-			t.Errorf("run %d: verdict %+v", run, v)
+		// judged, and not on what the run did wrong: a few seconds of load on a busy machine may
+		// be no steady state, but no rule of the run's own conduct (errors, nothing lost, the
+		// audit) fails
+		if v := res.Validity; v == nil {
+			t.Errorf("run %d: not judged", run)
+		} else {
+			for _, r := range v.Rules {
+				if r.Outcome == report.RuleFail && (r.Rule == report.RuleErrors || r.Rule == report.RuleLost || r.Rule == report.RuleAudit) {
+					t.Errorf("run %d: rule %s failed: %s", run, r.Rule, r.Detail)
+				}
+			}
 		}
-		if res.Scenario != "stocktrader" || res.Total.Pass < 50 || res.Total.Errors != 0 {
+		if res.Scenario != "stocktrader" || res.Total.Pass != 3*2*19 || res.Total.Errors != 0 {
 			t.Errorf("run %d: %s %+v", run, res.Scenario, res.Total)
 		}
 		p := res.Settings.Params
@@ -157,7 +171,9 @@ func TestRunRejectsBadDataSet(t *testing.T) {
 func TestRunFailsOnAudit(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "corrupt.db")
-	think := scenario.Think{}
+	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
+	// sampled at least twice (once a second) however fast the machine
+	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
 	corrupt := func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
 		db, err := sql.Open("sqlite", path)
 		if err != nil {
@@ -187,7 +203,9 @@ func TestRunFailsOnAudit(t *testing.T) {
 // queue: the run waits for the queue, measures completion latency, and the audit passes.
 func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	dir := t.TempDir()
-	think := scenario.Think{}
+	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
+	// sampled at least twice (once a second) however fast the machine
+	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
 	cfg := Config{Workdir: dir, Accounts: 2000, Quotes: 100,
 		Drive:    driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
 		Audit:    StoreAudit(audit.Options{}),
@@ -238,7 +256,9 @@ func TestBuiltinScenariosSizeThemselves(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	think := scenario.Think{}
+	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
+	// sampled at least twice (once a second) however fast the machine
+	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
 	for _, name := range scenarios.Names() {
 		res, err := driver.Drive(context.Background(), driver.Config{Target: srv.URL(), Scenario: name, Phases: driver.Phases{Users: 2, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second}, driver.HTTP)
 		if res == nil {
@@ -283,7 +303,9 @@ func TestDriveSizesToARemoteWebTier(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	think := scenario.Think{}
+	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
+	// sampled at least twice (once a second) however fast the machine
+	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
 	res, err := driver.Drive(context.Background(), driver.Config{Target: w.URL(), Scenario: "stocktrader", Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second}, driver.HTTP)
 	if res == nil {
 		t.Fatalf("drive against a remote web tier: %v", err)
