@@ -413,7 +413,7 @@ func (r *run) runClosed(ctx context.Context) {
 			defer stop.Stop()
 			r.active.Add(1)
 			defer r.active.Add(-1)
-			r.loop(uctx, id)
+			r.loop(until{uctx, stopAt}, id)
 		}(i)
 	}
 	wg.Wait()
@@ -483,8 +483,9 @@ func (r *run) runOpen(ctx context.Context) {
 		pool = append(pool, u)
 		poolMu.Unlock()
 	}
-	iterCtx, cancelIters := context.WithCancel(ctx)
+	cancelled, cancelIters := context.WithCancel(ctx)
 	defer cancelIters()
+	iterCtx := until{cancelled, r.end}
 	var k int64
 	for ctx.Err() == nil {
 		at := arrival(k)
@@ -543,6 +544,30 @@ func (r *run) runOpen(ctx context.Context) {
 		cancelIters()
 		<-done
 	}
+}
+
+// until is a context that has ended at its time: Err reads the clock, so a user's next
+// transaction is not begun after the user's stop time even when the timer that cancels the
+// embedded context has not run yet (a busy machine runs it late). A transaction begun after the
+// measured window is neither measured nor counted as stopped, yet the target serves it: a buy
+// placed that the run never counted (the reconciliation of a faulted drive found two).
+// The HTTP client checks Err as it is about to write a request, after the transaction's start
+// time was taken, so no request of a transaction started at or after the stop time is sent.
+type until struct {
+	context.Context // cancelled at at, by a timer
+	at              time.Time
+}
+
+// Err implements context.Context: the embedded context's error, or context.Canceled (the run
+// ending, a "stop") from the stop time on.
+func (c until) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if !clock.Now().Before(c.at) {
+		return context.Canceled
+	}
+	return nil
 }
 
 func sleepUntil(ctx context.Context, t time.Time) error {

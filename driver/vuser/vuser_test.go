@@ -419,3 +419,51 @@ flow:
 		t.Fatalf("%d POSTs recorded, want 12: %q", posts, a.keys)
 	}
 }
+
+// endsAfter is a context whose Err turns to context.Canceled after n calls: a user's stop time
+// passing between two of its checks (load's until reads the clock).
+type endsAfter struct {
+	context.Context
+	n *int
+}
+
+func (c endsAfter) Err() error {
+	if *c.n <= 0 {
+		return context.Canceled
+	}
+	*c.n--
+	return nil
+}
+
+// A transaction is not begun once the user's stop time has passed, even when the stop time
+// passed after the step's first check: the client checks the context as it is about to write,
+// after the transaction's start time was taken, so the request is not sent (sent, it is served
+// — an order placed — but started after the measured window, it is neither measured nor
+// counted as stopped). Mutant httpc-sends-after-stop: no check before the write — the request
+// reaches the server.
+func TestNoTransactionBegunAfterTheStop(t *testing.T) {
+	a := newApp(t)
+	sc, err := scenario.Parse("test.yaml", []byte("name: s\nflow:\n  - request: {name: buy, url: /key, form: {s: \"1\"}}\n"), scenario.Options{RunID: "R"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Config{Target: a.srv.URL, Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := w.NewUser(0)
+	n := 1 // the step's check passes; the stop time passes before the request
+	if err := u.Iterate(endsAfter{context.Background(), &n}, load.ProbeIteration()); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.count("/key"); got != 0 {
+		t.Fatalf("%d requests sent after the user's stop time, want 0", got)
+	}
+	n = 1 << 20 // and a user before its stop time sends it
+	if err := u.Iterate(endsAfter{context.Background(), &n}, load.ProbeIteration()); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.count("/key"); got != 1 {
+		t.Fatalf("%d requests sent before the user's stop time, want 1", got)
+	}
+}
