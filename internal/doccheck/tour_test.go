@@ -162,9 +162,9 @@ func TestTourRunsTheBlockAsWritten(t *testing.T) {
 }
 
 // TestReadmeTourListsItsCommands: the README's own tour block is what scripts/tour reads: every
-// line it extracts is a tradebench command or the fleet token's export, and the tour has the
-// commands the README promises (the capacity search, the comparison, the split deployment, quick
-// mode, the fleet). A tour block renamed or moved out from under its heading is seen here,
+// line it extracts is a tradebench command, the fleet token's export or a printf writing a CSV
+// data file, and the tour has the commands the README promises (the capacity search, the
+// comparison, the split deployment, quick mode with a data feeder and stages, the fleet). A tour block renamed or moved out from under its heading is seen here,
 // before CI would run nothing.
 func TestReadmeTourListsItsCommands(t *testing.T) {
 	out, err := exec.Command("bash", filepath.Join(root, "scripts", "tour"), "--list", filepath.Join(root, "README.md")).CombinedOutput()
@@ -173,12 +173,13 @@ func TestReadmeTourListsItsCommands(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	for _, l := range lines {
-		if !strings.HasPrefix(l, "tradebench ") && !strings.HasPrefix(l, "export TRADEBENCH_NATS_TOKEN=") {
-			t.Errorf("the tour's line %q is neither a tradebench command nor the token's export", l)
+		dataFile := strings.HasPrefix(l, "printf '") && strings.HasSuffix(l, ".csv")
+		if !strings.HasPrefix(l, "tradebench ") && !strings.HasPrefix(l, "export TRADEBENCH_NATS_TOKEN=") && !dataFile {
+			t.Errorf("the tour's line %q is neither a tradebench command, the token's export nor a CSV data file", l)
 		}
 	}
 	joined := strings.Join(lines, "\n")
-	for _, want := range []string{"tradebench run\n", "tradebench report compare ", "tradebench serve --role web ", "tradebench drive --url ", "tradebench agent ", "--agents 2 "} {
+	for _, want := range []string{"tradebench run\n", "tradebench report compare ", "tradebench serve --role web ", "tradebench drive --url ", "--data ", "--stages ", "tradebench agent ", "--agents 2 "} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("the tour has no %q:\n%s", want, joined)
 		}
