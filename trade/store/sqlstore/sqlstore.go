@@ -104,7 +104,7 @@ func (s Scan[T, P]) AccountWithProfile(r Scanner) (trade.Account, trade.AccountP
 	return a, p, nil
 }
 
-// AccountSummary scans a row of store.AccountSummarySQL: AccountCols, then the holdings' count
+// AccountSummary scans a row of ReadSQL.AccountSummary: AccountCols, then the holdings' count
 // and purchase basis.
 func (s Scan[T, P]) AccountSummary(r Scanner) (trade.Account, trade.HoldingsSummary, error) {
 	d := new(accountRow[T])
@@ -152,12 +152,12 @@ func (s Scan[T, P]) Holding(r Scanner) (trade.Holding, error) {
 	return h, err
 }
 
-// HoldingWithQuote scans a row of store.HoldingsWithQuotesSQL: HoldingCols, then QuoteCols.
+// HoldingWithQuote scans a row of ReadSQL.UserHoldingsWithQuotes: HoldingCols, then QuoteCols.
 func (s Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, error) {
 	return s.holding(r, new(holdingRow[T]), true)
 }
 
-// orderRow is the destinations of OrderCols, and of an AccountPageSQL row: the part before
+// orderRow is the destinations of OrderCols, and of an accountPageSQL row: the part before
 // them, the two text columns after.
 type orderRow[T any] struct {
 	o            trade.Order
@@ -191,7 +191,7 @@ func (Scan[T, P]) orderOf(d *orderRow[T]) trade.Order {
 	return o
 }
 
-// The account page's statement (AccountPageSQL) answers the account, its profile, its closed
+// The account page's statement (accountPageSQL) answers the account, its profile, its closed
 // orders and its most recent ones in one UNION ALL. Every row is a part (0: the account; 1: a
 // closed order; 2: a recent one), OrderCols and two text columns. The account's row lays its
 // columns over the orders' columns of the same type, since PostgreSQL wants a UNION's columns
@@ -204,17 +204,17 @@ const (
 	accountPageOrder   = OrderCols + ", '', ''"
 )
 
-// AccountPageSQL is store.Reader.UserAccountPage's statement for a store whose userParam is the
-// user id's placeholder, whose userAccount selects the user's account id and whose limit is
-// the LIMIT's value. The parts' rows come in any order (AccountPage sorts them).
-func AccountPageSQL(userParam, userAccount, limit string) string {
-	return "SELECT " + accountPageAccount + " FROM accounts WHERE userid = " + userParam +
+// accountPageSQL is store.Reader.UserAccountPage's statement, with ? for the user id (three
+// of them) and limit the LIMIT's value. The parts' rows come in any order
+// (AccountPage sorts them).
+func accountPageSQL(limit string) string {
+	return "SELECT " + accountPageAccount + " FROM accounts WHERE userid = ?" +
 		" UNION ALL SELECT 1, " + accountPageOrder + " FROM orders WHERE accountid = " + userAccount + " AND status = 'closed'" +
 		" UNION ALL SELECT * FROM (SELECT 2, " + accountPageOrder + " FROM orders WHERE accountid = " + userAccount +
 		" ORDER BY opendate DESC, orderid DESC LIMIT " + limit + ") recent"
 }
 
-// AccountPage scans the rows of AccountPageSQL: the account and profile from the account's
+// AccountPage scans the rows of accountPageSQL: the account and profile from the account's
 // row, the orders sorted as store.SortAccountPage does; ErrNotFound without the account's row.
 func (s Scan[T, P]) AccountPage(rows Rows) (trade.AccountPage, error) {
 	var pg trade.AccountPage
@@ -278,7 +278,7 @@ func Collect[T any](rows Rows, scan func(Scanner) (T, error)) ([]T, error) {
 	return out, rows.Err()
 }
 
-// CollectHoldingsWithQuotes scans the rows of store.HoldingsWithQuotesSQL.
+// CollectHoldingsWithQuotes scans the rows of ReadSQL.UserHoldingsWithQuotes.
 func (s Scan[T, P]) CollectHoldingsWithQuotes(rows Rows) ([]trade.Holding, []trade.Quote, error) {
 	var hs []trade.Holding
 	var qs []trade.Quote
