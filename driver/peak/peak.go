@@ -100,7 +100,12 @@ const (
 	DefaultMaxErrorRate = 0.0001
 )
 
-// SetDefaults fills zero fields.
+// SetDefaults fills zero fields with the defaults above (a nil StepRampUp with
+// DefaultStepRampUp; a pointer to 0 stays: no ramp-up is a choice). It is the one place a
+// search's defaults are filled: Search calls it on its own copy, so a caller calls it only
+// where it needs the filled values before the search starts (the driver's Config.SetDefaults,
+// once per drive: the drive's Start and Max are checked against what its scenario allows). It
+// is idempotent: filling twice changes nothing.
 func (c *Config) SetDefaults() {
 	set := func(v *float64, d float64) {
 		if *v == 0 {
