@@ -85,7 +85,7 @@ func dial(t *testing.T, p *netfault.Proxy) (net.Conn, *bufio.Reader) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	c.SetDeadline(time.Now().Add(time.Minute)) // a broken proxy fails the test, not hangs it
+	c.SetDeadline(time.Now().Add(15 * time.Second)) // a broken proxy fails the test, not hangs it
 	return c, bufio.NewReader(c)
 }
 
