@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -137,4 +138,32 @@ func pgRestartTest(ctx context.Context, t *testing.T, dir, bed, target, db strin
 	}
 	t.Logf("restart pg under load at %.1f–%.1f s of %d: %s; %d transactions passed, status codes %v", f.StartS, f.EndS, d, f.CostText(), rs.Total.Pass, rs.StatusCodes)
 	reconcileOrders(ctx, t, dir, db, res, rs, before)
+}
+
+// netCutStep cuts the network between the web tiers and the services host (scripts/testbed
+// crash net: the proxy net that up puts between them) for a second, without load: the window is
+// recorded in faults.jsonl, and afterwards both tiers read from the services host again. What a
+// cut does to the connections is TestProxyCut's and TestNetfaultControl's; this is the plumbing.
+func netCutStep(ctx context.Context, t *testing.T, bed, net string, bedCmd func(context.Context, ...string) (string, error)) {
+	if out, err := bedCmd(ctx, "crash", "net", "--cut", "--for", "1s"); err != nil {
+		t.Fatalf("crash net: %v\n%s", err, out)
+	}
+	faults, err := report.ReadFaults(filepath.Join(bed, "faults.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := faults[len(faults)-1]
+	if last.Name != "cut web→bsl for 1s" || last.End.Sub(last.Start) < time.Second {
+		t.Fatalf("the faults file's last line is %+v, want the 1 s cut", last)
+	}
+	for _, web := range []string{".2", ".3"} {
+		resp, err := http.Get("http://" + net + web + ":8080/daytrader/rest/quotes/s:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("web tier %s%s after the cut: status %d", net, web, resp.StatusCode)
+		}
+	}
 }

@@ -41,6 +41,8 @@ import (
 //     driver sends on every POST; each in haproxy's log) and fall
 //     inside the fault's window, the order processor's crash costs no request, every order placed reaches
 //     a final state, the audit passes, and the results, verdict and report show both windows;
+//   - the database restarted under load (pgRestartTest), and the network between the web tiers
+//     and the services host cut (netCutStep);
 //   - down leaves no process behind.
 //
 // Mutants seen failing it: every tier with its own session secret
@@ -125,6 +127,7 @@ func TestTestbed(t *testing.T) {
 	longest := 0.0 // the longest fault window of the fault test, in seconds: how slow a restart is here now
 	t.Run("faults", func(t *testing.T) { longest = faultTest(ctx, t, dir, bed, net, target, db, bedCmd) })
 	t.Run("pg", func(t *testing.T) { pgRestartTest(ctx, t, dir, bed, target, db, longest, bedCmd) })
+	t.Run("net", func(t *testing.T) { netCutStep(ctx, t, bed, net, bedCmd) })
 
 	// down: nothing left running
 	pids := map[string]int{}
