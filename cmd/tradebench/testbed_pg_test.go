@@ -47,7 +47,14 @@ func bedDir(t *testing.T) string {
 // Mutant: testbed-pg-window-early (the window ends when the restart was asked for).
 func pgRestartTest(ctx context.Context, t *testing.T, dir, bed, target, db string, longest float64, bedCmd func(context.Context, ...string) (string, error)) {
 	pidFile := filepath.Join(bed, "pg", "data", "postmaster.pid")
-	postmaster := func() string { return strings.SplitN(readFile(t, pidFile), "\n", 2)[0] }
+	postmaster := func() string { // the postmaster's pid: the database must be back when crash pg returns
+		t.Helper()
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			t.Fatalf("the database must be back when crash pg returns: %v", err)
+		}
+		return strings.SplitN(string(b), "\n", 2)[0]
+	}
 
 	// the restart once without load: how long it takes on this machine now
 	start := time.Now()
@@ -56,7 +63,7 @@ func pgRestartTest(ctx context.Context, t *testing.T, dir, bed, target, db strin
 	}
 	idle := time.Since(start).Seconds()
 	if out, err := smokeCmd(ctx, dir, "reset", "--db", db).CombinedOutput(); err != nil {
-		t.Fatalf("reset: %v\n%s", err, out)
+		t.Fatalf("reset right after crash pg (the database must be back when it returns): %v\n%s", err, out)
 	}
 	before := auditSummary(ctx, t, db, false)
 	// enough measured seconds for a steady state before the crash, the window at four times the
