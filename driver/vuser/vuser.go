@@ -338,6 +338,7 @@ func (u *user) set(sets []scenario.Set) error {
 // scratch holds one request's rendered parts; pooled so a thinking user holds none.
 type scratch struct {
 	target, header, body, tmp []byte
+	ep                        httpc.Endpoint // an absolute URL's endpoint
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -349,35 +350,23 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	s.target, s.header, s.body = s.target[:0], s.header[:0], s.body[:0]
-
-	ep := &u.w.target
-	s.target = r.URL.Append(s.target, u)
-	if len(s.target) == 0 || s.target[0] != '/' {
-		abs, err := url.Parse(string(s.target))
-		if err != nil || (abs.Scheme != "http" && abs.Scheme != "https") {
-			return nil, recorder.Failf("bad url", "%s: %q is neither a path nor an http(s) URL", r.Name, s.target)
-		}
-		e, err := httpc.ParseEndpoint(abs)
-		if err != nil {
-			return nil, recorder.Failf("bad url", "%s: %v", r.Name, err)
-		}
-		ep = &e
-		s.target = append(s.target[:0], abs.RequestURI()...)
-	} else if u.w.base == nil {
-		return nil, recorder.Failf("bad url", "%s: %q is a path but no target URL was given", r.Name, s.target)
+	ep, err := u.render(r, s)
+	if err != nil {
+		return nil, err
 	}
-	if len(r.Query) > 0 {
-		sep := byte('?')
-		if bytes.IndexByte(s.target, '?') >= 0 {
-			sep = '&'
-		}
-		for _, f := range r.Query {
-			s.target = append(s.target, sep)
-			sep = '&'
-			s.target = scenario.AppendQueryEscape(s.target, f.Key)
-			s.target = append(s.target, '=')
-			s.target = f.Val.AppendQuery(s.target, u)
-		}
+	resp, err := u.send(ctx, it, r, ep, s, start)
+	if err != nil {
+		return nil, err
+	}
+	return u.check(r, resp, s)
+}
+
+// render writes the request's target, header lines and body into s from its templates, and
+// returns where it goes: the run's target for a path, an absolute URL's own endpoint.
+func (u *user) render(r *scenario.Request, s *scratch) (*httpc.Endpoint, error) {
+	ep, err := u.target(r, s)
+	if err != nil {
+		return nil, err
 	}
 	for _, h := range r.Header {
 		s.header = append(s.header, h.Key...)
@@ -399,41 +388,84 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 	case r.Body != nil:
 		s.body = r.Body.Append(s.body, u)
 	}
+	return ep, nil
+}
 
+// target writes the request's target (path and query) into s.target. A URL is known to be a
+// path or an http(s) URL only once rendered, since a template may make it either.
+func (u *user) target(r *scenario.Request, s *scratch) (*httpc.Endpoint, error) {
+	ep := &u.w.target
+	s.target = r.URL.Append(s.target, u)
+	if len(s.target) == 0 || s.target[0] != '/' {
+		abs, err := url.Parse(string(s.target))
+		if err != nil || (abs.Scheme != "http" && abs.Scheme != "https") {
+			return nil, recorder.Failf("bad url", "%s: %q is neither a path nor an http(s) URL", r.Name, s.target)
+		}
+		if s.ep, err = httpc.ParseEndpoint(abs); err != nil {
+			return nil, recorder.Failf("bad url", "%s: %v", r.Name, err)
+		}
+		ep = &s.ep
+		s.target = append(s.target[:0], abs.RequestURI()...)
+	} else if u.w.base == nil {
+		return nil, recorder.Failf("bad url", "%s: %q is a path but no target URL was given", r.Name, s.target)
+	}
+	if len(r.Query) > 0 {
+		sep := byte('?')
+		if bytes.IndexByte(s.target, '?') >= 0 {
+			sep = '&'
+		}
+		for _, f := range r.Query {
+			s.target = append(s.target, sep)
+			sep = '&'
+			s.target = scenario.AppendQueryEscape(s.target, f.Key)
+			s.target = append(s.target, '=')
+			s.target = f.Val.AppendQuery(s.target, u)
+		}
+	}
+	return ep, nil
+}
+
+// send sends the rendered request to ep, each hop a hit of the iteration, and follows the
+// redirects the request and the run's policy allow. A hop to another origin carries no body, no
+// cookies and none of the user's headers unless the policy keeps them, and never credentials.
+func (u *user) send(ctx context.Context, it *load.Iteration, r *scenario.Request, ep *httpc.Endpoint, s *scratch,
+	start time.Time) (httpc.Response, error) {
 	hreq := httpc.Request{Method: r.Method, Target: s.target, Header: s.header, Body: s.body, KeepBody: r.NeedBody}
-	var resp httpc.Response
 	for hop := 0; ; hop++ {
 		if hop > 0 || start.IsZero() {
 			start = clock.Now()
 		}
-		resp, err = u.c.Do(ctx, ep, &hreq)
+		resp, err := u.c.Do(ctx, ep, &hreq)
 		if err != nil && ctx.Err() != nil {
 			// cut off by the run's end: no hit and no error (no "no response" status either);
 			// the transaction counts it apart, as stopped
-			return nil, ctx.Err()
+			return resp, ctx.Err()
 		}
 		it.Hit(start, resp.Status, resp.Bytes)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Name, err)
+			return resp, fmt.Errorf("%s: %w", r.Name, err)
 		}
 		if !r.FollowRedirects || !isRedirect(resp.Status) || resp.Location == "" {
-			break
+			return resp, nil
 		}
 		if hop == MaxRedirects {
-			return nil, recorder.Failf("too many redirects", "%s: more than %d redirects", r.Name, MaxRedirects)
+			return resp, recorder.Failf("too many redirects", "%s: more than %d redirects", r.Name, MaxRedirects)
 		}
 		next, nep, err := resolve(ep, hreq.Target, resp.Location)
 		if err != nil {
-			return nil, recorder.Failf("bad redirect", "%s: Location %q: %v", r.Name, resp.Location, err)
+			return resp, recorder.Failf("bad redirect", "%s: Location %q: %v", r.Name, resp.Location, err)
 		}
 		pol := u.w.opt.Redirects
 		if pol == httpc.RedirectNone {
-			break
+			return resp, nil
 		}
 		cross := !httpc.SameOrigin(ep, nep)
 		if cross && !pol.Follows(ep, nep) {
 			// a target must not aim the load, and what the request carries, at another host
-			return nil, recorder.Failf("cross-origin redirect", "%s: redirected to another origin (%s://%s), not followed: redirects stay on the target's origin unless --redirects any", r.Name, scheme(nep), nep.Host)
+			return resp, recorder.Failf("cross-origin redirect",
+				"%s: redirected to another origin (%s://%s), not followed: "+
+					"redirects stay on the target's origin unless --redirects any",
+				r.Name, scheme(nep), nep.Host)
 		}
 		s.tmp = append(s.tmp[:0], next...)
 		s.target, s.tmp = s.tmp, s.target
@@ -452,7 +484,6 @@ func (u *user) request(ctx context.Context, it *load.Iteration, r *scenario.Requ
 			}
 		}
 	}
-	return u.check(r, resp, s)
 }
 
 func scheme(ep *httpc.Endpoint) string {
@@ -501,7 +532,8 @@ func (u *user) check(r *scenario.Request, resp httpc.Response, s *scratch) ([]*s
 			ok = ok || st == resp.Status
 		}
 		if !ok {
-			return nil, recorder.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d, expected %v%s", r.Name, resp.Status, ck.Status, excerpt(resp.Body))
+			return nil, recorder.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d, expected %v%s",
+				r.Name, resp.Status, ck.Status, excerpt(resp.Body))
 		}
 	} else if resp.Status >= 400 {
 		return nil, recorder.Failf(fmt.Sprintf("status %d", resp.Status), "%s: status %d%s", r.Name, resp.Status, excerpt(resp.Body))
