@@ -208,54 +208,16 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 		}
 		switch st.Kind {
 		case scenario.StepRequest:
-			if err := u.think(ctx, it); err != nil {
-				return err
-			}
-			req := st.Request
-			start := it.StartTx()
-			elseSteps, err := u.request(ctx, it, req, start)
-			it.Done(req.Name, start, err)
-			if u.probed(req.Name, err) {
-				return errStop
-			}
-			// a failed transaction is followed by the same think, so a failing system is not
-			// hammered faster than a working one
-			u.pending, u.next = true, u.w.sc.Think
-			if req.Think != nil {
-				u.next = *req.Think
-			}
+			elseSteps, err := u.requestStep(ctx, it, st.Request)
 			if err != nil {
-				return errFailed
+				return err
 			}
 			if elseSteps != nil {
 				return u.steps(ctx, it, elseSteps) // instead of the rest of this list
 			}
 		case scenario.StepTransaction:
-			if err := u.think(ctx, it); err != nil {
+			if err := u.transaction(ctx, it, st); err != nil {
 				return err
-			}
-			start := it.StartTx()
-			var err error
-			first := start
-			for _, sub := range st.Steps {
-				if sub.Kind == scenario.StepSet {
-					if err = u.set(sub.Sets); err != nil {
-						break
-					}
-					continue
-				}
-				if _, err = u.request(ctx, it, sub.Request, first); err != nil {
-					break
-				}
-				first = time.Time{}
-			}
-			it.Done(st.Name, start, err)
-			if u.probed(st.Name, err) {
-				return errStop
-			}
-			u.pending, u.next = true, u.w.sc.Think
-			if err != nil {
-				return errFailed
 			}
 		case scenario.StepSet:
 			if err := u.set(st.Sets); err != nil {
@@ -294,6 +256,62 @@ func (u *user) steps(ctx context.Context, it *load.Iteration, steps []*scenario.
 		case scenario.StepStop:
 			return errStop
 		}
+	}
+	return nil
+}
+
+// requestStep runs a request as its own transaction, after the pending think. It returns an
+// extraction's else steps when one found nothing, and errStop or errFailed to end the iteration.
+func (u *user) requestStep(ctx context.Context, it *load.Iteration, req *scenario.Request) ([]*scenario.Step, error) {
+	if err := u.think(ctx, it); err != nil {
+		return nil, err
+	}
+	start := it.StartTx()
+	elseSteps, err := u.request(ctx, it, req, start)
+	it.Done(req.Name, start, err)
+	if u.probed(req.Name, err) {
+		return nil, errStop
+	}
+	// a failed transaction is followed by the same think, so a failing system is not
+	// hammered faster than a working one
+	u.pending, u.next = true, u.w.sc.Think
+	if req.Think != nil {
+		u.next = *req.Think
+	}
+	if err != nil {
+		return nil, errFailed
+	}
+	return elseSteps, nil
+}
+
+// transaction runs several requests (and sets) timed as one transaction, after the pending
+// think; the first request's start is the transaction's. The first failure ends it.
+func (u *user) transaction(ctx context.Context, it *load.Iteration, st *scenario.Step) error {
+	if err := u.think(ctx, it); err != nil {
+		return err
+	}
+	start := it.StartTx()
+	var err error
+	first := start
+	for _, sub := range st.Steps {
+		if sub.Kind == scenario.StepSet {
+			if err = u.set(sub.Sets); err != nil {
+				break
+			}
+			continue
+		}
+		if _, err = u.request(ctx, it, sub.Request, first); err != nil {
+			break
+		}
+		first = time.Time{}
+	}
+	it.Done(st.Name, start, err)
+	if u.probed(st.Name, err) {
+		return errStop
+	}
+	u.pending, u.next = true, u.w.sc.Think
+	if err != nil {
+		return errFailed
 	}
 	return nil
 }
