@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -112,7 +113,7 @@ func TestMeasure(t *testing.T) {
 // Mutant (scripts/mutants.d/machine-kthread-unflagged): KernelThread always false —
 // kthreadd was not a kernel thread.
 func TestKernelThreadsOnThisMachine(t *testing.T) {
-	procs := scan("/proc")
+	procs := procfs.Default.Stats()
 	k, ok := procs[2]
 	if !ok || k.Name != "kthreadd" {
 		t.Skip("no kthreadd in this /proc (a container with its own pid namespace)")
@@ -161,15 +162,6 @@ func TestNoProc(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if m := w.Result(); m != nil {
 		t.Errorf("machine %+v from no /proc", m)
-	}
-}
-
-func TestLoopback(t *testing.T) {
-	for u, want := range map[string]bool{"http://127.0.0.1:9464/metrics": true, "http://[::1]:1/m": true, "http://localhost:1/": true,
-		"http://web1:9464/metrics": false, "proc": false, "http://10.0.0.1/": false} {
-		if loopback(u) != want {
-			t.Errorf("loopback(%q) = %v", u, !want)
-		}
 	}
 }
 

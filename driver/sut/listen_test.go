@@ -88,6 +88,19 @@ func TestFindListeners(t *testing.T) {
 	}
 }
 
+// Local is the one answer to "is this address on this machine": a loopback address, localhost
+// or the unspecified address, in a URL or host:port; anything else, or no address, is not. The
+// machine's watch asks it of a scraped server's URL, FindListeners of a drive's target.
+func TestLocal(t *testing.T) {
+	for target, want := range map[string]bool{"http://127.0.0.1:9464/metrics": true, "http://[::1]:1/m": true, "http://localhost:1/": true,
+		"http://LOCALHOST/": true, "127.0.0.2:80": true, "http://0.0.0.0:9464/metrics": true,
+		"http://web1:9464/metrics": false, "proc": false, "http://10.0.0.1/": false, "[2001:db8::1]:80": false, "http://%zz": false} {
+		if Local(target) != want {
+			t.Errorf("Local(%q) = %v", target, !want)
+		}
+	}
+}
+
 // Nothing is found, with a reason a user can act on, for a loopback port nobody listens on,
 // and for a target that is not on this machine (no name is looked up).
 func TestFindListenersNone(t *testing.T) {
