@@ -9,12 +9,13 @@
 // (softirqs for the run's own loopback traffic are charged to no process; writeback of its own
 // files runs in kworker threads), while a neighbour's work shows up in user space — a process's
 // system time, spent in the kernel on its behalf, is its own. So the judged residual is
-// busy − own − kernel: short-lived user-space processes still count in it, as does steal. The results carry it as their machine section, and the run rule
-// other_processes (report/validity.go) judges it: a benchmark on a shared machine measures its
-// neighbours too, and a number that did must not be called valid.
+// busy − own − kernel: short-lived user-space processes still count in it, as does steal. The
+// results carry it as their machine section, and the run rule other_processes
+// (report/validity.go) judges it: a benchmark on a shared machine measures its neighbours too,
+// and a number that did must not be called valid.
 //
-// It is part of the instrument: it reads only /proc and the system under test's resource
-// sources (package sut), never a system under test.
+// It is part of the instrument: it reads only /proc (through internal/procfs) and the system
+// under test's resource sources (package sut), never a system under test.
 package machine
 
 import (

@@ -96,7 +96,8 @@ func FindListeners(root, target string) ([]Listener, error) {
 	}
 	if len(out) == 0 {
 		if unreadable > 0 {
-			return nil, fmt.Errorf("a socket listens on %s, but the process holding it is not readable here (%d processes' descriptors are not: another user's)", addr, unreadable)
+			return nil, fmt.Errorf("a socket listens on %s, but the process holding it is not readable here "+
+				"(%d processes' descriptors are not: another user's)", addr, unreadable)
 		}
 		return nil, fmt.Errorf("a socket listens on %s, but no process on this machine holds it (another network namespace's, or a container's)", addr)
 	}
@@ -152,7 +153,8 @@ func FindServer(target string, anyUser bool) (Server, error) {
 			return Server{Idle: ls}, err
 		}
 		for _, k := range socks {
-			if k.Established && addrKey(k.IP, k.Port) == addrKey(remote.IP, remote.Port) && addrKey(k.RemoteIP, k.RemotePort) == addrKey(local.IP, local.Port) {
+			theirs := addrKey(k.IP, k.Port) == addrKey(remote.IP, remote.Port) && addrKey(k.RemoteIP, k.RemotePort) == addrKey(local.IP, local.Port)
+			if k.Established && theirs {
 				held, _ := fs.Holders(map[uint64]bool{k.Inode: true})
 				holders = held[k.Inode]
 			}
@@ -162,7 +164,8 @@ func FindServer(target string, anyUser bool) (Server, error) {
 		}
 	}
 	if len(holders) == 0 {
-		return Server{Idle: ls}, fmt.Errorf("a socket listens on %s, but no process here accepted a connection to it within %v (another user's, whose descriptors are not readable, or a server that does not accept)", addr, probeTimeout)
+		return Server{Idle: ls}, fmt.Errorf("a socket listens on %s, but no process here accepted a connection to it within %v "+
+			"(another user's, whose descriptors are not readable, or a server that does not accept)", addr, probeTimeout)
 	}
 	// the listening sockets the accepting processes hold: their workers share them
 	inodes, err := listeningInodes(fs, port, nil)

@@ -143,8 +143,10 @@ func TestFindListenersFakeProc(t *testing.T) {
 		"   2: 0100007F:1F92 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 333 1\n"+ // established, not listening
 		"   3: 0100007F:1F93 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 444 1\n") // held by nobody readable
 	write("net/tcp6", head+
-		"   0: 0000000000000000FFFF00000100007F:1F94 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000 0 555 1\n"+ // ::ffff:127.0.0.1:8084
-		"   1: 00000000000000000000000001000000:1F95 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000 0 666 1\n") // ::1:8085
+		"   0: 0000000000000000FFFF00000100007F:1F94 00000000000000000000000000000000:0000 0A "+ // ::ffff:127.0.0.1:8084
+		"00000000:00000000 00:00000000 00000000  1000 0 555 1\n"+
+		"   1: 00000000000000000000000001000000:1F95 00000000000000000000000000000000:0000 0A "+ // ::1:8085
+		"00000000:00000000 00:00000000 00000000  1000 0 666 1\n")
 	proc := func(pid int, name string, inodes ...string) {
 		write(strconv.Itoa(pid)+"/stat", strconv.Itoa(pid)+" ("+name+") S 1 1 1 0 -1 4194304 0 0 0 0 5 5 0 0 20 0 1 0 1 0 0\n")
 		for i, ino := range inodes {
@@ -256,7 +258,8 @@ func TestFollow(t *testing.T) {
 	}
 	lines := FoundLines(Follow("", self, nil))
 	if len(lines) != 5 || !slices.ContainsFunc(lines, func(l string) bool {
-		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of ", orders, bslAddr)) && strings.Contains(l, fmt.Sprintf("(pid %d), its CPU", bsl))
+		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of ", orders, bslAddr)) &&
+			strings.Contains(l, fmt.Sprintf("(pid %d), its CPU", bsl))
 	}) {
 		t.Errorf("lines: %q", lines)
 	}
