@@ -350,31 +350,11 @@ func (m *model) pollIfNoLive() tea.Cmd {
 
 // key handles a key press: a pending confirmation first, then an open form, then the screen keys.
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
-	s := k.String()
-	if m.confirm != nil {
-		switch s {
-		case "y", "Y", "enter":
-			c := m.confirm
-			m.confirm = nil
-			return c.yes()
-		case "n", "N", "esc":
-			m.confirm = nil
-			m.setStatus("cancelled", false)
-		}
-		return nil
-	}
 	switch {
+	case m.confirm != nil:
+		return m.confirmKey(k.String())
 	case m.screen == ScreenLogin:
-		if s == "enter" {
-			uid, pw := m.login.value(0), m.login.fields[1].value
-			m.setStatus("logging in…", false)
-			return m.call(func(ctx context.Context) tea.Msg {
-				a, err := m.svc.Login(ctx, uid, pw)
-				return orErr(err, loggedInMsg{a})
-			})
-		}
-		m.login.key(k)
-		return nil
+		return m.loginKey(k)
 	case m.screen == ScreenBuy:
 		return m.buyKey(k)
 	case m.screen == ScreenSell:
@@ -382,17 +362,58 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case m.profile != nil:
 		return m.profileKey(k)
 	case m.editSyms:
-		switch s {
-		case "enter":
-			m.editSyms = false
-			return m.loadQuotes()
-		case "esc", "tab":
-			m.editSyms = false
-		default:
-			m.symbols.key(k)
-		}
-		return nil
+		return m.symbolsKey(k)
 	}
+	return m.screenKey(k.String())
+}
+
+// confirmKey answers the pending confirmation: y or Enter runs it, n or Esc drops it; other
+// keys wait.
+func (m *model) confirmKey(s string) tea.Cmd {
+	switch s {
+	case "y", "Y", "enter":
+		c := m.confirm
+		m.confirm = nil
+		return c.yes()
+	case "n", "N", "esc":
+		m.confirm = nil
+		m.setStatus("cancelled", false)
+	}
+	return nil
+}
+
+// loginKey is the login form's keys: Enter logs in, the rest edit the form.
+func (m *model) loginKey(k tea.KeyPressMsg) tea.Cmd {
+	if k.String() == "enter" {
+		uid, pw := m.login.value(0), m.login.fields[1].value
+		m.setStatus("logging in…", false)
+		return m.call(func(ctx context.Context) tea.Msg {
+			a, err := m.svc.Login(ctx, uid, pw)
+			return orErr(err, loggedInMsg{a})
+		})
+	}
+	m.login.key(k)
+	return nil
+}
+
+// symbolsKey edits the quotes screen's symbol list: Enter loads the quotes, Esc or Tab leaves
+// the list as it is.
+func (m *model) symbolsKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "enter":
+		m.editSyms = false
+		return m.loadQuotes()
+	case "esc", "tab":
+		m.editSyms = false
+	default:
+		m.symbols.key(k)
+	}
+	return nil
+}
+
+// screenKey is a key on a screen with no form open: the screens' letters, buy, sell, edit,
+// logout, and the arrows that move the selection.
+func (m *model) screenKey(s string) tea.Cmd {
 	switch s {
 	case "h":
 		return m.show(ScreenHome)
@@ -405,27 +426,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "r":
 		return m.show(m.screen)
 	case "b":
-		sym := ""
-		if m.screen == ScreenQuotes && m.quotes != nil && m.qSel < len(m.quotes.Quotes) {
-			sym = m.quotes.Quotes[m.qSel].Symbol
-		}
-		m.back = m.screen
-		m.buy = form{fields: []field{{label: "Symbol", value: sym}, {label: "Quantity", value: "100"}}}
-		if sym != "" {
-			m.buy.focus = 1
-		}
-		m.screen = ScreenBuy
-		return nil
+		m.startBuy()
 	case "s":
-		if m.screen != ScreenPortfolio || m.portfolio == nil || len(m.portfolio.Holdings) == 0 {
-			m.setStatus("choose a holding on the portfolio screen (p), then press s", true)
-			return nil
-		}
-		m.back = ScreenPortfolio
-		m.selling = m.portfolio.Holdings[m.pSel]
-		m.sell = form{fields: []field{{label: "Quantity", value: strconv.FormatInt(m.selling.Quantity, 10)}}}
-		m.screen = ScreenSell
-		return nil
+		m.startSell()
 	case "l":
 		uid := m.uid
 		return m.call(func(ctx context.Context) tea.Msg { return orErr(m.svc.Logout(ctx, uid), loggedOutMsg{}) })
@@ -433,14 +436,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.screen == ScreenQuotes {
 			m.editSyms = true
 		}
-		return nil
 	case "e":
 		if m.screen == ScreenAccount && m.account != nil {
 			p := m.account.Profile
 			m.profile = &form{fields: []field{{label: "Full name", value: p.FullName}, {label: "Address", value: p.Address},
 				{label: "Email", value: p.Email}, {label: "Credit card", value: p.CreditCard}, {label: "New password", mask: true}}}
 		}
-		return nil
 	case "up", "down":
 		d := 1
 		if s == "up" {
@@ -454,6 +455,32 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// startBuy opens the buy form, for the selected quote's symbol on the quotes screen.
+func (m *model) startBuy() {
+	sym := ""
+	if m.screen == ScreenQuotes && m.quotes != nil && m.qSel < len(m.quotes.Quotes) {
+		sym = m.quotes.Quotes[m.qSel].Symbol
+	}
+	m.back = m.screen
+	m.buy = form{fields: []field{{label: "Symbol", value: sym}, {label: "Quantity", value: "100"}}}
+	if sym != "" {
+		m.buy.focus = 1
+	}
+	m.screen = ScreenBuy
+}
+
+// startSell opens the sell form for the holding selected on the portfolio screen (only there).
+func (m *model) startSell() {
+	if m.screen != ScreenPortfolio || m.portfolio == nil || len(m.portfolio.Holdings) == 0 {
+		m.setStatus("choose a holding on the portfolio screen (p), then press s", true)
+		return
+	}
+	m.back = ScreenPortfolio
+	m.selling = m.portfolio.Holdings[m.pSel]
+	m.sell = form{fields: []field{{label: "Quantity", value: strconv.FormatInt(m.selling.Quantity, 10)}}}
+	m.screen = ScreenSell
 }
 
 func clamp(i, n int) int { return max(0, min(i, n-1)) }
