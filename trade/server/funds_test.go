@@ -15,8 +15,9 @@ import (
 	"github.com/tradebench/tradebench/trade/store"
 )
 
-// TestBuyBeyondBalanceRefused: a buy of 1,000,000 shares used to take the balance to −$105 M
-// and answer 200. Now the page answers 422 with the numbers, and nothing changes.
+// TestBuyBeyondBalanceRefused: a buy of 1,000,000 shares costs more than the balance (unchecked,
+// it would take it to −$105 M and answer 200): the page answers 422 with the numbers, and
+// nothing changes.
 func TestBuyBeyondBalanceRefused(t *testing.T) {
 	s := startTest(t, 10, 10)
 	ctx := context.Background()

@@ -19,8 +19,8 @@ import (
 const (
 	// DefaultStreamLimit is how many streams a web tier holds open at once; one more gets 503.
 	DefaultStreamLimit = 1000
-	// DefaultStreamPerClient is how many of them one client address may hold: 1,000 streams
-	// from one address used to take every slot, and the next visitor got 503.
+	// DefaultStreamPerClient is how many of them one client address may hold, so that one
+	// address cannot take every slot and leave the next visitor a 503.
 	DefaultStreamPerClient = 16
 	// DefaultAnonStreamMaxAge bounds a stream opened without a session: as long as the web
 	// server's write timeout, so a stranger holds a connection no longer than any other request.

@@ -31,8 +31,8 @@ import (
 
 const token = "test-service-token-0123456789abcdef"
 
-// TestServiceTokenRequired: the host used to serve anyone who reached its port — profiles
-// with credit cards, password changes, buys for any account. Now a call without the token,
+// TestServiceTokenRequired: the host must not serve anyone who reaches its port — profiles
+// with credit cards, password changes, buys for any account: a call without the token,
 // or with a wrong one, is refused with 401 (SOAP: a fault with HTTP 401; gRPC:
 // UNAUTHENTICATED) and changes nothing; with it, every transport works.
 func TestServiceTokenRequired(t *testing.T) {

@@ -176,8 +176,8 @@ func RequireHTTP(token string, h http.Handler, deny func(http.ResponseWriter, *h
 //
 // The check is a tap handle: grpc-go runs it when a stream's headers arrive, before it
 // registers the stream or starts a goroutine for its handler. An interceptor runs only after
-// both, so 100,000 streams opened without a token on one connection used to hold 100,000
-// goroutines and 1.2 GB waiting for a message that never came.
+// both, so 100,000 streams opened without a token on one connection would hold 100,000
+// goroutines and 1.2 GB waiting for a message that never comes.
 func GRPCServerOptions(token string, tlsConf *tls.Config) []grpc.ServerOption {
 	var so []grpc.ServerOption
 	if tlsConf != nil {
