@@ -185,7 +185,9 @@ func (c Config) Validate() error {
 		}
 	}
 	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
-		return setting.Errorf("Orders.NATS", "order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
+		return setting.Errorf("Orders.NATS",
+			"order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS "+
+				"port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
 	}
 	if c.needsDB() {
 		if _, _, err := dsn.Parse(c.DB); err != nil {

@@ -22,7 +22,8 @@ func (s *Server) Describe() *web.Configuration {
 		Listen:     s.Addr(),
 		Web:        web.ConfigWeb{OrdersCap: c.Web.OrdersLimit, SessionTTLSeconds: c.Web.SessionTTL.Seconds()},
 		Runtime: &web.ConfigRuntime{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
-			GOMAXPROCS: runtime.GOMAXPROCS(0), GOGC: gctune.Current(), CPUs: runtime.NumCPU(), Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
+			GOMAXPROCS: runtime.GOMAXPROCS(0), GOGC: gctune.Current(), CPUs: runtime.NumCPU(),
+			Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
 	}
 	if s.st != nil {
 		sp := s.info.Spec
@@ -62,7 +63,8 @@ func (s *Server) Describe() *web.Configuration {
 	}
 	if s.quotes != nil {
 		st := s.quotes.Stats()
-		ls := &web.ConfigStreams{Source: "in-process", Limit: c.Web.StreamLimit, Subscribers: st.Subscribers, Published: st.Published, Dropped: st.Dropped}
+		ls := &web.ConfigStreams{Source: "in-process", Limit: c.Web.StreamLimit, Subscribers: st.Subscribers, Published: st.Published,
+			Dropped: st.Dropped}
 		if s.nc != nil {
 			ls.Source, ls.NATS = "nats", s.nc.ConnectedUrlRedacted()
 		}

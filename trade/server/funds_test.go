@@ -157,7 +157,8 @@ func concurrentBuys(t *testing.T, s *Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d buys: %d placed, %d filled, %d cancelled, %d refused; balance %s of %s", clients, placed, filled, cancelled, clients-placed, acct.Balance, open)
+	t.Logf("%d buys: %d placed, %d filled, %d cancelled, %d refused; balance %s of %s", clients, placed, filled, cancelled, clients-placed,
+		acct.Balance, open)
 	if filled != affordable || acct.Balance < 0 {
 		t.Fatalf("%d orders filled, balance %s: want exactly %d and a balance ≥ 0", filled, acct.Balance, affordable)
 	}

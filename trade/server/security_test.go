@@ -126,13 +126,15 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	// (a trade, which always checks the session: a page that only reads may rely on tier b's
 	// check of the last second, SessionCheckInterval, and b's login of the other session was one)
 	held := holdingsOf(t, a, "uid:2")
-	if code, body := get(t, other, b.URL()+"/daytrader/app?action=buy&symbol=s:1&quantity=1"); strings.Contains(body, "has been submitted") || !strings.Contains(body, "Your session has ended") {
+	code, body = get(t, other, b.URL()+"/daytrader/app?action=buy&symbol=s:1&quantity=1")
+	if strings.Contains(body, "has been submitted") || !strings.Contains(body, "Your session has ended") {
 		t.Fatalf("another session of the user survived the password change: %d", code)
 	}
 	if got := holdingsOf(t, a, "uid:2"); got != held {
 		t.Fatalf("the ended session bought: holdings %d -> %d", held, got)
 	}
-	if code, body := get(t, newClient(), a.URL()+"/daytrader/app?action=login&uid=uid:2&passwd=new-password"); code != 200 || !strings.Contains(body, "Welcome uid:2") {
+	if code, body := get(t, newClient(),
+		a.URL()+"/daytrader/app?action=login&uid=uid:2&passwd=new-password"); code != 200 || !strings.Contains(body, "Welcome uid:2") {
 		t.Fatalf("login with the new password: %d", code)
 	}
 }

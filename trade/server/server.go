@@ -265,7 +265,9 @@ func (s *Server) connectQuotes() error {
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
 			// serve's own words: this is the warning its operator reads at start
-			s.log.Warn("quote changes from a remote services host need --nats (Orders.NATS): the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
+			s.log.Warn("quote changes from a remote services host need --nats (Orders.NATS): the trades execute in the services process, so " +
+				"without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats " +
+				"nats://HOST:4222 here) this web tier's live quote streams never update")
 		}
 		return nil
 	}

@@ -320,7 +320,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if o.Type == trade.Sell {
 			verb = "Sold"
 		}
-		m.setStatus(fmt.Sprintf("%s %d %s at %s (fee %s): order %d %s", verb, o.Quantity, o.Symbol, money(o.Price), money(o.Fee), o.OrderID, o.Status), false)
+		m.setStatus(fmt.Sprintf("%s %d %s at %s (fee %s): order %d %s", verb, o.Quantity, o.Symbol, money(o.Price), money(o.Fee), o.OrderID,
+			o.Status), false)
 		return m, m.show(m.back)
 	case profileMsg:
 		m.busy = false
@@ -510,7 +511,8 @@ func (m *model) buyKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.quotes != nil {
 			for _, x := range m.quotes.Quotes {
 				if x.Symbol == sym {
-					q = fmt.Sprintf("Buy %d shares of %s at about %s, %s with the fee %s? y/n", qty, sym, money(x.Price), money(x.Price.Times(qty)+trade.OrderFee), money(trade.OrderFee))
+					q = fmt.Sprintf("Buy %d shares of %s at about %s, %s with the fee %s? y/n", qty, sym, money(x.Price),
+						money(x.Price.Times(qty)+trade.OrderFee), money(trade.OrderFee))
 				}
 			}
 		}
@@ -538,7 +540,8 @@ func (m *model) sellKey(k tea.KeyPressMsg) tea.Cmd {
 			qty = h.Quantity
 		}
 		uid := m.uid
-		m.confirm = &confirm{question: fmt.Sprintf("Sell %d of %d shares of %s (holding %d, fee %s)? y/n", qty, h.Quantity, h.Symbol, h.HoldingID, money(trade.OrderFee)),
+		m.confirm = &confirm{question: fmt.Sprintf("Sell %d of %d shares of %s (holding %d, fee %s)? y/n", qty, h.Quantity, h.Symbol, h.HoldingID,
+			money(trade.OrderFee)),
 			yes: func() tea.Cmd {
 				m.setStatus("selling…", false)
 				return m.call(func(ctx context.Context) tea.Msg {
@@ -557,7 +560,8 @@ func (m *model) profileKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "enter":
 		f := m.profile
-		p := trade.AccountProfile{UserID: m.uid, FullName: f.value(0), Address: f.value(1), Email: f.value(2), CreditCard: f.value(3), Password: f.fields[4].value}
+		p := trade.AccountProfile{UserID: m.uid, FullName: f.value(0), Address: f.value(1), Email: f.value(2), CreditCard: f.value(3),
+			Password: f.fields[4].value}
 		m.profile = nil
 		return m.call(func(ctx context.Context) tea.Msg {
 			out, err := m.svc.UpdateAccountProfile(ctx, p)
