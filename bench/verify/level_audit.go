@@ -42,9 +42,14 @@ func (v *verifier) audit() {
 			}
 		}
 	}()
-	v.check("audit.load", L, fmt.Sprintf("a short load: %d accounts of verify's own buy and sell at once, %d orders each, every order confirmed", v.cfg.AuditUsers, v.cfg.AuditTrades), func(c *ck) { v.auditLoad(c, a) })
-	v.check("audit.orders_once", L, "every order placed is on its account's page exactly once, completed, as placed; no order that was not placed", a.ordersOnce)
-	v.check("audit.money_conserved", L, "each account's cash is its opening balance less its buys (price × quantity + fee) plus its sells (price × quantity − fee), and its holdings are what its orders bought and did not sell", a.moneyConserved)
+	v.check("audit.load", L,
+		fmt.Sprintf("a short load: %d accounts of verify's own buy and sell at once, %d orders each, every order confirmed",
+			v.cfg.AuditUsers, v.cfg.AuditTrades), func(c *ck) { v.auditLoad(c, a) })
+	v.check("audit.orders_once", L,
+		"every order placed is on its account's page exactly once, completed, as placed; no order that was not placed", a.ordersOnce)
+	v.check("audit.money_conserved", L,
+		"each account's cash is its opening balance less its buys (price × quantity + fee) plus its sells (price × quantity − fee), and "+
+			"its holdings are what its orders bought and did not sell", a.moneyConserved)
 }
 
 // load is one trader's share of the audit's load: buys and sells of its own holdings in turn,

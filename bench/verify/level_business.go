@@ -49,28 +49,37 @@ func (v *verifier) business() {
 		}
 	}()
 	defer v.closeAccounts()
-	v.check("business.register_balance", L, "registration opens an account whose cash and opening balance are the stated amount ("+openBalance+")", func(c *ck) { v.registerBalance(c, f) })
-	v.check("business.orders_complete", L, "orders reach a completed state: at once in synchronous order mode, else within the order bound", func(c *ck) {
-		if f.u == nil {
-			c.skip("%s", f.why)
-			return
-		}
-		v.trade(c, f)
-	})
-	v.check("business.buy", L, "a buy takes price × quantity + commission from the cash and creates a holding of that quantity at that price", f.checkBuy)
+	v.check("business.register_balance", L,
+		"registration opens an account whose cash and opening balance are the stated amount "+
+			"("+openBalance+")", func(c *ck) { v.registerBalance(c, f) })
+	v.check("business.orders_complete", L, "orders reach a completed state: at once in synchronous order mode, else within the order bound",
+		func(c *ck) {
+			if f.u == nil {
+				c.skip("%s", f.why)
+				return
+			}
+			v.trade(c, f)
+		})
+	v.check("business.buy", L,
+		"a buy takes price × quantity + commission from the cash and creates a holding of that quantity at that price", f.checkBuy)
 	v.check("business.sell", L, "a sell adds price × quantity − commission to the cash and removes the holding", f.checkSell)
 	v.check("business.commission", L, "every buy and sell is charged the commission of "+orderFee.String(), f.checkCommission)
-	v.check("business.pages_current", L, "no page is served from a stale cache: after each trade the home page shows the cash and number of holdings the account and portfolio pages show", f.checkPagesCurrent)
-	v.check("business.account_totals", L, "the totals equal cash plus holdings: the home page's sum of cash and holdings, the portfolio's market value at the current quotes", func(c *ck) {
-		if u, ok := v.shared(c, "totals"); ok {
-			v.totals(c, u)
-		}
-	})
-	v.check("business.market_summary", L, "the market summary agrees with the quotes it lists: gainers by change down, losers up, each price − change the quote's open", func(c *ck) {
-		if u, ok := v.shared(c, "summary"); ok {
-			v.marketSummary(c, u)
-		}
-	})
+	v.check("business.pages_current", L,
+		"no page is served from a stale cache: after each trade the home page shows the cash and number of holdings the account and "+
+			"portfolio pages show", f.checkPagesCurrent)
+	v.check("business.account_totals", L,
+		"the totals equal cash plus holdings: the home page's sum of cash and holdings, the portfolio's market value at the current "+
+			"quotes", func(c *ck) {
+			if u, ok := v.shared(c, "totals"); ok {
+				v.totals(c, u)
+			}
+		})
+	v.check("business.market_summary", L,
+		"the market summary agrees with the quotes it lists: gainers by change down, losers up, each price − change the quote's open", func(c *ck) {
+			if u, ok := v.shared(c, "summary"); ok {
+				v.marketSummary(c, u)
+			}
+		})
 	v.check("business.profile_update", L, "a profile update (action=update_profile) persists: the account page shows the new values", func(c *ck) {
 		if u, ok := v.shared(c, "profile"); ok {
 			v.profile(c, u)
@@ -365,12 +374,15 @@ func (v *verifier) marketSummary(c *ck, w *user) {
 		c.fail(&ev, "the top losers are not ordered by change")
 	}
 	if len(gain) > 0 && len(lose) > 0 && lose[0].Change > gain[0].Change {
-		ev := p.evidence("no loser above the top gainer", fmt.Sprintf("loser %s %s, gainer %s %s", lose[0].Symbol, lose[0].Change, gain[0].Symbol, gain[0].Change))
+		ev := p.evidence("no loser above the top gainer",
+			fmt.Sprintf("loser %s %s, gainer %s %s", lose[0].Symbol, lose[0].Change, gain[0].Symbol, gain[0].Change))
 		c.fail(&ev, "a top loser changed more than the top gainer")
 	}
 	all := append(slices.Clone(gain), lose...)
 	if len(all) == 0 {
-		c.skip("the market summary listed no quotes in %v of reading it again every %v (a summary computed on a timer may be empty for a while; DayTrader's is empty on a data set of 100 quotes or fewer, and its page fills the lists by script)", v.cfg.SummaryBound, summaryPoll)
+		c.skip("the market summary listed no quotes in %v of reading it again every %v (a summary computed on a timer may be empty for a "+
+			"while; DayTrader's is empty on a data set of 100 quotes or fewer, and its page fills the lists by "+
+			"script)", v.cfg.SummaryBound, summaryPoll)
 		return
 	}
 	var syms []string
@@ -397,7 +409,8 @@ func (v *verifier) marketSummary(c *ck, w *user) {
 			return
 		}
 		if m.Price-m.Change != qq.Open {
-			ev := q.evidence(fmt.Sprintf("%s open = summary price %s − change %s = %s", m.Symbol, m.Price, m.Change, m.Price-m.Change), "open "+qq.Open.String())
+			ev := q.evidence(fmt.Sprintf("%s open = summary price %s − change %s = %s", m.Symbol, m.Price, m.Change, m.Price-m.Change),
+				"open "+qq.Open.String())
 			c.fail(&ev, "the market summary's %s (price %s, change %s) does not agree with its quote (open %s)", m.Symbol, m.Price, m.Change, qq.Open)
 			return
 		}
@@ -466,7 +479,8 @@ func (v *verifier) registerBalance(c *ck, f *tradeFlow) {
 	}
 	want, _ := money.Parse(openBalance)
 	if s.cash != want || s.open != want {
-		ev := s.account.evidence("cash balance and opening balance "+want.String(), fmt.Sprintf("cash balance %s, opening balance %s", s.cash, s.open))
+		ev := s.account.evidence("cash balance and opening balance "+want.String(),
+			fmt.Sprintf("cash balance %s, opening balance %s", s.cash, s.open))
 		c.fail(&ev, "a new account opened with %s cash (opening balance %s), not the %s registered", s.cash, s.open, want)
 	}
 	if len(s.holdings) != 0 || len(s.orders) != 0 {
@@ -489,12 +503,14 @@ func (f *tradeFlow) checkBuy(c *ck) {
 	}
 	want := f.s0.cash - o.Price.Times(o.Quantity) - o.Fee
 	if f.s1.cash != want {
-		ev := f.s1.account.evidence(fmt.Sprintf("cash %s − %s × %d − fee %s = %s", f.s0.cash, o.Price, o.Quantity, o.Fee, want), "cash balance "+f.s1.cash.String())
+		ev := f.s1.account.evidence(fmt.Sprintf("cash %s − %s × %d − fee %s = %s", f.s0.cash, o.Price, o.Quantity, o.Fee, want),
+			"cash balance "+f.s1.cash.String())
 		c.fail(&ev, "after buying %d %s at %s the cash went from %s to %s, not %s", o.Quantity, o.Symbol, o.Price, f.s0.cash, f.s1.cash, want)
 	}
 	added := newHoldings(f.s0, f.s1)
 	if len(added) != 1 || added[0].Symbol != o.Symbol || added[0].Quantity != o.Quantity || added[0].PurchasePrice != o.Price {
-		ev := f.s1.portfolio.evidence(fmt.Sprintf("one new holding: %d %s at %s", o.Quantity, o.Symbol, o.Price), fmt.Sprintf("new holdings %+v", added))
+		ev := f.s1.portfolio.evidence(fmt.Sprintf("one new holding: %d %s at %s", o.Quantity, o.Symbol, o.Price),
+			fmt.Sprintf("new holdings %+v", added))
 		c.fail(&ev, "the buy did not create exactly one holding of %d %s at %s", o.Quantity, o.Symbol, o.Price)
 	}
 }
@@ -512,7 +528,8 @@ func (f *tradeFlow) checkSell(c *ck) {
 	}
 	want := f.s1.cash + o.Price.Times(o.Quantity) - o.Fee
 	if f.s2.cash != want {
-		ev := f.s2.account.evidence(fmt.Sprintf("cash %s + %s × %d − fee %s = %s", f.s1.cash, o.Price, o.Quantity, o.Fee, want), "cash balance "+f.s2.cash.String())
+		ev := f.s2.account.evidence(fmt.Sprintf("cash %s + %s × %d − fee %s = %s", f.s1.cash, o.Price, o.Quantity, o.Fee, want),
+			"cash balance "+f.s2.cash.String())
 		c.fail(&ev, "after selling %d %s at %s the cash went from %s to %s, not %s", o.Quantity, o.Symbol, o.Price, f.s1.cash, f.s2.cash, want)
 	}
 	if h, still := f.s2.holding(o.holdingOf(f)); still {
@@ -573,7 +590,8 @@ func (f *tradeFlow) checkPagesCurrent(c *ck) {
 		if cash != s.cash || n != int64(len(s.holdings)) {
 			ev := h.evidence(fmt.Sprintf("cash balance %s and %d holdings (the account and portfolio pages)", s.cash, len(s.holdings)),
 				fmt.Sprintf("cash balance %s and %d holdings", cash, n))
-			c.fail(&ev, "the home page shows cash %s and %d holdings where the account and portfolio pages show %s and %d", cash, n, s.cash, len(s.holdings))
+			c.fail(&ev, "the home page shows cash %s and %d holdings where the account and portfolio pages show %s and %d", cash, n, s.cash,
+				len(s.holdings))
 			return
 		}
 	}

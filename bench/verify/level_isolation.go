@@ -91,41 +91,41 @@ func (v *verifier) isolation() {
 			}
 		}
 	}()
-	stranger, strangerOK, noStranger := in.stranger, in.strangerOK, in.noStranger
-	v.check("isolation.see_other", L, "a user cannot see another user's holdings or orders, not even by naming that user in the request", func(c *ck) { v.seeOther(c, &in) })
+	v.check("isolation.see_other", L, "a user cannot see another user's holdings or orders, not even by naming that user in the request",
+		func(c *ck) { v.seeOther(c, &in) })
 	v.check("isolation.sell_other", L, "a user cannot sell another user's holding by its id", func(c *ck) { v.sellOther(c, &in) })
-	v.check("isolation.profile_other", L, "a user cannot change another user's profile (update_profile naming the other user)", func(c *ck) { v.profileOther(c, &in) })
+	v.check("isolation.profile_other", L, "a user cannot change another user's profile (update_profile naming the other user)",
+		func(c *ck) { v.profileOther(c, &in) })
 	v.check("isolation.cancel_other", L, "a user cannot cancel another user's order", func(c *ck) {
 		c.skip("the DayTrader contract has no operation to cancel an order")
 	})
-	v.check("input.quantity", L, "a zero, negative, huge or non-numeric quantity gets a clear 4xx, never a 500, and changes nothing", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
-			return
-		}
-		v.badInputs(c, stranger, "buy", []string{"0", "-5", "1000000000000", "99999999999999999999", "abc", "1.5", "", "1e3"}, func(q string) url.Values {
+	v.badInput(&in, "input.quantity", "a zero, negative, huge or non-numeric quantity gets a clear 4xx, never a 500, and changes nothing",
+		"buy", []string{"0", "-5", "1000000000000", "99999999999999999999", "abc", "1.5", "", "1e3"}, func(q string) url.Values {
 			return url.Values{"action": {"buy"}, "symbol": {v.cfg.Symbols[0]}, "quantity": {q}}
 		})
-	})
-	v.check("input.symbol", L, "an unknown, overlong or marked-up symbol gets a clear 4xx, never a 500, and changes nothing", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
-			return
-		}
-		v.badInputs(c, stranger, "buy", []string{"nosuch:vf" + v.run, strings.Repeat("s", 300), "<script>alert(1)</script>", ""}, func(s string) url.Values {
+	v.badInput(&in, "input.symbol", "an unknown, overlong or marked-up symbol gets a clear 4xx, never a 500, and changes nothing",
+		"buy", []string{"nosuch:vf" + v.run, strings.Repeat("s", 300), "<script>alert(1)</script>", ""}, func(s string) url.Values {
 			return url.Values{"action": {"buy"}, "symbol": {s}, "quantity": {"1"}}
 		})
-	})
-	v.check("input.holding_id", L, "a bad holding id (not a number, negative, zero, huge, unknown) gets a clear 4xx, never a 500, and changes nothing", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
-			return
-		}
-		v.badInputs(c, stranger, "sell", []string{"abc", "-1", "0", "99999999999999999999", "", "9000000000000000000"}, func(h string) url.Values {
+	v.badInput(&in, "input.holding_id",
+		"a bad holding id (not a number, negative, zero, huge, unknown) gets a clear 4xx, never a 500, and changes nothing",
+		"sell", []string{"abc", "-1", "0", "99999999999999999999", "", "9000000000000000000"}, func(h string) url.Values {
 			return url.Values{"action": {"sell"}, "holdingID": {h}}
 		})
+	v.check("input.fields", L, "overlong fields and markup in a registration or profile get a clear 4xx, never a 500, change nothing, "+
+		"and are never echoed unescaped", func(c *ck) { v.inputFields(c, &in) })
+}
+
+// badInput is a level 3 input check: the stranger sends each of values in the form built by
+// form (badInputs judges the answers), skipped when there is no stranger.
+func (v *verifier) badInput(in *intrusion, id, rule, what string, values []string, form func(string) url.Values) {
+	v.check(id, 3, rule, func(c *ck) {
+		if !in.strangerOK {
+			c.skip("%s", in.noStranger)
+			return
+		}
+		v.badInputs(c, in.stranger, what, values, form)
 	})
-	v.check("input.fields", L, "overlong fields and markup in a registration or profile get a clear 4xx, never a 500, change nothing, and are never echoed unescaped", func(c *ck) { v.inputFields(c, &in) })
 }
 
 // badInputs sends each bad value as u (a form built by form) and wants each refused with a 4xx
@@ -195,7 +195,8 @@ func (v *verifier) unchanged(c *ck, u *user, before snapshot, readBefore error, 
 		return b.String()
 	}
 	if s.cash != before.cash || ids(s) != ids(before) {
-		ev := s.account.evidence(fmt.Sprintf("cash %s, holdings and orders [%s] unchanged", before.cash, ids(before)), fmt.Sprintf("cash %s, [%s]", s.cash, ids(s)))
+		ev := s.account.evidence(fmt.Sprintf("cash %s, holdings and orders [%s] unchanged", before.cash, ids(before)),
+			fmt.Sprintf("cash %s, [%s]", s.cash, ids(s)))
 		c.fail(&ev, "%s changed %s's account", after, u.uid)
 	}
 }
@@ -252,7 +253,8 @@ func (v *verifier) seeOther(c *ck, in *intrusion) {
 		os, _ := readOrders(d)
 		leaked := held != 0 && (slices.ContainsFunc(hs, func(h holding) bool { return h.ID == held }) || sellLinkTo(d, held))
 		if p.status >= 500 || leaked || slices.ContainsFunc(os, func(o order) bool { return o.ID == ordered }) {
-			ev := p.evidence(fmt.Sprintf("%s's own page, without holding %d or order %d of %s", stranger.uid, held, ordered, victim.uid), fmt.Sprintf("status %d", p.status))
+			ev := p.evidence(fmt.Sprintf("%s's own page, without holding %d or order %d of %s", stranger.uid, held, ordered, victim.uid),
+				fmt.Sprintf("status %d", p.status))
 			c.fail(&ev, "%s was shown %s's holdings or orders", stranger.uid, victim.uid)
 			return
 		}
@@ -279,7 +281,8 @@ func (v *verifier) sellOther(c *ck, in *intrusion) {
 		return
 	}
 	if p.status >= 500 || submitted(p.doc()) {
-		ev := p.evidence(fmt.Sprintf("a refusal (4xx): holding %d is %s's", held, victim.uid), fmt.Sprintf("status %d%s", p.status, cond(submitted(p.doc()), ", an order submitted", "")))
+		ev := p.evidence(fmt.Sprintf("a refusal (4xx): holding %d is %s's", held, victim.uid),
+			fmt.Sprintf("status %d%s", p.status, cond(submitted(p.doc()), ", an order submitted", "")))
 		c.fail(&ev, "%s's attempt to sell %s's holding %d was not refused", stranger.uid, victim.uid, held)
 	}
 	var s snapshot
@@ -307,7 +310,8 @@ func (v *verifier) profileOther(c *ck, in *intrusion) {
 	victim := vic.u
 	evil := "Hijacked " + v.run
 	p, err := stranger.post(v.ctx, "/daytrader/app", url.Values{"action": {"update_profile"}, "userID": {victim.uid},
-		"fullname": {evil}, "password": {stranger.pass}, "cpassword": {stranger.pass}, "address": {"x"}, "email": {"x@example.com"}, "creditcard": {"x"}})
+		"fullname": {evil}, "password": {stranger.pass}, "cpassword": {stranger.pass}, "address": {"x"}, "email": {"x@example.com"},
+		"creditcard": {"x"}})
 	if err != nil {
 		c.transport(p, err)
 		return
@@ -340,7 +344,8 @@ func (v *verifier) inputFields(c *ck, in *intrusion) {
 	long := strings.Repeat("x", 5000)
 	v.badInputs(c, stranger, "update_profile", []string{long, mark}, func(s string) url.Values {
 		return url.Values{"action": {"update_profile"}, "userID": {stranger.uid}, "fullname": {s}, "password": {stranger.pass},
-			"cpassword": {stranger.pass}, "address": {"1 Verify Way"}, "email": {"vf" + v.run + "@example.com"}, "creditcard": {"0000-1111-2222-3333"}}
+			"cpassword": {stranger.pass}, "address": {"1 Verify " +
+				"Way"}, "email": {"vf" + v.run + "@example.com"}, "creditcard": {"0000-1111-2222-3333"}}
 	})
 	// registrations: a visitor, not logged in; the refused account must not exist after
 	for _, f := range []url.Values{
@@ -355,7 +360,8 @@ func (v *verifier) inputFields(c *ck, in *intrusion) {
 			return
 		}
 		if p.status < 400 || p.status >= 500 || echoed(p.body, mark) {
-			ev := p.evidence("a clear 4xx, the markup not echoed", fmt.Sprintf("status %d%s", p.status, cond(echoed(p.body, mark), ", the markup echoed unescaped", "")))
+			ev := p.evidence("a clear 4xx, the markup not echoed",
+				fmt.Sprintf("status %d%s", p.status, cond(echoed(p.body, mark), ", the markup echoed unescaped", "")))
 			c.fail(&ev, "a registration with %s was not refused with a 4xx", describeValue(f.Get("user id")+" / "+f.Get("Full Name")))
 		}
 		l := v.newUser()
