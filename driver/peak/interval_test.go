@@ -155,7 +155,8 @@ func TestInterruptedSearchNamesItsBestStep(t *testing.T) {
 		t.Fatalf("interrupted: best %v, err %v", best, err)
 	}
 	if ps.PeakTPS != 800 || ps.PeakUsers != 800 || ps.PeakStep != 4 ||
-		ps.StopWhy != "interrupted before the knee was found: the best good step measured was step 4, 800.0 tps at 800 users (not a capacity: the search did not reach its knee)" {
+		ps.StopWhy != "interrupted before the knee was found: the best good step measured was step 4, 800.0 tps at 800 users "+
+			"(not a capacity: the search did not reach its knee)" {
 		t.Errorf("interrupted search: peak %.1f tps at %d users (step %d): %q", ps.PeakTPS, ps.PeakUsers, ps.PeakStep, ps.StopWhy)
 	}
 }

@@ -57,7 +57,8 @@ func TestGrowBisectConfirm(t *testing.T) {
 	got := strings.Join(phases, " ")
 	// 100 200 400 800 1600 (bad), then bisection, then the confirming run
 	// the two steps around the knee are measured again before the knee is accepted
-	if !strings.HasPrefix(got, "grow grow grow grow grow bisect") || !strings.HasSuffix(got, "bisect remeasure remeasure confirm") || len(ps.Steps) > DefaultMaxSteps+3 {
+	if !strings.HasPrefix(got, "grow grow grow grow grow bisect") || !strings.HasSuffix(got, "bisect remeasure remeasure confirm") ||
+		len(ps.Steps) > DefaultMaxSteps+3 {
 		t.Errorf("phases %s", got)
 	}
 	if ps.Steps[3].Users != 800 || !ps.Steps[3].Good || ps.Steps[4].Users != 1600 || ps.Steps[4].Good {

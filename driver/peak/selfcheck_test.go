@@ -154,7 +154,8 @@ func TestKneeVoteStands(t *testing.T) {
 			notes = append(notes, st.Note)
 		}
 	}
-	if len(notes) != 2 || notes[0] != "disagrees with its first measurement (800.0 tps, past the knee): 1600.0 tps, good — a third measurement decides" ||
+	if len(notes) != 2 ||
+		notes[0] != "disagrees with its first measurement (800.0 tps, past the knee): 1600.0 tps, good — a third measurement decides" ||
 		!strings.Contains(notes[1], "2 of 3 past the knee (800.0 tps past the knee, ") || !strings.HasSuffix(notes[1], "the first stands") {
 		t.Errorf("re-measurements at 1,600 users: %q", notes)
 	}
@@ -193,7 +194,8 @@ func TestKneeVoteMovesTheSearch(t *testing.T) {
 	}
 	moved := false
 	for _, st := range ps.Steps {
-		moved = moved || st.Users == 800 && strings.HasSuffix(st.Note, "2 of 3 good (700.0 tps past the knee, 800.0 tps good, 800.0 tps good): the search goes on from there")
+		moved = moved || st.Users == 800 &&
+			strings.HasSuffix(st.Note, "2 of 3 good (700.0 tps past the knee, 800.0 tps good, 800.0 tps good): the search goes on from there")
 	}
 	if !moved {
 		t.Errorf("no third measurement at 800 users overturned the first: %+v", ps.Steps)
@@ -230,7 +232,9 @@ func TestKneeThatDoesNotSettle(t *testing.T) {
 	if err != nil || best == nil {
 		t.Fatal(err)
 	}
-	if len(ps.Doubt) != 1 || !strings.HasPrefix(ps.Doubt[0], "the knee did not settle: re-measurement moved it 3 times (1600 users measured 1280.0 tps past the knee, 1600.0 tps good, 1600.0 tps good; 3200 users") {
+	const moved = "the knee did not settle: re-measurement moved it 3 times " +
+		"(1600 users measured 1280.0 tps past the knee, 1600.0 tps good, 1600.0 tps good; 3200 users"
+	if len(ps.Doubt) != 1 || !strings.HasPrefix(ps.Doubt[0], moved) {
 		t.Fatalf("doubt %q (steps %s)", ps.Doubt, phases(ps))
 	}
 	v := report.Evaluate(best, report.Rules{MaxErrorRate: 1, MaxDriverCPU: 1, MaxTPSVariation: 1, MaxOtherCPU: 1})
@@ -287,7 +291,7 @@ func TestDisturbedStepIsMeasuredAgain(t *testing.T) {
 }
 
 // On a machine busy throughout, the search stops measuring disturbed steps again after
-// MaxDisturbedSearch of them (tripling every step would buy nothing): here every step is
+// policy.disturbedSearch of them (tripling every step would buy nothing): here every step is
 // disturbed; exactly that many measurements are superseded, later steps say why they were not
 // measured again, and the capacity is inconclusive, other processes named as its limit.
 // Mutant (scripts/mutants.d/peak-disturbed-unbounded): the search-wide bound removed — every
@@ -307,8 +311,8 @@ func TestBusyThroughoutBoundsTheRemeasuring(t *testing.T) {
 			told++
 		}
 	}
-	if superseded != MaxDisturbedSearch || told == 0 || ps.Limit != LimitOther {
-		t.Errorf("%d superseded (want %d), %d told, limit %q: %+v", superseded, MaxDisturbedSearch, told, ps.Limit, ps.Steps)
+	if superseded != policy.disturbedSearch || told == 0 || ps.Limit != LimitOther {
+		t.Errorf("%d superseded (want %d), %d told, limit %q: %+v", superseded, policy.disturbedSearch, told, ps.Limit, ps.Steps)
 	}
 	v := report.Evaluate(best, report.Rules{MaxErrorRate: 1, MaxDriverCPU: 1, MaxTPSVariation: 1, MaxOtherCPU: 0.1})
 	if v.Verdict != report.Inconclusive {
@@ -316,7 +320,7 @@ func TestBusyThroughoutBoundsTheRemeasuring(t *testing.T) {
 	}
 }
 
-// A step disturbed every time is measured three times in all (MaxDisturbed more), the last kept
+// A step disturbed every time is measured three times in all (policy.disturbed more), the last kept
 // and judged: the other_processes rule makes the capacity inconclusive, naming that step.
 // Mutant (scripts/mutants.d/peak-disturbed-once): one re-measurement only — two measurements.
 func TestStepDisturbedEveryTime(t *testing.T) {
@@ -336,7 +340,7 @@ func TestStepDisturbedEveryTime(t *testing.T) {
 			at = append(at, st)
 		}
 	}
-	if len(at) != 1+MaxDisturbed || !at[0].Superseded || !at[1].Superseded || at[2].Superseded ||
+	if len(at) != 1+policy.disturbed || !at[0].Superseded || !at[1].Superseded || at[2].Superseded ||
 		at[2].Note != "disturbed every time: other processes took 30.0%, 30.0%, 30.0% of the machine (above 10%) in 3 measurements" {
 		t.Fatalf("measurements at 400 users %+v", at)
 	}
@@ -429,7 +433,8 @@ func TestLimitNamed(t *testing.T) {
 	}{
 		{"server", &recorded{tps: linear(1000), more: sutCPU(1.9)}, Config{}, LimitServerCPU, "the server used 1.90 of 2 cores"},
 		{"spare", &recorded{tps: linear(1000), more: sutCPU(0.5)}, Config{}, LimitUnknown, "with the server at 0.50 of 2 cores"},
-		{"p90", &recorded{tps: linear(1e9), p90: func(l float64) float64 { return l }}, Config{MaxP90: 500 * time.Millisecond}, LimitP90, "p90 above 500ms"},
+		{"p90", &recorded{tps: linear(1e9), p90: func(l float64) float64 { return l }}, Config{MaxP90: 500 * time.Millisecond},
+			LimitP90, "p90 above 500ms"},
 		{"driver", &recorded{tps: linear(1000), more: func(r *report.Results, s Step) {
 			r.Driver = &report.DriverUsage{Cores: 2, Utilisation: 0.95}
 		}}, Config{}, LimitDriverCPU, "the driver used 95% of its 2 cores"},

@@ -1,4 +1,4 @@
 # peak: a disturbed step measured again once only
 # kill: ./driver/peak TestStepDisturbedEveryTime
-# file: driver/peak/peak.go
-s#if len(shares) > MaxDisturbed {#if len(shares) > 1 {#
+# file: driver/peak/measure.go
+s#if len(shares) > policy.disturbed {#if len(shares) > 1 {#

@@ -1,4 +1,4 @@
 # peak: disturbed steps measured again without a search-wide bound (a busy machine triples the search)
 # kill: ./driver/peak TestBusyThroughoutBoundsTheRemeasuring
-# file: driver/peak/peak.go
-s#if s.disturbed >= MaxDisturbedSearch {#if false \&\& s.disturbed >= MaxDisturbedSearch {#
+# file: driver/peak/measure.go
+s#if s.disturbed >= policy.disturbedSearch {#if false \&\& s.disturbed >= policy.disturbedSearch {#

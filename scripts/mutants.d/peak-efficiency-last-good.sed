@@ -1,5 +1,5 @@
 # capacity search: efficiency compared with the last good step, not the best
 # kill: ./driver/peak TestEfficiencyAgainstTheBest
-# file: driver/peak/peak.go
+# file: driver/peak/measure.go
 # expect: judged past the knee
 s#s.bestPer = max(s.bestPer, res.Total.TPS/load)#s.bestPer = res.Total.TPS / load#

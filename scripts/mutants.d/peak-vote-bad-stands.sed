@@ -1,4 +1,4 @@
 # peak: a first bad step around the knee always stands, whatever its re-measurements say
 # kill: ./driver/peak TestKneeVoteMovesTheSearch
-# file: driver/peak/peak.go
-s#majority := goods >= 2$#majority := goods >= 2 \&\& wasGood#
+# file: driver/peak/knee.go
+s#majority := goods > len(votes)/2$#majority := goods > len(votes)/2 \&\& wasGood#

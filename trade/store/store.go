@@ -113,27 +113,6 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 	return []T{}, nil
 }
 
-// AccountSummarySQL is AccountSummary's statement for a store whose userParam is its first
-// placeholder: the account's columns, then the number of its holdings and their purchase basis
-// (each an aggregate over the holdings index on accountid; the basis an exact integer sum in
-// cents, bigint in PostgreSQL as in SQLite).
-func AccountSummarySQL(accountCols, userParam string) string {
-	return "SELECT " + accountCols + ", " +
-		"(SELECT count(*) FROM holdings h WHERE h.accountid = a.accountid), " +
-		"(SELECT CAST(COALESCE(sum(h.purchaseprice * h.quantity), 0) AS BIGINT) FROM holdings h WHERE h.accountid = a.accountid) " +
-		"FROM accounts a WHERE a.userid = " + userParam
-}
-
-// HoldingsWithQuotesSQL is UserHoldingsWithQuotes' statement for a store whose userAccount
-// selects the user's account id: the holding's columns, then the quote's, zero where the
-// holding's symbol has no quote (holdings h LEFT JOIN quotes q by primary key).
-func HoldingsWithQuotesSQL(userAccount string) string {
-	return "SELECT h.holdingid, h.accountid, h.symbol, h.quantity, h.purchaseprice, h.purchasedate, " +
-		"COALESCE(q.symbol, ''), COALESCE(q.companyname, ''), COALESCE(q.price, 0), COALESCE(q.open, 0), " +
-		"COALESCE(q.low, 0), COALESCE(q.high, 0), COALESCE(q.change, 0), COALESCE(q.volume, 0) " +
-		"FROM holdings h LEFT JOIN quotes q ON q.symbol = h.symbol WHERE h.accountid = " + userAccount + " ORDER BY h.holdingid"
-}
-
 // OfUserWithQuotes finishes a UserHoldingsWithQuotes read as OfUser finishes the others.
 func OfUserWithQuotes(ctx context.Context, r Reader, userID string, hs []trade.Holding, qs []trade.Quote, err error) ([]trade.Holding, []trade.Quote, error) {
 	if hs, err = OfUser(ctx, r, userID, hs, err); err != nil {

@@ -44,13 +44,6 @@ func (t timestamptz) UTC() time.Time {
 // scan holds the shared row scanners, made for TIMESTAMPTZ columns.
 var scan sqlstore.Scan[timestamptz, *timestamptz]
 
-const (
-	accountCols = sqlstore.AccountCols
-	holdingCols = sqlstore.HoldingCols
-	orderCols   = sqlstore.OrderCols
-	quoteCols   = sqlstore.QuoteCols
-)
-
 func one[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error), sql string, args ...any) (T, error) {
 	return scan(q.db.QueryRow(ctx, sql, args...))
 }
@@ -64,41 +57,41 @@ func all[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error)
 	return sqlstore.Collect(rows, scan)
 }
 
+// reads is the read statements, written once in sqlstore and numbered for PostgreSQL.
+var reads = dialect.Reads()
+
 func (q q) Account(ctx context.Context, userID string) (trade.Account, error) {
-	return one(q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = $1", userID)
+	return one(q, ctx, scan.Account, reads.Account, userID)
 }
 
 func (q q) Profile(ctx context.Context, userID string) (trade.AccountProfile, error) {
-	return one(q, ctx, scan.Profile, "SELECT userid, "+sqlstore.ProfileCols+" FROM accounts WHERE userid = $1", userID)
+	return one(q, ctx, scan.Profile, reads.Profile, userID)
 }
 
 func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
-	return scan.AccountWithProfile(q.db.QueryRow(ctx, "SELECT "+accountCols+", "+sqlstore.ProfileCols+" FROM accounts WHERE userid = $1", userID))
+	return scan.AccountWithProfile(q.db.QueryRow(ctx, reads.AccountWithProfile, userID))
 }
 
 func (q q) AccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
-	return scan.AccountSummary(q.db.QueryRow(ctx, store.AccountSummarySQL(accountCols, "$1"), userID))
+	return scan.AccountSummary(q.db.QueryRow(ctx, reads.AccountSummary, userID))
 }
 
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 	var h string
-	return h, sqlstore.NotFound(q.db.QueryRow(ctx, "SELECT passwd FROM accounts WHERE userid = $1", userID).Scan(&h))
+	return h, sqlstore.NotFound(q.db.QueryRow(ctx, reads.PasswordHash, userID).Scan(&h))
 }
 
 func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, error) {
-	return all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = $1 ORDER BY holdingid", accountID)
+	return all(q, ctx, scan.Holding, reads.Holdings, accountID)
 }
 
-// userAccount selects a user's account id inside a User* statement (unique index on userid).
-const userAccount = "(SELECT accountid FROM accounts WHERE userid = $1)"
-
 func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
-	hs, err := all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	hs, err := all(q, ctx, scan.Holding, reads.UserHoldings, userID)
 	return store.OfUser(ctx, q, userID, hs, err)
 }
 
 func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
-	rows, err := q.db.Query(ctx, store.HoldingsWithQuotesSQL(userAccount), userID)
+	rows, err := q.db.Query(ctx, reads.UserHoldingsWithQuotes, userID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -108,21 +101,17 @@ func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.H
 }
 
 func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
-	os, err := all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC LIMIT $2", userID, limit)
+	os, err := all(q, ctx, scan.Order, reads.UserOrders, userID, limit)
 	return store.OfUser(ctx, q, userID, os, err)
 }
 
-// UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed
-// orders: the account page asks on every visit, and usually nothing is closed.
+// UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed orders.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
-	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', 'epoch', NULL, 0, 0, 0 FROM accounts WHERE userid = $1 UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID))
+	return store.MarkedOrders(all(q, ctx, scan.Order, reads.UserClosedOrders, userID, userID))
 }
 
-// accountPageSQL is built once: pgx caches prepared statements by their text.
-var accountPageSQL = sqlstore.AccountPageSQL("$1", userAccount, "$2")
-
 func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
-	rows, err := q.db.Query(ctx, accountPageSQL, userID, limit)
+	rows, err := q.db.Query(ctx, reads.UserAccountPage, userID, userID, userID, limit)
 	if err != nil {
 		return trade.AccountPage{}, err
 	}
@@ -131,33 +120,33 @@ func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade
 }
 
 func (q q) Holding(ctx context.Context, id int64) (trade.Holding, error) {
-	return one(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1", id)
+	return one(q, ctx, scan.Holding, reads.Holding, id)
 }
 
 func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 ORDER BY opendate DESC, orderid DESC LIMIT $2", accountID, limit)
+	return all(q, ctx, scan.Order, reads.Orders, accountID, limit)
 }
 
 func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = $1 AND status = 'closed' ORDER BY orderid", accountID)
+	return all(q, ctx, scan.Order, reads.ClosedOrders, accountID)
 }
 
-// OrdersAfter implements store.Store (through the primary key).
+// OrdersAfter implements store.Store.
 func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid > $1 ORDER BY orderid LIMIT $2", afterID, limit)
+	return all(q, ctx, scan.Order, reads.OrdersAfter, afterID, limit)
 }
 
-// OpenOrders implements store.Store (through the orders_open partial index).
+// OpenOrders implements store.Store.
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > $1 ORDER BY orderid LIMIT $2", afterID, limit)
+	return all(q, ctx, scan.Order, reads.OpenOrders, afterID, limit)
 }
 
 func (q q) Order(ctx context.Context, id int64) (trade.Order, error) {
-	return one(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid = $1", id)
+	return one(q, ctx, scan.Order, reads.Order, id)
 }
 
 func (q q) Quote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return one(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = $1", symbol)
+	return one(q, ctx, scan.Quote, reads.Quote, symbol)
 }
 
 // Quotes: one statement for any number of symbols (an array parameter).
@@ -165,12 +154,11 @@ func (q q) Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error) 
 	if len(symbols) == 0 {
 		return nil, nil
 	}
-	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ANY($1)", symbols)
+	return all(q, ctx, scan.Quote, "SELECT "+sqlstore.QuoteCols+" FROM quotes WHERE symbol = ANY($1)", symbols)
 }
 
-// IndexQuotes: symbol is COLLATE "C", so the range is a byte range the primary key serves.
 func (q q) IndexQuotes(ctx context.Context) ([]trade.Quote, error) {
-	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
+	return all(q, ctx, scan.Quote, reads.IndexQuotes)
 }
 
 // tx is a read-write transaction; Lock* take row locks (FOR UPDATE); the writes are the
@@ -182,11 +170,13 @@ type tx struct {
 
 // dialect is PostgreSQL's for the statements sqlstore writes once.
 var dialect = sqlstore.NewDialect(sqlstore.Dialect{
-	Numbered: true,
-	Distinct: "IS DISTINCT FROM",
-	Time:     tm,
-	IsUnique: func(err error) bool { return pgCode(err) == "23505" }, // unique_violation
-	Order:    scan.Order,
+	Numbered:  true,
+	Distinct:  "IS DISTINCT FROM",
+	Time:      tm,
+	IsUnique:  func(err error) bool { return pgCode(err) == "23505" }, // unique_violation
+	Order:     scan.Order,
+	Limit:     "?",
+	ForUpdate: " FOR UPDATE",
 })
 
 // conn adapts a pool or transaction to sqlstore.Conn.
@@ -211,28 +201,26 @@ func (c conn) Each(ctx context.Context, query string, row func(sqlstore.Scanner)
 }
 
 func (t *tx) LockAccount(ctx context.Context, userID string) (trade.Account, error) {
-	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = $1 FOR UPDATE", userID)
+	return one(t.q, ctx, scan.Account, reads.LockAccount, userID)
 }
 
 func (t *tx) LockAccountByID(ctx context.Context, id int64) (trade.Account, error) {
-	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE accountid = $1 FOR UPDATE", id)
+	return one(t.q, ctx, scan.Account, reads.LockAccountByID, id)
 }
 
 func (t *tx) LockOrder(ctx context.Context, id int64) (trade.Order, error) {
-	return one(t.q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid = $1 FOR UPDATE", id)
+	return one(t.q, ctx, scan.Order, reads.LockOrder, id)
 }
 
 func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return one(t.q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = $1 FOR UPDATE", symbol)
+	return one(t.q, ctx, scan.Quote, reads.LockQuote, symbol)
 }
 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
-	return one(t.q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = $1 FOR UPDATE", id)
+	return one(t.q, ctx, scan.Holding, reads.LockHolding, id)
 }
-
-var requestKeySQL = dialect.Rebind(sqlstore.RequestKeySQL)
 
 // RequestKey implements store.Reader (through the primary key).
 func (q q) RequestKey(ctx context.Context, key string) (trade.RequestKey, error) {
-	return one(q, ctx, sqlstore.ScanRequestKey, requestKeySQL, key)
+	return one(q, ctx, sqlstore.ScanRequestKey, reads.RequestKey, key)
 }

@@ -89,13 +89,6 @@ func (m micros) UTC() time.Time {
 // scan holds the shared row scanners, made for integer-microsecond timestamps.
 var scan sqlstore.Scan[micros, *micros]
 
-const (
-	accountCols = sqlstore.AccountCols
-	holdingCols = sqlstore.HoldingCols
-	orderCols   = sqlstore.OrderCols
-	quoteCols   = sqlstore.QuoteCols
-)
-
 // one scans the row query selects; preparing the statement may fail before there is a row.
 func one[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error), query string, args ...any) (T, error) {
 	row, err := q.queryRow(ctx, query, args...)
@@ -115,16 +108,19 @@ func all[T any](q q, ctx context.Context, scan func(sqlstore.Scanner) (T, error)
 	return sqlstore.Collect(rows, scan)
 }
 
+// reads is the read statements, written once in sqlstore.
+var reads = dialect.Reads()
+
 func (q q) Account(ctx context.Context, userID string) (trade.Account, error) {
-	return one(q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE userid = ?", userID)
+	return one(q, ctx, scan.Account, reads.Account, userID)
 }
 
 func (q q) Profile(ctx context.Context, userID string) (trade.AccountProfile, error) {
-	return one(q, ctx, scan.Profile, "SELECT userid, "+sqlstore.ProfileCols+" FROM accounts WHERE userid = ?", userID)
+	return one(q, ctx, scan.Profile, reads.Profile, userID)
 }
 
 func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account, trade.AccountProfile, error) {
-	row, err := q.queryRow(ctx, "SELECT "+accountCols+", "+sqlstore.ProfileCols+" FROM accounts WHERE userid = ?", userID)
+	row, err := q.queryRow(ctx, reads.AccountWithProfile, userID)
 	if err != nil {
 		return trade.Account{}, trade.AccountProfile{}, err
 	}
@@ -132,7 +128,7 @@ func (q q) AccountWithProfile(ctx context.Context, userID string) (trade.Account
 }
 
 func (q q) AccountSummary(ctx context.Context, userID string) (trade.Account, trade.HoldingsSummary, error) {
-	row, err := q.queryRow(ctx, store.AccountSummarySQL(accountCols, "?"), userID)
+	row, err := q.queryRow(ctx, reads.AccountSummary, userID)
 	if err != nil {
 		return trade.Account{}, trade.HoldingsSummary{}, err
 	}
@@ -140,7 +136,7 @@ func (q q) AccountSummary(ctx context.Context, userID string) (trade.Account, tr
 }
 
 func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
-	row, err := q.queryRow(ctx, "SELECT passwd FROM accounts WHERE userid = ?", userID)
+	row, err := q.queryRow(ctx, reads.PasswordHash, userID)
 	if err != nil {
 		return "", err
 	}
@@ -149,19 +145,16 @@ func (q q) PasswordHash(ctx context.Context, userID string) (string, error) {
 }
 
 func (q q) Holdings(ctx context.Context, accountID int64) ([]trade.Holding, error) {
-	return all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = ? ORDER BY holdingid", accountID)
+	return all(q, ctx, scan.Holding, reads.Holdings, accountID)
 }
 
-// userAccount selects a user's account id inside a User* statement (unique index on userid).
-const userAccount = "(SELECT accountid FROM accounts WHERE userid = ?)"
-
 func (q q) UserHoldings(ctx context.Context, userID string) ([]trade.Holding, error) {
-	hs, err := all(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE accountid = "+userAccount+" ORDER BY holdingid", userID)
+	hs, err := all(q, ctx, scan.Holding, reads.UserHoldings, userID)
 	return store.OfUser(ctx, q, userID, hs, err)
 }
 
 func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.Holding, []trade.Quote, error) {
-	rows, err := q.query(ctx, store.HoldingsWithQuotesSQL(userAccount), userID)
+	rows, err := q.query(ctx, reads.UserHoldingsWithQuotes, userID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,21 +164,17 @@ func (q q) UserHoldingsWithQuotes(ctx context.Context, userID string) ([]trade.H
 }
 
 func (q q) UserOrders(ctx context.Context, userID string, limit int) ([]trade.Order, error) {
-	os, err := all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" ORDER BY opendate DESC, orderid DESC"+limitParam, userID, limit)
+	os, err := all(q, ctx, scan.Order, reads.UserOrders, userID, limit)
 	return store.OfUser(ctx, q, userID, os, err)
 }
 
-// UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed
-// orders: the account page asks on every visit, and usually nothing is closed.
+// UserClosedOrders answers the account's marker row (store.MarkedOrders) with the closed orders.
 func (q q) UserClosedOrders(ctx context.Context, userID string) ([]trade.Order, error) {
-	return store.MarkedOrders(all(q, ctx, scan.Order, "SELECT 0, accountid, NULL, '', '', '', NULL, NULL, 0, 0, 0 FROM accounts WHERE userid = ? UNION ALL SELECT "+orderCols+" FROM orders WHERE accountid = "+userAccount+" AND status = 'closed'", userID, userID))
+	return store.MarkedOrders(all(q, ctx, scan.Order, reads.UserClosedOrders, userID, userID))
 }
 
-// accountPageSQL is built once: the statement cache is keyed by its text.
-var accountPageSQL = sqlstore.AccountPageSQL("?", userAccount, "?+0")
-
 func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade.AccountPage, error) {
-	rows, err := q.query(ctx, accountPageSQL, userID, userID, userID, limit)
+	rows, err := q.query(ctx, reads.UserAccountPage, userID, userID, userID, limit)
 	if err != nil {
 		return trade.AccountPage{}, err
 	}
@@ -194,40 +183,33 @@ func (q q) UserAccountPage(ctx context.Context, userID string, limit int) (trade
 }
 
 func (q q) Holding(ctx context.Context, holdingID int64) (trade.Holding, error) {
-	return one(q, ctx, scan.Holding, "SELECT "+holdingCols+" FROM holdings WHERE holdingid = ?", holdingID)
+	return one(q, ctx, scan.Holding, reads.Holding, holdingID)
 }
 
-// limitParam is a LIMIT bound at run time. A bare "LIMIT ?" costs a full re-parse on every
-// execution: SQLite peeks at a bound LIMIT value while planning, which marks the statement
-// expired each time the parameter is bound again (sqlite3ExprIsInteger, varmask), so the
-// prepared statement is recompiled by every step. An expression is evaluated at run time
-// instead and the statement stays compiled (BenchmarkOrdersQuery).
-const limitParam = " LIMIT ?+0"
-
 func (q q) Orders(ctx context.Context, accountID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = ? ORDER BY opendate DESC, orderid DESC"+limitParam, accountID, limit)
+	return all(q, ctx, scan.Order, reads.Orders, accountID, limit)
 }
 
 func (q q) ClosedOrders(ctx context.Context, accountID int64) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE accountid = ? AND status = 'closed' ORDER BY orderid", accountID)
+	return all(q, ctx, scan.Order, reads.ClosedOrders, accountID)
 }
 
-// OrdersAfter implements store.Store (through the primary key).
+// OrdersAfter implements store.Store.
 func (q q) OrdersAfter(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
+	return all(q, ctx, scan.Order, reads.OrdersAfter, afterID, limit)
 }
 
-// OpenOrders implements store.Store (through the orders_open partial index).
+// OpenOrders implements store.Store.
 func (q q) OpenOrders(ctx context.Context, afterID int64, limit int) ([]trade.Order, error) {
-	return all(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE status = 'open' AND orderid > ? ORDER BY orderid"+limitParam, afterID, limit)
+	return all(q, ctx, scan.Order, reads.OpenOrders, afterID, limit)
 }
 
 func (q q) Order(ctx context.Context, orderID int64) (trade.Order, error) {
-	return one(q, ctx, scan.Order, "SELECT "+orderCols+" FROM orders WHERE orderid = ?", orderID)
+	return one(q, ctx, scan.Order, reads.Order, orderID)
 }
 
 func (q q) Quote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return one(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol = ?", symbol)
+	return one(q, ctx, scan.Quote, reads.Quote, symbol)
 }
 
 // Quotes looks each symbol up by the primary key, joined with UNION ALL: SQLite answers an IN
@@ -246,15 +228,14 @@ func (q q) Quotes(ctx context.Context, symbols []string) ([]trade.Quote, error) 
 	}
 	if len(symbols) > trade.MaxSymbols {
 		marks := strings.Repeat(",?", len(symbols))[1:]
-		return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol IN ("+marks+")", args...)
+		return all(q, ctx, scan.Quote, "SELECT "+sqlstore.QuoteCols+" FROM quotes WHERE symbol IN ("+marks+")", args...)
 	}
-	one := "SELECT " + quoteCols + " FROM quotes WHERE symbol = ?"
+	one := "SELECT " + sqlstore.QuoteCols + " FROM quotes WHERE symbol = ?"
 	return all(q, ctx, scan.Quote, strings.Repeat(one+" UNION ALL ", len(symbols)-1)+one, args...)
 }
 
-// IndexQuotes: the range bounds let the primary key serve Trade's LIKE 's:1__'.
 func (q q) IndexQuotes(ctx context.Context) ([]trade.Quote, error) {
-	return all(q, ctx, scan.Quote, "SELECT "+quoteCols+" FROM quotes WHERE symbol >= 's:1' AND symbol < 's:2' AND symbol LIKE 's:1__' ORDER BY symbol")
+	return all(q, ctx, scan.Quote, reads.IndexQuotes)
 }
 
 // tx is a write transaction. SQLite's IMMEDIATE transaction already excludes every other
@@ -264,12 +245,21 @@ type tx struct {
 	sqlstore.Writes
 }
 
-// dialect is SQLite's for the statements sqlstore writes once.
+// limitParam is a LIMIT bound at run time. A bare "LIMIT ?" costs a full re-parse on every
+// execution: SQLite peeks at a bound LIMIT value while planning, which marks the statement
+// expired each time the parameter is bound again (sqlite3ExprIsInteger, varmask), so the
+// prepared statement is recompiled by every step. An expression is evaluated at run time
+// instead and the statement stays compiled (BenchmarkOrdersQuery).
+const limitParam = "?+0"
+
+// dialect is SQLite's for the statements sqlstore writes once. The Lock* reads take no row
+// locks (ForUpdate empty): they are the plain reads' statements, cached once.
 var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	Distinct: "IS NOT",
 	Time:     tm,
 	IsUnique: isUnique,
 	Order:    scan.Order,
+	Limit:    limitParam,
 })
 
 // conn adapts q to sqlstore.Conn.
@@ -305,24 +295,26 @@ func (c conn) Each(ctx context.Context, query string, row func(sqlstore.Scanner)
 }
 
 func (t *tx) LockAccount(ctx context.Context, userID string) (trade.Account, error) {
-	return t.Account(ctx, userID)
+	return one(t.q, ctx, scan.Account, reads.LockAccount, userID)
 }
 
 func (t *tx) LockAccountByID(ctx context.Context, id int64) (trade.Account, error) {
-	return one(t.q, ctx, scan.Account, "SELECT "+accountCols+" FROM accounts WHERE accountid = ?", id)
+	return one(t.q, ctx, scan.Account, reads.LockAccountByID, id)
 }
 
-func (t *tx) LockOrder(ctx context.Context, id int64) (trade.Order, error) { return t.Order(ctx, id) }
+func (t *tx) LockOrder(ctx context.Context, id int64) (trade.Order, error) {
+	return one(t.q, ctx, scan.Order, reads.LockOrder, id)
+}
 
 func (t *tx) LockQuote(ctx context.Context, symbol string) (trade.Quote, error) {
-	return t.Quote(ctx, symbol)
+	return one(t.q, ctx, scan.Quote, reads.LockQuote, symbol)
 }
 
 func (t *tx) LockHolding(ctx context.Context, id int64) (trade.Holding, error) {
-	return t.Holding(ctx, id)
+	return one(t.q, ctx, scan.Holding, reads.LockHolding, id)
 }
 
 // RequestKey implements store.Reader (through the primary key).
 func (q q) RequestKey(ctx context.Context, key string) (trade.RequestKey, error) {
-	return one(q, ctx, sqlstore.ScanRequestKey, sqlstore.RequestKeySQL, key)
+	return one(q, ctx, sqlstore.ScanRequestKey, reads.RequestKey, key)
 }

@@ -12,14 +12,11 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/tradebench/tradebench/trade"
-	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/store"
 )
 
@@ -104,7 +101,7 @@ func (s Scan[T, P]) AccountWithProfile(r Scanner) (trade.Account, trade.AccountP
 	return a, p, nil
 }
 
-// AccountSummary scans a row of store.AccountSummarySQL: AccountCols, then the holdings' count
+// AccountSummary scans a row of ReadSQL.AccountSummary: AccountCols, then the holdings' count
 // and purchase basis.
 func (s Scan[T, P]) AccountSummary(r Scanner) (trade.Account, trade.HoldingsSummary, error) {
 	d := new(accountRow[T])
@@ -152,12 +149,12 @@ func (s Scan[T, P]) Holding(r Scanner) (trade.Holding, error) {
 	return h, err
 }
 
-// HoldingWithQuote scans a row of store.HoldingsWithQuotesSQL: HoldingCols, then QuoteCols.
+// HoldingWithQuote scans a row of ReadSQL.UserHoldingsWithQuotes: HoldingCols, then QuoteCols.
 func (s Scan[T, P]) HoldingWithQuote(r Scanner) (trade.Holding, trade.Quote, error) {
 	return s.holding(r, new(holdingRow[T]), true)
 }
 
-// orderRow is the destinations of OrderCols, and of an AccountPageSQL row: the part before
+// orderRow is the destinations of OrderCols, and of an accountPageSQL row: the part before
 // them, the two text columns after.
 type orderRow[T any] struct {
 	o            trade.Order
@@ -191,7 +188,7 @@ func (Scan[T, P]) orderOf(d *orderRow[T]) trade.Order {
 	return o
 }
 
-// The account page's statement (AccountPageSQL) answers the account, its profile, its closed
+// The account page's statement (accountPageSQL) answers the account, its profile, its closed
 // orders and its most recent ones in one UNION ALL. Every row is a part (0: the account; 1: a
 // closed order; 2: a recent one), OrderCols and two text columns. The account's row lays its
 // columns over the orders' columns of the same type, since PostgreSQL wants a UNION's columns
@@ -204,17 +201,17 @@ const (
 	accountPageOrder   = OrderCols + ", '', ''"
 )
 
-// AccountPageSQL is store.Reader.UserAccountPage's statement for a store whose userParam is the
-// user id's placeholder, whose userAccount selects the user's account id and whose limit is
-// the LIMIT's value. The parts' rows come in any order (AccountPage sorts them).
-func AccountPageSQL(userParam, userAccount, limit string) string {
-	return "SELECT " + accountPageAccount + " FROM accounts WHERE userid = " + userParam +
+// accountPageSQL is store.Reader.UserAccountPage's statement, with ? for the user id (three
+// of them) and limit the LIMIT's value. The parts' rows come in any order
+// (AccountPage sorts them).
+func accountPageSQL(limit string) string {
+	return "SELECT " + accountPageAccount + " FROM accounts WHERE userid = ?" +
 		" UNION ALL SELECT 1, " + accountPageOrder + " FROM orders WHERE accountid = " + userAccount + " AND status = 'closed'" +
 		" UNION ALL SELECT * FROM (SELECT 2, " + accountPageOrder + " FROM orders WHERE accountid = " + userAccount +
 		" ORDER BY opendate DESC, orderid DESC LIMIT " + limit + ") recent"
 }
 
-// AccountPage scans the rows of AccountPageSQL: the account and profile from the account's
+// AccountPage scans the rows of accountPageSQL: the account and profile from the account's
 // row, the orders sorted as store.SortAccountPage does; ErrNotFound without the account's row.
 func (s Scan[T, P]) AccountPage(rows Rows) (trade.AccountPage, error) {
 	var pg trade.AccountPage
@@ -278,7 +275,7 @@ func Collect[T any](rows Rows, scan func(Scanner) (T, error)) ([]T, error) {
 	return out, rows.Err()
 }
 
-// CollectHoldingsWithQuotes scans the rows of store.HoldingsWithQuotesSQL.
+// CollectHoldingsWithQuotes scans the rows of ReadSQL.UserHoldingsWithQuotes.
 func (s Scan[T, P]) CollectHoldingsWithQuotes(rows Rows) ([]trade.Holding, []trade.Quote, error) {
 	var hs []trade.Holding
 	var qs []trade.Quote
@@ -298,105 +295,6 @@ func nullID(id int64) any {
 		return nil
 	}
 	return id
-}
-
-// LoadMarker reads the load marker from the row LoadMarkerSQL selected (ErrNotLoaded when
-// there is none).
-func LoadMarker(row Scanner) (store.LoadInfo, error) {
-	var v string
-	err := row.Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.LoadInfo{}, store.ErrNotLoaded
-	}
-	if err != nil {
-		return store.LoadInfo{}, err
-	}
-	var li store.LoadInfo
-	if err := json.Unmarshal([]byte(v), &li); err != nil {
-		return store.LoadInfo{}, fmt.Errorf("load marker is corrupt: %w", err)
-	}
-	return li, nil
-}
-
-// LoadMarkerSQL selects the load marker.
-const LoadMarkerSQL = "SELECT value FROM meta WHERE key = 'load'"
-
-// Load is what a store's Load starts from: the checked spec, its generator, and the progress
-// bar's shares (Rows for the generated rows, Post for copies, keys and statistics).
-type Load struct {
-	Spec     store.LoadSpec
-	Gen      *dataset.Gen
-	Rows     int64
-	Post     int64
-	Total    int64
-	Progress func(done, total int64) // never nil
-}
-
-// NewLoad checks spec, hashes the one password and sizes the progress bar.
-func NewLoad(spec store.LoadSpec, progress func(done, total int64)) (*Load, error) {
-	if err := spec.Validate(); err != nil {
-		return nil, err
-	}
-	hash, err := dataset.HashPassword(spec.HashCost)
-	if err != nil {
-		return nil, err
-	}
-	if progress == nil {
-		progress = func(int64, int64) {}
-	}
-	l := &Load{Spec: spec, Gen: dataset.New(spec, hash), Rows: spec.Rows(), Progress: progress}
-	l.Post = l.Rows/4 + 1
-	l.Total = l.Rows + l.Post
-	return l, nil
-}
-
-// Marker is the load marker of a finished load whose holdings total shares, and the JSON the
-// meta row keeps of it.
-func (l *Load) Marker(shares int64) (store.LoadInfo, string) {
-	spec := l.Spec
-	li := store.LoadInfo{
-		Spec:          spec,
-		MaxAccountID:  int64(spec.Accounts),
-		MaxHoldingID:  int64(spec.Accounts) * int64(spec.Holdings),
-		MaxOrderID:    int64(spec.Accounts) * int64(spec.Holdings),
-		HoldingShares: shares,
-		LoadedAt:      time.Now().UTC().Format(time.RFC3339),
-	}
-	js, _ := json.Marshal(li)
-	return li, string(js)
-}
-
-// The loaded tables' columns, in the order of the row values below and of the tables'
-// definitions (both stores' DDL lists them so).
-var (
-	AccountRowCols = []string{"accountid", "userid", "passwd", "fullname", "address", "email", "creditcard", "balance", "openbalance", "creationdate", "lastlogin", "logincount", "logoutcount"}
-	HoldingRowCols = strings.Split(HoldingCols, ", ")
-	OrderRowCols   = strings.Split(OrderCols, ", ")
-	QuoteRowCols   = strings.Split(QuoteCols, ", ")
-)
-
-// AccountRow is a generated account's row (AccountRowCols); tm stores a timestamp as the
-// store keeps it.
-func AccountRow(b *dataset.Bundle, tm func(time.Time) any) []any {
-	a, p := b.Account, b.Profile
-	return []any{a.AccountID, a.UserID, b.PasswordHash, p.FullName, p.Address, p.Email, p.CreditCard,
-		int64(a.Balance), int64(a.OpenBalance), tm(a.CreationDate), tm(a.LastLogin), a.LoginCount, a.LogoutCount}
-}
-
-// HoldingRow is a holding's row (HoldingRowCols).
-func HoldingRow(h *trade.Holding, tm func(time.Time) any) []any {
-	return []any{h.HoldingID, h.AccountID, h.Symbol, h.Quantity, int64(h.PurchasePrice), tm(h.PurchaseDate)}
-}
-
-// OrderRow is an order's row (OrderRowCols).
-func OrderRow(o *trade.Order, tm func(time.Time) any) []any {
-	return []any{o.OrderID, o.AccountID, nullID(o.HoldingID), o.Symbol, string(o.Type), string(o.Status),
-		tm(o.OpenDate), tm(o.CompletionDate), o.Quantity, int64(o.Price), int64(o.Fee)}
-}
-
-// QuoteRow is a quote's row (QuoteRowCols).
-func QuoteRow(x trade.Quote) []any {
-	return []any{x.Symbol, x.CompanyName, int64(x.Price), int64(x.Open), int64(x.Low), int64(x.High), int64(x.Change), x.Volume}
 }
 
 // The columns Reset restores from the pristine copies (all but the key).

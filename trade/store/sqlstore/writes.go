@@ -43,8 +43,14 @@ type Dialect struct {
 	IsUnique func(error) bool
 	// Order scans OrderCols (the store's Scan.Order).
 	Order func(Scanner) (trade.Order, error)
+	// Limit is a LIMIT's value bound at run time: ? or an expression of it (SQLite's ?+0).
+	Limit string
+	// ForUpdate ends the Lock* reads: " FOR UPDATE" where rows are locked, or empty where the
+	// transaction already excludes every other writer (SQLite).
+	ForUpdate string
 
-	sql writeSQL
+	sql   writeSQL
+	reads ReadSQL
 }
 
 // writeSQL is the dialect's statements, built once by NewDialect.
@@ -85,8 +91,12 @@ func NewDialect(d Dialect) *Dialect {
 		deleteKeys:           "DELETE FROM requestkeys", // every key was stored by a run since the load
 		restore:              newRestore(d.Distinct),
 	}
+	d.reads = newReads(&d)
 	return &d
 }
+
+// Reads is the dialect's read statements.
+func (d *Dialect) Reads() *ReadSQL { return &d.reads }
 
 // Rebind writes a statement's ? parameters in the dialect's syntax.
 func (d *Dialect) Rebind(query string) string {
