@@ -49,17 +49,16 @@ func (v *verifier) business() {
 		}
 	}()
 	defer v.closeAccounts()
-	v.check("business.register_balance", L,
-		"registration opens an account whose cash and opening balance are the stated amount "+
-			"("+openBalance+")", func(c *ck) { v.registerBalance(c, f) })
-	v.check("business.orders_complete", L, "orders reach a completed state: at once in synchronous order mode, else within the order bound",
-		func(c *ck) {
-			if f.u == nil {
-				c.skip("%s", f.why)
-				return
-			}
-			v.trade(c, f)
-		})
+	v.check("business.register_balance", L, "registration opens an account whose cash and opening balance are the stated amount ("+
+		openBalance+")", func(c *ck) { v.registerBalance(c, f) })
+	v.check("business.orders_complete", L, "orders reach a completed state: at once in synchronous order mode, "+
+		"else within the order bound", func(c *ck) {
+		if f.u == nil {
+			c.skip("%s", f.why)
+			return
+		}
+		v.trade(c, f)
+	})
 	v.check("business.buy", L,
 		"a buy takes price × quantity + commission from the cash and creates a holding of that quantity at that price", f.checkBuy)
 	v.check("business.sell", L, "a sell adds price × quantity − commission to the cash and removes the holding", f.checkSell)
@@ -67,19 +66,18 @@ func (v *verifier) business() {
 	v.check("business.pages_current", L,
 		"no page is served from a stale cache: after each trade the home page shows the cash and number of holdings the account and "+
 			"portfolio pages show", f.checkPagesCurrent)
-	v.check("business.account_totals", L,
-		"the totals equal cash plus holdings: the home page's sum of cash and holdings, the portfolio's market value at the current "+
-			"quotes", func(c *ck) {
-			if u, ok := v.shared(c, "totals"); ok {
-				v.totals(c, u)
-			}
-		})
-	v.check("business.market_summary", L,
-		"the market summary agrees with the quotes it lists: gainers by change down, losers up, each price − change the quote's open", func(c *ck) {
-			if u, ok := v.shared(c, "summary"); ok {
-				v.marketSummary(c, u)
-			}
-		})
+	v.check("business.account_totals", L, "the totals equal cash plus holdings: the home page's sum of cash and holdings, "+
+		"the portfolio's market value at the current quotes", func(c *ck) {
+		if u, ok := v.shared(c, "totals"); ok {
+			v.totals(c, u)
+		}
+	})
+	v.check("business.market_summary", L, "the market summary agrees with the quotes it lists: gainers by change down, losers up, "+
+		"each price − change the quote's open", func(c *ck) {
+		if u, ok := v.shared(c, "summary"); ok {
+			v.marketSummary(c, u)
+		}
+	})
 	v.check("business.profile_update", L, "a profile update (action=update_profile) persists: the account page shows the new values", func(c *ck) {
 		if u, ok := v.shared(c, "profile"); ok {
 			v.profile(c, u)

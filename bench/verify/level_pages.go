@@ -21,73 +21,72 @@ func (v *verifier) pages() {
 		v.shared(c, acct)
 	})
 	v.check("pages.logout", L, "logout (action=logout) answers with the login page", v.checkLogoutPage)
-	v.check("pages.login", L,
-		"the login page (/daytrader/app) has the login form; login (its fields, action=login) opens the home page (Welcome USER)", v.checkLoginPage)
-	v.pageCheck("pages.home", "home (action=home) greets the user (Welcome USER) and shows the cash balance", "/daytrader/app?action=home",
-		func(c *ck, p *page) error {
-			u := v.accounts[acct].u
-			if !p.doc().greets(u.uid) {
-				return unreadable("greeting \"Welcome %s\"", u.uid)
-			}
-			_, err := p.doc().amount("cash balance")
+	v.check("pages.login", L, "the login page (/daytrader/app) has the login form; login (its fields, action=login) opens the home page "+
+		"(Welcome USER)", v.checkLoginPage)
+	v.pageCheck("pages.home", "home (action=home) greets the user (Welcome USER) and shows the "+
+		"cash balance", "/daytrader/app?action=home", func(c *ck, p *page) error {
+		u := v.accounts[acct].u
+		if !p.doc().greets(u.uid) {
+			return unreadable("greeting \"Welcome %s\"", u.uid)
+		}
+		_, err := p.doc().amount("cash balance")
+		return err
+	})
+	v.pageCheck("pages.account", "account (action=account) shows the cash balance, the opening balance "+
+		"and the orders table", "/daytrader/app?action=account", func(c *ck, p *page) error {
+		d := p.doc()
+		if _, err := d.amount("cash balance"); err != nil {
 			return err
-		})
-	v.pageCheck("pages.account", "account (action=account) shows the cash balance, the opening balance and the orders table",
-		"/daytrader/app?action=account", func(c *ck, p *page) error {
-			d := p.doc()
-			if _, err := d.amount("cash balance"); err != nil {
-				return err
-			}
-			if _, err := d.amount("opening balance"); err != nil {
-				return err
-			}
-			_, err := readOrders(d)
+		}
+		if _, err := d.amount("opening balance"); err != nil {
 			return err
-		})
-	v.pageCheck("pages.portfolio", "portfolio (action=portfolio) shows the holdings table", "/daytrader/app?action=portfolio",
-		func(c *ck, p *page) error {
-			_, err := readHoldings(p.doc())
-			return err
-		})
+		}
+		_, err := readOrders(d)
+		return err
+	})
+	v.pageCheck("pages.portfolio", "portfolio (action=portfolio) shows the "+
+		"holdings table", "/daytrader/app?action=portfolio", func(c *ck, p *page) error {
+		_, err := readHoldings(p.doc())
+		return err
+	})
 	syms := strings.Join(v.cfg.Symbols, ",")
-	v.pageCheck("pages.quotes", "quotes (action=quotes&symbols=…) shows \"Quotes and Trading\" and a row per symbol",
-		"/daytrader/app?action=quotes&symbols="+url.QueryEscape(syms), func(c *ck, p *page) error {
-			if !p.doc().says("Quotes and Trading") {
-				return unreadable("\"Quotes and Trading\"")
-			}
-			qs, err := readQuotes(p.doc())
-			if err != nil {
-				return err
-			}
-			for _, s := range v.cfg.Symbols {
-				if _, ok := qs[s]; !ok {
-					return fmt.Errorf("no row for %s", s)
-				}
-			}
-			return nil
-		})
-	v.pageCheck("pages.mksummary", "market summary (action=mksummary) shows the top gainers and losers", "/daytrader/app?action=mksummary",
-		func(c *ck, p *page) error {
-			if _, err := readMovers(p.doc(), "Top gainers"); err != nil {
-				return err
-			}
-			_, err := readMovers(p.doc(), "Top losers")
+	v.pageCheck("pages.quotes", "quotes (action=quotes&symbols=…) shows \"Quotes and Trading\" "+
+		"and a row per symbol", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(syms), func(c *ck, p *page) error {
+		if !p.doc().says("Quotes and Trading") {
+			return unreadable("\"Quotes and Trading\"")
+		}
+		qs, err := readQuotes(p.doc())
+		if err != nil {
 			return err
-		})
-	v.pageCheck("pages.no_javascript", "trading needs no JavaScript: the quotes page has a plain HTML buy form (symbol, quantity)",
-		"/daytrader/app?action=quotes&symbols="+url.QueryEscape(v.cfg.Symbols[0]), func(c *ck, p *page) error {
-			if _, ok := p.doc().formWith("symbol="+v.cfg.Symbols[0], "quantity"); !ok {
-				return fmt.Errorf("no <form> with the fields symbol (%s) and quantity", v.cfg.Symbols[0])
+		}
+		for _, s := range v.cfg.Symbols {
+			if _, ok := qs[s]; !ok {
+				return fmt.Errorf("no row for %s", s)
 			}
-			return nil
-		})
-	v.check("pages.jsf", L,
-		"the JSF pages: welcome.faces's login form (every field it carries, the view state included) logs in and tradehome.faces greets "+
-			"the user", func(c *ck) {
-			if u, ok := v.shared(c, acct); ok {
-				v.jsf(c, u)
-			}
-		})
+		}
+		return nil
+	})
+	v.pageCheck("pages.mksummary", "market summary (action=mksummary) shows the "+
+		"top gainers and losers", "/daytrader/app?action=mksummary", func(c *ck, p *page) error {
+		if _, err := readMovers(p.doc(), "Top gainers"); err != nil {
+			return err
+		}
+		_, err := readMovers(p.doc(), "Top losers")
+		return err
+	})
+	v.pageCheck("pages.no_javascript", "trading needs no JavaScript: the quotes page has a plain HTML buy form "+
+		"(symbol, quantity)", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(v.cfg.Symbols[0]), func(c *ck, p *page) error {
+		if _, ok := p.doc().formWith("symbol="+v.cfg.Symbols[0], "quantity"); !ok {
+			return fmt.Errorf("no <form> with the fields symbol (%s) and quantity", v.cfg.Symbols[0])
+		}
+		return nil
+	})
+	v.check("pages.jsf", L, "the JSF pages: welcome.faces's login form (every field it carries, the view state included) "+
+		"logs in and tradehome.faces greets the user", func(c *ck) {
+		if u, ok := v.shared(c, acct); ok {
+			v.jsf(c, u)
+		}
+	})
 	v.check("pages.rest_quotes", L, "the REST quotes (/daytrader/rest/quotes/SYMBOL) answer a JSON array with the quote", v.checkRESTQuotes)
 }
 

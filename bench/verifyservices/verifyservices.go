@@ -386,36 +386,36 @@ func (v *verifier) isolation() {
 		v.bHolding = o.HoldingID
 	})
 	needs := []string{"isolation.accounts"}
-	v.check("isolation.get_other", L, "GetHolding of another user's holding is refused (not found, as a holding that does not exist)",
-		needs, func(c *ck) {
-			req := fmt.Sprintf("GetHolding(%s, %d) (a holding of %s)", v.a, v.bHolding, v.b)
-			h, err := v.svc.GetHolding(v.ctx, v.a, v.bHolding)
-			if err == nil {
-				c.fail(req, "refused", fmt.Sprintf("%+v", h), "%s read %s's holding", v.a, v.b)
-			} else if e := trade.AsError(err); e == nil || (e.Code != trade.CodeNotFound && e.Code != trade.CodeForbidden) {
-				c.fail(req, "a not-found or permission-denied error", err.Error(), "GetHolding of another's holding answered a system fault")
-			}
-		})
-	v.check("isolation.sell_other", L,
-		"Sell of another user's holding is refused (never a system fault, never an order) and changes neither account", needs, func(c *ck) {
-			beforeA, okA := v.read(c, v.a)
-			beforeB, okB := v.read(c, v.b)
-			if !okA || !okB {
-				return
-			}
-			req := fmt.Sprintf("Sell(%s, holding %d, all) (a holding of %s)", v.a, v.bHolding, v.b)
-			o, err := v.svc.Sell(v.ctx, v.a, v.bHolding, 0)
-			if err == nil {
-				c.fail(req, "refused", fmt.Sprintf("order %d %s", o.OrderID, o.Status), "%s sold %s's holding", v.a, v.b)
-			} else if e := trade.AsError(err); e == nil || (e.Code != trade.CodeNotFound && e.Code != trade.CodeForbidden) {
-				c.fail(req, "a not-found or permission-denied error", err.Error(), "Sell of another's holding answered a system fault")
-			}
-			if err == nil {
-				time.Sleep(min(v.cfg.OrderBound, time.Second)) // let an asynchronous order do its damage, so the evidence shows it
-			}
-			v.unchanged(c, v.a, beforeA, req)
-			v.unchanged(c, v.b, beforeB, req)
-		})
+	v.check("isolation.get_other", L, "GetHolding of another user's holding is refused "+
+		"(not found, as a holding that does not exist)", needs, func(c *ck) {
+		req := fmt.Sprintf("GetHolding(%s, %d) (a holding of %s)", v.a, v.bHolding, v.b)
+		h, err := v.svc.GetHolding(v.ctx, v.a, v.bHolding)
+		if err == nil {
+			c.fail(req, "refused", fmt.Sprintf("%+v", h), "%s read %s's holding", v.a, v.b)
+		} else if e := trade.AsError(err); e == nil || (e.Code != trade.CodeNotFound && e.Code != trade.CodeForbidden) {
+			c.fail(req, "a not-found or permission-denied error", err.Error(), "GetHolding of another's holding answered a system fault")
+		}
+	})
+	v.check("isolation.sell_other", L, "Sell of another user's holding is refused (never a system fault, never an order) "+
+		"and changes neither account", needs, func(c *ck) {
+		beforeA, okA := v.read(c, v.a)
+		beforeB, okB := v.read(c, v.b)
+		if !okA || !okB {
+			return
+		}
+		req := fmt.Sprintf("Sell(%s, holding %d, all) (a holding of %s)", v.a, v.bHolding, v.b)
+		o, err := v.svc.Sell(v.ctx, v.a, v.bHolding, 0)
+		if err == nil {
+			c.fail(req, "refused", fmt.Sprintf("order %d %s", o.OrderID, o.Status), "%s sold %s's holding", v.a, v.b)
+		} else if e := trade.AsError(err); e == nil || (e.Code != trade.CodeNotFound && e.Code != trade.CodeForbidden) {
+			c.fail(req, "a not-found or permission-denied error", err.Error(), "Sell of another's holding answered a system fault")
+		}
+		if err == nil {
+			time.Sleep(min(v.cfg.OrderBound, time.Second)) // let an asynchronous order do its damage, so the evidence shows it
+		}
+		v.unchanged(c, v.a, beforeA, req)
+		v.unchanged(c, v.b, beforeB, req)
+	})
 }
 
 // unchanged fails c unless uid's balance, holdings and orders are as before.
@@ -495,41 +495,40 @@ func (v *verifier) input() {
 	run("input.holding_id", "a holding id that is zero, negative, huge or unknown is refused with a clear error and changes nothing", func() []bad {
 		return []bad{sell(0, 0), sell(-1, 0), sell(math.MaxInt64, 0), get(0), get(-7), get(math.MaxInt64)}
 	})
-	run("input.fields",
-		"a registration or profile with an overlong, empty or out-of-range field is refused with a clear error and creates or changes "+
-			"nothing", func() []bad {
-			long := strings.Repeat("x", 5000)
-			reg := func(what string, mut func(*trade.RegisterRequest)) bad {
-				r := v.registerRequest(v.nextUID())
-				v.res.Accounts = append(v.res.Accounts, r.UserID)
-				mut(&r)
-				return bad{fmt.Sprintf("Register(%.40q, %s)", r.UserID, what), func() error {
-					_, err := v.svc.Register(v.ctx, r)
-					if err == nil {
-						return nil
-					}
-					if _, gerr := v.svc.GetAccountData(v.ctx, r.UserID); gerr == nil {
-						return &changedAnyway{fmt.Sprintf("the account %.40q exists (the error: %v)", r.UserID, err)}
-					}
-					return err
-				}}
-			}
-			prof := trade.AccountProfile{UserID: v.a, FullName: long, Address: "1 Verify Way", Email: "vsf@example.com", CreditCard: "0"}
-			return []bad{
-				reg("an overlong user id", func(r *trade.RegisterRequest) { r.UserID = r.UserID + long }),
-				reg("an empty user id", func(r *trade.RegisterRequest) { r.UserID = "" }),
-				reg("an overlong full name", func(r *trade.RegisterRequest) { r.FullName = long }),
-				reg("a negative opening balance", func(r *trade.RegisterRequest) { r.OpenBalance = -1 }),
-				reg("an opening balance over the limit", func(r *trade.RegisterRequest) { r.OpenBalance = trade.MaxOpenAmount + 1 }),
-				{fmt.Sprintf("UpdateAccountProfile(%s, an overlong full name)", v.a), func() error {
-					_, err := v.svc.UpdateAccountProfile(v.ctx, prof)
-					if p, gerr := v.svc.GetAccountProfileData(v.ctx, v.a); gerr == nil && p.FullName == long {
-						return &changedAnyway{fmt.Sprintf("the full name changed (the error: %v)", err)}
-					}
-					return err
-				}},
-			}
-		})
+	run("input.fields", "a registration or profile with an overlong, empty or out-of-range field is refused with a clear error "+
+		"and creates or changes nothing", func() []bad {
+		long := strings.Repeat("x", 5000)
+		reg := func(what string, mut func(*trade.RegisterRequest)) bad {
+			r := v.registerRequest(v.nextUID())
+			v.res.Accounts = append(v.res.Accounts, r.UserID)
+			mut(&r)
+			return bad{fmt.Sprintf("Register(%.40q, %s)", r.UserID, what), func() error {
+				_, err := v.svc.Register(v.ctx, r)
+				if err == nil {
+					return nil
+				}
+				if _, gerr := v.svc.GetAccountData(v.ctx, r.UserID); gerr == nil {
+					return &changedAnyway{fmt.Sprintf("the account %.40q exists (the error: %v)", r.UserID, err)}
+				}
+				return err
+			}}
+		}
+		prof := trade.AccountProfile{UserID: v.a, FullName: long, Address: "1 Verify Way", Email: "vsf@example.com", CreditCard: "0"}
+		return []bad{
+			reg("an overlong user id", func(r *trade.RegisterRequest) { r.UserID = r.UserID + long }),
+			reg("an empty user id", func(r *trade.RegisterRequest) { r.UserID = "" }),
+			reg("an overlong full name", func(r *trade.RegisterRequest) { r.FullName = long }),
+			reg("a negative opening balance", func(r *trade.RegisterRequest) { r.OpenBalance = -1 }),
+			reg("an opening balance over the limit", func(r *trade.RegisterRequest) { r.OpenBalance = trade.MaxOpenAmount + 1 }),
+			{fmt.Sprintf("UpdateAccountProfile(%s, an overlong full name)", v.a), func() error {
+				_, err := v.svc.UpdateAccountProfile(v.ctx, prof)
+				if p, gerr := v.svc.GetAccountProfileData(v.ctx, v.a); gerr == nil && p.FullName == long {
+					return &changedAnyway{fmt.Sprintf("the full name changed (the error: %v)", err)}
+				}
+				return err
+			}},
+		}
+	})
 }
 
 // clip bounds what a check quotes of an answer.
