@@ -1,12 +1,10 @@
 package cacheperf
 
 import (
-	"bufio"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
+
+	"github.com/tradebench/tradebench/internal/procfs"
 )
 
 // ProcessMemory is this process's memory as the kernel and the Go runtime see it, in bytes.
@@ -39,35 +37,15 @@ func ReadProcessMemory() ProcessMemory {
 
 // ReadRSS returns VmRSS and VmHWM from /proc/self/status (0, 0 where unavailable).
 func ReadRSS() (rss, hwm int64) {
-	f, err := os.Open("/proc/self/status")
+	s, err := procfs.Default.SelfStatus()
 	if err != nil {
 		return 0, 0
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "VmRSS:"):
-			rss = kbField(line)
-		case strings.HasPrefix(line, "VmHWM:"):
-			hwm = kbField(line)
-		}
-	}
-	return rss, hwm
-}
-
-func kbField(line string) int64 {
-	f := strings.Fields(line)
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.ParseInt(f[1], 10, 64)
-	return n << 10
+	return s.RSS, s.PeakRSS
 }
 
 // ResetPeakRSS resets VmHWM to the current RSS (Linux: "5" to /proc/self/clear_refs). It
 // reports whether the kernel allowed it.
 func ResetPeakRSS() bool {
-	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	return procfs.Default.ResetPeakRSS() == nil
 }

@@ -43,7 +43,7 @@ import (
 // resources it samples).
 //
 // A zero field takes its default (SetDefaults, the one place defaults are filled) and Validate
-// checks the rest, naming the field in a *setting.Error; Prepare does both.
+// checks the rest, naming the field in a *setting.Error; NewPlan does both.
 type Config struct {
 	// Target is the system under test's base URL (scheme://host:port) for scenario paths.
 	Target string `json:"target,omitempty"`
@@ -364,8 +364,8 @@ type Plan struct {
 	notes  []string
 }
 
-// Prepare checks cfg and compiles its scenario without sending a request.
-func Prepare(cfg Config) (*Plan, error) {
+// NewPlan checks cfg and compiles its scenario without sending a request.
+func NewPlan(cfg Config) (*Plan, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

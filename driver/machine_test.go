@@ -16,7 +16,7 @@ import (
 
 	"github.com/tradebench/tradebench/driver/machine"
 	"github.com/tradebench/tradebench/driver/scenario"
-	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -66,7 +66,7 @@ func TestBusyMachineIsNotValid(t *testing.T) {
 	if res == nil {
 		t.Fatal(err)
 	}
-	loopCores := float64(loopTicks(loops)-loopsBefore) / float64(sut.ClockTicks) / time.Since(began).Seconds()
+	loopCores := float64(loopTicks(loops)-loopsBefore) / float64(procfs.ClockTicks) / time.Since(began).Seconds()
 	m := res.Machine
 	if m == nil {
 		t.Fatal("no machine section")
@@ -122,7 +122,7 @@ func loopTicks(pids []int) uint64 {
 		if err != nil {
 			continue
 		}
-		if st, err := sut.ParseStat(b); err == nil {
+		if st, err := procfs.ParseStat(b); err == nil {
 			n += st.UTime + st.STime
 		}
 	}

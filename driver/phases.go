@@ -54,8 +54,8 @@ func (p Phases) Staged(st []load.Stage) Phases {
 }
 
 // Validate reports a load shape that cannot run, as a *setting.Error naming the field.
-// needDuration is false where the measured window is not Duration's (a capacity search).
-func (p Phases) Validate(needDuration bool) error {
+// oneRun is false for a capacity search, whose steps choose their own users and measured window.
+func (p Phases) Validate(oneRun bool) error {
 	if len(p.Stages) > 0 {
 		if err := load.ValidateStages(p.Stages); err != nil {
 			return setting.Errorf("Stages", "%v", err)
@@ -67,9 +67,9 @@ func (p Phases) Validate(needDuration bool) error {
 	switch {
 	case math.IsNaN(p.Rate) || math.IsInf(p.Rate, 0) || p.Rate < 0:
 		return setting.Errorf("Rate", "must be a positive number of iterations per second, got %v", p.Rate)
-	case p.Rate == 0 && p.Users < 1:
+	case p.Rate == 0 && p.Users < 1 && (oneRun || p.Users < 0):
 		return setting.Errorf("Users", "must be at least 1, got %d", p.Users)
-	case p.Duration <= 0 && needDuration:
+	case p.Duration <= 0 && oneRun:
 		return setting.Errorf("Duration", "must be positive, got %v", p.Duration)
 	case !p.StartAt.IsZero() && time.Until(p.StartAt) > MaxStartDelay:
 		return setting.Errorf("StartAt", "%s is more than %v ahead", p.StartAt.Format(time.RFC3339), MaxStartDelay)

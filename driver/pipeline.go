@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -31,33 +32,70 @@ type Workload interface {
 	// Prepare readies one run under cfg (checked, its defaults filled) without sending anything
 	// to the system under test. It may adjust cfg (the run id, a bound lowered to fit). Drive
 	// calls it once per run, every repeat included.
-	Prepare(ctx context.Context, cfg *Config) (*Prepared, error)
+	Prepare(ctx context.Context, cfg *Config) (*Run, error)
 }
 
-// Prepared is a workload ready to run.
-type Prepared struct {
+// Run is one run of a workload as its Prepare made it: plain values Drive reads, and the
+// workload's own steps.
+type Run struct {
 	// Name labels the progress line (e.g. the scenario's name).
 	Name string
 	// Target is where the load goes, for the driver_cpu run rule: a target served by this very
 	// process shares the driver's CPU; "" says the system under test runs in this process.
 	Target string
-	// Users are the virtual users the engine runs under the drive's phases (with Measure: none).
+	// Users are the virtual users the engine runs under the drive's phases (none when the
+	// steps are a SelfMeasurer).
 	Users load.Workload
-	// Preflight, if set, runs after the live views open and before any load: it tries what it
-	// drives (a target that cannot be driven is refused, e.g. with a *PreflightError) and may
-	// adjust the run (a scenario sized to its target's data set).
-	Preflight func(ctx context.Context) error
-	// Measure, if set, measures instead of one run of Users under the phases: a sweep of
-	// several measured points (each through m.Measure, judged like any run) or a distributed run.
-	Measure func(ctx context.Context, m *Measurer) (*report.Results, error)
+	// Notes are added to the results (what Prepare or the preflight decided for the user).
+	Notes []string
+	// Steps are the workload's own part of the run (nil: nothing beyond its users).
+	Steps Steps
+}
+
+// Steps are what a workload adds to its run. Describe is the one every workload has; a Steps
+// value may also be a Preflighter, a SelfMeasurer or an io.Closer, each found by a type
+// assertion as io.Copy finds an io.ReaderFrom, so a workload implements only what it needs.
+type Steps interface {
 	// Describe fills the workload's own part of the results (workload, scenario, target,
 	// settings, detail, notes) after the engine's and the disclosure's. It also describes the
-	// live dashboard's first frame, before the run.
-	Describe func(ctx context.Context, res *report.Results) error
-	// Notes are added to the results (what Prepare or Preflight decided for the user).
-	Notes []string
-	// Close, if set, releases what Prepare opened, after the results are described.
-	Close func()
+	// live dashboard's first frame, before the run (res.Disclosure is nil then).
+	Describe(ctx context.Context, res *report.Results) error
+}
+
+// Preflighter is Steps that try what they drive once, after the live views open and before any
+// load: a target that cannot be driven is refused (e.g. with a *PreflightError). Preflight may
+// adjust the run it is given and its configuration (a scenario sized to its target's data set:
+// other users, another note); Drive runs what they say afterwards.
+type Preflighter interface {
+	Preflight(ctx context.Context, cfg *Config, run *Run) error
+}
+
+// SelfMeasurer is Steps that measure instead of one run of the users under the phases: a sweep
+// of several measured points (each through m.Measure, judged like any run) or a distributed run.
+type SelfMeasurer interface {
+	Measure(ctx context.Context, m *Measurer) (*report.Results, error)
+}
+
+// describe is run's Describe, when it has steps.
+func (r *Run) describe(ctx context.Context, res *report.Results) error {
+	if r.Steps == nil {
+		return nil
+	}
+	return r.Steps.Describe(ctx, res)
+}
+
+// selfMeasurer is run's steps as a SelfMeasurer (nil when the run is one run of its users).
+func (r *Run) selfMeasurer() SelfMeasurer {
+	sm, _ := r.Steps.(SelfMeasurer)
+	return sm
+}
+
+// close releases what Prepare opened (the steps' io.Closer), after the results are described; a
+// failure to release is no failure of the measurement, which is over.
+func (r *Run) close() {
+	if c, ok := r.Steps.(io.Closer); ok {
+		_ = c.Close()
+	}
 }
 
 // InterruptedError is a run stopped before its end (Ctrl-C, SIGTERM): its results, when it
@@ -99,10 +137,9 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if err != nil {
 		return nil, err
 	}
-	if p.Close != nil {
-		defer p.Close()
-	}
-	if p.Measure != nil && cfg.Peak != nil {
+	defer p.close()
+	self := p.selfMeasurer()
+	if self != nil && cfg.Peak != nil {
 		return nil, setting.Errorf("Peak", "a capacity search steps one load; this run measures several (a sweep, or agents)")
 	}
 	if cfg.Stream != nil && cfg.Peak != nil {
@@ -116,8 +153,8 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if sess != nil {
 		defer sess.Close(ctx)
 	}
-	if p.Preflight != nil {
-		if err := p.Preflight(ctx); err != nil {
+	if pf, ok := p.Steps.(Preflighter); ok {
+		if err := pf.Preflight(ctx, &cfg, p); err != nil {
 			return nil, interrupted(ctx, err)
 		}
 	}
@@ -131,10 +168,8 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 	if res.Machine != nil {
 		res.Machine.SUTNotFound = sutNotFound
 	}
-	if p.Describe != nil {
-		if derr := p.Describe(ctx, res); derr != nil {
-			err = errors.Join(err, derr)
-		}
+	if derr := p.describe(ctx, res); derr != nil {
+		err = errors.Join(err, derr)
 	}
 	res.Label = cfg.Label
 	res.Notes = append(res.Notes, p.Notes...)
@@ -160,7 +195,7 @@ func driveOnce(ctx context.Context, cfg Config, w Workload) (*report.Results, er
 		return res, err
 	}
 	var verr error
-	if p.Measure != nil && res.Validity != nil {
+	if self != nil && res.Validity != nil {
 		// a workload that measured several points judged each and gave the verdict of them all
 		verr = res.Validity.Err()
 	} else {
@@ -213,7 +248,7 @@ func complete(res *report.Results) {
 }
 
 // startLive opens the run's live views, if any, with the workload described as their first frame.
-func startLive(ctx context.Context, cfg Config, p *Prepared) (*live.Session, error) {
+func startLive(ctx context.Context, cfg Config, p *Run) (*live.Session, error) {
 	opt := live.Options{MetricsListen: cfg.MetricsListen, Dashboard: cfg.Dashboard, Linger: cfg.LiveLinger,
 		Thresholds: cfg.Thresholds, Log: cfg.LiveLog, Token: cfg.LiveToken, AllowHosts: cfg.LiveAllowHosts}
 	if !opt.Enabled() {
@@ -221,9 +256,7 @@ func startLive(ctx context.Context, cfg Config, p *Prepared) (*live.Session, err
 	}
 	base := report.New("")
 	cfg.Load().Describe(base)
-	if p.Describe != nil {
-		_ = p.Describe(ctx, base) // what the first frame lacks, the final report has
-	}
+	_ = p.describe(ctx, base) // what the first frame lacks, the final report has
 	base.StartedAt = time.Now().UTC()
 	sess, err := live.Start(ctx, opt, base)
 	if err != nil {
@@ -236,7 +269,7 @@ func startLive(ctx context.Context, cfg Config, p *Prepared) (*live.Session, err
 }
 
 // Measurer runs the measurements of one drive: one load run, a capacity search's steps, or a
-// workload's own points (Prepared.Measure), each with the drive's watchers.
+// workload's own points (a SelfMeasurer), each with the drive's watchers.
 type Measurer struct {
 	cfg    Config
 	sess   *live.Session
@@ -288,10 +321,11 @@ func (m *Measurer) Measure(ctx context.Context, label string, users load.Workloa
 
 // measure runs the prepared workload: its own measurement, a capacity search, or one run,
 // under the stream subscribers when there are any.
-func (m *Measurer) measure(ctx context.Context, p *Prepared) (*report.Results, error) {
+func (m *Measurer) measure(ctx context.Context, p *Run) (*report.Results, error) {
 	cfg := m.cfg
+	self := p.selfMeasurer()
 	switch {
-	case p.Measure != nil:
+	case self != nil:
 		// the workload measures itself; the drive watches the system under test's resources
 		var mon *sut.Monitor
 		if len(cfg.Resources) > 0 {
@@ -300,7 +334,7 @@ func (m *Measurer) measure(ctx context.Context, p *Prepared) (*report.Results, e
 		if m.sess != nil {
 			m.sess.Resources = mon // its seconds carry no resources: the dashboard reads them here
 		}
-		res, err := streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return p.Measure(ctx, m) })
+		res, err := streamload.Measure(ctx, cfg.Stream, cfg.RampUp, cfg.Duration, func() (*report.Results, error) { return self.Measure(ctx, m) })
 		if mon != nil {
 			s, serr := mon.Stop()
 			if res != nil {
@@ -323,7 +357,7 @@ func (m *Measurer) measure(ctx context.Context, p *Prepared) (*report.Results, e
 // rate, with the step's own ramp-up and measured window and no ramp-down. Interrupted, it
 // returns the last finished step's results with the search so far (its steps), so what was
 // measured is kept.
-func (m *Measurer) peak(ctx context.Context, pc peak.Config, p *Prepared) (*report.Results, error) {
+func (m *Measurer) peak(ctx context.Context, pc peak.Config, p *Run) (*report.Results, error) {
 	pc.SetDefaults()
 	var last *report.Results // the last step that ran to its end
 	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {

@@ -202,7 +202,7 @@ func Run(ctx context.Context, cfg Config, d driver.Config) (*report.Results, err
 
 // Prepare implements driver.Workload: the database opened (or a temporary one loaded) and
 // checked against the largest key range.
-func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Prepared, error) {
+func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Run, error) {
 	cfg.Phases = d.Phases
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -215,7 +215,7 @@ func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Prepa
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*driver.Prepared, error) { cleanup(); return nil, err }
+	fail := func(err error) (*driver.Run, error) { cleanup(); return nil, err }
 	n, maxID, err := st.Count(ctx)
 	if err != nil {
 		return fail(err)
@@ -234,22 +234,31 @@ func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Prepa
 	}}
 	rs := RunSettings{Keys: cfg.Keys, MixKeys: cfg.MixKeys, OtherWorkMix: cfg.OtherWorkMix, CacheMode: sw.mode(),
 		CacheBudget: cfg.Cache.Budget, ItemBytes: sample.Size, Store: st.Kind(), Items: n, Baseline: cfg.Baseline, Quick: cfg.Quick}
-	return &driver.Prepared{Name: "cacheperf sweep", Measure: sw.sweep,
-		Describe: func(_ context.Context, res *report.Results) error {
-			res.Workload, res.Scenario = "cacheperf", "sweep"
-			res.Target = "in-process " + st.Kind() + " store, cache " + sw.mode()
-			res.Settings.Think = cfg.ThinkOr(scenario.Think{}).Mean().String()
-			var err error
-			res.Settings.Workload, err = report.Section(rs)
-			return err
-		},
-		Close: func() { sw.client.CloseIdleConnections(); cleanup() }}, nil
+	sw.settings, sw.cleanup = rs, cleanup
+	return &driver.Run{Name: "cacheperf sweep", Steps: sw}, nil
 }
 
-// sweep measures every point, each through m (so each is judged by the run rules), and folds
-// them into one result whose verdict is the worst of the points'. Interrupted, it returns the
-// points measured so far.
-func (sw *sweeper) sweep(ctx context.Context, m *driver.Measurer) (*report.Results, error) {
+// Describe implements driver.Steps.
+func (s *sweeper) Describe(_ context.Context, res *report.Results) error {
+	res.Workload, res.Scenario = "cacheperf", "sweep"
+	res.Target = "in-process " + s.st.Kind() + " store, cache " + s.mode()
+	res.Settings.Think = s.cfg.ThinkOr(scenario.Think{}).Mean().String()
+	var err error
+	res.Settings.Workload, err = report.Section(s.settings)
+	return err
+}
+
+// Close releases the sweep's connections and its store (a temporary database removed).
+func (s *sweeper) Close() error {
+	s.client.CloseIdleConnections()
+	s.cleanup()
+	return nil
+}
+
+// Measure implements driver.SelfMeasurer: it measures every point, each through m (so each is
+// judged by the run rules), and folds them into one result whose verdict is the worst of the
+// points'. Interrupted, it returns the points measured so far.
+func (sw *sweeper) Measure(ctx context.Context, m *driver.Measurer) (*report.Results, error) {
 	cfg := sw.cfg
 	out := report.New("cacheperf")
 	out.StartedAt = time.Now().UTC()
@@ -419,6 +428,8 @@ type sweeper struct {
 	itemWeight int64
 	limits     objcache.Limits
 	baselines  int
+	settings   RunSettings // the sweep's settings in its results
+	cleanup    func()      // releases the store (a temporary database removed)
 }
 
 func (s *sweeper) mode() string {

@@ -3,6 +3,7 @@ package smartclient
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/tradebench/tradebench/driver"
 	"github.com/tradebench/tradebench/driver/load"
@@ -52,7 +53,7 @@ func (j *Job) params() (map[string]string, error) {
 
 // Prepare implements driver.Workload: it checks the settings and dials the services host
 // (nothing is sent yet); the preflight asks it for a quote.
-func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Prepared, error) {
+func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Run, error) {
 	switch j.Access {
 	case remote.SOAP, remote.REST, remote.GRPC:
 	default:
@@ -92,26 +93,41 @@ func (j *Job) Prepare(ctx context.Context, cfg *driver.Config) (*driver.Prepared
 	}
 	c.Service = svc
 	c.SetDefaults()
-	return &driver.Prepared{
-		Name:   Name,
-		Target: j.Access + "://" + j.BSL,
-		Users:  c,
-		Preflight: func(ctx context.Context) error {
-			if err := remote.Reachable(ctx, svc, cfg.Timeout); err != nil {
-				return setting.Errorf("BSL", "%s: the services host does not answer over %s: %v", j.BSL, j.Access, err)
-			}
-			return nil
-		},
-		Describe: func(_ context.Context, res *report.Results) error {
-			res.Workload, res.Scenario, res.Target = Workload, Name, j.Access+"://"+j.BSL
-			res.Settings.Think = think.String()
-			res.Settings.Params = params
-			res.Settings.Timeout = cfg.Timeout.String()
-			res.Settings.Seed = c.Seed
-			var err error
-			res.Settings.Workload, err = report.Section(Settings{Access: j.Access, BSL: j.BSL})
-			return err
-		},
-		Close: func() { svc.Close() },
-	}, nil
+	return &driver.Run{Name: Name, Target: j.Access + "://" + j.BSL, Users: c,
+		Steps: &steps{j: j, svc: svc, params: params, timeout: cfg.Timeout, think: think, seed: c.Seed}}, nil
 }
+
+// steps are the smart client's part of a run: the services host tried once, the results' settings,
+// the connection closed.
+type steps struct {
+	j       *Job
+	svc     remote.Client
+	params  map[string]string
+	timeout time.Duration
+	think   scenario.Think
+	seed    uint64
+}
+
+// Preflight implements driver.Preflighter: the services host must answer over the transport.
+func (s *steps) Preflight(ctx context.Context, _ *driver.Config, _ *driver.Run) error {
+	if err := remote.Reachable(ctx, s.svc, s.timeout); err != nil {
+		return setting.Errorf("BSL", "%s: the services host does not answer over %s: %v", s.j.BSL, s.j.Access, err)
+	}
+	return nil
+}
+
+// Describe implements driver.Steps.
+func (s *steps) Describe(_ context.Context, res *report.Results) error {
+	j := s.j
+	res.Workload, res.Scenario, res.Target = Workload, Name, j.Access+"://"+j.BSL
+	res.Settings.Think = s.think.String()
+	res.Settings.Params = s.params
+	res.Settings.Timeout = s.timeout.String()
+	res.Settings.Seed = s.seed
+	var err error
+	res.Settings.Workload, err = report.Section(Settings{Access: j.Access, BSL: j.BSL})
+	return err
+}
+
+// Close releases the connection to the services host.
+func (s *steps) Close() error { return s.svc.Close() }

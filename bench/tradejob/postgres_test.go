@@ -29,11 +29,11 @@ func TestRunEmbeddedOnPostgres(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	think := scenario.Think{}
 	cfg := Config{Workdir: t.TempDir(), Accounts: 200, Quotes: 50, Embedded: Embedded{DB: dsn},
-		Drive: driver.Config{Phases: driver.Phases{Users: 3, Think: &think, RampUp: 200 * time.Millisecond, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
 		Audit: StoreAudit(audit.Options{})}
+	dc := driver.Config{Phases: driver.Phases{Users: 3, Think: &think, RampUp: 200 * time.Millisecond, Duration: 2 * time.Second}, Timeout: 10 * time.Second}
 	var log strings.Builder
 	cfg.Log = &log
-	got, err := Run(context.Background(), cfg)
+	got, err := Run(context.Background(), cfg, dc)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}

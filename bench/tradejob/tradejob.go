@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,30 +51,58 @@ const (
 	DefaultRampDown = 10 * time.Second
 )
 
-// Config is one main-job run.
+// Config is the main job's own settings: the data set and the embedded server. The load is the
+// drive's (driver.Config), as for every job: Run(ctx, Config, driver.Config).
 type Config struct {
 	// Workdir holds the database ("" = DefaultWorkdir); created if missing.
 	Workdir string
 	// Embedded is the embedded server's access mode, order mode and database (its zero value:
 	// the monolith's defaults on sqlite:WORKDIR/stocktrader.db).
 	Embedded Embedded
-	// Data set size for the embedded run.
+	// Data set size for the embedded run (0 = DefaultAccounts, DefaultQuotes, the data set's
+	// default holdings).
 	Accounts, Quotes, Holdings int
-	// Drive is the load: its Target empty means "the embedded monolith". Scenario parameters
-	// users and quotes default to the data set's size. With no Users, Rate or Peak the job
-	// measures capacity: a peak search with Capacity's settings (the papers' method).
-	Drive driver.Config
 	// Log receives the job's own messages (steps, where things are); nil = io.Discard.
 	Log io.Writer
-	// Audit, if set, checks the database after the run (the correctness audit) and its
-	// summary goes into the results; a failed audit fails the run. StoreAudit is the usual one.
+	// Audit, if set, checks the database after the run (the correctness audit): its summary goes
+	// into the results, where the run rules judge it (rule "audit"); a failed audit also returns
+	// an *audit.Failed. StoreAudit is the usual one.
 	Audit func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error)
 	// Serve adjusts the embedded server's configuration further, after Embedded; nil = none.
 	Serve func(*server.Config)
 	// DrainTimeout bounds the wait, after the load, for asynchronous orders still queued to
-	// complete before the audit (0 = 60 s).
+	// complete before the audit (0 = DefaultDrainTimeout).
 	DrainTimeout time.Duration
 }
+
+// DefaultDrainTimeout is Config.DrainTimeout's default.
+const DefaultDrainTimeout = 60 * time.Second
+
+// SetDefaults fills the zero fields that have a default: the one place the job's are filled.
+func (c *Config) SetDefaults() {
+	c.Workdir = cmp.Or(c.Workdir, DefaultWorkdir)
+	c.Accounts = cmp.Or(c.Accounts, DefaultAccounts)
+	c.Quotes = cmp.Or(c.Quotes, DefaultQuotes)
+	c.DrainTimeout = cmp.Or(c.DrainTimeout, DefaultDrainTimeout)
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+}
+
+// spec is the data set c loads, checked.
+func (c *Config) spec() (store.LoadSpec, error) {
+	spec := dataset.DefaultSpec()
+	spec.Accounts, spec.Quotes = c.Accounts, c.Quotes
+	if c.Holdings > 0 {
+		spec.Holdings = c.Holdings
+	}
+	return spec, spec.Validate()
+}
+
+// MeasuresCapacity is the rule of `run`: a drive given no load (no Users, no Rate) measures the
+// capacity, with a search (Capacity's, or the one the drive sets) — the papers' method. The one
+// place it is decided: Run applies it, and the command asks it before its flags are checked.
+func MeasuresCapacity(p driver.Phases) bool { return p.Users == 0 && p.Rate == 0 && len(p.Stages) == 0 }
 
 // StoreAudit is the Audit hook that runs package audit on the server's database.
 func StoreAudit(opts audit.Options) func(ctx context.Context, srv *server.Server) (*report.AuditSummary, error) {
@@ -166,193 +195,249 @@ func (e Embedded) Value(key string) string {
 	return dsn.Redact(e.DB)
 }
 
-// Run does the job and returns its results, which it does not write (the command publishes
-// them: report/publish). Results come back even when a threshold fails (the error then is a
-// *report.ThresholdsFailed) or the run is interrupted.
-func Run(ctx context.Context, cfg Config) (*report.Results, error) {
-	logw := cfg.Log
-	if logw == nil {
-		logw = io.Discard
+// Run runs the main job c through the one pipeline (driver.Drive) under the drive d, and returns
+// its results, which it does not write (the command publishes them: report/publish). With no
+// Target or URL, d drives the embedded monolith c loads and serves; with no load given
+// (MeasuresCapacity) it searches for the capacity. Results come back even when a threshold
+// fails (the error then is a *report.ThresholdsFailed), the audit fails (*audit.Failed beside
+// the verdict) or the run is interrupted.
+func Run(ctx context.Context, c Config, d driver.Config) (*report.Results, error) {
+	if MeasuresCapacity(d.Phases) && d.Peak == nil {
+		d.Peak = Capacity()
 	}
-	say := func(format string, args ...any) { fmt.Fprintf(logw, "tradebench run: "+format+"\n", args...) }
-	dc := cfg.Drive
-	if dc.Scenario == "" && dc.URL == "" {
-		dc.Scenario = "stocktrader"
+	c.SetDefaults()
+	w := &workload{cfg: c}
+	defer w.close()
+	res, err := driver.Drive(ctx, d, w)
+	if res != nil && res.Audit != nil && !res.Audit.Passed && ctx.Err() == nil {
+		// the audit's rule made the verdict invalid; the error names the cause for the exit status
+		err = errors.Join(err, &audit.Failed{Violations: int(res.Audit.ViolationCount)})
 	}
-	if cfg.Workdir == "" {
-		cfg.Workdir = DefaultWorkdir
+	return res, err
+}
+
+// workload is the main job as a driver.Workload: the HTTP workload against the embedded
+// monolith (started by the first run's Prepare, its data set reset before every later run, closed
+// when Run ends) or against the drive's own target.
+type workload struct {
+	cfg  Config
+	srv  *server.Server // the embedded monolith; nil before the first run or with a target
+	runs int
+	// queued: the server's orders complete after their request (an async mode), so their
+	// completion latency means something
+	queued bool
+}
+
+func (w *workload) say(format string, args ...any) {
+	fmt.Fprintf(w.cfg.Log, "tradebench run: "+format+"\n", args...)
+}
+
+func (w *workload) close() {
+	if w.srv != nil {
+		w.srv.Close()
 	}
-	if cfg.Accounts == 0 {
-		cfg.Accounts = DefaultAccounts
-	}
-	if cfg.Quotes == 0 {
-		cfg.Quotes = DefaultQuotes
-	}
-	spec := dataset.DefaultSpec()
-	spec.Accounts, spec.Quotes = cfg.Accounts, cfg.Quotes
-	if cfg.Holdings > 0 {
-		spec.Holdings = cfg.Holdings
-	}
-	if err := spec.Validate(); err != nil {
+}
+
+// Prepare implements driver.Workload: the settings checked before anything is made, then the
+// embedded server started (or its data set reset for a repeat) and the HTTP workload prepared
+// against it.
+func (w *workload) Prepare(ctx context.Context, d *driver.Config) (*driver.Run, error) {
+	c := &w.cfg
+	w.runs++
+	spec, err := c.spec()
+	if err != nil {
 		return nil, err
 	}
-	if err := cfg.Embedded.Validate(); err != nil {
+	if err := c.Embedded.Validate(); err != nil {
 		return nil, err
 	}
-	if dc.URL == "" {
+	if d.URL == "" {
 		// a scenario that cannot be read or compiled fails the run before anything is made: no
 		// working directory, no data set loaded for a drive that cannot start
-		if _, err := driver.LoadScenario(dc.Scenario, scenario.Options{Params: dc.Params}); err != nil {
+		if _, err := driver.LoadScenario(d.Scenario, scenario.Options{Params: d.Params}); err != nil {
 			return nil, &setting.Error{Field: "Scenario", Err: err}
 		}
 	}
-	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
+	if err := os.MkdirAll(c.Workdir, 0o755); err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	if dc.Users == 0 && dc.Rate == 0 && dc.Peak == nil {
-		dc.Peak = Capacity()
+	if d.Target != "" || d.URL != "" {
+		run, err := driver.HTTP.Prepare(ctx, d)
+		if err == nil {
+			w.announce(d)
+		}
+		return run, err
 	}
-	rules := report.DefaultRules()
-	if dc.Rules != nil {
-		rules = *dc.Rules
+	if d.Distributor != nil {
+		return nil, setting.Errorf("Distributor", "the embedded server listens on 127.0.0.1, out of the agents' reach: give a Target")
 	}
+	if err := w.serve(ctx, spec, d); err != nil {
+		return nil, err
+	}
+	run, err := driver.HTTP.Prepare(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	w.announce(d)
+	run.Steps = &embeddedSteps{Steps: run.Steps, w: w}
+	return run, nil
+}
 
-	var srv *server.Server
-	queued := false // orders complete after their request (an async mode): their latency means something
-	if dc.Target == "" && dc.URL == "" {
-		db := cfg.Embedded.DB
-		if db == "" {
-			db = "sqlite:" + filepath.Join(cfg.Workdir, "stocktrader.db")
-		}
-		if err := prepare(ctx, db, spec, say, logw); err != nil {
-			return nil, err
-		}
-		sc := server.DefaultConfig()
-		sc.DB, sc.Listen = db, "127.0.0.1:0"
-		sc.Logger = slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		sc.Orders.WorkDir = cfg.Workdir
-		if e := cfg.Embedded; e.Access != "" {
-			sc.Access = e.Access
-		}
-		if e := cfg.Embedded; e.Orders != "" {
-			sc.Orders.Mode = e.Orders
-		}
-		if cfg.Serve != nil {
-			cfg.Serve(&sc)
-		}
-		queued = sc.Orders.Mode != orders.Sync
-		var err error
-		srv, err = server.Start(ctx, sc)
-		if err != nil {
-			return nil, fmt.Errorf("start the StockTrader monolith: %w", err)
-		}
-		defer srv.Close()
-		if srv.Access() == nil {
-			return nil, errors.New("the embedded run needs the web role: it drives the pages")
-		}
-		say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", dsn.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
-		dc.Target = srv.URL()
-		// the scenario draws users and quotes from the data set just loaded
-		params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
-		for k, v := range dc.Params {
-			params[k] = v
-		}
-		dc.Params = params
-		// The monolith runs in this process, beside the driver: its CPU and memory include the
-		// driver's, and the name says so (see docs/guide.md, "Resources of the system under test").
-		dc.Resources = append(dc.Resources, sut.Self(SelfName))
-		if !strings.HasPrefix(db, "sqlite:") {
-			// a database server on this machine: the processes serving the monolith's own
-			// connections (PostgreSQL's backends) are the system under test's too, their CPU
-			// beside the monolith's (the machine reading follows them from this process)
-			dc.Resources = append(dc.Resources, sut.FollowSelf())
-		}
-		// Repeated runs each start from the loaded data set: the orders of the run before are
-		// completed, then the database is reset under the running server.
-		dc.BetweenRepeats = func(ctx context.Context, run int) error {
-			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
-			start := time.Now()
-			if err := srv.Store().Reset(ctx); err != nil {
-				return fmt.Errorf("reset the data set before run %d: %w", run, err)
-			}
-			say("run %d: reset the data set in %v", run, time.Since(start).Round(time.Millisecond))
-			return nil
-		}
+// serve readies the embedded monolith for this run — the data set loaded and the server started
+// for the first, the orders of the run before completed and the database reset under the running
+// server for a repeat, so each starts from the loaded data set — and points d at it.
+func (w *workload) serve(ctx context.Context, spec store.LoadSpec, d *driver.Config) error {
+	c := &w.cfg
+	db := c.Embedded.DB
+	if db == "" {
+		db = "sqlite:" + filepath.Join(c.Workdir, "stocktrader.db")
 	}
-	total := dc.RampUp + dc.Duration + dc.RampDown
+	if w.srv != nil {
+		drain(ctx, w.srv.Store(), c.DrainTimeout, w.say)
+		start := time.Now()
+		if err := w.srv.Store().Reset(ctx); err != nil {
+			return fmt.Errorf("reset the data set before run %d: %w", w.runs, err)
+		}
+		w.say("run %d: reset the data set in %v", w.runs, time.Since(start).Round(time.Millisecond))
+	} else if err := w.start(ctx, db, spec); err != nil {
+		return err
+	}
+	d.Target = w.srv.URL()
+	// the scenario draws users and quotes from the data set just loaded
+	params := map[string]string{"users": strconv.Itoa(spec.Accounts), "quotes": strconv.Itoa(spec.Quotes)}
+	maps.Copy(params, d.Params)
+	d.Params = params
+	// The monolith runs in this process, beside the driver: its CPU and memory include the
+	// driver's, and the name says so (see docs/guide.md, "Resources of the system under test").
+	d.Resources = append(slices.Clip(d.Resources), sut.Self(SelfName))
+	if !strings.HasPrefix(db, "sqlite:") {
+		// a database server on this machine: the processes serving the monolith's own
+		// connections (PostgreSQL's backends) are the system under test's too, their CPU
+		// beside the monolith's (the machine reading follows them from this process)
+		d.Resources = append(d.Resources, sut.FollowSelf())
+	}
+	return nil
+}
+
+// start loads db and starts the embedded monolith on it.
+func (w *workload) start(ctx context.Context, db string, spec store.LoadSpec) error {
+	c := &w.cfg
+	if err := prepare(ctx, db, spec, w.say, c.Log); err != nil {
+		return err
+	}
+	sc := server.DefaultConfig()
+	sc.DB, sc.Listen = db, "127.0.0.1:0"
+	sc.Logger = slog.New(slog.NewTextHandler(c.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	sc.Orders.WorkDir = c.Workdir
+	if e := c.Embedded; e.Access != "" {
+		sc.Access = e.Access
+	}
+	if e := c.Embedded; e.Orders != "" {
+		sc.Orders.Mode = e.Orders
+	}
+	if c.Serve != nil {
+		c.Serve(&sc)
+	}
+	srv, err := server.Start(ctx, sc)
+	if err != nil {
+		return fmt.Errorf("start the StockTrader monolith: %w", err)
+	}
+	if srv.Access() == nil {
+		srv.Close()
+		return errors.New("the embedded run needs the web role: it drives the pages")
+	}
+	w.srv, w.queued = srv, sc.Orders.Mode != orders.Sync
+	w.say("serving StockTrader (monolith, %s, access %s, orders %s) at %s", dsn.Redact(db), srv.Access().Mode(), sc.Orders.Mode, srv.URL()+"/trade/")
+	return nil
+}
+
+// announce says what the run is about to measure.
+func (w *workload) announce(d *driver.Config) {
 	switch {
-	case dc.Peak != nil:
-		pc := *dc.Peak
-		pc.SetDefaults()
+	case d.Peak != nil:
+		pc := *d.Peak // its defaults filled by the drive
 		what := fmt.Sprintf("%g users", pc.Start)
 		if pc.Open {
 			what = fmt.Sprintf("%g iterations/s", pc.Start)
 		}
-		say("measuring capacity with %s at %s: load grows ×%g from %s (%v ramp-up + %v per step) to the knee, bisects, then confirms at the peak for %v",
-			dc.Scenario, dc.Target, pc.Factor, what, *pc.StepRampUp, pc.StepDuration, pc.ConfirmDuration)
-		if srv != nil {
-			say("the driver shares this machine and process with the server: the capacity measured includes the driver's own cost")
+		w.say("measuring capacity with %s at %s: load grows ×%g from %s (%v ramp-up + %v per step) to the knee, bisects, then confirms at the peak for %v",
+			d.Scenario, d.Target, pc.Factor, what, *pc.StepRampUp, pc.StepDuration, pc.ConfirmDuration)
+		if w.srv != nil {
+			w.say("the driver shares this machine and process with the server: the capacity measured includes the driver's own cost")
 		}
-	case dc.Rate > 0:
-		say("driving %s at %s: %g iterations/s, %v ramp-up, %v measured, %v ramp-down", dc.Scenario, dc.Target, dc.Rate, dc.RampUp, dc.Duration, dc.RampDown)
+	case d.Rate > 0:
+		w.say("driving %s at %s: %g iterations/s, %v ramp-up, %v measured, %v ramp-down", d.Scenario, d.Target, d.Rate, d.RampUp, d.Duration, d.RampDown)
 	default:
-		say("driving %s at %s: %d users, %v ramp-up, %v measured, %v ramp-down (%v in all)", dc.Scenario, dc.Target, dc.Users, dc.RampUp, dc.Duration, dc.RampDown, total)
+		w.say("driving %s at %s: %d users, %v ramp-up, %v measured, %v ramp-down (%v in all)", d.Scenario, d.Target, d.Users, d.RampUp, d.Duration, d.RampDown, d.RampUp+d.Duration+d.RampDown)
 	}
-	res, err := driver.Drive(ctx, dc, driver.HTTP)
-	if res == nil {
-		return nil, err
+}
+
+// embeddedSteps are the HTTP workload's steps against the embedded monolith, and after the load
+// what only the embedded run knows: the server's disclosure, the orders drained and their
+// completion latency, the audit (a run rule: Drive judges it with the rest).
+type embeddedSteps struct {
+	driver.Steps
+	w *workload
+}
+
+// Preflight implements driver.Preflighter: the HTTP workload's.
+func (s *embeddedSteps) Preflight(ctx context.Context, cfg *driver.Config, run *driver.Run) error {
+	if pf, ok := s.Steps.(driver.Preflighter); ok {
+		return pf.Preflight(ctx, cfg, run)
 	}
-	var inv *report.InvalidError
-	if errors.As(err, &inv) {
-		err = nil // judged again below, with the audit
+	return nil
+}
+
+// Describe implements driver.Steps.
+func (s *embeddedSteps) Describe(ctx context.Context, res *report.Results) error {
+	if err := s.Steps.Describe(ctx, res); err != nil || res.Disclosure == nil { // nil: the live dashboard's first frame
+		return err
 	}
-	var stopped *driver.InterruptedError
-	interrupted := errors.As(err, &stopped) // its verdict says so: what finished is written, nothing is judged again
-	if srv != nil {
-		discloseServer(ctx, res, srv)
-		if conf, cerr := report.Section(srv.Describe()); cerr != nil {
-			say("the server's configuration not recorded: %v", cerr)
+	w, srv := s.w, s.w.srv
+	discloseServer(ctx, res, srv)
+	if conf, cerr := report.Section(srv.Describe()); cerr != nil {
+		w.say("the server's configuration not recorded: %v", cerr)
+	} else {
+		res.Disclosure.Configuration = conf
+	}
+	if ctx.Err() != nil {
+		return nil // interrupted: what finished is kept, nothing more is asked of the database
+	}
+	drain(ctx, srv.Store(), w.cfg.DrainTimeout, w.say)
+	w.orderLatency(ctx, res)
+	if w.cfg.Audit != nil {
+		a, aerr := w.cfg.Audit(ctx, srv)
+		if aerr != nil {
+			w.say("the audit could not run: %v", aerr)
+			res.AuditError = aerr.Error()
 		} else {
-			if res.Disclosure == nil {
-				res.Disclosure = &report.Disclosure{}
-			}
-			res.Disclosure.Configuration = conf
-		}
-		if ctx.Err() == nil {
-			drain(ctx, srv.Store(), cfg.DrainTimeout, say)
-			if !queued {
-				// sync mode: an order completes inside its request, so "open → closed" is 0 ms
-				// for every order; no line and no detail.orders rather than a meaningless one
-			} else if ol, err := completionLatency(ctx, srv.Store()); err != nil {
-				say("order completion latency not measured: %v", err)
-			} else if ol != nil {
-				if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
-					say("order completion latency not recorded: %v", err)
-				}
-				say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
-					ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
-			}
-		}
-		if cfg.Audit != nil && ctx.Err() == nil {
-			a, aerr := cfg.Audit(ctx, srv)
-			if aerr != nil {
-				say("the audit could not run: %v", aerr)
-				res.AuditError = aerr.Error()
-			} else {
-				res.Audit = a
-				say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
-				if !a.Passed && err == nil {
-					err = &audit.Failed{Violations: int(a.ViolationCount)}
-				}
-			}
+			res.Audit = a
+			w.say("audited the database in %.2fs: %d violations", a.Seconds, a.ViolationCount)
 		}
 	}
-	// every reason is returned (an audit failure, a threshold, the verdict): the command's
-	// exit-code table says which one wins
-	if !interrupted {
-		err = errors.Join(err, res.Judge(rules))
+	return nil
+}
+
+// orderLatency records the run's order completion latency in an asynchronous order mode.
+func (w *workload) orderLatency(ctx context.Context, res *report.Results) {
+	if !w.queued {
+		// sync mode: an order completes inside its request, so "open → closed" is 0 ms for
+		// every order; no line and no detail.orders rather than a meaningless one
+		return
 	}
-	return res, err
+	ol, err := completionLatency(ctx, w.srv.Store())
+	if err != nil {
+		w.say("order completion latency not measured: %v", err)
+		return
+	}
+	if ol == nil {
+		return
+	}
+	if res.Detail, err = report.Section(Detail{Orders: ol}); err != nil {
+		w.say("order completion latency not recorded: %v", err)
+	}
+	w.say("order completion (open → closed) of the run's %d orders: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%d still open)",
+		ol.Completed, ol.P50Ms, ol.P90Ms, ol.P99Ms, ol.MaxMs, ol.Open)
 }
 
 // SelfName names this process in the results' sut section when it serves the monolith itself.
@@ -425,9 +510,6 @@ func prepare(ctx context.Context, db string, spec store.LoadSpec, say func(strin
 // orders after the request), so the audit sees the final state; it gives up after timeout and
 // lets the audit report what is still open.
 func drain(ctx context.Context, st store.Store, timeout time.Duration, say func(string, ...any)) {
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
 	start := time.Now()
 	for {
 		open, err := st.OpenOrders(ctx, 0, 1)

@@ -35,16 +35,15 @@ func TestRunEmbedded(t *testing.T) {
 	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
 	// sampled at least twice (once a second) however fast the machine
 	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
-	cfg := Config{Workdir: dir, Accounts: 300, Quotes: 100,
-		// two iterations a user, not a duration: what a run measures must not depend on how fast
-		// the machine is (at a load of 20 a 2 s run measured 24 transactions, below the old bound)
-		Drive: driver.Config{Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Minute}, Iterations: 2,
-			Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}},
-		Audit: StoreAudit(audit.Options{})}
+	cfg := Config{Workdir: dir, Accounts: 300, Quotes: 100, Audit: StoreAudit(audit.Options{})}
+	// two iterations a user, not a duration: what a run measures must not depend on how fast
+	// the machine is (at a load of 20 a 2 s run measured 24 transactions, below the old bound)
+	dc := driver.Config{Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Minute}, Iterations: 2,
+		Timeout: 10 * time.Second, Thresholds: []report.Threshold{report.MaxErrorRate(0)}}
 	for run := 1; run <= 2; run++ {
 		var log strings.Builder
 		cfg.Log = &log
-		got, err := Run(context.Background(), cfg)
+		got, err := Run(context.Background(), cfg, dc)
 		// sync orders complete inside their request: no "order completion … p50 0.00 ms" line and
 		// no detail.orders (mutant: drop the !queued test — the line is back)
 		if strings.Contains(log.String(), "order completion") || got != nil && len(got.Detail) > 0 {
@@ -105,7 +104,7 @@ func TestRunEmbedded(t *testing.T) {
 // check off) — the run went on and failed opening the database instead.
 func TestRunChecksDBFirst(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "work")
-	_, err := Run(context.Background(), Config{Workdir: dir, Embedded: Embedded{DB: "sqlite:" + filepath.Join(dir, "no", "such", "x.db")}, Accounts: 10, Quotes: 10, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
+	_, err := Run(context.Background(), Config{Workdir: dir, Embedded: Embedded{DB: "sqlite:" + filepath.Join(dir, "no", "such", "x.db")}, Accounts: 10, Quotes: 10}, driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}})
 	var se *setting.Error
 	if !errors.As(err, &se) || se.Field != "DB" || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("a database in a missing directory: %v", err)
@@ -160,7 +159,7 @@ func roundTrip(t *testing.T, res *report.Results) *report.Results {
 }
 
 func TestRunRejectsBadDataSet(t *testing.T) {
-	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Accounts: 1, Quotes: -5, Drive: driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}}})
+	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Accounts: 1, Quotes: -5}, driver.Config{Phases: driver.Phases{Users: 1, Duration: time.Second}})
 	if err == nil {
 		t.Error("a negative quote count was accepted")
 	}
@@ -186,9 +185,8 @@ func TestRunFailsOnAudit(t *testing.T) {
 		}
 		return StoreAudit(audit.Options{})(ctx, srv)
 	}
-	cfg := Config{Workdir: dir, Embedded: Embedded{DB: "sqlite:" + path}, Accounts: 100, Quotes: 50,
-		Drive: driver.Config{Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second}, Audit: corrupt}
-	got, err := Run(context.Background(), cfg)
+	cfg := Config{Workdir: dir, Embedded: Embedded{DB: "sqlite:" + path}, Accounts: 100, Quotes: 50, Audit: corrupt}
+	got, err := Run(context.Background(), cfg, driver.Config{Phases: driver.Phases{Users: 2, Think: &think, Duration: time.Second}, Timeout: 10 * time.Second})
 	var af *audit.Failed
 	if !errors.As(err, &af) || af.Violations != 1 {
 		t.Fatalf("run on a corrupted database: %v, want audit.Failed with 1 violation", err)
@@ -206,11 +204,9 @@ func TestRunRemoteAccessAsyncOrders(t *testing.T) {
 	// 60 ms between steps: two iterations of 19 last at least 2.2 s, so the server's CPU is
 	// sampled at least twice (once a second) however fast the machine
 	think := scenario.Think{Kind: scenario.ThinkFixed, A: 60 * time.Millisecond}
-	cfg := Config{Workdir: dir, Accounts: 2000, Quotes: 100,
-		Drive:    driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second},
-		Audit:    StoreAudit(audit.Options{}),
+	cfg := Config{Workdir: dir, Accounts: 2000, Quotes: 100, Audit: StoreAudit(audit.Options{}),
 		Embedded: Embedded{Access: remote.SOAP, Orders: orders.AsyncDurable}}
-	got, err := Run(context.Background(), cfg)
+	got, err := Run(context.Background(), cfg, driver.Config{Scenario: "buysell", Phases: driver.Phases{Users: 3, Think: &think, Duration: 2 * time.Second}, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -216,7 +216,7 @@ func Run(ctx context.Context, cfg *Config, d driver.Config) (*report.Results, er
 
 // Prepare implements driver.Workload: the payloads built once, the users' clients made as they
 // start.
-func (c *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Prepared, error) {
+func (c *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Run, error) {
 	c.Phases = d.Phases
 	if c.Timeout == 0 {
 		c.Timeout = d.Timeout
@@ -229,11 +229,23 @@ func (c *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Prepared,
 	if c.Encoding == GRPC {
 		target = "http://" + c.GRPCTarget // the driver_cpu rule reads the port
 	}
-	return &driver.Prepared{Name: "wstest " + c.Encoding, Target: target, Users: w, Close: w.Close, Describe: c.describe}, nil
+	return &driver.Run{Name: "wstest " + c.Encoding, Target: target, Users: w, Steps: steps{c, w}}, nil
 }
 
+// steps are WSTest's part of a run: its settings in the results, its users' clients closed.
+type steps struct {
+	c *Config
+	w *Workload
+}
+
+// Describe implements driver.Steps.
+func (s steps) Describe(_ context.Context, res *report.Results) error { return s.c.describe(res) }
+
+// Close releases the users' clients.
+func (s steps) Close() error { s.w.Close(); return nil }
+
 // describe fills the WSTest part of the results.
-func (c *Config) describe(_ context.Context, res *report.Results) error {
+func (c *Config) describe(res *report.Results) error {
 	res.Workload = "wstest"
 	res.Scenario = c.Name
 	if res.Scenario == "" {

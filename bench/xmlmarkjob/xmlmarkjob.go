@@ -202,7 +202,7 @@ func (u *user) Iterate(ctx context.Context, it *load.Iteration) error {
 // Prepare implements driver.Workload: the documents generated or read and checked, the mix
 // planned; an invalid document is run, not refused (its validated transactions fail, as the
 // original kit's validating parsers failed), with a warning before the run.
-func (cfg *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Prepared, error) {
+func (cfg *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Run, error) {
 	c := cfg.XML
 	mix, err := c.Mix(cfg.Only)
 	if err != nil {
@@ -219,8 +219,21 @@ func (cfg *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Prepare
 	}
 	think := d.ThinkOr(scenario.Think{})
 	// the documents are processed in this process: the driver's CPU is the system's (Target "")
-	return &driver.Prepared{Name: "xmlmark " + c.Name, Users: &workload{plan: plan, think: think},
-		Describe: func(_ context.Context, res *report.Results) error { return cfg.describe(res, plan, mix, think) }}, nil
+	return &driver.Run{Name: "xmlmark " + c.Name, Users: &workload{plan: plan, think: think},
+		Steps: steps{cfg: cfg, plan: plan, mix: mix, think: think}}, nil
+}
+
+// steps are XML Mark's part of a run: what its results say of the documents and the mix.
+type steps struct {
+	cfg   *Config
+	plan  *xmlmark.Plan
+	mix   xmlmark.Mix
+	think scenario.Think
+}
+
+// Describe implements driver.Steps.
+func (s steps) Describe(_ context.Context, res *report.Results) error {
+	return s.cfg.describe(res, s.plan, s.mix, s.think)
 }
 
 // describe fills XML Mark's part of the results.

@@ -24,6 +24,9 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string) error
+	// hidden: not listed by --help nor suggested, as a part of a deployment script (the test
+	// bed's network fault) rather than of the product
+	hidden bool
 }
 
 var commands = map[string]*command{}
@@ -37,11 +40,7 @@ func register(c *command) {
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "tradebench — a performance kit for application platforms\n\nusage: tradebench <command> [flags]\n\ncommands:\n")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := visibleCommands()
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
@@ -81,14 +80,21 @@ func runMain(args []string) int {
 	return code
 }
 
-// nearestCommand is " did you mean X?" for the command nearest to name, or "".
-func nearestCommand(name string) string {
+// visibleCommands is the names of the commands --help lists, sorted.
+func visibleCommands() []string {
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if !c.hidden {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
-	if best := suggest.Nearest(name, names); best != "" {
+	return names
+}
+
+// nearestCommand is " did you mean X?" for the command nearest to name, or "".
+func nearestCommand(name string) string {
+	if best := suggest.Nearest(name, visibleCommands()); best != "" {
 		return " did you mean " + best + "?"
 	}
 	return ""

@@ -21,7 +21,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradebench/tradebench/internal/testing/pgtest"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -42,6 +41,8 @@ import (
 //     driver sends on every POST; each in haproxy's log) and fall
 //     inside the fault's window, the order processor's crash costs no request, every order placed reaches
 //     a final state, the audit passes, and the results, verdict and report show both windows;
+//   - the database restarted under load (pgRestartTest), and the network between the web tiers
+//     and the services host cut (netCutStep);
 //   - down leaves no process behind.
 //
 // Mutants seen failing it: every tier with its own session secret
@@ -65,7 +66,6 @@ func TestTestbed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the test bed takes about two minutes")
 	}
-	db := pgtest.DSN(t)
 	self, err := filepath.Abs(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestTestbed(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	bed := filepath.Join(dir, "bed")
+	bed := bedDir(t)
 	// a /24 of loopback of its own, so that parallel runs on one machine do not meet
 	net := fmt.Sprintf("127.%d.%d", 100+rand.IntN(150), 1+rand.IntN(250))
 	env := append(os.Environ(), "TRADEBENCH="+self, smokeMainEnv+"=1")
@@ -91,7 +91,8 @@ func TestTestbed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
-	out, err := bedCmd(ctx, "up", "--net", net, "--db", db)
+	// the test bed's own PostgreSQL, so that the database restart below cuts no other test's
+	out, err := bedCmd(ctx, "up", "--net", net)
 	t.Cleanup(func() {
 		if out, err := bedCmd(context.Background(), "down"); err != nil {
 			t.Errorf("testbed down: %v\n%s", err, out)
@@ -100,6 +101,7 @@ func TestTestbed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("testbed up: %v\n%s", err, out)
 	}
+	db := strings.TrimSpace(readFile(t, filepath.Join(bed, "dsn")))
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
 	if !strings.HasPrefix(last, "url=http://"+net+".1:") {
@@ -122,11 +124,14 @@ func TestTestbed(t *testing.T) {
 		})
 	}
 
-	t.Run("faults", func(t *testing.T) { faultTest(ctx, t, dir, bed, net, target, db, bedCmd) })
+	longest := 0.0 // the longest fault window of the fault test, in seconds: how slow a restart is here now
+	t.Run("faults", func(t *testing.T) { longest = faultTest(ctx, t, dir, bed, net, target, db, bedCmd) })
+	t.Run("pg", func(t *testing.T) { pgRestartTest(ctx, t, dir, bed, target, db, longest, bedCmd) })
+	t.Run("net", func(t *testing.T) { netCutStep(ctx, t, bed, net, bedCmd) })
 
 	// down: nothing left running
 	pids := map[string]int{}
-	for _, p := range []string{"bsl", "orders1", "orders2", "web1", "web2", "haproxy"} {
+	for _, p := range []string{"bsl", "orders1", "orders2", "net", "web1", "web2", "haproxy"} {
 		b, err := os.ReadFile(filepath.Join(bed, p+".pid"))
 		if err != nil {
 			t.Fatalf("%s has no pid file: %v", p, err)
@@ -280,8 +285,8 @@ func walkJSF(t *testing.T, do func(method, path string, form url.Values) (*http.
 	}
 }
 
-// faultTest is the fault test (see TestTestbed).
-func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db string, bedCmd func(context.Context, ...string) (string, error)) {
+// faultTest is the fault test (see TestTestbed). It returns its longest fault window in seconds.
+func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db string, bedCmd func(context.Context, ...string) (string, error)) (longest float64) {
 	// the database as loaded, so the orders placed since the load are this drive's alone (the
 	// reconciliation below)
 	if out, err := smokeCmd(ctx, dir, "reset", "--db", db).CombinedOutput(); err != nil {
@@ -411,44 +416,50 @@ func faultTest(ctx context.Context, t *testing.T, dir, bed, net, target, db stri
 		t.Logf("%s at %.1f–%.1f s: %s", f.Name, f.StartS, f.EndS, f.CostText())
 	}
 
-	// every order placed reaches a final state (the durable queue redelivers what orders1 held),
-	// and the audit passes
-	var after auditJSON
+	for _, f := range rs.Faults {
+		longest = max(longest, f.EndS-f.StartS)
+	}
+	t.Logf("services host killed: %d errors in its window %.1f–%.1f s", bsl.Errors, bsl.StartS, bsl.EndS)
+	placed, buys := reconcileOrders(ctx, t, dir, db, res, rs, before)
+	t.Logf("fault test: %d transactions passed, %d errors (web1's window %.1f–%.1f s: what the kill cost: cut off, refused POSTs, closed unanswered; and bsl's), %d in orders1's window %.1f–%.1f s; "+
+		"orders placed %d (buys acknowledged in the measured window %d)",
+		rs.Total.Pass, rs.Total.Errors, web.StartS, web.EndS, orders.Errors, orders.StartS, orders.EndS, placed, buys)
+	return longest
+}
+
+// reconcileOrders waits until every order placed reaches a final state (the durable queue
+// redelivers what a killed processor held), checks that the audit passes, and reconciles the
+// drive's results (res, rs) with the database since before: every acknowledged buy is in the
+// database, the orders beyond them are at most the buys that failed after being sent, and no key
+// placed two (audit --results fails otherwise); what it prints is what the summary states.
+func reconcileOrders(ctx context.Context, t *testing.T, dir, db, res string, rs *report.Results, before auditJSON) (placed, buys int64) {
+	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		after = auditSummary(ctx, t, db, true)
+		after := auditSummary(ctx, t, db, true)
 		if after.OpenOrders == 0 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(time.Second)
 	}
 	final := auditSummary(ctx, t, db, false)
-	placed := final.Orders - before.Orders
-	var buys int64
+	placed = final.Orders - before.Orders
 	for _, tx := range rs.Transactions {
 		if tx.Name == "buy" {
 			buys = tx.Pass
 		}
 	}
-	t.Logf("services host killed: %d errors in its window %.1f–%.1f s", bsl.Errors, bsl.StartS, bsl.EndS)
-	t.Logf("fault test: %d transactions passed, %d errors (web1's window %.1f–%.1f s: what the kill cost: cut off, refused POSTs, closed unanswered; and bsl's), %d in orders1's window %.1f–%.1f s; "+
-		"orders placed %d (buys acknowledged in the measured window %d), completed %d, open %d; audit passed %v (%d checks)",
-		rs.Total.Pass, rs.Total.Errors, web.StartS, web.EndS, orders.Errors, orders.StartS, orders.EndS,
-		placed, buys, placed-final.OpenOrders, final.OpenOrders, final.Passed, final.Checks)
 	if !final.Passed || final.OpenOrders != 0 || placed < buys || buys == 0 {
 		t.Fatalf("after the run: audit %+v, %d orders placed, %d buys acknowledged", final, placed, buys)
 	}
-
-	// the reconciliation: every acknowledged buy is in the database, the orders beyond them are
-	// at most the buys that failed after being sent, and no key placed two (audit --results
-	// fails otherwise); what it prints is what the summary states
 	cmd := smokeCmd(ctx, dir, "audit", "--db", db, "--results", res)
 	out, err := cmd.CombinedOutput()
 	line := regexp.MustCompile(`orders: (\d+) placed, (\d+) acknowledged, (\d+) ambiguous \(failed after being sent\), 0 placed twice`).FindStringSubmatch(string(out))
 	if err != nil || line == nil || line[1] != strconv.FormatInt(placed, 10) || line[2] != strconv.FormatInt(buys, 10) {
 		t.Fatalf("audit --results (%v), want the reconciliation with %d placed and %d acknowledged:\n%s", err, placed, buys, out)
 	}
-	t.Logf("reconciliation: %s", line[0])
+	t.Logf("reconciliation: %s (audit passed, %d checks)", line[0], final.Checks)
+	return placed, buys
 }
 
 type auditJSON struct {

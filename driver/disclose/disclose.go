@@ -8,8 +8,6 @@
 package disclose
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -21,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/tradebench/tradebench/internal/dsn"
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -73,63 +72,15 @@ func Fill(res *report.Results) {
 // Hardware reads the CPU model (/proc/cpuinfo), the logical CPUs Go sees and the memory
 // (/proc/meminfo MemTotal).
 func Hardware() report.Hardware {
-	h := report.Hardware{Cores: runtime.NumCPU()}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		h.CPUModel = cpuModel(b)
-	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		h.MemoryBytes = meminfoKB(b, "MemTotal") << 10
-	}
-	return h
-}
-
-// cpuModel is the first processor's model: "model name" on x86, "Model"/"Hardware"/"cpu model"
-// on ARM and others; with its "CPU implementer"/"CPU part" when that is all there is.
-func cpuModel(b []byte) string {
-	var fallback string
-	for line := range strings.Lines(string(b)) {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch k {
-		case "model name", "Model", "cpu model", "Hardware":
-			if v != "" {
-				return v
-			}
-		case "CPU part":
-			if fallback == "" {
-				fallback = "CPU part " + v
-			}
-		}
-	}
-	return fallback
-}
-
-func meminfoKB(b []byte, key string) int64 {
-	s := bufio.NewScanner(bytes.NewReader(b))
-	for s.Scan() {
-		k, v, ok := strings.Cut(s.Text(), ":")
-		if ok && k == key {
-			f := strings.Fields(v)
-			if len(f) > 0 {
-				n, _ := strconv.ParseInt(f[0], 10, 64)
-				return n
-			}
-		}
-	}
-	return 0
+	return report.Hardware{Cores: runtime.NumCPU(), CPUModel: procfs.Default.CPUModel(), MemoryBytes: procfs.Default.MemTotal()}
 }
 
 // OS reads the kernel (/proc/sys/kernel/ostype and osrelease, what uname -sr prints) and the
 // distribution (/etc/os-release PRETTY_NAME).
 func OS() report.OSInfo {
 	var o report.OSInfo
-	typ, err1 := os.ReadFile("/proc/sys/kernel/ostype")
-	rel, err2 := os.ReadFile("/proc/sys/kernel/osrelease")
-	if err1 == nil && err2 == nil {
-		o.Kernel = strings.TrimSpace(string(typ)) + " " + strings.TrimSpace(string(rel))
+	if k, ok := procfs.Default.Kernel(); ok {
+		o.Kernel = k
 	} else {
 		o.Kernel = runtime.GOOS
 	}

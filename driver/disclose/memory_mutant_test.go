@@ -13,7 +13,8 @@ import (
 // test's own, so the check holds on any host. (TestFromThisMachine's "at least 64 MiB" caught a
 // kB read as bytes only on hosts with less than 64 GiB.)
 //
-// Mutant killed: the kB not converted (`meminfoKB(b, "MemTotal")` without `<< 10` in Hardware).
+// Mutant killed: the kB not converted (`meminfoKB(b, "MemTotal")` without `<< 10` in
+// internal/procfs's MemTotal; scripts/mutants.d/disclose-meminfo-kb).
 func TestMemoryIsMemTotalInBytes(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")

@@ -232,7 +232,7 @@ func (a *Agent) assign(as Assign) error {
 	if cfg.URL != "" {
 		cfg.Scenario, cfg.ScenarioData = "", nil
 	}
-	plan, err := driver.Prepare(cfg)
+	plan, err := driver.NewPlan(cfg)
 	if err != nil {
 		return err
 	}

@@ -146,7 +146,8 @@ func TestServerFoundByPortIsOwn(t *testing.T) {
 	if listed(told.Busiest, pid, ls[0].Name) {
 		t.Errorf("the found server is among the busiest others: %+v", told.Busiest)
 	}
-	if lines := told.SUTFound(); len(lines) != 1 || !strings.Contains(lines[0], fmt.Sprintf("(pid %d), listening on %s — found by its port", pid, addr)) {
+	want := fmt.Sprintf("(pid %d), listening on %s — found by its port", pid, addr)
+	if lines := told.SUTFound(); len(lines) != 1 || !strings.Contains(lines[0], want) {
 		t.Errorf("SUTFound: %q", lines)
 	}
 	if find(blind.Own, pid) != nil {

@@ -9,29 +9,27 @@
 // (softirqs for the run's own loopback traffic are charged to no process; writeback of its own
 // files runs in kworker threads), while a neighbour's work shows up in user space — a process's
 // system time, spent in the kernel on its behalf, is its own. So the judged residual is
-// busy − own − kernel: short-lived user-space processes still count in it, as does steal. The results carry it as their machine section, and the run rule
-// other_processes (report/validity.go) judges it: a benchmark on a shared machine measures its
-// neighbours too, and a number that did must not be called valid.
+// busy − own − kernel: short-lived user-space processes still count in it, as does steal. The
+// results carry it as their machine section, and the run rule other_processes
+// (report/validity.go) judges it: a benchmark on a shared machine measures its neighbours too,
+// and a number that did must not be called valid.
 //
-// It is part of the instrument: it reads only /proc and the system under test's resource
-// sources (package sut), never a system under test.
+// It is part of the instrument: it reads only /proc (through internal/procfs) and the system
+// under test's resource sources (package sut), never a system under test.
 package machine
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -59,12 +57,10 @@ type Config struct {
 
 // snapshot is one reading of the machine.
 type snapshot struct {
-	at          time.Time
-	busy, steal uint64 // /proc/stat ticks over all CPUs
-	irq         uint64 // irq + softirq ticks over all CPUs
-	cores       int
-	load        []float64
-	procs       map[int]sut.Stat
+	at    time.Time
+	cpu   procfs.CPU
+	load  []float64
+	procs map[int]procfs.Stat
 	// scraped are the loopback SUT sources' CPU seconds, in the order of Watch.scrapes, and
 	// whether each read succeeded
 	scraped   []float64
@@ -95,9 +91,6 @@ type Watch struct {
 // Start measures the machine from the instant from until to, or until Result is called first
 // (a run cut short). Without a readable /proc, Result is nil.
 func Start(ctx context.Context, cfg Config, from, to time.Time) *Watch {
-	if cfg.Root == "" {
-		cfg.Root = "/proc"
-	}
 	if cfg.Self == 0 {
 		cfg.Self = os.Getpid()
 	}
@@ -106,7 +99,7 @@ func Start(ctx context.Context, cfg Config, from, to time.Time) *Watch {
 		if s.PID() > 0 {
 			w.roots = append(w.roots, s.PID())
 		}
-		if s.PID() == 0 && loopback(s.Origin()) {
+		if s.PID() == 0 && sut.Local(s.Origin()) {
 			w.scrapes = append(w.scrapes, s)
 			var pids []int
 			// what serves the scraped port, whoever runs it (the user named it); none found:
@@ -161,33 +154,14 @@ func (w *Watch) Result() *report.Machine {
 	return w.result
 }
 
-// loopback reports whether a scraped source's URL is on this machine.
-func loopback(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	h := u.Hostname()
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
+// read takes one reading of the machine: false when /proc cannot be read.
 func (w *Watch) read(ctx context.Context) (snapshot, bool) {
-	s := snapshot{}
-	stat, err := os.ReadFile(w.cfg.Root + "/stat")
+	fs := procfs.FS(w.cfg.Root)
+	cpu, err := fs.CPU()
 	if err != nil {
-		return s, false
+		return snapshot{}, false
 	}
-	if s.busy, s.steal, s.irq, s.cores, err = parseCPU(stat); err != nil {
-		return s, false
-	}
-	s.at = time.Now()
-	if b, err := os.ReadFile(w.cfg.Root + "/loadavg"); err == nil {
-		s.load = parseLoad(b)
-	}
+	s := snapshot{at: time.Now(), cpu: cpu, load: fs.LoadAvg()}
 	for _, src := range w.scrapes {
 		rctx, cancel := context.WithTimeout(ctx, sut.Interval)
 		smp, err := src.Read(rctx)
@@ -195,78 +169,9 @@ func (w *Watch) read(ctx context.Context) (snapshot, bool) {
 		s.scraped = append(s.scraped, smp.CPUSeconds)
 		s.scrapedOK = append(s.scrapedOK, err == nil)
 	}
-	s.procs = scan(w.cfg.Root)
+	s.procs = fs.Stats()
 	s.followed = sut.Follow(w.cfg.Root, w.cfg.Self, w.roots)
 	return s, true
-}
-
-// parseCPU reads /proc/stat's aggregate line: busy ticks (everything but idle and iowait;
-// guest time is already inside user), steal ticks, irq + softirq ticks, and the number of cpuN
-// lines (online CPUs).
-func parseCPU(b []byte) (busy, steal, irq uint64, cores int, err error) {
-	seen := false
-	for line := range bytes.Lines(b) {
-		f := bytes.Fields(line)
-		if len(f) == 0 || !bytes.HasPrefix(f[0], []byte("cpu")) {
-			continue
-		}
-		if len(f[0]) > 3 {
-			cores++
-			continue
-		}
-		// cpu user nice system idle iowait irq softirq steal guest guest_nice
-		var v [8]uint64
-		for i := 0; i < 8 && i+1 < len(f); i++ {
-			if v[i], err = strconv.ParseUint(string(f[i+1]), 10, 64); err != nil {
-				return 0, 0, 0, 0, err
-			}
-		}
-		busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
-		steal = v[7]
-		irq = v[5] + v[6]
-		seen = true
-	}
-	if !seen || cores == 0 {
-		return 0, 0, 0, 0, os.ErrNotExist
-	}
-	return busy, steal, irq, cores, nil
-}
-
-func parseLoad(b []byte) []float64 {
-	f := bytes.Fields(b)
-	var out []float64
-	for i := 0; i < 3 && i < len(f); i++ {
-		v, err := strconv.ParseFloat(string(f[i]), 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// scan reads every process's stat line (a process gone between listing and reading is
-// skipped).
-func scan(root string) map[int]sut.Stat {
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return nil
-	}
-	out := make(map[int]sut.Stat, len(ents))
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		b, err := os.ReadFile(root + "/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		if st, err := sut.ParseStat(b); err == nil {
-			out[pid] = st
-		}
-	}
-	return out
 }
 
 // measure turns two snapshots into the window's machine section.
@@ -275,57 +180,15 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 	if secs <= 0 {
 		return nil
 	}
-	cores := func(ticks uint64) float64 { return float64(ticks) / sut.ClockTicks / secs }
-	m := &report.Machine{Seconds: round(secs, 2), Cores: b.cores, LoadStart: a.load, LoadEnd: b.load}
-	if b.busy >= a.busy {
-		m.BusyCores = cores(b.busy - a.busy)
+	cores := func(ticks uint64) float64 { return float64(ticks) / procfs.ClockTicks / secs }
+	m := &report.Machine{Seconds: round(secs, 2), Cores: b.cpu.Cores, LoadStart: a.load, LoadEnd: b.load}
+	if b.cpu.Busy >= a.cpu.Busy {
+		m.BusyCores = cores(b.cpu.Busy - a.cpu.Busy)
 	}
-	if b.steal >= a.steal {
-		m.StealCores = cores(b.steal - a.steal)
+	if b.cpu.Steal >= a.cpu.Steal {
+		m.StealCores = cores(b.cpu.Steal - a.cpu.Steal)
 	}
-	own := map[int]bool{w.cfg.Self: true}
-	found := map[int]sut.Listener{} // own processes found by their port or connections
-	for _, s := range w.cfg.SUT {
-		if s.PID() > 0 {
-			own[s.PID()] = true
-			if l, ok := sut.Found(s); ok {
-				found[s.PID()] = l
-			}
-		}
-	}
-	// the followed processes of both readings: a backend whose connection closed within the
-	// window served it until then, one opened within it serves it since
-	for _, l := range append(a.followed, b.followed...) {
-		if !own[l.PID] {
-			own[l.PID] = true
-			found[l.PID] = l
-		}
-	}
-	// how many of each group of followed processes served at once at the most, of the two
-	// readings: the count the summary names (a pool's size, not the processes that took turns)
-	type groupKey struct {
-		name, addr, role string
-		from             int
-	}
-	atOnce := map[groupKey]int{}
-	for _, reading := range [][]sut.Listener{a.followed, b.followed} {
-		n := map[groupKey]int{}
-		for _, l := range reading {
-			n[groupKey{l.Name, l.Addr, l.Role, l.From}]++
-		}
-		for k, c := range n {
-			atOnce[k] = max(atOnce[k], c)
-		}
-	}
-	scraped := map[int]bool{} // counted through their scrapes below
-	for i, pids := range w.scraped {
-		for _, pid := range pids {
-			// a scrape that failed at either end counts nothing: the process is counted from
-			// /proc instead, as the measurement's own (the user named it)
-			scraped[pid] = a.scrapedOK[i] && b.scrapedOK[i] && !own[pid]
-			own[pid] = own[pid] || !scraped[pid]
-		}
-	}
+	own, found, atOnce, scraped := w.owners(a, b)
 	var ownCores, kthreadCores float64
 	// the other processes, and the kernel's threads, grouped by name (two loops are "sh ×2"; a
 	// kernel thread's name is cut at its '/': kworker/u8:3 is a kworker)
@@ -346,8 +209,9 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		if own[pid] || slices.Contains(w.cfg.OwnNames, end.Name) {
 			ownCores += cores(used)
 			f := found[pid]
-			m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: f.Addr, From: f.From, Role: f.Role,
-				AtOnce: atOnce[groupKey{f.Name, f.Addr, f.Role, f.From}]})
+			p := report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: f.Addr, From: f.From, Role: f.Role}
+			p.AtOnce = atOnce[groupKey{f.Name, f.Addr, f.Role, f.From}]
+			m.Own = append(m.Own, p)
 			continue
 		}
 		if used == 0 {
@@ -377,8 +241,8 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		}
 	}
 	m.OwnCores = round(ownCores, 3)
-	if b.irq >= a.irq {
-		m.InterruptCores = cores(b.irq - a.irq)
+	if b.cpu.IRQ >= a.cpu.IRQ {
+		m.InterruptCores = cores(b.cpu.IRQ - a.cpu.IRQ)
 	}
 	// the kernel's work, never more than the machine's busy CPU left after ours
 	kernel := min(kthreadCores+m.InterruptCores, max(m.BusyCores-ownCores, 0))
@@ -400,6 +264,60 @@ func (w *Watch) measure(a, b snapshot) *report.Machine {
 		m.OtherShare = round(m.OtherCores/float64(m.Cores), 4)
 	}
 	return m
+}
+
+// groupKey is a group of followed processes: of one name, serving one address, reached one
+// way from one process.
+type groupKey struct {
+	name, addr, role string
+	from             int
+}
+
+// owners tells the measurement's own processes from the two readings: the driver, the system
+// under test's processes (found, with how: by their port or connections), and how many of each
+// group of followed processes served at once at the most (atOnce); scraped are the processes
+// counted through their scrapes, not from /proc.
+func (w *Watch) owners(a, b snapshot) (own map[int]bool, found map[int]sut.Listener, atOnce map[groupKey]int, scraped map[int]bool) {
+	own = map[int]bool{w.cfg.Self: true}
+	found = map[int]sut.Listener{} // own processes found by their port or connections
+	for _, s := range w.cfg.SUT {
+		if s.PID() > 0 {
+			own[s.PID()] = true
+			if l, ok := sut.Found(s); ok {
+				found[s.PID()] = l
+			}
+		}
+	}
+	// the followed processes of both readings: a backend whose connection closed within the
+	// window served it until then, one opened within it serves it since
+	for _, l := range append(a.followed, b.followed...) {
+		if !own[l.PID] {
+			own[l.PID] = true
+			found[l.PID] = l
+		}
+	}
+	// how many of each group of followed processes served at once at the most, of the two
+	// readings: the count the summary names (a pool's size, not the processes that took turns)
+	atOnce = map[groupKey]int{}
+	for _, reading := range [][]sut.Listener{a.followed, b.followed} {
+		n := map[groupKey]int{}
+		for _, l := range reading {
+			n[groupKey{l.Name, l.Addr, l.Role, l.From}]++
+		}
+		for k, c := range n {
+			atOnce[k] = max(atOnce[k], c)
+		}
+	}
+	scraped = map[int]bool{}
+	for i, pids := range w.scraped {
+		for _, pid := range pids {
+			// a scrape that failed at either end counts nothing: the process is counted from
+			// /proc instead, as the measurement's own (the user named it)
+			scraped[pid] = a.scrapedOK[i] && b.scrapedOK[i] && !own[pid]
+			own[pid] = own[pid] || !scraped[pid]
+		}
+	}
+	return own, found, atOnce, scraped
 }
 
 // group is processes of one name: the pid of one, how many, and their cores.

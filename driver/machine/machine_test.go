@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradebench/tradebench/driver/sut"
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -91,7 +92,8 @@ func TestMeasure(t *testing.T) {
 	if len(m.Own) != 3 || m.Own[0].PID != 10 || m.Own[0].Cores != 0.6 || m.Own[2].Name != "postgres" {
 		t.Errorf("own %+v", m.Own)
 	}
-	if len(m.Busiest) != 2 || m.Busiest[0].Name != "sh ×2" || m.Busiest[0].Cores != 0.4 || !strings.HasPrefix(m.Busiest[1].Name, "(ended") || m.Busiest[1].Cores != 0.05 {
+	if len(m.Busiest) != 2 || m.Busiest[0].Name != "sh ×2" || m.Busiest[0].Cores != 0.4 ||
+		!strings.HasPrefix(m.Busiest[1].Name, "(ended") || m.Busiest[1].Cores != 0.05 {
 		t.Errorf("busiest %+v", m.Busiest)
 	}
 	if len(m.Kernel) != 2 || m.Kernel[0].Name != "kworker ×2" || m.Kernel[0].Cores != 0.1 || m.Kernel[1].Name != "ksoftirqd" || m.Kernel[1].PID != 42 {
@@ -112,7 +114,7 @@ func TestMeasure(t *testing.T) {
 // Mutant (scripts/mutants.d/machine-kthread-unflagged): KernelThread always false —
 // kthreadd was not a kernel thread.
 func TestKernelThreadsOnThisMachine(t *testing.T) {
-	procs := scan("/proc")
+	procs := procfs.Default.Stats()
 	k, ok := procs[2]
 	if !ok || k.Name != "kthreadd" {
 		t.Skip("no kthreadd in this /proc (a container with its own pid namespace)")
@@ -161,15 +163,6 @@ func TestNoProc(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if m := w.Result(); m != nil {
 		t.Errorf("machine %+v from no /proc", m)
-	}
-}
-
-func TestLoopback(t *testing.T) {
-	for u, want := range map[string]bool{"http://127.0.0.1:9464/metrics": true, "http://[::1]:1/m": true, "http://localhost:1/": true,
-		"http://web1:9464/metrics": false, "proc": false, "http://10.0.0.1/": false} {
-		if loopback(u) != want {
-			t.Errorf("loopback(%q) = %v", u, !want)
-		}
 	}
 }
 
@@ -240,7 +233,8 @@ func TestFollowedAtEitherReading(t *testing.T) {
 func TestFollowedCountedAtOnce(t *testing.T) {
 	root := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(root, "net"), 0o755))
-	procs := map[int]string{10: proc(10, "tradebench", 100), 11: proc(11, "server", 100), 12: proc(12, "postgres", 100), 13: proc(13, "postgres", 100), 14: proc(14, "postgres", 100)}
+	procs := map[int]string{10: proc(10, "tradebench", 100), 11: proc(11, "server", 100),
+		12: proc(12, "postgres", 100), 13: proc(13, "postgres", 100), 14: proc(14, "postgres", 100)}
 	fakeProc(t, root, 1000, 0, 0, "0.1 0.1 0.1", procs)
 	listen := "0100007F:1538 00000000:0000 0A 500" // 127.0.0.1:5432, the postmaster's
 	netProc(t, root, []string{listen,
@@ -267,7 +261,8 @@ func TestFollowedCountedAtOnce(t *testing.T) {
 		t.Fatalf("both backends are not among the own processes: %+v", m.Own)
 	}
 	lines := m.SUTFound()
-	if want := "system under test: postgres ×1 (2 counted) at 127.0.0.1:5432 — backends of server (pid 11)'s own connections"; len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
+	want := "system under test: postgres ×1 (2 counted) at 127.0.0.1:5432 — backends of server (pid 11)'s own connections"
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
 		t.Errorf("summary lines %q, want one starting %q", lines, want)
 	}
 }

@@ -105,11 +105,13 @@ func TestEmbeddedDatabaseBackendsAreOwn(t *testing.T) {
 		}
 	}
 	if f.Name() != "postgres ×3" {
-		t.Errorf("after the pool replaced a connection, the followed source is named %q, want postgres ×3 (the most at once, not every backend that took a turn)", f.Name())
+		t.Errorf("after the pool replaced a connection, the followed source is named %q, "+
+			"want postgres ×3 (the most at once, not every backend that took a turn)", f.Name())
 	}
 	lines := m.SUTFound()
 	want := fmt.Sprintf("system under test: postgres ×3 at 127.0.0.1:%s — backends of ", pgPort(dsn))
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], want) || !strings.Contains(lines[0], fmt.Sprintf("(pid %d)'s own connections, their CPU (", self)) {
+	cpu := fmt.Sprintf("(pid %d)'s own connections, their CPU (", self)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], want) || !strings.Contains(lines[0], cpu) {
 		t.Errorf("summary lines %q, want one starting %q", lines, want)
 	}
 }

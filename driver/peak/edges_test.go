@@ -139,3 +139,34 @@ func TestStepRampUpZero(t *testing.T) {
 		t.Errorf("a negative step ramp-up: %v", err)
 	}
 }
+
+// A knee overturned for the third time with no good load left below it is a search that found
+// no step within its bounds, not a peak: here every load is good on its first measurement and
+// past the knee on every later one, and the step limit stops bisection, so the knee checks walk
+// the last good step down (400, 200, then 100 users) until none is left. The search says the
+// knee did not settle and returns an error and no results — it must not go on to confirm a
+// peak below no good step.
+// Mutant (scripts/mutants.d/peak-knee-unsettled-no-good): the move limit checked before the
+// missing last good step — the search went on to its peak with none.
+func TestKneeOverturnedToNothingGood(t *testing.T) {
+	again := func(l float64, n int) bool { return l >= 800 || n > 0 }
+	f := &recorded{tps: func(l float64, n int) float64 {
+		if again(l, n) {
+			return 0.8 * l
+		}
+		return l
+	}, p90n: func(l float64, n int) float64 {
+		if again(l, n) {
+			return 841
+		}
+		return 10
+	}}
+	ps, best, err := Search(context.Background(), Config{MaxSteps: 4, MaxP90: 500 * time.Millisecond}, f.run)
+	if err == nil || best != nil || !strings.Contains(err.Error(), "no step within its bounds") {
+		t.Fatalf("results %v, error %v; want none and an error", best, err)
+	}
+	const doubt = "100 users measured 100.0 tps good, 80.0 tps past the knee, 80.0 tps past the knee, and no lower load stayed good"
+	if len(ps.Doubt) != 1 || !strings.HasSuffix(ps.Doubt[0], doubt) {
+		t.Errorf("doubt %q (steps %s)", ps.Doubt, phases(ps))
+	}
+}

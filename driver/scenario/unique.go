@@ -132,7 +132,8 @@ func (e *CapacityError) Error() string {
 	if e.PerUser > 1 {
 		per = fmt.Sprintf(" and each user holds %d (the scenario draws from it %d times)", e.PerUser, e.PerUser)
 	}
-	return fmt.Sprintf("variable %s (line %d) draws from %s, whose values no two virtual users hold at once, but %s has %d values (%d…%d)%s: enough for %d users at once, not %d",
+	return fmt.Sprintf("variable %s (line %d) draws from %s, whose values no two virtual users hold at once, "+
+		"but %s has %d values (%d…%d)%s: enough for %d users at once, not %d",
 		e.Var, e.Line, e.Range, what, e.Hi-e.Lo, e.Lo, e.Hi-1, per, e.Max, e.Users)
 }
 

@@ -1,11 +1,13 @@
 package sut
 
 import (
+	"maps"
 	"net"
 	"os"
 	"slices"
 	"strconv"
 
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -52,133 +54,163 @@ const (
 // are not returned. What cannot be read (another user's descriptors, when not root) is left
 // out.
 func Follow(root string, self int, roots []int) []Listener {
-	if root == "" {
-		root = "/proc"
-	}
-	socks, err := readSockets(root)
+	fs := procfs.FS(root)
+	socks, err := fs.TCP()
 	if err != nil {
 		return nil
 	}
-	// the sockets by (local, remote) address, and the listening addresses
-	type ends struct{ local, remote string }
-	byEnds := map[ends]socket{}
-	listens := map[string]bool{}
-	for _, k := range socks {
-		switch {
-		case k.open:
-			byEnds[ends{addrKey(k.ip, k.port), addrKey(k.rip, k.rport)}] = k
-		case k.listening:
-			listens[addrKey(k.ip, k.port)] = true
-		}
-	}
-	// listened reports whether ip:port is a listening address here (a connection to it went
-	// to a server here; a socket at it is a server's end)
-	listened := func(ip net.IP, port int) bool {
-		if listens[addrKey(ip, port)] || listens[addrKey(net.IPv6unspecified, port)] {
-			return true
-		}
-		return ip.To4() != nil && listens[addrKey(net.IPv4zero, port)]
-	}
-	uid := os.Getuid()
-	serves := slices.Contains(roots, self)
-	seen := map[int]bool{self: true}
-	front := map[int]bool{}  // the processes serving the driver's own connections
-	driven := map[int]bool{} // the ports the driver's own connections went to
+	f := &follower{fs: fs, conns: newConns(socks), self: self, uid: os.Getuid(), serves: slices.Contains(roots, self),
+		seen: map[int]bool{self: true}, front: map[int]bool{}, driven: map[int]bool{}}
 	frontier := []int{self}
 	for _, pid := range roots {
-		if !seen[pid] {
-			seen[pid] = true
+		if !f.seen[pid] {
+			f.seen[pid] = true
 			frontier = append(frontier, pid)
 		}
 	}
 	var out []Listener
 	for hop := 0; hop < MaxHops && len(frontier) > 0; hop++ {
-		// the peer sockets of the frontier's loopback connections: where each went, from whom, how
-		type dest struct {
-			addr   string
-			from   int
-			role   string
-			driver bool // the driver's own connection: its server is the front
-			port   int  // the server's port
-		}
-		peers := map[string]dest{}
-		for _, pid := range frontier {
-			links, err := socketLinks(root, pid)
-			if err != nil {
-				continue
-			}
-			mine := make(map[string]bool, len(links)) // a server may hold thousands
-			for _, l := range links {
-				mine[l] = true
-			}
-			driver := pid == self
-			for _, k := range socks {
-				if !k.open || !mine[k.inode] || !k.rip.IsLoopback() {
-					continue
-				}
-				peer, ok := byEnds[ends{addrKey(k.rip, k.rport), addrKey(k.ip, k.port)}]
-				if !ok {
-					continue
-				}
-				if driver && !listened(k.ip, k.port) {
-					driven[k.rport] = true
-				}
-				switch {
-				case listened(k.ip, k.port): // the server's end: the peer is a client
-					peers[peer.inode] = dest{net.JoinHostPort(k.ip.String(), strconv.Itoa(k.port)), pid, RoleClient, false, k.port}
-				case listened(k.rip, k.rport): // the client's end: the peer serves it
-					role := RoleBackend
-					if driver && !serves {
-						role = RoleServer
-					}
-					peers[peer.inode] = dest{net.JoinHostPort(k.rip.String(), strconv.Itoa(k.rport)), pid, role, driver, k.rport}
-				}
-			}
-		}
+		peers := f.peers(frontier)
 		if len(peers) == 0 {
 			break
 		}
-		want := map[string]bool{}
-		for inode := range peers {
-			want[inode] = true
-		}
-		held, _ := holding(root, want)
-		frontier = frontier[:0]
-		// in inode order, so that a process reached twice is found the same way each time
-		inodes := make([]string, 0, len(held))
-		for inode := range held {
-			inodes = append(inodes, inode)
-		}
-		slices.Sort(inodes)
-		for _, inode := range inodes {
-			if peers[inode].driver {
-				for _, pid := range held[inode] {
-					front[pid] = true
-				}
-			}
-		}
-		for _, inode := range inodes {
-			d := peers[inode]
-			if d.role == RoleClient && front[d.from] && driven[d.port] {
-				continue
-			}
-			for _, pid := range held[inode] {
-				if seen[pid] {
-					continue
-				}
-				if d.role != RoleBackend {
-					if u, ok := UID(root, pid); !ok || u != uid {
-						continue // another user's: not the driver's system; reached another way, maybe
-					}
-				}
-				seen[pid] = true
-				out = append(out, Listener{PID: pid, Name: procName(root, pid), Addr: d.addr, From: d.from, Role: d.role})
-				frontier = append(frontier, pid)
-			}
-		}
+		var found []Listener
+		found, frontier = f.reach(peers)
+		out = append(out, found...)
 	}
 	slices.SortFunc(out, func(a, b Listener) int { return a.PID - b.PID })
 	return out
+}
+
+// conns is the network namespace's TCP table as Follow looks it up: the established sockets by
+// their (local, remote) addresses, and the listening addresses.
+type conns struct {
+	socks   []procfs.Socket
+	byEnds  map[ends]procfs.Socket
+	listens map[string]bool
+}
+
+type ends struct{ local, remote string }
+
+func newConns(socks []procfs.Socket) conns {
+	c := conns{socks: socks, byEnds: map[ends]procfs.Socket{}, listens: map[string]bool{}}
+	for _, k := range socks {
+		switch {
+		case k.Established:
+			c.byEnds[ends{addrKey(k.IP, k.Port), addrKey(k.RemoteIP, k.RemotePort)}] = k
+		case k.Listening:
+			c.listens[addrKey(k.IP, k.Port)] = true
+		}
+	}
+	return c
+}
+
+// listened reports whether ip:port is a listening address here (a connection to it went to a
+// server here; a socket at it is a server's end).
+func (c conns) listened(ip net.IP, port int) bool {
+	if c.listens[addrKey(ip, port)] || c.listens[addrKey(net.IPv6unspecified, port)] {
+		return true
+	}
+	return ip.To4() != nil && c.listens[addrKey(net.IPv4zero, port)]
+}
+
+// follower is one Follow's state across its hops.
+type follower struct {
+	fs     procfs.FS
+	conns  conns
+	self   int
+	uid    int
+	serves bool         // the server runs in the driver's process (self is a root)
+	seen   map[int]bool // the processes reached, and the roots
+	front  map[int]bool // the processes serving the driver's own connections
+	driven map[int]bool // the ports the driver's own connections went to
+}
+
+// dest is where a connection of the frontier went, from whom and how: the peer socket's.
+type dest struct {
+	addr   string
+	from   int
+	role   string
+	driver bool // the driver's own connection: its server is the front
+	port   int  // the server's port
+}
+
+// peers are the peer sockets of the frontier's loopback connections, by inode.
+func (f *follower) peers(frontier []int) map[uint64]dest {
+	peers := map[uint64]dest{}
+	for _, pid := range frontier {
+		links, err := f.fs.Sockets(pid)
+		if err != nil {
+			continue
+		}
+		mine := make(map[uint64]bool, len(links)) // a server may hold thousands
+		for _, l := range links {
+			mine[l] = true
+		}
+		driver := pid == f.self
+		for _, k := range f.conns.socks {
+			if !k.Established || !mine[k.Inode] || !k.RemoteIP.IsLoopback() {
+				continue
+			}
+			peer, ok := f.conns.byEnds[ends{addrKey(k.RemoteIP, k.RemotePort), addrKey(k.IP, k.Port)}]
+			if !ok {
+				continue
+			}
+			if driver && !f.conns.listened(k.IP, k.Port) {
+				f.driven[k.RemotePort] = true
+			}
+			switch {
+			case f.conns.listened(k.IP, k.Port): // the server's end: the peer is a client
+				peers[peer.Inode] = dest{net.JoinHostPort(k.IP.String(), strconv.Itoa(k.Port)), pid, RoleClient, false, k.Port}
+			case f.conns.listened(k.RemoteIP, k.RemotePort): // the client's end: the peer serves it
+				role := RoleBackend
+				if driver && !f.serves {
+					role = RoleServer
+				}
+				peers[peer.Inode] = dest{net.JoinHostPort(k.RemoteIP.String(), strconv.Itoa(k.RemotePort)), pid, role, driver, k.RemotePort}
+			}
+		}
+	}
+	return peers
+}
+
+// reach finds the processes holding the peers' sockets: those not seen yet, and allowed
+// (Follow's rules), are returned, and are the next hop's frontier.
+func (f *follower) reach(peers map[uint64]dest) (found []Listener, frontier []int) {
+	want := make(map[uint64]bool, len(peers))
+	for inode := range peers {
+		want[inode] = true
+	}
+	held, _ := f.fs.Holders(want)
+	// in inode order, so that a process reached twice is found the same way each time
+	inodes := slices.Sorted(maps.Keys(held))
+	for _, inode := range inodes {
+		if peers[inode].driver {
+			for _, pid := range held[inode] {
+				f.front[pid] = true
+			}
+		}
+	}
+	for _, inode := range inodes {
+		d := peers[inode]
+		if d.role == RoleClient && f.front[d.from] && f.driven[d.port] {
+			continue
+		}
+		for _, pid := range held[inode] {
+			if f.seen[pid] {
+				continue
+			}
+			if d.role != RoleBackend {
+				if uidOf(f.fs, pid) != f.uid {
+					continue // another user's: not the driver's system; reached another way, maybe
+				}
+			}
+			f.seen[pid] = true
+			found = append(found, Listener{PID: pid, Name: procName(f.fs, pid), Addr: d.addr, From: d.from, Role: d.role})
+			frontier = append(frontier, pid)
+		}
+	}
+	return found, frontier
 }
 
 // addrKey is an address and port as a map key, an IPv4-mapped IPv6 address as its IPv4 one.

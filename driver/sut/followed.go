@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/tradebench/tradebench/internal/procfs"
 )
 
 // Followed is, as one resource source, the processes on this machine that Follow finds from a
@@ -87,10 +88,7 @@ const refollow = 5
 // Read reads each process found, following the server's connections again every refollow
 // reads (the first included): a backend the pool opens within the run is counted from then.
 func (f *Followed) Read(context.Context) (Sample, error) {
-	root, self := f.Root, f.Self
-	if root == "" {
-		root = "/proc"
-	}
+	fs, self := procfs.FS(f.Root), f.Self
 	if self == 0 {
 		self = os.Getpid()
 	}
@@ -100,7 +98,7 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 	found := slices.Clone(f.found)
 	f.mu.Unlock()
 	if n%refollow == 0 {
-		found = Follow(root, self, []int{self})
+		found = Follow(f.Root, self, []int{self})
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -111,22 +109,18 @@ func (f *Followed) Read(context.Context) (Sample, error) {
 	atOnce := map[string]int{}
 	kept := found[:0]
 	for _, l := range found {
-		b, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/stat")
+		st, err := fs.Stat(l.PID)
 		if err != nil {
 			continue // ended since
 		}
-		st, err := ParseStat(b)
-		if err != nil {
-			continue
-		}
 		k := procKey{l.PID, st.Start}
-		cpu := float64(st.UTime+st.STime) / clockTicks
+		cpu := st.CPUSeconds()
 		if _, ok := f.first[k]; !ok {
 			f.first[k] = cpu
 		}
 		f.last[k] = cpu
-		if status, err := os.ReadFile(root + "/" + strconv.Itoa(l.PID) + "/status"); err == nil {
-			s.RSSBytes += statusKB(status, "VmRSS:")
+		if status, err := fs.Status(l.PID); err == nil {
+			s.RSSBytes += status.RSS
 		}
 		atOnce[l.Name]++
 		kept = append(kept, l)

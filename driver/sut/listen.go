@@ -1,9 +1,6 @@
 package sut
 
 import (
-	"bufio"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradebench/tradebench/internal/procfs"
 	"github.com/tradebench/tradebench/report"
 )
 
@@ -70,9 +68,7 @@ var ErrNotLocal = errors.New("not a loopback address")
 // host elsewhere, no socket listening on the port, or a listening socket no readable process
 // holds — another user's process, whose descriptors only that user (or root) may read.
 func FindListeners(root, target string) ([]Listener, error) {
-	if root == "" {
-		root = "/proc"
-	}
+	fs := procfs.FS(root)
 	host, port, err := hostPort(target)
 	if err != nil {
 		return nil, err
@@ -82,25 +78,26 @@ func FindListeners(root, target string) ([]Listener, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	inodes, err := listeningInodes(root, port, ips)
+	inodes, err := listeningInodes(fs, port, ips)
 	if err != nil {
 		return nil, err
 	}
 	if len(inodes) == 0 {
 		return nil, fmt.Errorf("nothing listens on %s", addr)
 	}
-	held, unreadable := holding(root, inodes)
+	held, unreadable := fs.Holders(inodes)
 	var out []Listener
 	for _, pids := range held {
 		for _, pid := range pids {
 			if !slices.ContainsFunc(out, func(l Listener) bool { return l.PID == pid }) {
-				out = append(out, Listener{PID: pid, Name: procName(root, pid), Addr: addr})
+				out = append(out, Listener{PID: pid, Name: procName(fs, pid), Addr: addr})
 			}
 		}
 	}
 	if len(out) == 0 {
 		if unreadable > 0 {
-			return nil, fmt.Errorf("a socket listens on %s, but the process holding it is not readable here (%d processes' descriptors are not: another user's)", addr, unreadable)
+			return nil, fmt.Errorf("a socket listens on %s, but the process holding it is not readable here "+
+				"(%d processes' descriptors are not: another user's)", addr, unreadable)
 		}
 		return nil, fmt.Errorf("a socket listens on %s, but no process on this machine holds it (another network namespace's, or a container's)", addr)
 	}
@@ -135,8 +132,8 @@ const probeTimeout = 2 * time.Second
 // error is FindListeners' when nothing listens (ErrNotLocal for a target elsewhere), or says
 // that nothing accepted the connection.
 func FindServer(target string, anyUser bool) (Server, error) {
-	const root = "/proc" // the connection is this process's, in this network namespace
-	ls, err := FindListeners(root, target)
+	const fs = procfs.Default // the connection is this process's, in this network namespace
+	ls, err := FindListeners(string(fs), target)
 	if err != nil {
 		return Server{}, err
 	}
@@ -151,14 +148,15 @@ func FindServer(target string, anyUser bool) (Server, error) {
 	// the server's end of the connection, and who holds it once accepted
 	var holders []int
 	for deadline := time.Now().Add(probeTimeout); len(holders) == 0 && time.Now().Before(deadline); {
-		socks, err := readSockets(root)
+		socks, err := fs.TCP()
 		if err != nil {
 			return Server{Idle: ls}, err
 		}
 		for _, k := range socks {
-			if k.open && addrKey(k.ip, k.port) == addrKey(remote.IP, remote.Port) && addrKey(k.rip, k.rport) == addrKey(local.IP, local.Port) {
-				held, _ := holding(root, map[string]bool{k.inode: true})
-				holders = held[k.inode]
+			theirs := addrKey(k.IP, k.Port) == addrKey(remote.IP, remote.Port) && addrKey(k.RemoteIP, k.RemotePort) == addrKey(local.IP, local.Port)
+			if k.Established && theirs {
+				held, _ := fs.Holders(map[uint64]bool{k.Inode: true})
+				holders = held[k.Inode]
 			}
 		}
 		if len(holders) == 0 {
@@ -166,23 +164,24 @@ func FindServer(target string, anyUser bool) (Server, error) {
 		}
 	}
 	if len(holders) == 0 {
-		return Server{Idle: ls}, fmt.Errorf("a socket listens on %s, but no process here accepted a connection to it within %v (another user's, whose descriptors are not readable, or a server that does not accept)", addr, probeTimeout)
+		return Server{Idle: ls}, fmt.Errorf("a socket listens on %s, but no process here accepted a connection to it within %v "+
+			"(another user's, whose descriptors are not readable, or a server that does not accept)", addr, probeTimeout)
 	}
 	// the listening sockets the accepting processes hold: their workers share them
-	inodes, err := listeningInodes(root, port, nil)
+	inodes, err := listeningInodes(fs, port, nil)
 	if err != nil {
 		return Server{Idle: ls}, err
 	}
-	accepting := map[string]bool{}
+	accepting := map[uint64]bool{}
 	for _, pid := range holders {
-		links, _ := socketLinks(root, pid)
+		links, _ := fs.Sockets(pid)
 		for _, l := range links {
 			if inodes[l] {
 				accepting[l] = true
 			}
 		}
 	}
-	held, _ := holding(root, accepting)
+	held, _ := fs.Holders(accepting)
 	serving := slices.Clone(holders)
 	for _, pids := range held {
 		serving = append(serving, pids...)
@@ -191,14 +190,14 @@ func FindServer(target string, anyUser bool) (Server, error) {
 	uid := os.Getuid()
 	for _, pid := range holders { // a process handed the connection without the listening socket
 		if !slices.ContainsFunc(ls, func(l Listener) bool { return l.PID == pid }) {
-			ls = append(ls, Listener{PID: pid, Name: procName(root, pid), Addr: addr})
+			ls = append(ls, Listener{PID: pid, Name: procName(fs, pid), Addr: addr})
 		}
 	}
 	for _, l := range ls {
-		switch u, ok := UID(root, l.PID); {
+		switch u := uidOf(fs, l.PID); {
 		case !slices.Contains(serving, l.PID):
 			out.Idle = append(out.Idle, l)
-		case !anyUser && (!ok || u != uid):
+		case !anyUser && u != uid: // -1, unreadable, is nobody's
 			out.Foreign = append(out.Foreign, l)
 		default:
 			out.Serving = append(out.Serving, l)
@@ -207,63 +206,22 @@ func FindServer(target string, anyUser bool) (Server, error) {
 	return out, nil
 }
 
-// holding scans every process's descriptors for the sockets in inodes ("socket:[INODE]"): the
-// pids holding each, and how many processes' descriptors could not be read (another user's).
-func holding(root string, inodes map[string]bool) (map[string][]int, int) {
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return nil, 0
-	}
-	out := map[string][]int{}
-	unreadable := 0
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		links, err := socketLinks(root, pid)
-		if err != nil {
-			if !errors.Is(err, os.ErrNotExist) { // a process that ended meanwhile is no one
-				unreadable++
-			}
-			continue
-		}
-		for _, l := range links {
-			if inodes[l] && !slices.Contains(out[l], pid) {
-				out[l] = append(out[l], pid)
-			}
-		}
-	}
-	return out, unreadable
-}
-
-// socketLinks are a process's descriptors that are sockets, as their links read: "socket:[INODE]".
-func socketLinks(root string, pid int) ([]string, error) {
-	dir := root + "/" + strconv.Itoa(pid) + "/fd/"
-	fds, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, fd := range fds {
-		if l, err := os.Readlink(dir + fd.Name()); err == nil && strings.HasPrefix(l, "socket:[") {
-			out = append(out, l)
-		}
-	}
-	return out, nil
-}
-
 // procName is a process's command name from /proc/PID/stat ("" if unreadable).
-func procName(root string, pid int) string {
-	b, err := os.ReadFile(root + "/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	st, err := ParseStat(b)
+func procName(fs procfs.FS, pid int) string {
+	st, err := fs.Stat(pid)
 	if err != nil {
 		return ""
 	}
 	return st.Name
+}
+
+// uidOf is a process's real user id, -1 (no user's) when unreadable.
+func uidOf(fs procfs.FS, pid int) int {
+	st, err := fs.Status(pid)
+	if err != nil {
+		return -1
+	}
+	return st.UID
 }
 
 // hostPort is target's host and TCP port (a URL's scheme's default port when it names none).
@@ -292,6 +250,20 @@ func hostPort(target string) (string, int, error) {
 	return host, int(p), nil
 }
 
+// Local reports whether target (a URL, scheme://host[:port]/…, or host:port) is on this
+// machine: its host a loopback address, "localhost" or the unspecified address, which connects
+// here too. No name is looked up. It is the one answer to "is this address here" for the
+// instrument: FindListeners looks for a server only at such a target, and the machine's watch
+// counts a server scraped at one as the measurement's own.
+func Local(target string) bool {
+	host, _, err := hostPort(target)
+	if err != nil {
+		return false
+	}
+	_, err = localIPs(host)
+	return err == nil
+}
+
 // localIPs are the addresses a connection to host reaches on this machine: nil (any) for the
 // unspecified address, both loopbacks for "localhost", the address itself for a loopback one.
 // Any other host is ErrNotLocal: no name is looked up.
@@ -309,80 +281,21 @@ func localIPs(host string) ([]net.IP, error) {
 	return []net.IP{ip}, nil
 }
 
-// listeningInodes are the "socket:[INODE]" names of the TCP sockets listening on port at an
-// address that accepts a connection to one of ips (nil: any): the same address, or the
-// unspecified one of its family (IPv6's also takes IPv4, as a dual-stack socket does).
-func listeningInodes(root string, port int, ips []net.IP) (map[string]bool, error) {
-	socks, err := readSockets(root)
+// listeningInodes are the inodes of the TCP sockets listening on port at an address that
+// accepts a connection to one of ips (nil: any): the same address, or the unspecified one of
+// its family (IPv6's also takes IPv4, as a dual-stack socket does).
+func listeningInodes(fs procfs.FS, port int, ips []net.IP) (map[uint64]bool, error) {
+	socks, err := fs.TCP()
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]bool{}
+	out := map[uint64]bool{}
 	for _, k := range socks {
-		if k.listening && k.port == port && accepts(k.ip, ips) {
-			out[k.inode] = true
+		if k.Listening && k.Port == port && accepts(k.IP, ips) {
+			out[k.Inode] = true
 		}
 	}
 	return out, nil
-}
-
-// socket is one line of /proc/net/tcp or tcp6.
-type socket struct {
-	ip, rip         net.IP // local and remote address
-	port, rport     int
-	listening, open bool   // TCP_LISTEN; TCP_ESTABLISHED
-	inode           string // "socket:[INODE]", as a descriptor's link names it
-}
-
-// readSockets reads this network namespace's TCP sockets, IPv4 and IPv6.
-func readSockets(root string) ([]socket, error) {
-	var out []socket
-	read := 0
-	for _, f := range []string{"/net/tcp", "/net/tcp6"} {
-		fh, err := os.Open(root + f)
-		if err != nil {
-			continue // no IPv6 on this machine, say
-		}
-		read++
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-			fs := strings.Fields(sc.Text())
-			if len(fs) < 10 {
-				continue
-			}
-			ip, p, ok1 := procAddr(fs[1])
-			rip, rp, ok2 := procAddr(fs[2])
-			if !ok1 || !ok2 {
-				continue
-			}
-			out = append(out, socket{ip: ip, rip: rip, port: p, rport: rp, listening: fs[3] == "0A", open: fs[3] == "01", inode: "socket:[" + fs[9] + "]"})
-		}
-		fh.Close()
-	}
-	if read == 0 {
-		return nil, fmt.Errorf("%s/net/tcp is not readable: this system's listening sockets are unknown", root)
-	}
-	return out, nil
-}
-
-// procAddr decodes /proc/net/tcp's "0100007F:1F90": the address as the kernel's 32-bit words
-// printed in this machine's byte order, the port in hex.
-func procAddr(s string) (net.IP, int, bool) {
-	a, p, ok := strings.Cut(s, ":")
-	port, err := strconv.ParseUint(p, 16, 16)
-	if !ok || err != nil || (len(a) != 8 && len(a) != 32) {
-		return nil, 0, false
-	}
-	raw, err := hex.DecodeString(a)
-	if err != nil {
-		return nil, 0, false
-	}
-	ip := make(net.IP, len(raw))
-	for i := 0; i < len(raw); i += 4 {
-		binary.NativeEndian.PutUint32(ip[i:], binary.BigEndian.Uint32(raw[i:]))
-	}
-	return ip, int(port), true
 }
 
 // accepts reports whether a socket listening at ln takes a connection to one of ips (nil: any).

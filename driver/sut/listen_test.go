@@ -88,6 +88,19 @@ func TestFindListeners(t *testing.T) {
 	}
 }
 
+// Local is the one answer to "is this address on this machine": a loopback address, localhost
+// or the unspecified address, in a URL or host:port; anything else, or no address, is not. The
+// machine's watch asks it of a scraped server's URL, FindListeners of a drive's target.
+func TestLocal(t *testing.T) {
+	for target, want := range map[string]bool{"http://127.0.0.1:9464/metrics": true, "http://[::1]:1/m": true, "http://localhost:1/": true,
+		"http://LOCALHOST/": true, "127.0.0.2:80": true, "http://0.0.0.0:9464/metrics": true,
+		"http://web1:9464/metrics": false, "proc": false, "http://10.0.0.1/": false, "[2001:db8::1]:80": false, "http://%zz": false} {
+		if Local(target) != want {
+			t.Errorf("Local(%q) = %v", target, !want)
+		}
+	}
+}
+
 // Nothing is found, with a reason a user can act on, for a loopback port nobody listens on,
 // and for a target that is not on this machine (no name is looked up).
 func TestFindListenersNone(t *testing.T) {
@@ -130,8 +143,10 @@ func TestFindListenersFakeProc(t *testing.T) {
 		"   2: 0100007F:1F92 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 333 1\n"+ // established, not listening
 		"   3: 0100007F:1F93 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 444 1\n") // held by nobody readable
 	write("net/tcp6", head+
-		"   0: 0000000000000000FFFF00000100007F:1F94 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000 0 555 1\n"+ // ::ffff:127.0.0.1:8084
-		"   1: 00000000000000000000000001000000:1F95 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000 0 666 1\n") // ::1:8085
+		"   0: 0000000000000000FFFF00000100007F:1F94 00000000000000000000000000000000:0000 0A "+ // ::ffff:127.0.0.1:8084
+		"00000000:00000000 00:00000000 00000000  1000 0 555 1\n"+
+		"   1: 00000000000000000000000001000000:1F95 00000000000000000000000000000000:0000 0A "+ // ::1:8085
+		"00000000:00000000 00:00000000 00000000  1000 0 666 1\n")
 	proc := func(pid int, name string, inodes ...string) {
 		write(strconv.Itoa(pid)+"/stat", strconv.Itoa(pid)+" ("+name+") S 1 1 1 0 -1 4194304 0 0 0 0 5 5 0 0 20 0 1 0 1 0 0\n")
 		for i, ino := range inodes {
@@ -243,7 +258,8 @@ func TestFollow(t *testing.T) {
 	}
 	lines := FoundLines(Follow("", self, nil))
 	if len(lines) != 5 || !slices.ContainsFunc(lines, func(l string) bool {
-		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of ", orders, bslAddr)) && strings.Contains(l, fmt.Sprintf("(pid %d), its CPU", bsl))
+		return strings.Contains(l, fmt.Sprintf("(pid %d), connected to %s — a client of ", orders, bslAddr)) &&
+			strings.Contains(l, fmt.Sprintf("(pid %d), its CPU", bsl))
 	}) {
 		t.Errorf("lines: %q", lines)
 	}

@@ -211,21 +211,6 @@ func TestProcGone(t *testing.T) {
 	}
 }
 
-func TestParseStatCPU(t *testing.T) {
-	// a command name with spaces and parentheses; utime 250, stime 50 ticks = 3 s
-	stat := "1234 (a (weird) name) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 100 1000 10"
-	got, err := parseStatCPU([]byte(stat))
-	if err != nil || got != 3 {
-		t.Errorf("parseStatCPU = %v, %v; want 3", got, err)
-	}
-	if _, err := parseStatCPU([]byte("1234 (x) S 1")); err == nil {
-		t.Error("a short stat line was accepted")
-	}
-	if n := statusKB([]byte("Name:\tx\nVmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\n"), "VmRSS:"); n != 1024<<10 {
-		t.Errorf("statusKB VmRSS = %d", n)
-	}
-}
-
 // TestScrape reads two real metrics endpoints (the one every tradebench server serves: two
 // tiers) once a second: each fills its own series, named after its host:port, its source the URL.
 func TestScrape(t *testing.T) {
@@ -291,31 +276,5 @@ func TestScrapes(t *testing.T) {
 	}
 	if _, err := Scrapes("http://web1:9464/metrics,localhost:9464"); err == nil {
 		t.Error("a list with an endpoint that is no URL accepted")
-	}
-}
-
-// A kernel thread is told by the kernel's PF_KTHREAD flag alone: a user's process that is pid 2
-// in a PID namespace (unshare -fp --mount-proc), and its children, are not kernel threads, and
-// a name set with an escape sequence (prctl PR_SET_NAME) comes out escaped.
-// Mutant (scripts/mutants.d/machine-kthread-by-parent): kthreadd's children taken for kernel
-// threads without the flag — the namespace's burner was one.
-func TestKernelThreadByFlagAlone(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		want bool
-	}{
-		{"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 5 0 0 20 0 1 0 1 0 0", true},
-		{"57 (kworker/1:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 9 0 0 20 0 1 0 5 0 0", true},
-		{"2 (burner) R 0 1 1 0 -1 4194560 0 0 0 0 66 0 0 0 20 0 1 0 900 0 0", false}, // pid 2 of a namespace
-		{"9 (burner) R 2 1 1 0 -1 4194560 0 0 0 0 66 0 0 0 20 0 1 0 901 0 0", false}, // its child
-	} {
-		st, err := ParseStat([]byte(c.line))
-		if err != nil || st.KernelThread() != c.want {
-			t.Errorf("%q: kernel thread %v (%v), want %v", c.line, st.KernelThread(), err, c.want)
-		}
-	}
-	st, err := ParseStat([]byte("77 (\x1b[2Jevil) S 1 1 1 0 -1 4194560 0 0 0 0 1 1 0 0 20 0 1 0 9 0 0"))
-	if err != nil || strings.ContainsRune(st.Name, 0x1b) || !strings.Contains(st.Name, "evil") {
-		t.Errorf("a name with an escape: %q (%v)", st.Name, err)
 	}
 }

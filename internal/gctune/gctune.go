@@ -12,12 +12,13 @@
 package gctune
 
 import (
-	"bufio"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
+
+	"github.com/tradebench/tradebench/internal/procfs"
 )
 
 // Percent is the GOGC tradebench runs with when the environment does not set one.
@@ -58,20 +59,7 @@ func Current() int {
 // machineMemory is the memory this process may use in bytes: the machine's (MemTotal of
 // /proc/meminfo), or its cgroup v2 limit when lower; 0 when neither can be read.
 func machineMemory() int64 {
-	var total int64
-	if f, err := os.Open("/proc/meminfo"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-				kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-				if err == nil {
-					total = kb << 10
-				}
-				break
-			}
-		}
-		f.Close()
-	}
+	total := procfs.Default.MemTotal()
 	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
 		if lim, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && lim > 0 && (total == 0 || lim < total) {
 			total = lim

@@ -16,8 +16,8 @@ import (
 // cookies, and where a redirect may lead.
 
 // DefaultMaxHeaderBytes bounds a response's header section (status line included), as browsers
-// do (Chrome: 256 KiB); DefaultMaxHeaders bounds its number of header lines. A target sending
-// 100,000 Set-Cookie lines used to hold the preflight on CPU for its whole timeout.
+// do (Chrome: 256 KiB); DefaultMaxHeaders bounds its number of header lines. Unbounded, a target
+// sending 100,000 Set-Cookie lines holds the preflight on CPU for its whole timeout.
 const (
 	DefaultMaxHeaderBytes = 256 << 10
 	DefaultMaxHeaders     = 500
@@ -37,8 +37,8 @@ const pooledBody = 16 << 10
 // BodyBudget is the memory every Client sharing it may hold in kept response bodies at once,
 // counted as buffer capacity beyond the first 16 KiB each. A body that would take the total past
 // the limit fails its request (KindBodyBudget) instead of growing: the driver's memory stays
-// bounded however many users a target sends huge pages to (30 users of 1 GiB bodies used to take
-// 3.7 GiB, each user capped on its own). Safe for concurrent use.
+// bounded however many users a target sends huge pages to (with each user capped on its own
+// instead, 30 users of 1 GiB bodies take 3.7 GiB). Safe for concurrent use.
 //
 // What it counts is what kept bodies really cost: every buffer a body is read into, from its
 // allocation until the garbage collector could take it. A body of known length is read into one
@@ -46,9 +46,9 @@ const pooledBody = 16 << 10
 // dropped when its body is released but kept, still charged, for the next body (any user's),
 // so a steady stream of big pages allocates nothing and leaves no garbage behind; the old buffer
 // of a body that grows stays charged with the new. A buffer is let go only when the budget needs
-// its room for one of another size. (Before, the budget counted one buffer per body and dropped
-// the rest: one user of 63 MiB bodies reached 488 MiB, 30 users of 60 MiB bodies 743 MiB, under
-// a 128 MiB budget at the driver's GOGC.)
+// its room for one of another size. A budget counting one buffer per body and dropping the rest
+// would let one user of 63 MiB bodies reach 488 MiB, and 30 users of 60 MiB bodies 743 MiB, under
+// a 128 MiB budget at the driver's GOGC.
 type BodyBudget struct {
 	limit      int64
 	used, peak atomic.Int64
@@ -243,7 +243,8 @@ func StripCredentials(header []byte) []byte {
 	for len(header) > 0 {
 		var line, name []byte
 		line, name, header = nextHeaderLine(header)
-		if bytes.EqualFold(name, []byte("Authorization")) || bytes.EqualFold(name, []byte("Proxy-Authorization")) || bytes.EqualFold(name, []byte("Cookie")) {
+		if bytes.EqualFold(name, []byte("Authorization")) || bytes.EqualFold(name, []byte("Proxy-Authorization")) ||
+			bytes.EqualFold(name, []byte("Cookie")) {
 			continue
 		}
 		out = append(out, line...)

@@ -14,5 +14,8 @@
 // a run is put together (driver/pipeline.go); nothing else runs the load engine, fills the
 // disclosure or draws the progress line and the live views.
 //
+// And one /proc reader (TestOneProcReader): internal/procfs is the only package that opens
+// Linux's proc file system; the instrument and the systems read it through that package.
+//
 // Shared infrastructure (internal/) sits below all four and imports none of them.
 package layering

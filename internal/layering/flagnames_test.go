@@ -15,10 +15,10 @@ import (
 // A library's configuration is set by the command line, a test, an agent or another program,
 // so its errors name the setting (a *setting.Error's field) and the command maps the field to
 // its flag (cliflag.Names): an error that names a flag is wrong everywhere but on the command
-// line, and goes stale when the flag is renamed. This test reads the string literals given to
-// fmt.Errorf, errors.New and setting.Errorf outside cmd/ and the command line's own toolkit
-// (internal/cliflag), and fails on one that names a flag ("--service-token-file"). It does not
-// follow constants or messages built elsewhere.
+// line, and goes stale when the flag is renamed. This test reads the string literals (alone or
+// joined by +) given to fmt.Errorf, errors.New and setting.Errorf outside cmd/ and the command
+// line's own toolkit (internal/cliflag), and fails on one that names a flag
+// ("--service-token-file"). It does not follow constants or messages built elsewhere.
 //
 // flagErrorsPending are the files that still do, each to be mended by whoever owns it; a file
 // listed here that no longer names a flag is simply not reported.
@@ -56,13 +56,9 @@ func TestLibraryErrorsNameNoFlag(t *testing.T) {
 				return true
 			}
 			for _, a := range call.Args {
-				lit, ok := a.(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					continue
-				}
-				if s, err := strconv.Unquote(lit.Value); err == nil && flagInText.MatchString(s) {
+				if s, ok := literalText(a); ok && flagInText.MatchString(s) {
 					t.Errorf("%s:%d: a library error names a command-line flag (%s): name the setting, and let cmd map it to its flag",
-						rel, fset.Position(lit.Pos()).Line, strings.TrimSpace(flagInText.FindString(s)))
+						rel, fset.Position(a.Pos()).Line, strings.TrimSpace(flagInText.FindString(s)))
 				}
 			}
 			return true
@@ -72,6 +68,32 @@ func TestLibraryErrorsNameNoFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// literalText is the text of a string literal, or of literals joined by + (a long message
+// written over two lines).
+func literalText(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(e.Value)
+		return s, err == nil
+	case *ast.BinaryExpr:
+		if e.Op != token.ADD {
+			return "", false
+		}
+		x, ok := literalText(e.X)
+		if !ok {
+			return "", false
+		}
+		y, ok := literalText(e.Y)
+		return x + y, ok
+	case *ast.ParenExpr:
+		return literalText(e.X)
+	}
+	return "", false
 }
 
 // errorCall reports whether call makes an error from a message: fmt.Errorf, errors.New or

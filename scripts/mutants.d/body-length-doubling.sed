@@ -1,5 +1,5 @@
 # a kept body of known length is read by doubling copies, not into one buffer of its size
 # kill: ./driver/vuser TestBodyBudgetIsWhatBodiesCost
-# file: internal/httpc/httpc.go
+# file: internal/httpc/response.go
 # expect: peak RSS
-s#^\t\t\tif req.KeepBody \&\& length > int64(cap(\*c.body)) {#\t\t\tif false {#
+s#^\tif keepBody \&\& length > int64(cap(\*c.body)) {#\tif false {#

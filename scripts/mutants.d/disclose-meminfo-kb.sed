@@ -1,4 +1,4 @@
 # disclosure: MemTotal's kB taken as bytes
 # kill: ./driver/disclose TestMemoryIsMemTotalInBytes
-# file: driver/disclose/disclose.go
+# file: internal/procfs/machine.go
 s#meminfoKB(b, "MemTotal") << 10#meminfoKB(b, "MemTotal")#

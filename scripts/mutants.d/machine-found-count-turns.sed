@@ -2,4 +2,4 @@
 # kill: ./driver/machine TestFollowedCountedAtOnce
 # file: driver/machine/machine.go
 # expect: want one starting
-s#AtOnce: atOnce\[groupKey{f.Name, f.Addr, f.Role, f.From}\]##
+s#^\t\t\tp.AtOnce = atOnce\[groupKey{f.Name, f.Addr, f.Role, f.From}\]$#\t\t\t_ = atOnce#

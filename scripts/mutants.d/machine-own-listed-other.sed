@@ -2,4 +2,4 @@
 # kill: ./driver/machine TestMeasure|TestServerFoundByPortIsOwn
 # file: driver/machine/machine.go
 # expect: busiest
-s#m.Own = append(m.Own, report.MachineProcess{Name: end.Name, PID: pid, Cores: round(cores(used), 3), Listen: f.Addr, From: f.From, Role: f.Role})#&; others.add(end.Name, pid, cores(used))#
+s#^\t\t\tp.AtOnce = atOnce\[groupKey{f.Name, f.Addr, f.Role, f.From}\]$#&; others.add(end.Name, pid, cores(used))#

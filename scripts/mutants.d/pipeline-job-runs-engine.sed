@@ -2,4 +2,4 @@
 # kill: ./internal/layering TestOnePipeline
 # file: bench/xmlmarkjob/xmlmarkjob.go
 # expect: uses driver/load.Run
-s#^\treturn \&driver.Prepared{Name: "xmlmark "#\t_ = load.Run\n\treturn \&driver.Prepared{Name: "xmlmark "#
+s#^\treturn \&driver.Run{Name: "xmlmark "#\t_ = load.Run\n\treturn \&driver.Run{Name: "xmlmark "#

@@ -2,4 +2,4 @@
 # kill: ./driver/sut TestFollow
 # file: driver/sut/backends.go
 # expect: followed from the driver
-s#pid, RoleClient, false, k.port}#pid, RoleBackend, false, k.port}#
+s#pid, RoleClient, false, k.Port}#pid, RoleBackend, false, k.Port}#

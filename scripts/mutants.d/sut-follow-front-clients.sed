@@ -2,4 +2,4 @@
 # kill: ./driver/sut TestFollow
 # file: driver/sut/backends.go
 # expect: followed from the driver
-s#if d.role == RoleClient \&\& front\[d.from\] \&\& driven\[d.port\] {#if d.role == RoleClient \&\& front[d.from] \&\& driven[d.port] \&\& false {#
+s#if d.role == RoleClient \&\& f.front\[d.from\] \&\& f.driven\[d.port\] {#if d.role == RoleClient \&\& f.front[d.from] \&\& f.driven[d.port] \&\& false {#

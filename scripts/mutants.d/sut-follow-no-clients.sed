@@ -2,4 +2,4 @@
 # kill: ./driver/sut TestFollow
 # file: driver/sut/backends.go
 # expect: followed from the driver
-s#peers\[peer.inode\] = dest{net.JoinHostPort(k.ip.String(), strconv.Itoa(k.port)), pid, RoleClient, false, k.port}#_ = peer#
+s#peers\[peer.Inode\] = dest{net.JoinHostPort(k.IP.String(), strconv.Itoa(k.Port)), pid, RoleClient, false, k.Port}#_ = peer#

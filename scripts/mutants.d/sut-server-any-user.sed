@@ -2,4 +2,4 @@
 # kill: ./driver/sut TestFindServerAnotherUsers
 # file: driver/sut/listen.go
 # expect: want it foreign
-s#case !anyUser \&\& (!ok || u != uid):#case false \&\& !anyUser \&\& (!ok || u != uid):#
+s#case !anyUser \&\& u != uid:#case false \&\& !anyUser \&\& u != uid:#

@@ -2,4 +2,4 @@
 # kill: ./bench/tradejob TestRunEmbeddedOnPostgres
 # file: bench/tradejob/tradejob.go
 # expect: no sut entry for the database
-s#			dc.Resources = append(dc.Resources, sut.FollowSelf())#			_ = sut.FollowSelf#
+s#		d.Resources = append(d.Resources, sut.FollowSelf())#		_ = sut.FollowSelf#

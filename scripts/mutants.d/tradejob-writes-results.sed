@@ -2,4 +2,4 @@
 # kill: ./bench/tradejob TestRunEmbedded
 # file: bench/tradejob/tradejob.go
 # expect: the job wrote results itself
-s#^\treturn res, err$#\tres.WriteFile(filepath.Join(cfg.Workdir, "results.json"))\n&#
+s#^\treturn res, err$#\tres.WriteFile(filepath.Join(c.Workdir, "results.json"))\n&#
