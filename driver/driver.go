@@ -211,9 +211,8 @@ func (c Config) Load() load.Config {
 }
 
 // Validate reports a drive that cannot run as configured, as a *setting.Error naming the field;
-// it checks c with its defaults filled.
+// it checks c as SetDefaults leaves it (Drive fills them, then checks).
 func (c Config) Validate() error {
-	c.SetDefaults()
 	// a capacity search's steps have their own measured window
 	if err := c.Phases.Validate(c.Peak == nil); err != nil {
 		return err
@@ -364,12 +363,12 @@ type Plan struct {
 	notes  []string
 }
 
-// NewPlan checks cfg and compiles its scenario without sending a request.
+// NewPlan checks cfg, whose defaults are filled (Drive's, or an agent's share after its
+// SetDefaults), and compiles its scenario without sending a request.
 func NewPlan(cfg Config) (*Plan, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg.SetDefaults()
 	if cfg.RunID == "" {
 		cfg.RunID = NewRunID()
 	}
@@ -501,8 +500,7 @@ func fitUnique(cfg Config, sc *scenario.Scenario) (Config, []string, error) {
 			return cfg, nil, refuse("MaxInFlight", cfg.MaxInFlight)
 		}
 	case cfg.Peak != nil && !cfg.Peak.Open:
-		pc := *cfg.Peak
-		pc.SetDefaults()
+		pc := *cfg.Peak // its defaults filled with the drive's; the caller's stays as given
 		if int(pc.Start) > max {
 			return cfg, nil, refuse("Peak.Start", int(pc.Start))
 		}

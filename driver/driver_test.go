@@ -269,6 +269,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		"Peak.Factor":    {Phases: Phases{Users: 1}, Peak: &peak.Config{Factor: 0.5}},
 	} {
 		var se *setting.Error
+		c.SetDefaults() // Validate checks a drive as SetDefaults leaves it
 		if err := c.Validate(); !errors.As(err, &se) || se.Field != field {
 			t.Errorf("%s: %v, want a setting error naming it", field, err)
 		}

@@ -113,10 +113,10 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 // *InterruptedError. The types let a caller tell these apart (the command line maps them to its
 // exit statuses); reasons that hold together are joined.
 func Drive(ctx context.Context, cfg Config, w Workload) (*report.Results, error) {
+	cfg.SetDefaults() // the one place a drive's defaults are filled, the capacity search's with them
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg.SetDefaults()
 	if cfg.Repeat > 1 {
 		return driveRepeated(ctx, cfg, w)
 	}
@@ -358,7 +358,6 @@ func (m *Measurer) measure(ctx context.Context, p *Run) (*report.Results, error)
 // returns the last finished step's results with the search so far (its steps), so what was
 // measured is kept.
 func (m *Measurer) peak(ctx context.Context, pc peak.Config, p *Run) (*report.Results, error) {
-	pc.SetDefaults()
 	var last *report.Results // the last step that ran to its end
 	ps, best, err := peak.Search(ctx, pc, func(ctx context.Context, s peak.Step) (*report.Results, error) {
 		c := m.cfg.Load()

@@ -126,7 +126,9 @@ func TestSUTByPortNotFound(t *testing.T) {
 // Mutant (scripts/mutants.d/sut-by-port-off): nothing looked for — the server was not own.
 func TestAgentCountsTheServerFoundByPort(t *testing.T) {
 	pid, addr := busyChildServer(t)
-	plan, err := NewPlan(Config{URL: "http://" + addr + "/", Phases: Phases{Users: 1, Duration: time.Second}})
+	cfg := Config{URL: "http://" + addr + "/", Phases: Phases{Users: 1, Duration: time.Second}}
+	cfg.SetDefaults()
+	plan, err := NewPlan(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

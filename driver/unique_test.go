@@ -57,7 +57,9 @@ func TestFitUnique(t *testing.T) {
 	if _, _, err := fitUnique(Config{Phases: Phases{Rate: 10}, MaxInFlight: 41}, sc); err == nil || !strings.HasPrefix(err.Error(), "MaxInFlight: 41 at once: variable uid") {
 		t.Errorf("open model, 41 in flight: %v", err)
 	}
-	cfg, notes, err = fitUnique(Config{Phases: Phases{Users: 5}, Peak: &peak.Config{Start: 10}}, sc)
+	search := Config{Phases: Phases{Users: 5}, Peak: &peak.Config{Start: 10}}
+	search.SetDefaults() // the search's default Max, which fitUnique lowers
+	cfg, notes, err = fitUnique(search, sc)
 	if err != nil || cfg.Peak.Max != 40 || len(notes) != 1 {
 		t.Errorf("peak search: max users %g, %v, %v", cfg.Peak.Max, notes, err)
 	}

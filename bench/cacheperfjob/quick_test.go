@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tradebench/tradebench/cacheperf"
 )
 
 // --quick sets the laptop-sized sweep, except what was given explicitly; the temporary
@@ -12,7 +14,7 @@ import (
 // command line.)
 func TestSetQuick(t *testing.T) {
 	base := Config{Size: DefaultItemSize, Keys: []int{7}, MixKeys: slices.Clone(PaperMixKeys)}
-	base.Cache.Budget = DefaultCacheSize
+	base.Cache.Budget = cacheperf.DefaultCacheSize
 	base.RampUp, base.Duration = DefaultWarmup, DefaultSteady
 
 	c := base
@@ -28,7 +30,7 @@ func TestSetQuick(t *testing.T) {
 	c = base
 	given := map[string]bool{"Keys": true, "Duration": true, "Budget": true}
 	c.SetQuick(func(f string) bool { return given[f] })
-	if !slices.Equal(c.Keys, []int{7}) || c.Duration != DefaultSteady || c.Cache.Budget != DefaultCacheSize ||
+	if !slices.Equal(c.Keys, []int{7}) || c.Duration != DefaultSteady || c.Cache.Budget != cacheperf.DefaultCacheSize ||
 		c.Size != QuickItemSize || c.RampUp != time.Second {
 		t.Errorf("given settings did not win: %+v", c)
 	}

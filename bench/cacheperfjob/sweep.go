@@ -188,7 +188,7 @@ const (
 // most its ceiling); when a point is over, Run returns the results and a *CeilingExceeded error,
 // so the results can still be written but the broken memory promise cannot pass unnoticed.
 func Run(ctx context.Context, cfg Config, d driver.Config) (*report.Results, error) {
-	d.Phases = cfg.Phases
+	d.Phases = cfg.Phases // the run's load shape: the drive's from here on
 	res, err := driver.Drive(ctx, d, &cfg)
 	if res == nil {
 		return nil, err
@@ -203,7 +203,6 @@ func Run(ctx context.Context, cfg Config, d driver.Config) (*report.Results, err
 // Prepare implements driver.Workload: the database opened (or a temporary one loaded) and
 // checked against the largest key range.
 func (cfg *Config) Prepare(ctx context.Context, d *driver.Config) (*driver.Run, error) {
-	cfg.Phases = d.Phases
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

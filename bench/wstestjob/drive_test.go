@@ -146,7 +146,7 @@ func TestRunEveryEncodingAndMethodology(t *testing.T) {
 					t.Fatal(err)
 				}
 				c.Target, c.GRPCTarget = "http://"+r.HTTPAddr.String(), r.GRPCAddr.String()
-				res, err := Run(context.Background(), c, driver.Config{})
+				res, err := Run(context.Background(), *c, driver.Config{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -179,7 +179,7 @@ func TestWrongEchoFails(t *testing.T) {
 	defer srv.Close()
 	c := &Config{Encoding: SOAP, Methodology: Sun, Phases: driver.Phases{Users: 2, Duration: 500 * time.Millisecond}, ListSize: 20, KeepAlive: true, Target: srv.URL}
 	c.Mix[wstest.EchoList] = 1
-	res, err := Run(context.Background(), c, driver.Config{})
+	res, err := Run(context.Background(), *c, driver.Config{})
 	// nothing passed: the run is invalid, and says so in its results and its error (mutant: the
 	// job not judging its results — no verdict, no error)
 	var invalid *report.InvalidError

@@ -209,15 +209,14 @@ func (u *user) call(ctx context.Context, op wstest.Op) error {
 // Run drives cfg against its target through the one pipeline (driver.Drive) under the drive's
 // other settings d (thresholds, rules, repeats, live views, progress): the results carry the
 // WSTest settings and a verdict.
-func Run(ctx context.Context, cfg *Config, d driver.Config) (*report.Results, error) {
-	d.Phases = cfg.Phases
-	return driver.Drive(ctx, d, cfg)
+func Run(ctx context.Context, cfg Config, d driver.Config) (*report.Results, error) {
+	d.Phases = cfg.Phases // the run's load shape: the drive's from here on
+	return driver.Drive(ctx, d, &cfg)
 }
 
 // Prepare implements driver.Workload: the payloads built once, the users' clients made as they
 // start.
 func (c *Config) Prepare(_ context.Context, d *driver.Config) (*driver.Run, error) {
-	c.Phases = d.Phases
 	if c.Timeout == 0 {
 		c.Timeout = d.Timeout
 	}

@@ -262,7 +262,7 @@ func TestCompareRefusesMixedWorkloads(t *testing.T) {
 
 // run --repeat resets the data set between runs (the audit of the last run passes: it starts
 // from the loaded state) and keeps every run; a repeat count out of range is a usage error
-// naming --repeat (a capacity search may be repeated: each run is a whole search). Mutant: dropping the trade job's BetweenRepeats
+// naming --repeat (a capacity search may be repeated: each run is a whole search). Mutant: the trade job's workload not resetting its data set before a repeat
 // (no reset) fails the "reset" line; checkRepeat accepting -1 fails the usage half.
 func TestRunRepeatResetsBetweenRuns(t *testing.T) {
 	dir := t.TempDir()

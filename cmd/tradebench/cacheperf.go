@@ -143,7 +143,7 @@ func cacheperfSweep(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "a database loaded by 'tradebench cacheperf load' (default: a temporary SQLite database, loaded with --items of --size, removed afterwards)")
 	items := fs.Int("items", 0, "items to load into the temporary database (default: the largest key range)")
 	size := cliflag.AddSize(fs, "size", cacheperfjob.DefaultItemSize, "blob size of the temporary database's items (the CachePerf paper's 500KB)")
-	cf := addCacheFlags(fs, cacheperfjob.DefaultCacheSize)
+	cf := addCacheFlags(fs, cacheperf.DefaultCacheSize)
 	ks, mks := slices.Clone(cacheperfjob.PaperKeys), slices.Clone(cacheperfjob.PaperMixKeys)
 	cliflag.IntsVar(fs, &ks, "keys", "unique-key ranges, one measured point each (the CachePerf paper's table)")
 	cliflag.IntsVar(fs, &mks, "mix-keys", "unique-key ranges of the other-work mix")

@@ -135,10 +135,10 @@ func (f *driveFlags) config(fs *flag.FlagSet, quickURL string) (driver.Config, e
 	if cfg.Resources, err = sut.Scrapes(f.sutMetrics); err != nil {
 		return cfg, cliflag.Errorf("--sut-metrics: %v", err)
 	}
+	cfg.SetDefaults() // the search's model and bounds are shown before the run
 	if err := cfg.Validate(); err != nil {
 		return cfg, driverFlags.UsageError(err)
 	}
-	cfg.SetDefaults() // the search's model and bounds are shown before the run
 	return cfg, nil
 }
 
@@ -206,18 +206,7 @@ func runDrive(ctx context.Context, args []string) error {
 	}
 	var versusTarget string
 	if *versus != "" {
-		_, value, err := parseVersus(*versus, []string{"target"})
-		if err != nil {
-			return err
-		}
-		if cfg.Target == "" || cfg.Stream != nil || ff.agents != 0 || w != driver.HTTP {
-			return cliflag.Errorf("--versus target=URL compares two targets driven alike from this machine: give --target, without --url, --agents, --stream-subscribers or --scenario client")
-		}
-		if u, err := url.Parse(value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return cliflag.Errorf("--versus target=%s: want the base URL of the second system under test (http:// or https://)", value)
-		}
-		versusTarget = value
-		if cfg.Repeat, err = versusRepeat(f.repeat, cliflag.Given(fs)["repeat"]); err != nil {
+		if versusTarget, cfg.Repeat, err = driveVersusTarget(*versus, cfg, ff.agents != 0 || w != driver.HTTP, f.repeat, cliflag.Given(fs)["repeat"]); err != nil {
 			return err
 		}
 	}
@@ -232,23 +221,7 @@ func runDrive(ctx context.Context, args []string) error {
 		return err
 	}
 	if versusTarget != "" {
-		if _, err := vf.check(ctx, versusTarget, cfg.Insecure); err != nil {
-			return err
-		}
-		paths, err := versusFiles(&f.publish, ".")
-		if err != nil {
-			return err
-		}
-		targets := [2]string{cfg.Target, versusTarget}
-		labels := versusLabels(cfg.Label, "target", targets[0], targets[1])
-		return runVersus(ctx, &f.publish, cfg, labels, cfg.Repeat, paths, func(ctx context.Context, k int, c driver.Config) (*report.Results, error) {
-			c.Target = targets[k]
-			res, err := driver.Drive(ctx, c, w)
-			if res == nil && err != nil {
-				return nil, driverFlags.OrUsage(err)
-			}
-			return res, err
-		})
+		return driveVersus(ctx, &f, &vf, cfg, w, versusTarget)
 	}
 	res, err := driver.Drive(ctx, cfg, w)
 	if res == nil && err != nil {
@@ -260,6 +233,44 @@ func runDrive(ctx context.Context, args []string) error {
 		fmt.Println(res.Stream.Line())
 	}
 	return err
+}
+
+// driveVersusTarget reads drive's --versus target=URL: the second target, and the repeats that
+// become each side's trials.
+func driveVersusTarget(versus string, cfg driver.Config, notHTTP bool, repeat int, repeatGiven bool) (string, int, error) {
+	_, value, err := parseVersus(versus, []string{"target"})
+	if err != nil {
+		return "", 0, err
+	}
+	if cfg.Target == "" || cfg.Stream != nil || notHTTP {
+		return "", 0, cliflag.Errorf("--versus target=URL compares two targets driven alike from this machine: give --target, without --url, --agents, --stream-subscribers or --scenario client")
+	}
+	if u, err := url.Parse(value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", 0, cliflag.Errorf("--versus target=%s: want the base URL of the second system under test (http:// or https://)", value)
+	}
+	n, err := versusRepeat(repeat, repeatGiven)
+	return value, n, err
+}
+
+// driveVersus is drive --versus target=URL: the trials of both targets, driven alike.
+func driveVersus(ctx context.Context, f *driveFlags, vf *verifyFirst, cfg driver.Config, w driver.Workload, versusTarget string) error {
+	if _, err := vf.check(ctx, versusTarget, cfg.Insecure); err != nil {
+		return err
+	}
+	paths, err := versusFiles(&f.publish, ".")
+	if err != nil {
+		return err
+	}
+	targets := [2]string{cfg.Target, versusTarget}
+	labels := versusLabels(cfg.Label, "target", targets[0], targets[1])
+	return runVersus(ctx, &f.publish, cfg, labels, cfg.Repeat, paths, func(ctx context.Context, k int, c driver.Config) (*report.Results, error) {
+		c.Target = targets[k]
+		res, err := driver.Drive(ctx, c, w)
+		if res == nil && err != nil {
+			return nil, driverFlags.OrUsage(err)
+		}
+		return res, err
+	})
 }
 
 // addClientJob registers drive's flags for --scenario client (the smart client load: virtual

@@ -132,6 +132,6 @@ func wstestDrive(ctx context.Context, args []string) error {
 		return wstestDriveFlags.UsageError(err)
 	}
 	fmt.Fprintln(os.Stderr, cfg.Header())
-	res, err := wstestjob.Run(ctx, cfg, d)
+	res, err := wstestjob.Run(ctx, *cfg, d)
 	return f.finish(res, wstestDriveFlags.OrUsage(err))
 }

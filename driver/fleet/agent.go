@@ -232,6 +232,7 @@ func (a *Agent) assign(as Assign) error {
 	if cfg.URL != "" {
 		cfg.Scenario, cfg.ScenarioData = "", nil
 	}
+	cfg.SetDefaults()
 	plan, err := driver.NewPlan(cfg)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 // has picked them, for feeding it messages directly.
 func testRun(t *testing.T, cfg driver.Config, agents ...string) *run {
 	t.Helper()
+	cfg.SetDefaults()
 	p, err := driver.NewPlan(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -288,6 +288,7 @@ func TestShareIsTheDrive(t *testing.T) {
 		KeepConnections: &keep,
 		Timeout:         9 * time.Second, Insecure: true, RunID: "run", Seed: 11,
 		Thresholds: []report.Threshold{report.MinTPS(1)}}
+	cfg.SetDefaults()
 	p, err := driver.NewPlan(cfg)
 	if err != nil {
 		t.Fatal(err)

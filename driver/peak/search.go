@@ -73,34 +73,29 @@ func (s *searcher) transition(from state) state {
 	case bisecting:
 		return checkingKnee
 	case checkingKnee:
-		return s.afterKnee()
+		ps := s.ps
+		switch {
+		case !s.moved:
+			return confirming
+		case s.good == nil:
+			ps.Doubt = append(ps.Doubt, fmt.Sprintf("the knee did not settle: %s, and no lower load stayed good", strings.Join(s.moves, "; ")))
+			s.failWhy = strings.Join(ps.Doubt, "; ")
+			return failed
+		case len(s.moves) >= policy.kneeMoves:
+			ps.Doubt = append(ps.Doubt, fmt.Sprintf("the knee did not settle: re-measurement moved it %d times (%s)",
+				len(s.moves), strings.Join(s.moves, "; ")))
+			return confirming
+		case s.bad != nil:
+			return bisecting
+		case s.good.load >= s.cfg.Max:
+			ps.StopWhy = fmt.Sprintf("reached the maximum of %s still rising: the knee is beyond it", s.unit(s.cfg.Max))
+			return confirming
+		}
+		// the first bad step was good after all, and nothing above it was measured bad:
+		// growth goes on from it
+		return growing
 	}
 	panic(fmt.Sprintf("peak: no transition from %v", from))
-}
-
-// afterKnee is transition's branch after the knee was checked.
-func (s *searcher) afterKnee() state {
-	ps := s.ps
-	switch {
-	case !s.moved:
-		return confirming
-	case s.good == nil:
-		ps.Doubt = append(ps.Doubt, fmt.Sprintf("the knee did not settle: %s, and no lower load stayed good", strings.Join(s.moves, "; ")))
-		s.failWhy = strings.Join(ps.Doubt, "; ")
-		return failed
-	case len(s.moves) >= policy.kneeMoves:
-		ps.Doubt = append(ps.Doubt, fmt.Sprintf("the knee did not settle: re-measurement moved it %d times (%s)",
-			len(s.moves), strings.Join(s.moves, "; ")))
-		return confirming
-	case s.bad != nil:
-		return bisecting
-	case s.good.load >= s.cfg.Max:
-		ps.StopWhy = fmt.Sprintf("reached the maximum of %s still rising: the knee is beyond it", s.unit(s.cfg.Max))
-		return confirming
-	}
-	// the first bad step was good after all, and nothing above it was measured bad: growth
-	// goes on from it
-	return growing
 }
 
 // act runs the steps of state st; an error is the run's (the search interrupted).

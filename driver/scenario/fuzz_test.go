@@ -23,8 +23,11 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		aliasBomb,
 		"name: t\nflow:\n  - request: {name: x, url: /x}\n",
-		"name: t\nparams: {users: 10}\nflow:\n  - set: {uid: \"uid:{{user}}\"}\n  - request:\n      name: login\n      method: POST\n      url: /login\n      form: {uid: \"{{uid}}\", passwd: xxx}\n      check: {contains: Welcome, status: 200}\n      extract: {hid: {regex: 'holdingID=(\\d+)'}}\n",
-		"name: t\nflow:\n  - mix:\n      - {weight: 2, flow: [{request: {name: a, url: \"/a?x={{random 1 10}}\"}}]}\n      - {weight: 1, flow: [{request: {name: b, url: /b}}]}\n",
+		"name: t\nparams: {users: 10}\nflow:\n  - set: {uid: \"uid:{{user}}\"}\n  - request:\n      name: login\n      method: POST\n" +
+			"      url: /login\n      form: {uid: \"{{uid}}\", passwd: xxx}\n      check: {contains: Welcome, status: 200}\n" +
+			"      extract: {hid: {regex: 'holdingID=(\\d+)'}}\n",
+		"name: t\nflow:\n  - mix:\n      - {weight: 2, flow: [{request: {name: a, url: \"/a?x={{random 1 10}}\"}}]}\n" +
+			"      - {weight: 1, flow: [{request: {name: b, url: /b}}]}\n",
 		"name: t\nthink: 1s-2s\nflow:\n  - request: {name: x, url: \"/{{unknown}}\"}\n",
 		strings.Repeat("- ", 100) + "x\n",
 	} {

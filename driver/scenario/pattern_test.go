@@ -19,7 +19,8 @@ func (varEnv) Draws() *Draws    { return (&Scenario{}).NewDraws(0, 0) }
 // checkRegex parses a one-request scenario whose check regex is pattern, after setting uid.
 func checkRegex(t testing.TB, pattern string) *Pattern {
 	t.Helper()
-	sc, err := Parse("t.yaml", []byte("name: t\nflow:\n  - set: {uid: \"uid:{{user}}\"}\n  - request:\n      url: /home\n      check: {regex: '"+pattern+"'}\n"), Options{})
+	sc, err := Parse("t.yaml", []byte("name: t\nflow:\n  - set: {uid: \"uid:{{user}}\"}\n  - request:\n      url: /home\n"+
+		"      check: {regex: '"+pattern+"'}\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,8 @@ func TestRegexCheckInterpolatesQuoted(t *testing.T) {
 // not_contains interpolates too: a page that names another user passes, one that names the
 // virtual user's own id fails.
 func TestNotContainsInterpolates(t *testing.T) {
-	sc, err := Parse("t.yaml", []byte("name: t\nflow:\n  - set: {uid: \"uid:{{user}}\"}\n  - request:\n      url: /home\n      check: {not_contains: 'Welcome {{uid}}'}\n"), Options{})
+	sc, err := Parse("t.yaml", []byte("name: t\nflow:\n  - set: {uid: \"uid:{{user}}\"}\n  - request:\n      url: /home\n"+
+		"      check: {not_contains: 'Welcome {{uid}}'}\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,10 +87,12 @@ func TestParamsOverride(t *testing.T) {
 	if login.Method != "POST" || len(login.Form) != 3 {
 		t.Errorf("login: %s %d form fields", login.Method, len(login.Form))
 	}
-	if _, err := Parse("stocktrader", data, Options{Params: map[string]string{"usres": "7"}}); err == nil || !strings.Contains(err.Error(), `unknown parameter "usres"`) {
+	if _, err := Parse("stocktrader", data, Options{Params: map[string]string{"usres": "7"}}); err == nil ||
+		!strings.Contains(err.Error(), `unknown parameter "usres"`) {
 		t.Errorf("misspelt parameter: %v", err)
 	}
-	if _, err := Parse("stocktrader", data, Options{Params: map[string]string{"users": "lots"}}); err == nil || !strings.Contains(err.Error(), "not an integer") {
+	if _, err := Parse("stocktrader", data, Options{Params: map[string]string{"users": "lots"}}); err == nil ||
+		!strings.Contains(err.Error(), "not an integer") {
 		t.Errorf("non-numeric range parameter: %v", err)
 	}
 }
@@ -219,12 +221,16 @@ func TestBadScenarios(t *testing.T) {
 	cases := []struct{ name, yaml, want string }{
 		{"unknown field", "name: x\nflow:\n  - request:\n      url: /a\n      chek: {status: 200}\n", `line 5: unknown field "chek" in request`},
 		{"unknown top field", "name: x\nflwo: []\n", `line 2: unknown field "flwo" in scenario`},
-		{"unknown variable", "name: x\nflow:\n  - request: {url: '/a?u={{who}}'}\n", `line 3: request: url: template "/a?u={{who}}": unknown variable "who"`},
-		{"used before set", "name: x\nflow:\n  - request: {url: '/a?h={{h}}'}\n  - request:\n      url: /b\n      extract: {h: 'id=(\\d+)'}\n", `variable "h" may be used before it is set`},
-		{"set in one branch only", "name: x\nflow:\n  - choice:\n      - weight: 1\n        steps: [{set: {a: '1'}}]\n      - weight: 1\n        steps: [{think: 1s}]\n  - request: {url: '/{{a}}'}\n", `variable "a" may be used before it is set`},
+		{"unknown variable", "name: x\nflow:\n  - request: {url: '/a?u={{who}}'}\n",
+			`line 3: request: url: template "/a?u={{who}}": unknown variable "who"`},
+		{"used before set", "name: x\nflow:\n  - request: {url: '/a?h={{h}}'}\n  - request:\n      url: /b\n      extract: {h: 'id=(\\d+)'}\n",
+			`variable "h" may be used before it is set`},
+		{"set in one branch only", "name: x\nflow:\n  - choice:\n      - weight: 1\n        steps: [{set: {a: '1'}}]\n      - weight: 1\n" +
+			"        steps: [{think: 1s}]\n  - request: {url: '/{{a}}'}\n", `variable "a" may be used before it is set`},
 		{"bad regex", "name: x\nflow:\n  - request:\n      url: /a\n      check: {regex: '(('}\n", "line 5: check regex"},
 		{"bad extract regex", "name: x\nflow:\n  - request:\n      url: /a\n      extract: {h: '(('}\n", "line 5: extract h"},
-		{"group out of range", "name: x\nflow:\n  - request:\n      url: /a\n      extract: {h: {regex: 'a(b)', group: 2}}\n", "group 2, but the regex has 1"},
+		{"group out of range", "name: x\nflow:\n  - request:\n      url: /a\n      extract: {h: {regex: 'a(b)', group: 2}}\n",
+			"group 2, but the regex has 1"},
 		{"two kinds", "name: x\nflow:\n  - request: {url: /a}\n    think: 1s\n", "line 3: a step is exactly one of"},
 		{"no kind", "name: x\nflow:\n  - {}\n", "a step is exactly one of"},
 		{"bad think", "name: x\nthink: fast\nflow:\n  - request: {url: /a}\n", `think time "fast"`},
@@ -232,11 +238,14 @@ func TestBadScenarios(t *testing.T) {
 		{"no flow", "name: x\n", "no flow"},
 		{"no url", "name: x\nflow:\n  - request: {name: a}\n", "line 3: request: url is required"},
 		{"relative url", "name: x\nflow:\n  - request: {url: a/b}\n", "must be a path starting with /"},
-		{"zero weight", "name: x\nflow:\n  - choice:\n      - weight: 0\n        steps: [{request: {url: /a}}]\n", "line 4: a choice branch needs a positive weight"},
+		{"zero weight", "name: x\nflow:\n  - choice:\n      - weight: 0\n        steps: [{request: {url: /a}}]\n",
+			"line 4: a choice branch needs a positive weight"},
 		{"bad status", "name: x\nflow:\n  - request: {url: /a, check: {status: 2000}}\n", "2000 is not an HTTP status"},
 		{"driver header", "name: x\nflow:\n  - request: {url: /a, headers: {Host: x}}\n", "header Host is set by the driver"},
-		{"think in transaction", "name: x\nflow:\n  - transaction: t\n    steps:\n      - request: {url: /a}\n      - think: 1s\n", "a transaction holds only request and set"},
-		{"else in transaction", "name: x\nflow:\n  - transaction: t\n    steps:\n      - request: {url: /a, extract: {h: {regex: 'x', else: [{stop: true}]}}}\n", "else is not allowed inside a transaction"},
+		{"think in transaction", "name: x\nflow:\n  - transaction: t\n    steps:\n      - request: {url: /a}\n      - think: 1s\n",
+			"a transaction holds only request and set"},
+		{"else in transaction", "name: x\nflow:\n  - transaction: t\n    steps:\n" +
+			"      - request: {url: /a, extract: {h: {regex: 'x', else: [{stop: true}]}}}\n", "else is not allowed inside a transaction"},
 		{"form and body", "name: x\nflow:\n  - request: {url: /a, form: {a: b}, body: x}\n", "form or body, not both"},
 		{"bad count", "name: x\nflow:\n  - repeat: [3, 1]\n    steps: [{request: {url: /a}}]\n", "count must be"},
 		{"reserved var", "name: x\nflow:\n  - set: {user: '1'}\n", `variable name "user"`},
@@ -317,7 +326,8 @@ flow:
 		t.Errorf("extract: %+v", r.Extract)
 	}
 	tx := sc.Steps[2]
-	if tx.Kind != StepTransaction || tx.Name != "pair" || len(tx.Steps) != 3 || tx.Steps[0].Request.Method != "PUT" || tx.Steps[2].Request.FollowRedirects {
+	if tx.Kind != StepTransaction || tx.Name != "pair" || len(tx.Steps) != 3 || tx.Steps[0].Request.Method != "PUT" ||
+		tx.Steps[2].Request.FollowRedirects {
 		t.Errorf("transaction: %+v", tx)
 	}
 	rp := sc.Steps[3]

@@ -150,7 +150,8 @@ func TestUniqueCapacity(t *testing.T) {
 		t.Fatalf("MaxUsers %d, CheckUsers(100) %v", sc.MaxUsers(), sc.CheckUsers(100))
 	}
 	err := sc.CheckUsers(101)
-	want := "variable uid (line 5) draws from {unique 0..users}, whose values no two virtual users hold at once, but the range has 100 values (0…99): enough for 100 users at once, not 101"
+	want := "variable uid (line 5) draws from {unique 0..users}, whose values no two virtual users hold at once, " +
+		"but the range has 100 values (0…99): enough for 100 users at once, not 101"
 	if err == nil || err.Error() != want {
 		t.Errorf("CheckUsers(101):\n got %v\nwant %s", err, want)
 	}
@@ -203,7 +204,8 @@ func TestUniqueSlices(t *testing.T) {
 			t.Errorf("slice %+v accepted", bad)
 		}
 	}
-	if _, err := Parse("u.yaml", []byte("name: u\nflow:\n  - set: {a: '{unique 0..2}'}\n"), Options{Slice: Slice{Index: 0, Count: 3}}); err == nil || !strings.Contains(err.Error(), "too few for 3 slices") {
+	if _, err := Parse("u.yaml", []byte("name: u\nflow:\n  - set: {a: '{unique 0..2}'}\n"), Options{Slice: Slice{Index: 0, Count: 3}}); err == nil ||
+		!strings.Contains(err.Error(), "too few for 3 slices") {
 		t.Errorf("2 values in 3 slices: %v", err)
 	}
 }
@@ -213,7 +215,8 @@ func TestUniqueErrors(t *testing.T) {
 		{"in a url", "  - request: {url: '/a?u={unique 0..5}'}\n", "a unique draw belongs in a set: step"},
 		{"in a check", "  - request: {url: /a, check: {contains: '{{unique 0 5}}'}}\n", "a unique draw belongs in a set: step"},
 		{"repeated", "  - set: {a: {value: '{unique 0..5}', repeat: 2, join: ','}}\n", "a unique draw cannot be repeated"},
-		{"overlapping ranges", "  - set: {a: '{unique 0..5}'}\n  - set: {b: '{unique 3..8}'}\n", "line 4: set b: template \"{unique 3..8}\": {unique 3..8}: it overlaps {unique 0..5} (line 3)"},
+		{"overlapping ranges", "  - set: {a: '{unique 0..5}'}\n  - set: {b: '{unique 3..8}'}\n",
+			"line 4: set b: template \"{unique 3..8}\": {unique 3..8}: it overlaps {unique 0..5} (line 3)"},
 		{"empty", "  - set: {a: '{unique 5..5}'}\n", "empty range"},
 		{"too large", "  - set: {a: '{unique 0..1000000000}'}\n", "a unique range has at most"},
 		{"unique as a name", "  - set: {unique: '1'}\n", `variable name "unique"`},
@@ -224,7 +227,8 @@ func TestUniqueErrors(t *testing.T) {
 		}
 	}
 	// the same range twice, and disjoint ranges, are fine
-	if _, err := Parse("f.yaml", []byte("name: x\nflow:\n  - set: {a: '{unique 0..5}', b: '{unique 0..5}', c: '{unique 5..9}'}\n"), Options{}); err != nil {
+	if _, err := Parse("f.yaml", []byte("name: x\nflow:\n  - set: {a: '{unique 0..5}', b: '{unique 0..5}', c: '{unique 5..9}'}\n"),
+		Options{}); err != nil {
 		t.Error(err)
 	}
 }

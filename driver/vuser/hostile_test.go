@@ -49,7 +49,8 @@ func TestCrossOriginRedirect(t *testing.T) {
 	thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		other.mu.Lock()
-		other.reqs = append(other.reqs, fmt.Sprintf("%s auth=%q cookie=%q key=%q body=%q", r.Method, r.Header.Get("Authorization"), r.Header.Get("Cookie"), r.Header.Get("X-Api-Key"), b))
+		other.reqs = append(other.reqs, fmt.Sprintf("%s auth=%q cookie=%q key=%q body=%q", r.Method, r.Header.Get("Authorization"),
+			r.Header.Get("Cookie"), r.Header.Get("X-Api-Key"), b))
 		other.mu.Unlock()
 		fmt.Fprint(w, "Welcome")
 	}))

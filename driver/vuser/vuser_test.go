@@ -31,7 +31,8 @@ type app struct {
 }
 
 func newApp(t *testing.T) *app {
-	a := &app{calls: map[string]int{}, holdings: `<a href="app?action=sell&amp;holdingID=11">` + `<a href="app?action=sell&amp;holdingID=105">` + `<a href="app?action=sell&amp;holdingID=23">`}
+	a := &app{calls: map[string]int{}, holdings: `<a href="app?action=sell&amp;holdingID=11">` +
+		`<a href="app?action=sell&amp;holdingID=105">` + `<a href="app?action=sell&amp;holdingID=23">`}
 	a.srv = httptest.NewUnstartedServer(http.HandlerFunc(a.serve))
 	a.srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
 		if s == http.StateNew {
@@ -443,7 +444,8 @@ func (c endsAfter) Err() error {
 // reaches the server.
 func TestNoTransactionBegunAfterTheStop(t *testing.T) {
 	a := newApp(t)
-	sc, err := scenario.Parse("test.yaml", []byte("name: s\nflow:\n  - request: {name: buy, url: /key, form: {s: \"1\"}}\n"), scenario.Options{RunID: "R"})
+	sc, err := scenario.Parse("test.yaml", []byte("name: s\nflow:\n  - request: {name: buy, url: /key, form: {s: \"1\"}}\n"),
+		scenario.Options{RunID: "R"})
 	if err != nil {
 		t.Fatal(err)
 	}

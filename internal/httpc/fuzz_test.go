@@ -20,7 +20,8 @@ func FuzzReadResponse(f *testing.F) {
 		f.Fatal(err)
 	}
 	for _, s := range []string{
-		"HTTP/1.1 200 OK\r\nContent-Type: text/html;charset=ISO-8859-1\r\nContent-Language: en-US\r\nContent-Length: " + fmt.Sprint(len(page)) + "\r\nDate: Sat, 28 Nov 2026 04:00:00 GMT\r\n\r\n" + string(page),
+		"HTTP/1.1 200 OK\r\nContent-Type: text/html;charset=ISO-8859-1\r\nContent-Language: en-US\r\n" +
+			"Content-Length: " + fmt.Sprint(len(page)) + "\r\nDate: Sat, 28 Nov 2026 04:00:00 GMT\r\n\r\n" + string(page),
 		"HTTP/1.1 302 Found\r\nLocation: /daytrader/app?action=home\r\nSet-Cookie: JSESSIONID=0000abc:-1; Path=/; HttpOnly\r\nContent-Length: 0\r\n\r\n",
 		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\nTrailer: x\r\n\r\n",
 		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
@@ -73,7 +74,8 @@ func FuzzReadResponse(f *testing.F) {
 		c2 := NewClient(&Options{Budget: NewBodyBudget(limit)})
 		back, _, _, err := c2.readResponse(bufio.NewReader(&head), req)
 		if err != nil || back.Status != resp.Status || back.Location != resp.Location || back.Bytes != resp.Bytes || !bytes.Equal(back.Body, resp.Body) {
-			t.Fatalf("re-serialised, read back as status %d Location %q %d bytes (%v); first read status %d Location %q %d bytes", back.Status, back.Location, back.Bytes, err, resp.Status, resp.Location, resp.Bytes)
+			t.Fatalf("re-serialised, read back as status %d Location %q %d bytes (%v); first read status %d Location %q %d bytes", back.Status,
+				back.Location, back.Bytes, err, resp.Status, resp.Location, resp.Bytes)
 		}
 		c2.ReleaseBody()
 	})

@@ -2,4 +2,4 @@
 # kill: ./driver/peak TestKneeOverturnedToNothingGood
 # file: driver/peak/search.go
 # expect: nil pointer dereference
-s#	case s.good == nil:#	case s.good == nil \&\& len(s.moves) < policy.kneeMoves:#
+/case checkingKnee:/,/return growing/s#		case s.good == nil:#		case s.good == nil \&\& len(s.moves) < policy.kneeMoves:#

@@ -2,4 +2,4 @@
 # kill: ./driver TestPhasesStartAt
 # file: driver/phases.go
 # expect: before its start instant
-s#, StartAt: p.StartAt}#}#
+s#, StartAt: p.StartAt, Stages: p.Stages}#, Stages: p.Stages}#
