@@ -67,7 +67,8 @@ type CapacityInterval struct {
 // spread and the run-to-run spread is used: both measure how far one measurement of this
 // system strays from another.
 func NewCapacityInterval(x, confirmHalf, kneeLo, kneeHi, remeasuredSD, spread float64) *CapacityInterval {
-	iv := &CapacityInterval{KneeLoTPS: round1(kneeLo), KneeHiTPS: round1(kneeHi), RemeasuredSD: round1(remeasuredSD), Spread: spread, SpreadFrom: SpreadGiven}
+	iv := &CapacityInterval{KneeLoTPS: round1(kneeLo), KneeHiTPS: round1(kneeHi), RemeasuredSD: round1(remeasuredSD), Spread: spread,
+		SpreadFrom: SpreadGiven}
 	if spread == 0 {
 		iv.Spread, iv.SpreadFrom = DefaultRunSpread, SpreadAssumed
 	}
@@ -134,7 +135,8 @@ func (p *PeakSearch) IntervalLine() string {
 	spread := fmt.Sprintf("a run-to-run spread of %.1f %%", 100*iv.Spread)
 	switch iv.SpreadFrom {
 	case SpreadAssumed:
-		spread += " assumed (the reference machine's; one run cannot measure it: repeat the run, --repeat 3, or measure the machine with scripts/calibrate)"
+		spread += " assumed (the reference machine's; one run cannot measure it: repeat the run, --repeat 3, or measure the machine with " +
+			"scripts/calibrate)"
 	case SpreadGiven:
 		spread += " given (measured on this machine before)"
 	case SpreadRemeasured:
@@ -221,7 +223,8 @@ func (c CapacityEstimate) NextLine() string {
 	if n < 2 {
 		return ""
 	}
-	return fmt.Sprintf("± %.0f is where a next search lands, 95 %%, from the spread measured between these %d searches (%.1f %%; Student's t with %d degrees of freedom: more searches narrow it)",
+	return fmt.Sprintf("± %.0f is where a next search lands, 95 %%, from the spread measured between these %d searches (%.1f %%; "+
+		"Student's t with %d degrees of freedom: more searches narrow it)",
 		math.Ceil(c.NextHalf), n, 100*c.SD/c.TPS, n-1)
 }
 

@@ -14,7 +14,8 @@ type NotComparable struct {
 }
 
 func (e *NotComparable) Error() string {
-	return fmt.Sprintf("%q and %q are runs of different %ss (%s vs %s): their numbers measure different work and do not compare", e.Base, e.Other, e.What, e.Was, e.Is)
+	return fmt.Sprintf("%q and %q are runs of different %ss (%s vs %s): their numbers measure different work and do not compare", e.Base,
+		e.Other, e.What, e.Was, e.Is)
 }
 
 // Comparable refuses to compare runs of different workloads or scenarios.
@@ -48,7 +49,8 @@ func Caveats(base, other *Results) []string {
 		out = append(out, fmt.Sprintf("data sets differ: %s for %s, %s for %s", da, base.Name(), db, other.Name()))
 	}
 	if na, nb := len(base.Repeats), len(other.Repeats); (na > 1) != (nb > 1) {
-		out = append(out, fmt.Sprintf("only one of %s (%d runs) and %s (%d runs) was repeated: compared by their per-second series instead", base.Name(), max(na, 1), other.Name(), max(nb, 1)))
+		out = append(out, fmt.Sprintf("only one of %s (%d runs) and %s (%d runs) was repeated: compared by their per-second series instead",
+			base.Name(), max(na, 1), other.Name(), max(nb, 1)))
 	}
 	return out
 }
@@ -58,7 +60,8 @@ func Caveats(base, other *Results) []string {
 func dataSet(r *Results) string {
 	var parts []string
 	if d := r.Disclosure; d != nil && d.DataSet != nil {
-		parts = append(parts, fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d", d.DataSet.Accounts, d.DataSet.Quotes, d.DataSet.Holdings, d.DataSet.Seed))
+		parts = append(parts, fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d", d.DataSet.Accounts, d.DataSet.Quotes,
+			d.DataSet.Holdings, d.DataSet.Seed))
 	}
 	for _, k := range []string{"users", "quotes"} {
 		if v, ok := r.Settings.Params[k]; ok {

@@ -22,8 +22,8 @@ func (r *Results) WriteSeriesCSV(w io.Writer) error {
 		if !r.StartedAt.IsZero() {
 			t = r.StartedAt.Add(secondsDuration(p.Second)).UTC().Format("2006-01-02T15:04:05Z07:00")
 		}
-		_ = cw.Write([]string{strconv.Itoa(p.Second), t, logsafe.CSVCell(p.Phase), num(p.TPS), strconv.FormatInt(p.Errors, 10), strconv.FormatInt(p.Hits, 10),
-			num(p.P50Ms), num(p.P90Ms), num(p.P99Ms), strconv.Itoa(p.Users)})
+		_ = cw.Write([]string{strconv.Itoa(p.Second), t, logsafe.CSVCell(p.Phase), num(p.TPS), strconv.FormatInt(p.Errors, 10),
+			strconv.FormatInt(p.Hits, 10), num(p.P50Ms), num(p.P90Ms), num(p.P99Ms), strconv.Itoa(p.Users)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -32,10 +32,11 @@ func (r *Results) WriteSeriesCSV(w io.Writer) error {
 // WriteTransactionsCSV writes the transaction table (each transaction, then the total) as CSV.
 func (r *Results) WriteTransactionsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"transaction", "count", "pass", "fail", "stop", "tps", "min_ms", "mean_ms", "std_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms"})
+	_ = cw.Write([]string{"transaction", "count", "pass", "fail", "stop", "tps", "min_ms", "mean_ms", "std_ms", "p50_ms", "p90_ms",
+		"p95_ms", "p99_ms", "p999_ms", "max_ms"})
 	row := func(name string, t Transaction) {
-		_ = cw.Write([]string{logsafe.CSVCell(name), i64(t.Count), i64(t.Pass), i64(t.Errors), i64(t.Stop), num(t.TPS), num(t.MinMs), num(t.MeanMs), num(t.StdMs),
-			num(t.P50Ms), num(t.P90Ms), num(t.P95Ms), num(t.P99Ms), num(t.P999Ms), num(t.MaxMs)})
+		_ = cw.Write([]string{logsafe.CSVCell(name), i64(t.Count), i64(t.Pass), i64(t.Errors), i64(t.Stop), num(t.TPS), num(t.MinMs),
+			num(t.MeanMs), num(t.StdMs), num(t.P50Ms), num(t.P90Ms), num(t.P95Ms), num(t.P99Ms), num(t.P999Ms), num(t.MaxMs)})
 	}
 	for _, t := range r.Transactions {
 		row(t.Name, t)
@@ -95,7 +96,8 @@ func (r *Results) JUnit() JUnitSuites {
 			SystemOut: fmt.Sprintf("%s: %g (limit %g)", t.Name, t.Actual, t.Limit)}
 		if !t.Passed {
 			ok = false
-			c.Failure = &JUnitFailure{Message: fmt.Sprintf("%s is %g, beyond its limit %g", t.Name, t.Actual, t.Limit), Type: "threshold", Text: c.SystemOut}
+			c.Failure = &JUnitFailure{Message: fmt.Sprintf("%s is %g, beyond its limit %g", t.Name, t.Actual, t.Limit), Type: "threshold",
+				Text: c.SystemOut}
 		}
 		suite.Cases = append(suite.Cases, c)
 	}
@@ -109,7 +111,8 @@ func (r *Results) JUnit() JUnitSuites {
 		suite.Cases = append(suite.Cases, c)
 	}
 	v := JUnitCase{Name: "verdict", Classname: class, Time: num(r.SteadySeconds),
-		SystemOut: fmt.Sprintf("%.1f TPS, p90 %s ms, p99 %s ms, error rate %.4f%%", r.Total.TPS, FormatMs(r.Total.P90Ms), FormatMs(r.Total.P99Ms), 100*r.ErrorRate())}
+		SystemOut: fmt.Sprintf("%.1f TPS, p90 %s ms, p99 %s ms, error rate %.4f%%", r.Total.TPS, FormatMs(r.Total.P90Ms),
+			FormatMs(r.Total.P99Ms), 100*r.ErrorRate())}
 	if !ok {
 		v.Failure = &JUnitFailure{Message: "the run failed a pass/fail criterion (see the cases above)", Type: "verdict"}
 	}

@@ -101,7 +101,8 @@ func parseFaults(r io.Reader) ([]Fault, error) {
 		case x.Start.IsZero() || x.End.IsZero():
 			return nil, fmt.Errorf("faults file line %d: start and end are required", n)
 		case x.End.Before(x.Start):
-			return nil, fmt.Errorf("faults file line %d: end %s is before start %s", n, x.End.Format(time.RFC3339Nano), x.Start.Format(time.RFC3339Nano))
+			return nil, fmt.Errorf("faults file line %d: end %s is before start %s", n, x.End.Format(time.RFC3339Nano),
+				x.Start.Format(time.RFC3339Nano))
 		}
 		out = append(out, Fault{Name: x.Name, Start: x.Start.UTC(), End: x.End.UTC()})
 	}

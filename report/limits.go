@@ -22,7 +22,8 @@ type Limits struct {
 // Thresholds are the limits set, in the order above; a limit that cannot be one is a
 // *setting.Error naming its field.
 func (l Limits) Thresholds() ([]Threshold, error) {
-	if err := setting.First(setting.NotNegative("MaxP90", l.MaxP90), setting.NotNegative("MaxP99", l.MaxP99), setting.NotNegative("MinTPS", l.MinTPS)); err != nil {
+	if err := setting.First(setting.NotNegative("MaxP90", l.MaxP90), setting.NotNegative("MaxP99", l.MaxP99),
+		setting.NotNegative("MinTPS", l.MinTPS)); err != nil {
 		return nil, err
 	}
 	var ts []Threshold

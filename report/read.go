@@ -156,7 +156,9 @@ func (k *keptTransactions) apply(r *Results) {
 		k.other.Name = OthersName(k.n - len(k.kept))
 		r.Transactions = append(r.Transactions, k.other)
 		r.readOthers = k.n - len(k.kept)
-		r.Notes = append(r.Notes, fmt.Sprintf("read: the %d busiest of %d transactions kept, the other %d summed in one row — the results file holds everything", len(k.kept), k.n, k.n-len(k.kept)))
+		r.Notes = append(r.Notes,
+			fmt.Sprintf("read: the %d busiest of %d transactions kept, the other %d summed in one row — the results file holds everything",
+				len(k.kept), k.n, k.n-len(k.kept)))
 	}
 	if p := r.Peak; p != nil && len(p.Steps) > MaxReadSteps {
 		n := len(p.Steps)
@@ -165,7 +167,8 @@ func (k *keptTransactions) apply(r *Results) {
 			steps[MaxReadSteps-1] = p.Steps[i]
 		}
 		p.Steps = steps
-		r.Notes = append(r.Notes, fmt.Sprintf("read: the first %d of the peak search's %d steps kept — the results file holds everything", MaxReadSteps, n))
+		r.Notes = append(r.Notes, fmt.Sprintf("read: the first %d of the peak search's %d steps kept — the results file holds everything",
+			MaxReadSteps, n))
 	}
 }
 

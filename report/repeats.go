@@ -229,7 +229,8 @@ func (r *Results) WriteRepeats(w io.Writer) {
 		fmt.Fprintf(w, "  %-18s %10s  [%s, %s]  (%s – %s)\n", m.Name, f(s.Median), f(s.Lo), f(s.Hi), f(s.Min), f(s.Max))
 	}
 	if few {
-		fmt.Fprintf(w, "  (— %s: a p99 needs %d passed transactions in each run's window, a p90 %d)\n", NotEnoughSamples, r.MinSamples(), r.MinSamples()/10)
+		fmt.Fprintf(w, "  (— %s: a p99 needs %d passed transactions in each run's window, a p90 %d)\n", NotEnoughSamples, r.MinSamples(),
+			r.MinSamples()/10)
 	}
 	if s := stats.Summarize(r.RunValues(MetricTPS)); s.N < 6 {
 		fmt.Fprintf(w, "  (a closed 95 %% interval needs 6 runs or more; ∞ marks an open side)\n")

@@ -401,14 +401,16 @@ func FoundLines(ps []MachineProcess, cores bool) []string {
 		from := fromLabel(k.from, names)
 		if len(g) == 1 {
 			p := g[0]
-			out = append(out, fmt.Sprintf("%s (pid %d), %s — %s, its CPU%s counted as the measurement's own", p.Name, p.PID, FoundWhere(p.Listen, p.Role), FoundWhy(p.Role, from, 1), cpu(sum)))
+			out = append(out, fmt.Sprintf("%s (pid %d), %s — %s, its CPU%s counted as the measurement's own", p.Name, p.PID,
+				FoundWhere(p.Listen, p.Role), FoundWhy(p.Role, from, 1), cpu(sum)))
 			continue
 		}
 		count := fmt.Sprintf("×%d", len(g))
 		if atOnce > 0 && atOnce != len(g) {
 			count = fmt.Sprintf("×%d (%d counted)", atOnce, len(g))
 		}
-		out = append(out, fmt.Sprintf("%s %s at %s — %s, their CPU%s counted as the measurement's own", k.name, count, k.listen, FoundWhy(k.role, from, len(g)), cpu(sum)))
+		out = append(out, fmt.Sprintf("%s %s at %s — %s, their CPU%s counted as the measurement's own", k.name, count, k.listen,
+			FoundWhy(k.role, from, len(g)), cpu(sum)))
 	}
 	return out
 }
@@ -443,7 +445,8 @@ func (m *Machine) Line() string {
 	if m.StealCores > 0 {
 		s += fmt.Sprintf(" (steal %.2f)", m.StealCores)
 	}
-	s += fmt.Sprintf(", tradebench %.2f, kernel %.2f, other processes %.2f (%s of the machine)", m.OwnCores, m.KernelCores, m.OtherCores, pct(m.OtherShare))
+	s += fmt.Sprintf(", tradebench %.2f, kernel %.2f, other processes %.2f (%s of the machine)", m.OwnCores, m.KernelCores, m.OtherCores,
+		pct(m.OtherShare))
 	if len(m.LoadStart) > 0 && len(m.LoadEnd) > 0 {
 		s += fmt.Sprintf("; load average %.2f → %.2f", m.LoadStart[0], m.LoadEnd[0])
 	}

@@ -23,6 +23,7 @@ type StreamDelivery struct {
 // Line is the one-line summary printed under the transaction table.
 func (r StreamDelivery) Line() string {
 	d := r.Delivery
-	return fmt.Sprintf("stream: %d subscribers (%d connected at start), %d events (%.0f/s) in the steady state, publish→receipt p50 %.2fms p90 %.2fms p99 %.2fms p99.9 %.2fms max %.2fms; %d reconnects, %d refused",
+	return fmt.Sprintf("stream: %d subscribers (%d connected at start), %d events (%.0f/s) in the steady state, publish→receipt p50 "+
+		"%.2fms p90 %.2fms p99 %.2fms p99.9 %.2fms max %.2fms; %d reconnects, %d refused",
 		r.Subscribers, r.Connected, d.Count, r.EventsPerSec, d.P50Ms, d.P90Ms, d.P99Ms, d.P999Ms, d.MaxMs, r.Reconnects, r.Refused)
 }

@@ -134,7 +134,8 @@ func DefaultRules() Rules {
 func (r Rules) Validate() error {
 	frac := setting.Fraction
 	return errors.Join(frac("MaxErrorRate", r.MaxErrorRate), frac("MaxDriverCPU", r.MaxDriverCPU), frac("MaxLate", r.MaxLate),
-		frac("MinSUTCPU", r.MinSUTCPU), frac("MaxOtherCPU", r.MaxOtherCPU), nonNeg("MaxTPSVariation", r.MaxTPSVariation), nonNeg("SUTCores", r.SUTCores),
+		frac("MinSUTCPU", r.MinSUTCPU), frac("MaxOtherCPU", r.MaxOtherCPU), nonNeg("MaxTPSVariation", r.MaxTPSVariation),
+		nonNeg("SUTCores", r.SUTCores),
 		nonNeg("MinSamplesP99", float64(r.MinSamplesP99)))
 }
 
@@ -242,7 +243,8 @@ func ruleDriverCPU(res *Results, rules Rules) RuleResult {
 		r.Value = worst
 		if worst > r.Bound {
 			r.Outcome = RuleFail
-			r.Detail = fmt.Sprintf("agent %s's driver used %s of its cores > %s: the load generator may be the bottleneck", who, pct(worst), pct(r.Bound))
+			r.Detail = fmt.Sprintf("agent %s's driver used %s of its cores > %s: the load generator may be the bottleneck", who, pct(worst),
+				pct(r.Bound))
 		} else {
 			r.Outcome = RulePass
 			r.Detail = fmt.Sprintf("the busiest agent (%s) used %s of its cores ≤ %s", who, pct(worst), pct(r.Bound))
@@ -256,10 +258,12 @@ func ruleDriverCPU(res *Results, rules Rules) RuleResult {
 	case d.SharedWithSUT:
 		r.Value = d.Utilisation
 		r.Outcome = RuleNotChecked
-		r.Detail = fmt.Sprintf("the driver shares its process and machine with the server (an embedded run): their CPU (%s of %d cores) cannot be told apart; the driver's cost is part of the capacity measured", pct(d.Utilisation), d.Cores)
+		r.Detail = fmt.Sprintf("the driver shares its process and machine with the server (an embedded run): their CPU (%s of %d cores) "+
+			"cannot be told apart; the driver's cost is part of the capacity measured", pct(d.Utilisation), d.Cores)
 	case d.Utilisation > r.Bound:
 		r.Value, r.Outcome = d.Utilisation, RuleFail
-		r.Detail = fmt.Sprintf("the driver used %s of its %d cores > %s: the load generator may be the bottleneck", pct(d.Utilisation), d.Cores, pct(r.Bound))
+		r.Detail = fmt.Sprintf("the driver used %s of its %d cores > %s: the load generator may be the bottleneck", pct(d.Utilisation),
+			d.Cores, pct(r.Bound))
 	default:
 		r.Value, r.Outcome = d.Utilisation, RulePass
 		r.Detail = fmt.Sprintf("the driver used %s of its %d cores ≤ %s", pct(d.Utilisation), d.Cores, pct(r.Bound))
@@ -281,7 +285,8 @@ func ruleLate(res *Results, rules Rules) RuleResult {
 	r.Value = float64(res.Late) / float64(res.Arrivals)
 	if r.Value > r.Bound {
 		r.Outcome = RuleFail
-		r.Detail = fmt.Sprintf("%d of %d arrivals (%s) started late > %s: the driver could not keep the arrival schedule", res.Late, res.Arrivals, pct(r.Value), pct(r.Bound))
+		r.Detail = fmt.Sprintf("%d of %d arrivals (%s) started late > %s: the driver could not keep the arrival schedule", res.Late,
+			res.Arrivals, pct(r.Value), pct(r.Bound))
 	} else {
 		r.Outcome = RulePass
 		r.Detail = fmt.Sprintf("%d of %d arrivals (%s) started late ≤ %s", res.Late, res.Arrivals, pct(r.Value), pct(r.Bound))
@@ -362,7 +367,8 @@ func ruleSteady(res *Results, rules Rules) RuleResult {
 		r.Detail = fmt.Sprintf("the measured window is shorter than %d s: too short to judge its steadiness", 3*SteadyBinSeconds)
 	case cv > r.Bound:
 		r.Outcome = RuleFail
-		r.Detail = fmt.Sprintf("throughput varied by %s (coefficient of variation over %d parts of the window) > %s: not a steady state", pct(cv), bins, pct(r.Bound))
+		r.Detail = fmt.Sprintf("throughput varied by %s (coefficient of variation over %d parts of the window) > %s: not a steady state",
+			pct(cv), bins, pct(r.Bound))
 	default:
 		r.Outcome = RulePass
 		r.Detail = fmt.Sprintf("throughput varied by %s over %d parts of the window ≤ %s", pct(cv), bins, pct(r.Bound))
@@ -395,7 +401,8 @@ func ruleLost(res *Results) RuleResult {
 func ruleAudit(res *Results) RuleResult {
 	a := res.Audit
 	if a == nil {
-		return RuleResult{Rule: RuleAudit, Outcome: RuleInconclusive, Detail: "the audit could not run (" + res.AuditError + "): nothing shows the system did the work it was credited for"}
+		return RuleResult{Rule: RuleAudit, Outcome: RuleInconclusive,
+			Detail: "the audit could not run (" + res.AuditError + "): nothing shows the system did the work it was credited for"}
 	}
 	r := RuleResult{Rule: RuleAudit, Value: float64(max(a.ViolationCount, int64(len(a.Violations))))}
 	if a.Passed {
@@ -458,7 +465,8 @@ func ruleOther(res *Results, rules Rules) RuleResult {
 		return r
 	}
 	r.Outcome = RuleInconclusive
-	r.Detail = fmt.Sprintf("other processes took %s of the machine > %s during %s: the numbers measure the neighbours too", pct(worst), pct(r.Bound), where)
+	r.Detail = fmt.Sprintf("other processes took %s of the machine > %s during %s: the numbers measure the neighbours too", pct(worst),
+		pct(r.Bound), where)
 	if at != nil {
 		r.Detail = fmt.Sprintf("other processes took %.2f of %d cores (%s > %s) during %s: the numbers measure the neighbours too",
 			at.OtherCores, at.Cores, pct(worst), pct(r.Bound), where)
@@ -606,7 +614,8 @@ func ruleSaturated(res *Results, rules Rules) RuleResult {
 		if ok && cores > 0 {
 			r.Detail += fmt.Sprintf(" (the server used %.2f of %g cores", cpu, cores)
 			if r.Value < r.Bound {
-				r.Detail += ": its latency climbed before its CPU filled — a lock, the database, or other processes on this machine may be what limits it"
+				r.Detail += ": its latency climbed before its CPU filled — a lock, the database, or other processes on this machine may " +
+					"be what limits it"
 			}
 			r.Detail += ")"
 		}
@@ -615,7 +624,8 @@ func ruleSaturated(res *Results, rules Rules) RuleResult {
 		r.Detail = "the server's CPU was not measured (--sut-metrics) and the search found no knee: nothing shows the server saturated"
 	default:
 		r.Outcome = RuleFail
-		r.Detail = fmt.Sprintf("the server used %.2f of %g cores (%s < %s) and the search found no knee (%s): the bottleneck is outside the server", cpu, cores, pct(r.Value), pct(r.Bound), res.Peak.StopWhy)
+		r.Detail = fmt.Sprintf("the server used %.2f of %g cores (%s < %s) and the search found no knee (%s): the bottleneck is outside "+
+			"the server", cpu, cores, pct(r.Value), pct(r.Bound), res.Peak.StopWhy)
 	}
 	return r
 }

@@ -106,7 +106,8 @@ func (r *Results) writeVerdict(w io.Writer) {
 		}
 		if c, ok := CapacityOf(r); ok && len(c.Searches) > 1 {
 			// a repeated run: the median over its searches first, then the last search's own
-			fmt.Fprintf(w, "capacity: %s tps, the median of %d searches (%.0f – %.0f)\n", c.Interval(), len(c.Searches), slices.Min(c.Searches), slices.Max(c.Searches))
+			fmt.Fprintf(w, "capacity: %s tps, the median of %d searches (%.0f – %.0f)\n", c.Interval(), len(c.Searches),
+				slices.Min(c.Searches), slices.Max(c.Searches))
 			fmt.Fprintf(w, "  %s\n", c.NextLine())
 			what = "last search"
 		}

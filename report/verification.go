@@ -272,7 +272,9 @@ func (v *Verification) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "%d checks: %d passed, %d failed, %d unreadable, %d skipped\n", len(v.Checks),
 		counts[CheckPass], counts[CheckFail], counts[CheckUnreadable], counts[CheckSkip])
 	if counts[CheckUnreadable] > 0 {
-		fmt.Fprintln(w, "unreadable: a page did not show what a check looked for in any layout verify reads; the target may be right and verify's reader wrong (the evidence shows what was looked for and the page)")
+		fmt.Fprintln(w,
+			"unreadable: a page did not show what a check looked for in any layout verify reads; the target may be right and verify's "+
+				"reader wrong (the evidence shows what was looked for and the page)")
 	}
 }
 

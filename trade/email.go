@@ -16,8 +16,11 @@ import (
 //     63 characters each, 255 in all), or an IP literal in brackets: [192.0.2.1], [IPv6:2001:db8::1].
 var (
 	emailLocalPart = regexp.MustCompile("(?i)^(?:" + emailAtom + "+|" + emailQuoted + ")(?:\\.(?:" + emailAtom + "+|" + emailQuoted + "))*$")
-	emailLabel     = regexp.MustCompile(`(?i)^[a-z0-9\x{80}-\x{FFFF}!#$%&'*+/=?^_` + "`" + `{|}~]+(?:-+[a-z0-9\x{80}-\x{FFFF}!#$%&'*+/=?^_` + "`" + `{|}~]+)*$`)
+	emailLabel     = regexp.MustCompile(`(?i)^` + emailLabelChars + `+(?:-+` + emailLabelChars + `+)*$`)
 )
+
+// emailLabelChars is the class of characters a domain label may hold (a backquote among them).
+const emailLabelChars = `[a-z0-9\x{80}-\x{FFFF}!#$%&'*+/=?^_` + "`" + `{|}~]`
 
 const (
 	emailAtom   = `[a-z0-9!#$%&'*+/=?^_` + "`" + `{|}~\x{80}-\x{FFFF}-]`
@@ -79,7 +82,8 @@ func validEmailDomain(d string) bool {
 // ValidateProfile checks a profile update before it reaches a store: every field's text, and
 // the email as DayTrader validates it.
 func ValidateProfile(p AccountProfile) error {
-	for _, f := range [][2]string{{"full name", p.FullName}, {"address", p.Address}, {"email", p.Email}, {"credit card", p.CreditCard}, {"password", p.Password}} {
+	for _, f := range [][2]string{{"full name", p.FullName}, {"address", p.Address}, {"email", p.Email}, {"credit card", p.CreditCard},
+		{"password", p.Password}} {
 		if err := ValidateField(f[0], f[1], false); err != nil {
 			return err
 		}

@@ -131,69 +131,12 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	if sec == nil {
 		sec = f.Section(ini.DefaultSection)
 	}
-	vals := map[string]string{} // canonical name -> value
-	raw := map[string]string{}  // canonical name -> key as written (for messages)
-	files := map[int]string{}
-	for _, k := range sec.Keys() {
-		if len(k.ValueWithShadows()) > 1 {
-			return nil, fmt.Errorf("%s: key %s is set more than once", name, k.Name())
-		}
-		nk := normKey(k.Name())
-		if m := fileKey.FindStringSubmatch(nk); m != nil {
-			n, err := strconv.Atoi(m[1])
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("%s: key %q: the file number must be 1 or more", name, k.Name())
-			}
-			files[n] = strings.TrimSpace(k.Value())
-			continue
-		}
-		canon, ok := knownKeys[nk]
-		if !ok {
-			return nil, fmt.Errorf("%s: unknown key %q (known keys: Agents, PullParserUsage, SAXUsage, DOMUsage, Selection, Validation, ContentModification, StructureModification, Serialization, RampUp, SteadyState, RampDown, XMLDocCount, XML_FILE_n, SchemaFile, OutputDir, OutputFilePrefix)", name, k.Name())
-		}
-		if _, dup := vals[canon]; dup {
-			return nil, fmt.Errorf("%s: key %s is set twice", name, canon)
-		}
-		vals[canon] = strings.TrimSpace(k.Value())
-		raw[canon] = k.Name()
+	k, err := readKeys(name, sec)
+	if err != nil {
+		return nil, err
 	}
 	c := &Config{Name: name}
-	intKey := func(key string, lo, hi int, def int, required bool) (int, error) {
-		v, ok := vals[key]
-		if !ok {
-			if required {
-				return 0, fmt.Errorf("%s: missing key %s", name, key)
-			}
-			return def, nil
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("%s: %s = %q: want a whole number from %d to %d", name, raw[key], v, lo, hi)
-		}
-		return n, nil
-	}
-	pct := func(key string) (int, error) {
-		n, err := intKey(key, 0, 100, 0, false)
-		if err != nil {
-			return 0, fmt.Errorf("%w (a percentage)", err)
-		}
-		return n, nil
-	}
-	seconds := func(key string, required bool) (time.Duration, error) {
-		v, ok := vals[key]
-		if !ok {
-			if required {
-				return 0, fmt.Errorf("%s: missing key %s", name, key)
-			}
-			return 0, nil
-		}
-		d, err := ParseSeconds(v)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %s = %q: %v", name, raw[key], v, err)
-		}
-		return d, nil
-	}
-	if c.Agents, err = intKey("Agents", 1, 10000, 0, true); err != nil {
+	if c.Agents, err = k.intKey("Agents", 1, 10000, 0, true); err != nil {
 		return nil, err
 	}
 	for _, p := range []struct {
@@ -202,46 +145,137 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	}{{"PullParserUsage", &c.PullParserUsage}, {"SAXUsage", &c.SAXUsage}, {"DOMUsage", &c.DOMUsage},
 		{"Selection", &c.Selection}, {"Validation", &c.Validation}, {"ContentModification", &c.ContentModification},
 		{"StructureModification", &c.StructureModification}, {"Serialization", &c.Serialization}} {
-		if *p.dst, err = pct(p.key); err != nil {
+		if *p.dst, err = k.pct(p.key); err != nil {
 			return nil, err
 		}
 	}
 	if c.DOMUsage+c.SAXUsage+c.PullParserUsage == 0 {
 		return nil, fmt.Errorf("%s: DOMUsage, SAXUsage and PullParserUsage are all 0: set at least one above 0", name)
 	}
-	if c.RampUp, err = seconds("RampUp", false); err != nil {
+	if c.RampUp, err = k.seconds("RampUp", false); err != nil {
 		return nil, err
 	}
-	if c.SteadyState, err = seconds("SteadyState", true); err != nil {
+	if c.SteadyState, err = k.seconds("SteadyState", true); err != nil {
 		return nil, err
 	}
 	if c.SteadyState <= 0 {
 		return nil, fmt.Errorf("%s: SteadyState must be above 0 seconds", name)
 	}
-	if c.RampDown, err = seconds("RampDown", false); err != nil {
+	if c.RampDown, err = k.seconds("RampDown", false); err != nil {
 		return nil, err
 	}
-	count, err := intKey("XMLDocCount", 1, 1000, len(files), false)
+	if c.XMLFiles, err = k.documents(); err != nil {
+		return nil, err
+	}
+	c.SchemaFile, c.OutputDir, c.OutputFilePrefix = k.vals["SchemaFile"], k.vals["OutputDir"], k.vals["OutputFilePrefix"]
+	return c, nil
+}
+
+// configKeys are a configuration file's keys, read once and checked for what no single setting
+// can see (a key unknown or set twice), so each setting's reader only parses its value.
+type configKeys struct {
+	name  string            // the file, for messages
+	vals  map[string]string // canonical name -> value
+	raw   map[string]string // canonical name -> key as written (for messages)
+	files map[int]string    // XML_FILE_n -> its value
+}
+
+// readKeys reads the keys of sec: XML_FILE_n by number, the others by their canonical name.
+func readKeys(name string, sec *ini.Section) (*configKeys, error) {
+	k := &configKeys{name: name, vals: map[string]string{}, raw: map[string]string{}, files: map[int]string{}}
+	for _, key := range sec.Keys() {
+		if len(key.ValueWithShadows()) > 1 {
+			return nil, fmt.Errorf("%s: key %s is set more than once", name, key.Name())
+		}
+		nk := normKey(key.Name())
+		if m := fileKey.FindStringSubmatch(nk); m != nil {
+			n, err := strconv.Atoi(m[1])
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("%s: key %q: the file number must be 1 or more", name, key.Name())
+			}
+			k.files[n] = strings.TrimSpace(key.Value())
+			continue
+		}
+		canon, ok := knownKeys[nk]
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown key %q (known keys: Agents, PullParserUsage, SAXUsage, DOMUsage, Selection, Validation, "+
+				"ContentModification, StructureModification, Serialization, RampUp, SteadyState, RampDown, XMLDocCount, XML_FILE_n, "+
+				"SchemaFile, OutputDir, OutputFilePrefix)", name, key.Name())
+		}
+		if _, dup := k.vals[canon]; dup {
+			return nil, fmt.Errorf("%s: key %s is set twice", name, canon)
+		}
+		k.vals[canon] = strings.TrimSpace(key.Value())
+		k.raw[canon] = key.Name()
+	}
+	return k, nil
+}
+
+// intKey is a whole number from lo to hi (def when the key is absent and not required).
+func (k *configKeys) intKey(key string, lo, hi int, def int, required bool) (int, error) {
+	v, ok := k.vals[key]
+	if !ok {
+		if required {
+			return 0, fmt.Errorf("%s: missing key %s", k.name, key)
+		}
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s: %s = %q: want a whole number from %d to %d", k.name, k.raw[key], v, lo, hi)
+	}
+	return n, nil
+}
+
+// pct is a percentage of the mix, 0 when absent.
+func (k *configKeys) pct(key string) (int, error) {
+	n, err := k.intKey(key, 0, 100, 0, false)
+	if err != nil {
+		return 0, fmt.Errorf("%w (a percentage)", err)
+	}
+	return n, nil
+}
+
+// seconds is a duration in the kit's seconds (ParseSeconds), 0 when absent and not required.
+func (k *configKeys) seconds(key string, required bool) (time.Duration, error) {
+	v, ok := k.vals[key]
+	if !ok {
+		if required {
+			return 0, fmt.Errorf("%s: missing key %s", k.name, key)
+		}
+		return 0, nil
+	}
+	d, err := ParseSeconds(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %s = %q: %v", k.name, k.raw[key], v, err)
+	}
+	return d, nil
+}
+
+// documents are XML_FILE_1 … XML_FILE_n for n = XMLDocCount (by default as many as are set):
+// every one set and none beyond, so a gap or a stray number is an error, not a smaller mix.
+func (k *configKeys) documents() ([]string, error) {
+	count, err := k.intKey("XMLDocCount", 1, 1000, len(k.files), false)
 	if err != nil {
 		return nil, err
 	}
 	if count == 0 {
-		return nil, fmt.Errorf("%s: no documents: set XMLDocCount and XML_FILE_1 (a file path, or a built-in document such as inv100.xml)", name)
+		return nil, fmt.Errorf("%s: no documents: set XMLDocCount and XML_FILE_1 (a file path, or a built-in document such as inv100.xml)", k.name)
 	}
-	for n := range files {
+	for n := range k.files {
 		if n > count {
-			return nil, fmt.Errorf("%s: XML_FILE_%d is beyond XMLDocCount = %d", name, n, count)
+			return nil, fmt.Errorf("%s: XML_FILE_%d is beyond XMLDocCount = %d", k.name, n, count)
 		}
 	}
+	var out []string
 	for n := 1; n <= count; n++ {
-		f, ok := files[n]
+		f, ok := k.files[n]
 		if !ok || f == "" {
-			return nil, fmt.Errorf("%s: XMLDocCount = %d but XML_FILE_%d is missing or empty", name, count, n)
+			return nil, fmt.Errorf("%s: XMLDocCount = %d but XML_FILE_%d is missing or empty", k.name, count, n)
 		}
-		c.XMLFiles = append(c.XMLFiles, f)
+		out = append(out, f)
 	}
-	c.SchemaFile, c.OutputDir, c.OutputFilePrefix = vals["SchemaFile"], vals["OutputDir"], vals["OutputFilePrefix"]
-	return c, nil
+	return out, nil
 }
 
 // Check reports the first setting out of range, naming its field. ParseConfig checks what it
@@ -264,7 +298,8 @@ func (c *Config) Check() error {
 		return fmt.Errorf("%s: DOMUsage, SAXUsage and PullParserUsage are all 0: set at least one above 0", c.Name)
 	}
 	if c.SteadyState <= 0 || c.RampUp < 0 || c.RampDown < 0 {
-		return fmt.Errorf("%s: SteadyState must be above 0 and RampUp, RampDown not negative (got %v, %v, %v)", c.Name, c.SteadyState, c.RampUp, c.RampDown)
+		return fmt.Errorf("%s: SteadyState must be above 0 and RampUp, RampDown not negative (got %v, %v, %v)", c.Name, c.SteadyState,
+			c.RampUp, c.RampDown)
 	}
 	if len(c.XMLFiles) == 0 {
 		return fmt.Errorf("%s: no documents: set XMLDocCount and XML_FILE_1", c.Name)
@@ -312,5 +347,6 @@ func (c *Config) docSource(n int) (file string, lines int, err error) {
 			return "", lines, nil
 		}
 	}
-	return "", 0, fmt.Errorf("XML_FILE_%d = %q: no such file, and not a built-in document name (inv<N>.xml, e.g. inv100.xml, generated with N line items)", n+1, v)
+	return "", 0, fmt.Errorf("XML_FILE_%d = %q: no such file, and not a built-in document name (inv<N>.xml, e.g. inv100.xml, generated "+
+		"with N line items)", n+1, v)
 }

@@ -24,128 +24,32 @@ type trader struct {
 	ok     bool
 }
 
+// auditRun is the audit's load and what stopped it: the checks after audit.load reconcile its
+// traders, or are skipped saying why ("" once every account was read after its trades).
+type auditRun struct {
+	ts  []*trader
+	why string
+}
+
+// audit runs level 4: the load first, then each reconciliation over what it left.
 func (v *verifier) audit() {
 	const L = 4
-	var ts []*trader
-	why := "the audit's load did not run"
+	a := &auditRun{why: "the audit's load did not run"}
 	defer func() {
-		for _, t := range ts {
+		for _, t := range a.ts {
 			if t.u != nil {
 				t.u.close()
 			}
 		}
 	}()
-	v.check("audit.load", L, fmt.Sprintf("a short load: %d accounts of verify's own buy and sell at once, %d orders each, every order confirmed", v.cfg.AuditUsers, v.cfg.AuditTrades), func(c *ck) {
-		for i := range v.cfg.AuditUsers {
-			t := &trader{kinds: map[int64]string{}, sold: map[int64]bool{}}
-			ts = append(ts, t)
-			var ok bool
-			if t.u, _, ok = v.register(c, fmt.Sprintf("audit %d", i)); !ok {
-				t.u.close()
-				t.u = nil
-				why = "no account could be registered for the audit: " + c.Reason
-				return
-			}
-		}
-		var wg sync.WaitGroup
-		for i, t := range ts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				v.load(t, i)
-			}()
-		}
-		wg.Wait()
-		for _, t := range ts {
-			for _, e := range t.errs {
-				c.fail(nil, "%s: %s", t.u.uid, e)
-			}
-		}
-		// every account's orders final (or the bound passed) before anything is reconciled
-		for _, t := range ts {
-			var ok bool
-			if t.final, t.open, ok = t.u.waitFinal(c, t.placed); !ok {
-				why = fmt.Sprintf("the account of %s could not be read after its trades: %s", t.u.uid, c.Reason)
-				return
-			}
-			t.ok = true
-		}
-		why = ""
-	})
-	v.check("audit.orders_once", L, "every order placed is on its account's page exactly once, completed, as placed; no order that was not placed", func(c *ck) {
-		if why != "" {
-			c.skip("%s", why)
-			return
-		}
-		for _, t := range ts {
-			seen := map[int64]int{}
-			for _, o := range t.final.orders {
-				seen[o.ID]++
-			}
-			var bad []string
-			for _, id := range t.placed {
-				switch n := seen[id]; {
-				case n == 0:
-					bad = append(bad, fmt.Sprintf("order %d missing", id))
-				case n > 1:
-					bad = append(bad, fmt.Sprintf("order %d listed %d times", id, n))
-				}
-				if o, ok := t.final.order(id); ok && (!o.done() || o.Type != t.kinds[id]) {
-					bad = append(bad, fmt.Sprintf("order %d is %s %s, placed as a %s", id, o.Status, o.Type, t.kinds[id]))
-				}
-			}
-			for id := range seen {
-				if _, ok := t.kinds[id]; !ok {
-					bad = append(bad, fmt.Sprintf("order %d was never placed", id))
-				}
-			}
-			if len(bad) > 0 {
-				sort.Strings(bad)
-				ev := t.final.account.evidence(fmt.Sprintf("the %d orders placed, each once, completed", len(t.placed)), strings.Join(bad, "; "))
-				c.fail(&ev, "%s's orders do not reconcile: %s", t.u.uid, strings.Join(bad, "; "))
-			}
-		}
-	})
-	v.check("audit.money_conserved", L, "each account's cash is its opening balance less its buys (price × quantity + fee) plus its sells (price × quantity − fee), and its holdings are what its orders bought and did not sell", func(c *ck) {
-		if why != "" {
-			c.skip("%s", why)
-			return
-		}
-		for _, t := range ts {
-			cash := t.final.open
-			shares := map[string]int64{}
-			for _, o := range t.final.orders {
-				if !o.done() {
-					continue
-				}
-				switch o.Type {
-				case "buy":
-					cash -= o.Price.Times(o.Quantity) + o.Fee
-					shares[o.Symbol] += o.Quantity
-				case "sell":
-					cash += o.Price.Times(o.Quantity) - o.Fee
-					shares[o.Symbol] -= o.Quantity
-				}
-			}
-			if cash != t.final.cash {
-				ev := t.final.account.evidence("cash "+cash.String()+" (opening balance and the orders listed)", "cash "+t.final.cash.String())
-				c.fail(&ev, "%s's cash is %s; its orders leave %s (%s unaccounted for)", t.u.uid, t.final.cash, cash, t.final.cash-cash)
-			}
-			held := map[string]int64{}
-			for _, h := range t.final.holdings {
-				held[h.Symbol] += h.Quantity
-			}
-			for sym, n := range shares {
-				if n == 0 {
-					delete(shares, sym)
-				}
-			}
-			if fmt.Sprint(held) != fmt.Sprint(shares) {
-				ev := t.final.portfolio.evidence(fmt.Sprintf("holdings %v (bought less sold)", shares), fmt.Sprintf("holdings %v", held))
-				c.fail(&ev, "%s holds %v; its orders leave %v", t.u.uid, held, shares)
-			}
-		}
-	})
+	v.check("audit.load", L,
+		fmt.Sprintf("a short load: %d accounts of verify's own buy and sell at once, %d orders each, every order confirmed",
+			v.cfg.AuditUsers, v.cfg.AuditTrades), func(c *ck) { v.auditLoad(c, a) })
+	v.check("audit.orders_once", L,
+		"every order placed is on its account's page exactly once, completed, as placed; no order that was not placed", a.ordersOnce)
+	v.check("audit.money_conserved", L,
+		"each account's cash is its opening balance less its buys (price × quantity + fee) plus its sells (price × quantity − fee), and "+
+			"its holdings are what its orders bought and did not sell", a.moneyConserved)
 }
 
 // load is one trader's share of the audit's load: buys and sells of its own holdings in turn,
@@ -182,5 +86,126 @@ func (v *verifier) load(t *trader, i int) {
 		}
 		t.placed = append(t.placed, pl.id)
 		t.kinds[pl.id] = kind
+	}
+}
+
+// auditLoad is audit.load: it registers the traders, runs their load at once, and waits until
+// every order is final (or the bound passed), so that the reconciliations after it read settled
+// accounts; a.why says what stopped it.
+func (v *verifier) auditLoad(c *ck, a *auditRun) {
+	for i := range v.cfg.AuditUsers {
+		t := &trader{kinds: map[int64]string{}, sold: map[int64]bool{}}
+		a.ts = append(a.ts, t)
+		var ok bool
+		if t.u, _, ok = v.register(c, fmt.Sprintf("audit %d", i)); !ok {
+			t.u.close()
+			t.u = nil
+			a.why = "no account could be registered for the audit: " + c.Reason
+			return
+		}
+	}
+	var wg sync.WaitGroup
+	for i, t := range a.ts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v.load(t, i)
+		}()
+	}
+	wg.Wait()
+	for _, t := range a.ts {
+		for _, e := range t.errs {
+			c.fail(nil, "%s: %s", t.u.uid, e)
+		}
+	}
+	// every account's orders final (or the bound passed) before anything is reconciled
+	for _, t := range a.ts {
+		var ok bool
+		if t.final, t.open, ok = t.u.waitFinal(c, t.placed); !ok {
+			a.why = fmt.Sprintf("the account of %s could not be read after its trades: %s", t.u.uid, c.Reason)
+			return
+		}
+		t.ok = true
+	}
+	a.why = ""
+}
+
+// ordersOnce is audit.orders_once: each trader's account page lists every order it placed once,
+// completed and of the kind placed, and no other.
+func (a *auditRun) ordersOnce(c *ck) {
+	if a.why != "" {
+		c.skip("%s", a.why)
+		return
+	}
+	for _, t := range a.ts {
+		seen := map[int64]int{}
+		for _, o := range t.final.orders {
+			seen[o.ID]++
+		}
+		var bad []string
+		for _, id := range t.placed {
+			switch n := seen[id]; {
+			case n == 0:
+				bad = append(bad, fmt.Sprintf("order %d missing", id))
+			case n > 1:
+				bad = append(bad, fmt.Sprintf("order %d listed %d times", id, n))
+			}
+			if o, ok := t.final.order(id); ok && (!o.done() || o.Type != t.kinds[id]) {
+				bad = append(bad, fmt.Sprintf("order %d is %s %s, placed as a %s", id, o.Status, o.Type, t.kinds[id]))
+			}
+		}
+		for id := range seen {
+			if _, ok := t.kinds[id]; !ok {
+				bad = append(bad, fmt.Sprintf("order %d was never placed", id))
+			}
+		}
+		if len(bad) > 0 {
+			sort.Strings(bad)
+			ev := t.final.account.evidence(fmt.Sprintf("the %d orders placed, each once, completed", len(t.placed)), strings.Join(bad, "; "))
+			c.fail(&ev, "%s's orders do not reconcile: %s", t.u.uid, strings.Join(bad, "; "))
+		}
+	}
+}
+
+// moneyConserved is audit.money_conserved: each account's cash and holdings recomputed from its
+// opening balance and its completed orders, as trade/audit reconciles a database.
+func (a *auditRun) moneyConserved(c *ck) {
+	if a.why != "" {
+		c.skip("%s", a.why)
+		return
+	}
+	for _, t := range a.ts {
+		cash := t.final.open
+		shares := map[string]int64{}
+		for _, o := range t.final.orders {
+			if !o.done() {
+				continue
+			}
+			switch o.Type {
+			case "buy":
+				cash -= o.Price.Times(o.Quantity) + o.Fee
+				shares[o.Symbol] += o.Quantity
+			case "sell":
+				cash += o.Price.Times(o.Quantity) - o.Fee
+				shares[o.Symbol] -= o.Quantity
+			}
+		}
+		if cash != t.final.cash {
+			ev := t.final.account.evidence("cash "+cash.String()+" (opening balance and the orders listed)", "cash "+t.final.cash.String())
+			c.fail(&ev, "%s's cash is %s; its orders leave %s (%s unaccounted for)", t.u.uid, t.final.cash, cash, t.final.cash-cash)
+		}
+		held := map[string]int64{}
+		for _, h := range t.final.holdings {
+			held[h.Symbol] += h.Quantity
+		}
+		for sym, n := range shares {
+			if n == 0 {
+				delete(shares, sym)
+			}
+		}
+		if fmt.Sprint(held) != fmt.Sprint(shares) {
+			ev := t.final.portfolio.evidence(fmt.Sprintf("holdings %v (bought less sold)", shares), fmt.Sprintf("holdings %v", held))
+			c.fail(&ev, "%s holds %v; its orders leave %v", t.u.uid, held, shares)
+		}
 	}
 }

@@ -37,6 +37,9 @@ func (f *tradeFlow) missing(format string, args ...any) {
 	}
 }
 
+// business runs level 2 as a table of checks: the first two make the one trade flow (an account,
+// a buy, a sell) that the next four read, each check skipped naming what the flow could not
+// establish; the rest use shared accounts of their own.
 func (v *verifier) business() {
 	const L = 2
 	f := &tradeFlow{}
@@ -46,133 +49,31 @@ func (v *verifier) business() {
 		}
 	}()
 	defer v.closeAccounts()
-	v.check("business.register_balance", L, "registration opens an account whose cash and opening balance are the stated amount ("+openBalance+")", func(c *ck) {
-		var ok bool
-		if f.u, _, ok = v.register(c, "business"); !ok {
-			f.u = nil
-			f.missing("no account could be registered: %s", c.Reason)
-			return
-		}
-		s, ok := f.u.snap(c)
-		if !ok {
-			return
-		}
-		want, _ := money.Parse(openBalance)
-		if s.cash != want || s.open != want {
-			ev := s.account.evidence("cash balance and opening balance "+want.String(), fmt.Sprintf("cash balance %s, opening balance %s", s.cash, s.open))
-			c.fail(&ev, "a new account opened with %s cash (opening balance %s), not the %s registered", s.cash, s.open, want)
-		}
-		if len(s.holdings) != 0 || len(s.orders) != 0 {
-			ev := s.portfolio.evidence("no holdings and no orders", fmt.Sprintf("%d holdings, %d orders", len(s.holdings), len(s.orders)))
-			c.fail(&ev, "a new account already has holdings or orders")
-		}
-	})
-	v.check("business.orders_complete", L, "orders reach a completed state: at once in synchronous order mode, else within the order bound", func(c *ck) {
+	v.check("business.register_balance", L, "registration opens an account whose cash and opening balance are the stated amount ("+
+		openBalance+")", func(c *ck) { v.registerBalance(c, f) })
+	v.check("business.orders_complete", L, "orders reach a completed state: at once in synchronous order mode, "+
+		"else within the order bound", func(c *ck) {
 		if f.u == nil {
 			c.skip("%s", f.why)
 			return
 		}
 		v.trade(c, f)
 	})
-	v.check("business.buy", L, "a buy takes price × quantity + commission from the cash and creates a holding of that quantity at that price", func(c *ck) {
-		if !f.buyDone {
-			c.skip("%s", cond(f.why != "", f.why, "no buy completed"))
-			return
-		}
-		o, _ := f.s1.order(f.buy.id)
-		if !o.Priced {
-			c.unreadable(&f.s1.account, unreadable("price of order %d", o.ID), "the price of the buy order %d on the account page", o.ID)
-			return
-		}
-		want := f.s0.cash - o.Price.Times(o.Quantity) - o.Fee
-		if f.s1.cash != want {
-			ev := f.s1.account.evidence(fmt.Sprintf("cash %s − %s × %d − fee %s = %s", f.s0.cash, o.Price, o.Quantity, o.Fee, want), "cash balance "+f.s1.cash.String())
-			c.fail(&ev, "after buying %d %s at %s the cash went from %s to %s, not %s", o.Quantity, o.Symbol, o.Price, f.s0.cash, f.s1.cash, want)
-		}
-		added := newHoldings(f.s0, f.s1)
-		if len(added) != 1 || added[0].Symbol != o.Symbol || added[0].Quantity != o.Quantity || added[0].PurchasePrice != o.Price {
-			ev := f.s1.portfolio.evidence(fmt.Sprintf("one new holding: %d %s at %s", o.Quantity, o.Symbol, o.Price), fmt.Sprintf("new holdings %+v", added))
-			c.fail(&ev, "the buy did not create exactly one holding of %d %s at %s", o.Quantity, o.Symbol, o.Price)
-		}
-	})
-	v.check("business.sell", L, "a sell adds price × quantity − commission to the cash and removes the holding", func(c *ck) {
-		if !f.sellDone {
-			c.skip("%s", cond(f.why != "", f.why, "no sell completed"))
-			return
-		}
-		o, _ := f.s2.order(f.sell.id)
-		if !o.Priced {
-			c.unreadable(&f.s2.account, unreadable("price of order %d", o.ID), "the price of the sell order %d on the account page", o.ID)
-			return
-		}
-		want := f.s1.cash + o.Price.Times(o.Quantity) - o.Fee
-		if f.s2.cash != want {
-			ev := f.s2.account.evidence(fmt.Sprintf("cash %s + %s × %d − fee %s = %s", f.s1.cash, o.Price, o.Quantity, o.Fee, want), "cash balance "+f.s2.cash.String())
-			c.fail(&ev, "after selling %d %s at %s the cash went from %s to %s, not %s", o.Quantity, o.Symbol, o.Price, f.s1.cash, f.s2.cash, want)
-		}
-		if h, still := f.s2.holding(o.holdingOf(f)); still {
-			ev := f.s2.portfolio.evidence("the sold holding gone", fmt.Sprintf("holding %d: %d %s", h.ID, h.Quantity, h.Symbol))
-			c.fail(&ev, "the sold holding %d is still in the portfolio", h.ID)
-		}
-	})
-	v.check("business.commission", L, "every buy and sell is charged the commission of "+orderFee.String(), func(c *ck) {
-		if !f.buyOK {
-			c.skip("%s", cond(f.why != "", f.why, "no order was placed"))
-			return
-		}
-		for _, pl := range []placed{f.buy, f.sell} {
-			if pl.id == 0 {
-				continue
-			}
-			o, found := f.last().order(pl.id)
-			if !found {
-				if os, err := readOrders(pl.page.doc()); err == nil && len(os) > 0 && os[0].ID == pl.id {
-					o, found = os[0], true // the confirmation's own table
-				}
-			}
-			if !found {
-				continue
-			}
-			if o.Fee != orderFee {
-				ev := pl.page.evidence("fee "+orderFee.String(), "fee "+o.Fee.String())
-				c.fail(&ev, "order %d (%s %d %s) was charged %s, not the commission of %s", o.ID, o.Type, o.Quantity, o.Symbol, o.Fee, orderFee)
-			}
-		}
-	})
-	v.check("business.pages_current", L, "no page is served from a stale cache: after each trade the home page shows the cash and number of holdings the account and portfolio pages show", func(c *ck) {
-		if len(f.homes) == 0 {
-			c.skip("%s", cond(f.why != "", f.why, "no trade was made"))
-			return
-		}
-		for i, s := range []snapshot{f.s0, f.s1, f.s2} {
-			if i >= len(f.homes) || s.account.req == "" || s.portfolio.req == "" {
-				continue
-			}
-			h := &f.homes[i]
-			cash, err := h.doc().amount("cash balance")
-			if err != nil {
-				c.misread(h, err, "the cash balance on the home page")
-				return
-			}
-			n, err := h.doc().count("number of holdings")
-			if err != nil {
-				c.misread(h, err, "the number of holdings on the home page")
-				return
-			}
-			if cash != s.cash || n != int64(len(s.holdings)) {
-				ev := h.evidence(fmt.Sprintf("cash balance %s and %d holdings (the account and portfolio pages)", s.cash, len(s.holdings)),
-					fmt.Sprintf("cash balance %s and %d holdings", cash, n))
-				c.fail(&ev, "the home page shows cash %s and %d holdings where the account and portfolio pages show %s and %d", cash, n, s.cash, len(s.holdings))
-				return
-			}
-		}
-	})
-	v.check("business.account_totals", L, "the totals equal cash plus holdings: the home page's sum of cash and holdings, the portfolio's market value at the current quotes", func(c *ck) {
+	v.check("business.buy", L,
+		"a buy takes price × quantity + commission from the cash and creates a holding of that quantity at that price", f.checkBuy)
+	v.check("business.sell", L, "a sell adds price × quantity − commission to the cash and removes the holding", f.checkSell)
+	v.check("business.commission", L, "every buy and sell is charged the commission of "+orderFee.String(), f.checkCommission)
+	v.check("business.pages_current", L,
+		"no page is served from a stale cache: after each trade the home page shows the cash and number of holdings the account and "+
+			"portfolio pages show", f.checkPagesCurrent)
+	v.check("business.account_totals", L, "the totals equal cash plus holdings: the home page's sum of cash and holdings, "+
+		"the portfolio's market value at the current quotes", func(c *ck) {
 		if u, ok := v.shared(c, "totals"); ok {
 			v.totals(c, u)
 		}
 	})
-	v.check("business.market_summary", L, "the market summary agrees with the quotes it lists: gainers by change down, losers up, each price − change the quote's open", func(c *ck) {
+	v.check("business.market_summary", L, "the market summary agrees with the quotes it lists: gainers by change down, losers up, "+
+		"each price − change the quote's open", func(c *ck) {
 		if u, ok := v.shared(c, "summary"); ok {
 			v.marketSummary(c, u)
 		}
@@ -182,31 +83,7 @@ func (v *verifier) business() {
 			v.profile(c, u)
 		}
 	})
-	v.check("business.logout", L, "logout ends the session: the old session cookie is refused afterwards", func(c *ck) {
-		u, ok := v.shared(c, "logout")
-		if !ok {
-			return
-		}
-		old := u.session()
-		p, err := u.get(v.ctx, "/daytrader/app?action=logout")
-		if err != nil {
-			c.transport(p, err)
-			return
-		}
-		replay := v.withSession(old)
-		defer replay.close()
-		p, err = replay.get(v.ctx, "/daytrader/app?action=account")
-		if err != nil {
-			c.transport(p, err)
-			return
-		}
-		_, cashErr := p.doc().amount("cash balance")
-		if p.status < 500 && (isLoginPage(p.doc()) || p.status >= 400) && cashErr != nil {
-			return // refused: the login page (or a 4xx), and no account shown
-		}
-		ev := p.evidence("the login page (the session has ended)", fmt.Sprintf("status %d", p.status))
-		c.fail(&ev, "the session cookie of %s still opened its account page after logout", u.uid)
-	})
+	v.check("business.logout", L, "logout ends the session: the old session cookie is refused afterwards", v.checkLogout)
 }
 
 // last is the latest snapshot taken.
@@ -495,12 +372,15 @@ func (v *verifier) marketSummary(c *ck, w *user) {
 		c.fail(&ev, "the top losers are not ordered by change")
 	}
 	if len(gain) > 0 && len(lose) > 0 && lose[0].Change > gain[0].Change {
-		ev := p.evidence("no loser above the top gainer", fmt.Sprintf("loser %s %s, gainer %s %s", lose[0].Symbol, lose[0].Change, gain[0].Symbol, gain[0].Change))
+		ev := p.evidence("no loser above the top gainer",
+			fmt.Sprintf("loser %s %s, gainer %s %s", lose[0].Symbol, lose[0].Change, gain[0].Symbol, gain[0].Change))
 		c.fail(&ev, "a top loser changed more than the top gainer")
 	}
 	all := append(slices.Clone(gain), lose...)
 	if len(all) == 0 {
-		c.skip("the market summary listed no quotes in %v of reading it again every %v (a summary computed on a timer may be empty for a while; DayTrader's is empty on a data set of 100 quotes or fewer, and its page fills the lists by script)", v.cfg.SummaryBound, summaryPoll)
+		c.skip("the market summary listed no quotes in %v of reading it again every %v (a summary computed on a timer may be empty for a "+
+			"while; DayTrader's is empty on a data set of 100 quotes or fewer, and its page fills the lists by "+
+			"script)", v.cfg.SummaryBound, summaryPoll)
 		return
 	}
 	var syms []string
@@ -527,7 +407,8 @@ func (v *verifier) marketSummary(c *ck, w *user) {
 			return
 		}
 		if m.Price-m.Change != qq.Open {
-			ev := q.evidence(fmt.Sprintf("%s open = summary price %s − change %s = %s", m.Symbol, m.Price, m.Change, m.Price-m.Change), "open "+qq.Open.String())
+			ev := q.evidence(fmt.Sprintf("%s open = summary price %s − change %s = %s", m.Symbol, m.Price, m.Change, m.Price-m.Change),
+				"open "+qq.Open.String())
 			c.fail(&ev, "the market summary's %s (price %s, change %s) does not agree with its quote (open %s)", m.Symbol, m.Price, m.Change, qq.Open)
 			return
 		}
@@ -579,4 +460,165 @@ func shows(d *doc, s string) bool {
 		}
 	}
 	return false
+}
+
+// registerBalance is business.register_balance: it registers the flow's account (f.u, nil when none
+// could be) and wants its opening cash, and nothing else, on its pages.
+func (v *verifier) registerBalance(c *ck, f *tradeFlow) {
+	var ok bool
+	if f.u, _, ok = v.register(c, "business"); !ok {
+		f.u = nil
+		f.missing("no account could be registered: %s", c.Reason)
+		return
+	}
+	s, ok := f.u.snap(c)
+	if !ok {
+		return
+	}
+	want, _ := money.Parse(openBalance)
+	if s.cash != want || s.open != want {
+		ev := s.account.evidence("cash balance and opening balance "+want.String(),
+			fmt.Sprintf("cash balance %s, opening balance %s", s.cash, s.open))
+		c.fail(&ev, "a new account opened with %s cash (opening balance %s), not the %s registered", s.cash, s.open, want)
+	}
+	if len(s.holdings) != 0 || len(s.orders) != 0 {
+		ev := s.portfolio.evidence("no holdings and no orders", fmt.Sprintf("%d holdings, %d orders", len(s.holdings), len(s.orders)))
+		c.fail(&ev, "a new account already has holdings or orders")
+	}
+}
+
+// checkBuy is business.buy: the cash the buy took and the one holding it made, read from the
+// snapshots before and after it.
+func (f *tradeFlow) checkBuy(c *ck) {
+	if !f.buyDone {
+		c.skip("%s", cond(f.why != "", f.why, "no buy completed"))
+		return
+	}
+	o, _ := f.s1.order(f.buy.id)
+	if !o.Priced {
+		c.unreadable(&f.s1.account, unreadable("price of order %d", o.ID), "the price of the buy order %d on the account page", o.ID)
+		return
+	}
+	want := f.s0.cash - o.Price.Times(o.Quantity) - o.Fee
+	if f.s1.cash != want {
+		ev := f.s1.account.evidence(fmt.Sprintf("cash %s − %s × %d − fee %s = %s", f.s0.cash, o.Price, o.Quantity, o.Fee, want),
+			"cash balance "+f.s1.cash.String())
+		c.fail(&ev, "after buying %d %s at %s the cash went from %s to %s, not %s", o.Quantity, o.Symbol, o.Price, f.s0.cash, f.s1.cash, want)
+	}
+	added := newHoldings(f.s0, f.s1)
+	if len(added) != 1 || added[0].Symbol != o.Symbol || added[0].Quantity != o.Quantity || added[0].PurchasePrice != o.Price {
+		ev := f.s1.portfolio.evidence(fmt.Sprintf("one new holding: %d %s at %s", o.Quantity, o.Symbol, o.Price),
+			fmt.Sprintf("new holdings %+v", added))
+		c.fail(&ev, "the buy did not create exactly one holding of %d %s at %s", o.Quantity, o.Symbol, o.Price)
+	}
+}
+
+// checkSell is business.sell: the cash the sell added and the holding it removed.
+func (f *tradeFlow) checkSell(c *ck) {
+	if !f.sellDone {
+		c.skip("%s", cond(f.why != "", f.why, "no sell completed"))
+		return
+	}
+	o, _ := f.s2.order(f.sell.id)
+	if !o.Priced {
+		c.unreadable(&f.s2.account, unreadable("price of order %d", o.ID), "the price of the sell order %d on the account page", o.ID)
+		return
+	}
+	want := f.s1.cash + o.Price.Times(o.Quantity) - o.Fee
+	if f.s2.cash != want {
+		ev := f.s2.account.evidence(fmt.Sprintf("cash %s + %s × %d − fee %s = %s", f.s1.cash, o.Price, o.Quantity, o.Fee, want),
+			"cash balance "+f.s2.cash.String())
+		c.fail(&ev, "after selling %d %s at %s the cash went from %s to %s, not %s", o.Quantity, o.Symbol, o.Price, f.s1.cash, f.s2.cash, want)
+	}
+	if h, still := f.s2.holding(o.holdingOf(f)); still {
+		ev := f.s2.portfolio.evidence("the sold holding gone", fmt.Sprintf("holding %d: %d %s", h.ID, h.Quantity, h.Symbol))
+		c.fail(&ev, "the sold holding %d is still in the portfolio", h.ID)
+	}
+}
+
+// checkCommission is business.commission: each order's fee, from the account page or else the
+// order's own confirmation (a target may list an order only once it completes).
+func (f *tradeFlow) checkCommission(c *ck) {
+	if !f.buyOK {
+		c.skip("%s", cond(f.why != "", f.why, "no order was placed"))
+		return
+	}
+	for _, pl := range []placed{f.buy, f.sell} {
+		if pl.id == 0 {
+			continue
+		}
+		o, found := f.last().order(pl.id)
+		if !found {
+			if os, err := readOrders(pl.page.doc()); err == nil && len(os) > 0 && os[0].ID == pl.id {
+				o, found = os[0], true // the confirmation's own table
+			}
+		}
+		if !found {
+			continue
+		}
+		if o.Fee != orderFee {
+			ev := pl.page.evidence("fee "+orderFee.String(), "fee "+o.Fee.String())
+			c.fail(&ev, "order %d (%s %d %s) was charged %s, not the commission of %s", o.ID, o.Type, o.Quantity, o.Symbol, o.Fee, orderFee)
+		}
+	}
+}
+
+// checkPagesCurrent is business.pages_current: the home page taken at each snapshot against the
+// account and portfolio pages of the same moment, so a stale cache shows as a disagreement.
+func (f *tradeFlow) checkPagesCurrent(c *ck) {
+	if len(f.homes) == 0 {
+		c.skip("%s", cond(f.why != "", f.why, "no trade was made"))
+		return
+	}
+	for i, s := range []snapshot{f.s0, f.s1, f.s2} {
+		if i >= len(f.homes) || s.account.req == "" || s.portfolio.req == "" {
+			continue
+		}
+		h := &f.homes[i]
+		cash, err := h.doc().amount("cash balance")
+		if err != nil {
+			c.misread(h, err, "the cash balance on the home page")
+			return
+		}
+		n, err := h.doc().count("number of holdings")
+		if err != nil {
+			c.misread(h, err, "the number of holdings on the home page")
+			return
+		}
+		if cash != s.cash || n != int64(len(s.holdings)) {
+			ev := h.evidence(fmt.Sprintf("cash balance %s and %d holdings (the account and portfolio pages)", s.cash, len(s.holdings)),
+				fmt.Sprintf("cash balance %s and %d holdings", cash, n))
+			c.fail(&ev, "the home page shows cash %s and %d holdings where the account and portfolio pages show %s and %d", cash, n, s.cash,
+				len(s.holdings))
+			return
+		}
+	}
+}
+
+// checkLogout is business.logout: the cookies kept before logging out, replayed by another
+// visitor, must no longer open the account page.
+func (v *verifier) checkLogout(c *ck) {
+	u, ok := v.shared(c, "logout")
+	if !ok {
+		return
+	}
+	old := u.session()
+	p, err := u.get(v.ctx, "/daytrader/app?action=logout")
+	if err != nil {
+		c.transport(p, err)
+		return
+	}
+	replay := v.withSession(old)
+	defer replay.close()
+	p, err = replay.get(v.ctx, "/daytrader/app?action=account")
+	if err != nil {
+		c.transport(p, err)
+		return
+	}
+	_, cashErr := p.doc().amount("cash balance")
+	if p.status < 500 && (isLoginPage(p.doc()) || p.status >= 400) && cashErr != nil {
+		return // refused: the login page (or a 4xx), and no account shown
+	}
+	ev := p.evidence("the login page (the session has ended)", fmt.Sprintf("status %d", p.status))
+	c.fail(&ev, "the session cookie of %s still opened its account page after logout", u.uid)
 }

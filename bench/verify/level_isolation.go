@@ -66,174 +66,65 @@ func (v *verifier) victim() victimAccount {
 	return vic
 }
 
+// intrusion is what the isolation and input checks share: the victim, and the stranger who
+// tries what is the victim's (strangerOK false, and noStranger why, when none could be
+// registered: the checks needing it are skipped saying so).
+type intrusion struct {
+	vic        victimAccount
+	stranger   *user
+	strangerOK bool
+	noStranger string
+}
+
+// isolation runs level 3 as one table of checks over one intrusion: the victim and the stranger
+// are made once, before the checks, so each check's failure is its own and not its setup's.
 func (v *verifier) isolation() {
 	const L = 3
-	vic := v.victim()
+	in := intrusion{vic: v.victim()}
 	c0 := &ck{v: v}
-	stranger, _, strangerOK := v.register(c0, "stranger")
-	noStranger := "no second account could be registered: " + c0.Reason
+	in.stranger, _, in.strangerOK = v.register(c0, "stranger")
+	in.noStranger = "no second account could be registered: " + c0.Reason
 	defer func() {
-		for _, u := range []*user{vic.u, stranger} {
+		for _, u := range []*user{in.vic.u, in.stranger} {
 			if u != nil {
 				u.close()
 			}
 		}
 	}()
-	held, ordered := vic.held, vic.ordered
-	v.check("isolation.see_other", L, "a user cannot see another user's holdings or orders, not even by naming that user in the request", func(c *ck) {
-		switch {
-		case !strangerOK:
-			c.skip("%s", noStranger)
-			return
-		case vic.u == nil || ordered == 0:
-			c.skip("%s", vic.why)
-			return
-		}
-		victim := vic.u
-		for _, path := range []string{"/daytrader/app?action=portfolio", "/daytrader/app?action=account",
-			"/daytrader/app?action=portfolio&uid=" + url.QueryEscape(victim.uid) + "&userID=" + url.QueryEscape(victim.uid),
-			"/daytrader/app?action=account&uid=" + url.QueryEscape(victim.uid) + "&userID=" + url.QueryEscape(victim.uid)} {
-			p, err := stranger.get(v.ctx, path)
-			if err != nil {
-				c.transport(p, err)
-				return
-			}
-			d := p.doc()
-			hs, _ := readHoldings(d)
-			os, _ := readOrders(d)
-			leaked := held != 0 && (slices.ContainsFunc(hs, func(h holding) bool { return h.ID == held }) || sellLinkTo(d, held))
-			if p.status >= 500 || leaked || slices.ContainsFunc(os, func(o order) bool { return o.ID == ordered }) {
-				ev := p.evidence(fmt.Sprintf("%s's own page, without holding %d or order %d of %s", stranger.uid, held, ordered, victim.uid), fmt.Sprintf("status %d", p.status))
-				c.fail(&ev, "%s was shown %s's holdings or orders", stranger.uid, victim.uid)
-				return
-			}
-		}
-	})
-	v.check("isolation.sell_other", L, "a user cannot sell another user's holding by its id", func(c *ck) {
-		switch {
-		case !strangerOK:
-			c.skip("%s", noStranger)
-			return
-		case held == 0:
-			c.skip("%s", vic.why)
-			return
-		}
-		victim := vic.u
-		before, readBefore := stranger.snapQuiet()
-		p, err := stranger.get(v.ctx, fmt.Sprintf("/daytrader/app?action=sell&holdingID=%d", held))
-		if err != nil {
-			c.transport(p, err)
-			return
-		}
-		if p.status >= 500 || submitted(p.doc()) {
-			ev := p.evidence(fmt.Sprintf("a refusal (4xx): holding %d is %s's", held, victim.uid), fmt.Sprintf("status %d%s", p.status, cond(submitted(p.doc()), ", an order submitted", "")))
-			c.fail(&ev, "%s's attempt to sell %s's holding %d was not refused", stranger.uid, victim.uid, held)
-		}
-		var s snapshot
-		if victim.snapPortfolio(c, &s) {
-			if _, still := s.holding(held); !still {
-				ev := s.portfolio.evidence(fmt.Sprintf("holding %d still %s's", held, victim.uid), "gone")
-				c.fail(&ev, "%s's holding %d is gone after %s tried to sell it", victim.uid, held, stranger.uid)
-			}
-		}
-		v.unchanged(c, stranger, before, readBefore, "selling another user's holding")
-	})
-	v.check("isolation.profile_other", L, "a user cannot change another user's profile (update_profile naming the other user)", func(c *ck) {
-		switch {
-		case !strangerOK:
-			c.skip("%s", noStranger)
-			return
-		case vic.u == nil:
-			c.skip("%s", vic.why)
-			return
-		}
-		victim := vic.u
-		evil := "Hijacked " + v.run
-		p, err := stranger.post(v.ctx, "/daytrader/app", url.Values{"action": {"update_profile"}, "userID": {victim.uid},
-			"fullname": {evil}, "password": {stranger.pass}, "cpassword": {stranger.pass}, "address": {"x"}, "email": {"x@example.com"}, "creditcard": {"x"}})
-		if err != nil {
-			c.transport(p, err)
-			return
-		}
-		if p.status >= 500 {
-			ev := p.evidence("a refusal (4xx) or the stranger's own profile changed", fmt.Sprintf("status %d", p.status))
-			c.fail(&ev, "updating another user's profile answered %d", p.status)
-		}
-		a, err := victim.get(v.ctx, "/daytrader/app?action=account")
-		if err != nil {
-			c.transport(a, err)
-			return
-		}
-		if shows(a.doc(), evil) {
-			ev := a.evidence(victim.uid+"'s profile unchanged", "full name "+evil)
-			c.fail(&ev, "%s changed %s's profile", stranger.uid, victim.uid)
-		}
-	})
+	v.check("isolation.see_other", L, "a user cannot see another user's holdings or orders, not even by naming that user in the request",
+		func(c *ck) { v.seeOther(c, &in) })
+	v.check("isolation.sell_other", L, "a user cannot sell another user's holding by its id", func(c *ck) { v.sellOther(c, &in) })
+	v.check("isolation.profile_other", L, "a user cannot change another user's profile (update_profile naming the other user)",
+		func(c *ck) { v.profileOther(c, &in) })
 	v.check("isolation.cancel_other", L, "a user cannot cancel another user's order", func(c *ck) {
 		c.skip("the DayTrader contract has no operation to cancel an order")
 	})
-	v.check("input.quantity", L, "a zero, negative, huge or non-numeric quantity gets a clear 4xx, never a 500, and changes nothing", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
-			return
-		}
-		v.badInputs(c, stranger, "buy", []string{"0", "-5", "1000000000000", "99999999999999999999", "abc", "1.5", "", "1e3"}, func(q string) url.Values {
+	v.badInput(&in, "input.quantity", "a zero, negative, huge or non-numeric quantity gets a clear 4xx, never a 500, and changes nothing",
+		"buy", []string{"0", "-5", "1000000000000", "99999999999999999999", "abc", "1.5", "", "1e3"}, func(q string) url.Values {
 			return url.Values{"action": {"buy"}, "symbol": {v.cfg.Symbols[0]}, "quantity": {q}}
 		})
-	})
-	v.check("input.symbol", L, "an unknown, overlong or marked-up symbol gets a clear 4xx, never a 500, and changes nothing", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
-			return
-		}
-		v.badInputs(c, stranger, "buy", []string{"nosuch:vf" + v.run, strings.Repeat("s", 300), "<script>alert(1)</script>", ""}, func(s string) url.Values {
+	v.badInput(&in, "input.symbol", "an unknown, overlong or marked-up symbol gets a clear 4xx, never a 500, and changes nothing",
+		"buy", []string{"nosuch:vf" + v.run, strings.Repeat("s", 300), "<script>alert(1)</script>", ""}, func(s string) url.Values {
 			return url.Values{"action": {"buy"}, "symbol": {s}, "quantity": {"1"}}
 		})
-	})
-	v.check("input.holding_id", L, "a bad holding id (not a number, negative, zero, huge, unknown) gets a clear 4xx, never a 500, and changes nothing", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
-			return
-		}
-		v.badInputs(c, stranger, "sell", []string{"abc", "-1", "0", "99999999999999999999", "", "9000000000000000000"}, func(h string) url.Values {
+	v.badInput(&in, "input.holding_id",
+		"a bad holding id (not a number, negative, zero, huge, unknown) gets a clear 4xx, never a 500, and changes nothing",
+		"sell", []string{"abc", "-1", "0", "99999999999999999999", "", "9000000000000000000"}, func(h string) url.Values {
 			return url.Values{"action": {"sell"}, "holdingID": {h}}
 		})
-	})
-	v.check("input.fields", L, "overlong fields and markup in a registration or profile get a clear 4xx, never a 500, change nothing, and are never echoed unescaped", func(c *ck) {
-		if !strangerOK {
-			c.skip("%s", noStranger)
+	v.check("input.fields", L, "overlong fields and markup in a registration or profile get a clear 4xx, never a 500, change nothing, "+
+		"and are never echoed unescaped", func(c *ck) { v.inputFields(c, &in) })
+}
+
+// badInput is a level 3 input check: the stranger sends each of values in the form built by
+// form (badInputs judges the answers), skipped when there is no stranger.
+func (v *verifier) badInput(in *intrusion, id, rule, what string, values []string, form func(string) url.Values) {
+	v.check(id, 3, rule, func(c *ck) {
+		if !in.strangerOK {
+			c.skip("%s", in.noStranger)
 			return
 		}
-		mark := "<script>alert('vf" + v.run + "')</script>"
-		long := strings.Repeat("x", 5000)
-		v.badInputs(c, stranger, "update_profile", []string{long, mark}, func(s string) url.Values {
-			return url.Values{"action": {"update_profile"}, "userID": {stranger.uid}, "fullname": {s}, "password": {stranger.pass},
-				"cpassword": {stranger.pass}, "address": {"1 Verify Way"}, "email": {"vf" + v.run + "@example.com"}, "creditcard": {"0000-1111-2222-3333"}}
-		})
-		// registrations: a visitor, not logged in; the refused account must not exist after
-		for _, f := range []url.Values{
-			registerForm(strings.Repeat("u", 300), "vf-"+v.run, "Verify fields", "vf"+v.run+"@example.com"),
-			registerForm("vf-"+v.run+"-mark", "vf-"+v.run, mark, "vf"+v.run+"@example.com"),
-		} {
-			w := v.newUser()
-			p, err := w.post(v.ctx, "/daytrader/app", f)
-			w.close()
-			if err != nil {
-				c.transport(p, err)
-				return
-			}
-			if p.status < 400 || p.status >= 500 || echoed(p.body, mark) {
-				ev := p.evidence("a clear 4xx, the markup not echoed", fmt.Sprintf("status %d%s", p.status, cond(echoed(p.body, mark), ", the markup echoed unescaped", "")))
-				c.fail(&ev, "a registration with %s was not refused with a 4xx", describeValue(f.Get("user id")+" / "+f.Get("Full Name")))
-			}
-			l := v.newUser()
-			lp, err := l.post(v.ctx, "/daytrader/app", url.Values{"action": {"login"}, "uid": {f.Get("user id")}, "passwd": {"vf-" + v.run}})
-			l.close()
-			if err == nil && lp.doc().greets(f.Get("user id")) {
-				ev := lp.evidence("no such account (its registration was refused)", "logged in")
-				c.fail(&ev, "the refused registration created an account")
-			}
-		}
+		v.badInputs(c, in.stranger, what, values, form)
 	})
 }
 
@@ -304,7 +195,8 @@ func (v *verifier) unchanged(c *ck, u *user, before snapshot, readBefore error, 
 		return b.String()
 	}
 	if s.cash != before.cash || ids(s) != ids(before) {
-		ev := s.account.evidence(fmt.Sprintf("cash %s, holdings and orders [%s] unchanged", before.cash, ids(before)), fmt.Sprintf("cash %s, [%s]", s.cash, ids(s)))
+		ev := s.account.evidence(fmt.Sprintf("cash %s, holdings and orders [%s] unchanged", before.cash, ids(before)),
+			fmt.Sprintf("cash %s, [%s]", s.cash, ids(s)))
 		c.fail(&ev, "%s changed %s's account", after, u.uid)
 	}
 }
@@ -333,4 +225,151 @@ func cond(b bool, yes, no string) string {
 		return yes
 	}
 	return no
+}
+
+// seeOther is isolation.see_other: the stranger asks for its own pages and for the victim's by
+// name, and none may show the victim's holding or order (a 500 counts too: a refusal is a 4xx).
+func (v *verifier) seeOther(c *ck, in *intrusion) {
+	vic, stranger, held, ordered := in.vic, in.stranger, in.vic.held, in.vic.ordered
+	switch {
+	case !in.strangerOK:
+		c.skip("%s", in.noStranger)
+		return
+	case vic.u == nil || ordered == 0:
+		c.skip("%s", vic.why)
+		return
+	}
+	victim := vic.u
+	for _, path := range []string{"/daytrader/app?action=portfolio", "/daytrader/app?action=account",
+		"/daytrader/app?action=portfolio&uid=" + url.QueryEscape(victim.uid) + "&userID=" + url.QueryEscape(victim.uid),
+		"/daytrader/app?action=account&uid=" + url.QueryEscape(victim.uid) + "&userID=" + url.QueryEscape(victim.uid)} {
+		p, err := stranger.get(v.ctx, path)
+		if err != nil {
+			c.transport(p, err)
+			return
+		}
+		d := p.doc()
+		hs, _ := readHoldings(d)
+		os, _ := readOrders(d)
+		leaked := held != 0 && (slices.ContainsFunc(hs, func(h holding) bool { return h.ID == held }) || sellLinkTo(d, held))
+		if p.status >= 500 || leaked || slices.ContainsFunc(os, func(o order) bool { return o.ID == ordered }) {
+			ev := p.evidence(fmt.Sprintf("%s's own page, without holding %d or order %d of %s", stranger.uid, held, ordered, victim.uid),
+				fmt.Sprintf("status %d", p.status))
+			c.fail(&ev, "%s was shown %s's holdings or orders", stranger.uid, victim.uid)
+			return
+		}
+	}
+}
+
+// sellOther is isolation.sell_other: the stranger sells the victim's holding by its id; the
+// attempt must be refused, the holding still the victim's and the stranger's account unchanged.
+func (v *verifier) sellOther(c *ck, in *intrusion) {
+	vic, stranger, held := in.vic, in.stranger, in.vic.held
+	switch {
+	case !in.strangerOK:
+		c.skip("%s", in.noStranger)
+		return
+	case held == 0:
+		c.skip("%s", vic.why)
+		return
+	}
+	victim := vic.u
+	before, readBefore := stranger.snapQuiet()
+	p, err := stranger.get(v.ctx, fmt.Sprintf("/daytrader/app?action=sell&holdingID=%d", held))
+	if err != nil {
+		c.transport(p, err)
+		return
+	}
+	if p.status >= 500 || submitted(p.doc()) {
+		ev := p.evidence(fmt.Sprintf("a refusal (4xx): holding %d is %s's", held, victim.uid),
+			fmt.Sprintf("status %d%s", p.status, cond(submitted(p.doc()), ", an order submitted", "")))
+		c.fail(&ev, "%s's attempt to sell %s's holding %d was not refused", stranger.uid, victim.uid, held)
+	}
+	var s snapshot
+	if victim.snapPortfolio(c, &s) {
+		if _, still := s.holding(held); !still {
+			ev := s.portfolio.evidence(fmt.Sprintf("holding %d still %s's", held, victim.uid), "gone")
+			c.fail(&ev, "%s's holding %d is gone after %s tried to sell it", victim.uid, held, stranger.uid)
+		}
+	}
+	v.unchanged(c, stranger, before, readBefore, "selling another user's holding")
+}
+
+// profileOther is isolation.profile_other: the stranger updates a profile naming the victim, and
+// the victim's account page must not show the name it sent.
+func (v *verifier) profileOther(c *ck, in *intrusion) {
+	vic, stranger := in.vic, in.stranger
+	switch {
+	case !in.strangerOK:
+		c.skip("%s", in.noStranger)
+		return
+	case vic.u == nil:
+		c.skip("%s", vic.why)
+		return
+	}
+	victim := vic.u
+	evil := "Hijacked " + v.run
+	p, err := stranger.post(v.ctx, "/daytrader/app", url.Values{"action": {"update_profile"}, "userID": {victim.uid},
+		"fullname": {evil}, "password": {stranger.pass}, "cpassword": {stranger.pass}, "address": {"x"}, "email": {"x@example.com"},
+		"creditcard": {"x"}})
+	if err != nil {
+		c.transport(p, err)
+		return
+	}
+	if p.status >= 500 {
+		ev := p.evidence("a refusal (4xx) or the stranger's own profile changed", fmt.Sprintf("status %d", p.status))
+		c.fail(&ev, "updating another user's profile answered %d", p.status)
+	}
+	a, err := victim.get(v.ctx, "/daytrader/app?action=account")
+	if err != nil {
+		c.transport(a, err)
+		return
+	}
+	if shows(a.doc(), evil) {
+		ev := a.evidence(victim.uid+"'s profile unchanged", "full name "+evil)
+		c.fail(&ev, "%s changed %s's profile", stranger.uid, victim.uid)
+	}
+}
+
+// inputFields is input.fields: overlong and marked-up profile fields and registrations, each
+// refused with a 4xx and never echoed unescaped; a refused registration must leave no account
+// to log in to.
+func (v *verifier) inputFields(c *ck, in *intrusion) {
+	stranger := in.stranger
+	if !in.strangerOK {
+		c.skip("%s", in.noStranger)
+		return
+	}
+	mark := "<script>alert('vf" + v.run + "')</script>"
+	long := strings.Repeat("x", 5000)
+	v.badInputs(c, stranger, "update_profile", []string{long, mark}, func(s string) url.Values {
+		return url.Values{"action": {"update_profile"}, "userID": {stranger.uid}, "fullname": {s}, "password": {stranger.pass},
+			"cpassword": {stranger.pass}, "address": {"1 Verify " +
+				"Way"}, "email": {"vf" + v.run + "@example.com"}, "creditcard": {"0000-1111-2222-3333"}}
+	})
+	// registrations: a visitor, not logged in; the refused account must not exist after
+	for _, f := range []url.Values{
+		registerForm(strings.Repeat("u", 300), "vf-"+v.run, "Verify fields", "vf"+v.run+"@example.com"),
+		registerForm("vf-"+v.run+"-mark", "vf-"+v.run, mark, "vf"+v.run+"@example.com"),
+	} {
+		w := v.newUser()
+		p, err := w.post(v.ctx, "/daytrader/app", f)
+		w.close()
+		if err != nil {
+			c.transport(p, err)
+			return
+		}
+		if p.status < 400 || p.status >= 500 || echoed(p.body, mark) {
+			ev := p.evidence("a clear 4xx, the markup not echoed",
+				fmt.Sprintf("status %d%s", p.status, cond(echoed(p.body, mark), ", the markup echoed unescaped", "")))
+			c.fail(&ev, "a registration with %s was not refused with a 4xx", describeValue(f.Get("user id")+" / "+f.Get("Full Name")))
+		}
+		l := v.newUser()
+		lp, err := l.post(v.ctx, "/daytrader/app", url.Values{"action": {"login"}, "uid": {f.Get("user id")}, "passwd": {"vf-" + v.run}})
+		l.close()
+		if err == nil && lp.doc().greets(f.Get("user id")) {
+			ev := lp.evidence("no such account (its registration was refused)", "logged in")
+			c.fail(&ev, "the refused registration created an account")
+		}
+	}
 }

@@ -10,69 +10,21 @@ import (
 // Level 1, pages: every servlet action and JSF page the built-in scenarios use answers with the
 // page and the markers they check, for a browser with JavaScript off.
 
+// pagesAccount is the shared account the level 1 checks log in, out and in again.
+const pagesAccount = "pages"
+
+// pages runs level 1 in the order a visitor meets the pages: registered, logged out, logged in,
+// then each page the scenarios use.
 func (v *verifier) pages() {
-	const L = 1
-	const acct = "pages"
+	const L, acct = 1, pagesAccount
 	v.check("pages.register", L, "register (the registration form, sent to action=register) opens the new user's home page, logged in", func(c *ck) {
 		v.shared(c, acct)
 	})
-	v.check("pages.logout", L, "logout (action=logout) answers with the login page", func(c *ck) {
-		u, ok := v.shared(c, acct)
-		if !ok {
-			return
-		}
-		p, err := u.get(v.ctx, "/daytrader/app?action=logout")
-		if err != nil {
-			c.transport(p, err)
-		} else if p.status != 200 || !isLoginPage(p.doc()) {
-			ev := p.evidence("200 and the login form (fields uid, passwd)", fmt.Sprintf("status %d", p.status))
-			c.fail(&ev, "logout did not show the login page")
-		}
-	})
-	v.check("pages.login", L, "the login page (/daytrader/app) has the login form; login (its fields, action=login) opens the home page (Welcome USER)", func(c *ck) {
-		u, ok := v.shared(c, acct)
-		if !ok {
-			return
-		}
-		p, err := u.get(v.ctx, "/daytrader/app")
-		if err != nil {
-			c.transport(p, err)
-			return
-		}
-		if p.status != 200 || !isLoginPage(p.doc()) {
-			ev := p.evidence("200 and the login form (fields uid, passwd)", fmt.Sprintf("status %d", p.status))
-			c.fail(&ev, "/daytrader/app without an action is not the login page")
-			return
-		}
-		u.login(c)
-	})
-	get := func(id, rule, path string, read func(c *ck, p *page) error) {
-		v.check(id, L, rule, func(c *ck) {
-			u, ok := v.shared(c, acct)
-			if !ok || !u.loggedIn(c) {
-				return
-			}
-			p, err := u.get(v.ctx, path)
-			if err != nil {
-				c.transport(p, err)
-				return
-			}
-			if p.status != 200 {
-				ev := p.evidence("200", fmt.Sprintf("status %d", p.status))
-				c.fail(&ev, "%s answered %d", path, p.status)
-				return
-			}
-			if isLoginPage(p.doc()) {
-				ev := p.evidence("the page of a logged-in user", "the login page")
-				c.fail(&ev, "%s sent a logged-in user to the login page", path)
-				return
-			}
-			if err := read(c, &p); err != nil {
-				c.misread(&p, err, "%s", rule)
-			}
-		})
-	}
-	get("pages.home", "home (action=home) greets the user (Welcome USER) and shows the cash balance", "/daytrader/app?action=home", func(c *ck, p *page) error {
+	v.check("pages.logout", L, "logout (action=logout) answers with the login page", v.checkLogoutPage)
+	v.check("pages.login", L, "the login page (/daytrader/app) has the login form; login (its fields, action=login) opens the home page "+
+		"(Welcome USER)", v.checkLoginPage)
+	v.pageCheck("pages.home", "home (action=home) greets the user (Welcome USER) and shows the "+
+		"cash balance", "/daytrader/app?action=home", func(c *ck, p *page) error {
 		u := v.accounts[acct].u
 		if !p.doc().greets(u.uid) {
 			return unreadable("greeting \"Welcome %s\"", u.uid)
@@ -80,7 +32,8 @@ func (v *verifier) pages() {
 		_, err := p.doc().amount("cash balance")
 		return err
 	})
-	get("pages.account", "account (action=account) shows the cash balance, the opening balance and the orders table", "/daytrader/app?action=account", func(c *ck, p *page) error {
+	v.pageCheck("pages.account", "account (action=account) shows the cash balance, the opening balance "+
+		"and the orders table", "/daytrader/app?action=account", func(c *ck, p *page) error {
 		d := p.doc()
 		if _, err := d.amount("cash balance"); err != nil {
 			return err
@@ -91,12 +44,14 @@ func (v *verifier) pages() {
 		_, err := readOrders(d)
 		return err
 	})
-	get("pages.portfolio", "portfolio (action=portfolio) shows the holdings table", "/daytrader/app?action=portfolio", func(c *ck, p *page) error {
+	v.pageCheck("pages.portfolio", "portfolio (action=portfolio) shows the "+
+		"holdings table", "/daytrader/app?action=portfolio", func(c *ck, p *page) error {
 		_, err := readHoldings(p.doc())
 		return err
 	})
 	syms := strings.Join(v.cfg.Symbols, ",")
-	get("pages.quotes", "quotes (action=quotes&symbols=…) shows \"Quotes and Trading\" and a row per symbol", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(syms), func(c *ck, p *page) error {
+	v.pageCheck("pages.quotes", "quotes (action=quotes&symbols=…) shows \"Quotes and Trading\" "+
+		"and a row per symbol", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(syms), func(c *ck, p *page) error {
 		if !p.doc().says("Quotes and Trading") {
 			return unreadable("\"Quotes and Trading\"")
 		}
@@ -111,46 +66,28 @@ func (v *verifier) pages() {
 		}
 		return nil
 	})
-	get("pages.mksummary", "market summary (action=mksummary) shows the top gainers and losers", "/daytrader/app?action=mksummary", func(c *ck, p *page) error {
+	v.pageCheck("pages.mksummary", "market summary (action=mksummary) shows the "+
+		"top gainers and losers", "/daytrader/app?action=mksummary", func(c *ck, p *page) error {
 		if _, err := readMovers(p.doc(), "Top gainers"); err != nil {
 			return err
 		}
 		_, err := readMovers(p.doc(), "Top losers")
 		return err
 	})
-	get("pages.no_javascript", "trading needs no JavaScript: the quotes page has a plain HTML buy form (symbol, quantity)", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(v.cfg.Symbols[0]), func(c *ck, p *page) error {
+	v.pageCheck("pages.no_javascript", "trading needs no JavaScript: the quotes page has a plain HTML buy form "+
+		"(symbol, quantity)", "/daytrader/app?action=quotes&symbols="+url.QueryEscape(v.cfg.Symbols[0]), func(c *ck, p *page) error {
 		if _, ok := p.doc().formWith("symbol="+v.cfg.Symbols[0], "quantity"); !ok {
 			return fmt.Errorf("no <form> with the fields symbol (%s) and quantity", v.cfg.Symbols[0])
 		}
 		return nil
 	})
-	v.check("pages.jsf", L, "the JSF pages: welcome.faces's login form (every field it carries, the view state included) logs in and tradehome.faces greets the user", func(c *ck) {
+	v.check("pages.jsf", L, "the JSF pages: welcome.faces's login form (every field it carries, the view state included) "+
+		"logs in and tradehome.faces greets the user", func(c *ck) {
 		if u, ok := v.shared(c, acct); ok {
 			v.jsf(c, u)
 		}
 	})
-	v.check("pages.rest_quotes", L, "the REST quotes (/daytrader/rest/quotes/SYMBOL) answer a JSON array with the quote", func(c *ck) {
-		w := v.newUser()
-		defer w.close()
-		p, err := w.get(v.ctx, "/daytrader/rest/quotes/"+url.PathEscape(v.cfg.Symbols[0]))
-		if err != nil {
-			c.transport(p, err)
-			return
-		}
-		if p.status == 404 {
-			c.skip("the target has no REST quotes (%s: 404)", p.req)
-			return
-		}
-		var qs []struct {
-			Symbol string      `json:"symbol"`
-			Price  json.Number `json:"price"`
-		}
-		err = json.Unmarshal([]byte(p.body), &qs)
-		if p.status != 200 || err != nil || len(qs) != 1 || qs[0].Symbol != v.cfg.Symbols[0] || qs[0].Price == "" {
-			ev := p.evidence(`200 and [{"symbol":"`+v.cfg.Symbols[0]+`","price":…}]`, fmt.Sprintf("status %d", p.status))
-			c.fail(&ev, "the REST quote of %s is not a JSON array with its price", v.cfg.Symbols[0])
-		}
-	})
+	v.check("pages.rest_quotes", L, "the REST quotes (/daytrader/rest/quotes/SYMBOL) answer a JSON array with the quote", v.checkRESTQuotes)
 }
 
 // loggedIn logs u in again when an earlier check logged it out (a failure is recorded on c).
@@ -219,4 +156,94 @@ func (v *verifier) jsf(c *ck, u *user) {
 		ev := p.evidence("200 and Welcome "+u.uid, fmt.Sprintf("status %d", p.status))
 		c.fail(&ev, "tradehome.faces does not greet the logged-in user")
 	}
+}
+
+// checkLogoutPage is pages.logout: the pages account logs out and is shown the login page.
+func (v *verifier) checkLogoutPage(c *ck) {
+	u, ok := v.shared(c, pagesAccount)
+	if !ok {
+		return
+	}
+	p, err := u.get(v.ctx, "/daytrader/app?action=logout")
+	if err != nil {
+		c.transport(p, err)
+	} else if p.status != 200 || !isLoginPage(p.doc()) {
+		ev := p.evidence("200 and the login form (fields uid, passwd)", fmt.Sprintf("status %d", p.status))
+		c.fail(&ev, "logout did not show the login page")
+	}
+}
+
+// checkLoginPage is pages.login: the application's root is the login page, and its form logs the
+// pages account in again (pages.logout logged it out).
+func (v *verifier) checkLoginPage(c *ck) {
+	u, ok := v.shared(c, pagesAccount)
+	if !ok {
+		return
+	}
+	p, err := u.get(v.ctx, "/daytrader/app")
+	if err != nil {
+		c.transport(p, err)
+		return
+	}
+	if p.status != 200 || !isLoginPage(p.doc()) {
+		ev := p.evidence("200 and the login form (fields uid, passwd)", fmt.Sprintf("status %d", p.status))
+		c.fail(&ev, "/daytrader/app without an action is not the login page")
+		return
+	}
+	u.login(c)
+}
+
+// checkRESTQuotes is pages.rest_quotes, asked by a visitor who is not logged in; a 404 is a
+// target without the REST API, skipped rather than failed.
+func (v *verifier) checkRESTQuotes(c *ck) {
+	w := v.newUser()
+	defer w.close()
+	p, err := w.get(v.ctx, "/daytrader/rest/quotes/"+url.PathEscape(v.cfg.Symbols[0]))
+	if err != nil {
+		c.transport(p, err)
+		return
+	}
+	if p.status == 404 {
+		c.skip("the target has no REST quotes (%s: 404)", p.req)
+		return
+	}
+	var qs []struct {
+		Symbol string      `json:"symbol"`
+		Price  json.Number `json:"price"`
+	}
+	err = json.Unmarshal([]byte(p.body), &qs)
+	if p.status != 200 || err != nil || len(qs) != 1 || qs[0].Symbol != v.cfg.Symbols[0] || qs[0].Price == "" {
+		ev := p.evidence(`200 and [{"symbol":"`+v.cfg.Symbols[0]+`","price":…}]`, fmt.Sprintf("status %d", p.status))
+		c.fail(&ev, "the REST quote of %s is not a JSON array with its price", v.cfg.Symbols[0])
+	}
+}
+
+// pageCheck is a level 1 check of one page of the logged-in pages account: path must answer 200
+// with the page itself, not the login page, and read must find on it what the scenarios look for
+// (a misreading is the check's unreadable outcome, not a failure).
+func (v *verifier) pageCheck(id, rule, path string, read func(c *ck, p *page) error) {
+	v.check(id, 1, rule, func(c *ck) {
+		u, ok := v.shared(c, pagesAccount)
+		if !ok || !u.loggedIn(c) {
+			return
+		}
+		p, err := u.get(v.ctx, path)
+		if err != nil {
+			c.transport(p, err)
+			return
+		}
+		if p.status != 200 {
+			ev := p.evidence("200", fmt.Sprintf("status %d", p.status))
+			c.fail(&ev, "%s answered %d", path, p.status)
+			return
+		}
+		if isLoginPage(p.doc()) {
+			ev := p.evidence("the page of a logged-in user", "the login page")
+			c.fail(&ev, "%s sent a logged-in user to the login page", path)
+			return
+		}
+		if err := read(c, &p); err != nil {
+			c.misread(&p, err, "%s", rule)
+		}
+	})
 }

@@ -35,8 +35,8 @@ func TestCredentialsInURLsNeverWritten(t *testing.T) {
 	sutURL := withCreds(prom.URL, "mon:MonPW") + "/metrics?token=TokPW&sslpassword=SslPW"
 
 	for i, args := range [][]string{
-		{"drive", "--url", withCreds(target.URL, "admin:S3cretPW") + "/", "-c", "1", "-d", "1s"},
-		{"drive", "--target=" + withCreds(target.URL, "admin:S3cretPW"), "--scenario", scen, "--users", "1", "-d", "1s", "--ramp-up", "0s", "--ramp-down", "0s"},
+		{"drive", "--url", withCreds(target.URL, "admin:S3cretPW") + "/", "-c", "1", "-d", "60s", "--iterations", "5"},
+		{"drive", "--target=" + withCreds(target.URL, "admin:S3cretPW"), "--scenario", scen, "--users", "1", "-d", "60s", "--iterations", "5", "--ramp-up", "0s", "--ramp-down", "0s"},
 	} {
 		out := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
 		args = append(args, "--progress", "off", "--sut-metrics", sutURL, "--out", out)

@@ -155,7 +155,7 @@ func (u *user) send(ctx context.Context, it *load.Iteration, r *scenario.Request
 			// a target must not aim the load, and what the request carries, at another host
 			return resp, recorder.Failf("cross-origin redirect",
 				"%s: redirected to another origin (%s://%s), not followed: "+
-					"redirects stay on the target's origin unless --redirects any",
+					"redirects stay on the target's origin unless the redirect policy (Redirects) is any",
 				r.Name, scheme(nep), nep.Host)
 		}
 		s.tmp = append(s.tmp[:0], next...)

@@ -16,7 +16,8 @@ import (
 // so its errors name the setting (a *setting.Error's field) and the command maps the field to
 // its flag (cliflag.Names): an error that names a flag is wrong everywhere but on the command
 // line, and goes stale when the flag is renamed. This test reads the string literals (alone or
-// joined by +) given to fmt.Errorf, errors.New and setting.Errorf outside cmd/ and the command
+// joined by +) given to fmt.Errorf, errors.New, setting.Errorf and recorder.Failf (a failure a
+// run's results carry) outside cmd/ and the command
 // line's own toolkit (internal/cliflag), and fails on one that names a flag
 // ("--service-token-file"). It does not follow constants or messages built elsewhere.
 //
@@ -96,8 +97,8 @@ func literalText(e ast.Expr) (string, bool) {
 	return "", false
 }
 
-// errorCall reports whether call makes an error from a message: fmt.Errorf, errors.New or
-// setting.Errorf.
+// errorCall reports whether call makes an error from a message: fmt.Errorf, errors.New,
+// setting.Errorf, or recorder.Failf (a transaction's failure, shown in the results).
 func errorCall(call *ast.CallExpr) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok {
@@ -108,7 +109,7 @@ func errorCall(call *ast.CallExpr) bool {
 		return false
 	}
 	switch x.Name + "." + sel.Sel.Name {
-	case "fmt.Errorf", "errors.New", "setting.Errorf":
+	case "fmt.Errorf", "errors.New", "setting.Errorf", "recorder.Failf":
 		return true
 	}
 	return false

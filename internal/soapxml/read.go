@@ -374,7 +374,8 @@ func (r *Reader) header() error {
 			return err
 		}
 		if t.mustUnderst {
-			return &Fault{Code: CodeMustUnderstand, String: fmt.Sprintf("header {%s}%s is marked mustUnderstand and this service does not know it", Clip(t.NS), Clip(t.Local))}
+			return &Fault{Code: CodeMustUnderstand,
+				String: fmt.Sprintf("header {%s}%s is marked mustUnderstand and this service does not know it", Clip(t.NS), Clip(t.Local))}
 		}
 		if err := r.Skip(); err != nil {
 			return err

@@ -404,6 +404,8 @@ func (s *scanner) pop(t *Token, off int) {
 	t.kind, t.offset = tEnd, off
 }
 
+// startTag scans a start tag into t: its attributes, the namespaces it declares (in scope until
+// its end tag), its name resolved against them, and the two attributes SOAP gives meaning to.
 func (s *scanner) startTag(t *Token) error {
 	start := s.p
 	if s.rootSeen && len(s.stack) == 0 {
@@ -415,63 +417,95 @@ func (s *scanner) startTag(t *Token) error {
 	if err != nil {
 		return err
 	}
-	s.attrs = s.attrs[:0]
-	selfClose := false
-	for {
-		hadSpace := s.p < len(s.b) && isSpace(s.b[s.p])
-		s.skipSpace()
-		if s.p >= len(s.b) {
-			return s.errf(start, "document ends inside the tag <%s", Clip(q))
-		}
-		if s.b[s.p] == '>' {
-			s.p++
-			break
-		}
-		if s.b[s.p] == '/' {
-			if s.p+1 >= len(s.b) || s.b[s.p+1] != '>' {
-				return s.errf(s.p, "expected '/>'")
-			}
-			s.p += 2
-			selfClose = true
-			break
-		}
-		if !hadSpace {
-			return s.errf(s.p, "expected space before an attribute in <%s", Clip(q))
-		}
-		an, _, err := s.name()
-		if err != nil {
-			return err
-		}
-		s.skipSpace()
-		if s.p >= len(s.b) || s.b[s.p] != '=' {
-			return s.errf(s.p, "attribute %s has no value", Clip(an))
-		}
-		s.p++
-		s.skipSpace()
-		if s.p >= len(s.b) || (s.b[s.p] != '"' && s.b[s.p] != '\'') {
-			return s.errf(s.p, "attribute %s: value must be quoted", Clip(an))
-		}
-		qc := s.b[s.p]
-		s.p++
-		end := bytes.IndexByte(s.b[s.p:], qc)
-		if end < 0 {
-			return s.errf(s.p, "unterminated attribute value")
-		}
-		v := s.b[s.p : s.p+end]
-		if bytes.IndexByte(v, '<') >= 0 {
-			return s.errf(s.p, "'<' in an attribute value")
-		}
-		s.p += end + 1
-		if len(s.attrs) >= maxAttrs {
-			return s.errf(start, "more than %d attributes on one element", maxAttrs)
-		}
-		s.attrs = append(s.attrs, attr{an, v})
+	selfClose, err := s.attributes(start, q)
+	if err != nil {
+		return err
 	}
 	if len(s.stack) >= s.maxDepth {
 		return s.errf(start, "elements nested deeper than %d", s.maxDepth)
 	}
 	mark := len(s.ns)
-	// namespace declarations first: they apply to the element's own name and attributes
+	if err := s.declare(start); err != nil {
+		return err
+	}
+	var prefix, local []byte = nil, q
+	if colon >= 0 {
+		prefix, local = q[:colon], q[colon+1:]
+	}
+	ns, nsid, ok := s.lookup(prefix)
+	if !ok {
+		return s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, Clip(q))
+	}
+	// field by field: a whole-struct store of a pointerful token costs a typed copy
+	t.kind, t.Local, t.NS, t.nsid, t.offset = tStart, local, ns, nsid, start
+	t.text, t.decode, t.cdata, t.Nil, t.mustUnderst = nil, false, false, false, false
+	if err := s.markers(t, start); err != nil {
+		return err
+	}
+	s.stack = append(s.stack, frame{qs: int32(qs), qe: int32(qs + len(q)), nsMark: int32(mark)})
+	s.rootSeen = true
+	s.pending = selfClose
+	return nil
+}
+
+// attributes scans the attributes of the tag named q, begun at start, into s.attrs, up to its
+// '>' or '/>' (selfClose): each name, '=', and a quoted value without '<', at most maxAttrs.
+func (s *scanner) attributes(start int, q []byte) (selfClose bool, err error) {
+	s.attrs = s.attrs[:0]
+	for {
+		hadSpace := s.p < len(s.b) && isSpace(s.b[s.p])
+		s.skipSpace()
+		if s.p >= len(s.b) {
+			return false, s.errf(start, "document ends inside the tag <%s", Clip(q))
+		}
+		if s.b[s.p] == '>' {
+			s.p++
+			return false, nil
+		}
+		if s.b[s.p] == '/' {
+			if s.p+1 >= len(s.b) || s.b[s.p+1] != '>' {
+				return false, s.errf(s.p, "expected '/>'")
+			}
+			s.p += 2
+			return true, nil
+		}
+		if !hadSpace {
+			return false, s.errf(s.p, "expected space before an attribute in <%s", Clip(q))
+		}
+		an, _, err := s.name()
+		if err != nil {
+			return false, err
+		}
+		s.skipSpace()
+		if s.p >= len(s.b) || s.b[s.p] != '=' {
+			return false, s.errf(s.p, "attribute %s has no value", Clip(an))
+		}
+		s.p++
+		s.skipSpace()
+		if s.p >= len(s.b) || (s.b[s.p] != '"' && s.b[s.p] != '\'') {
+			return false, s.errf(s.p, "attribute %s: value must be quoted", Clip(an))
+		}
+		qc := s.b[s.p]
+		s.p++
+		end := bytes.IndexByte(s.b[s.p:], qc)
+		if end < 0 {
+			return false, s.errf(s.p, "unterminated attribute value")
+		}
+		v := s.b[s.p : s.p+end]
+		if bytes.IndexByte(v, '<') >= 0 {
+			return false, s.errf(s.p, "'<' in an attribute value")
+		}
+		s.p += end + 1
+		if len(s.attrs) >= maxAttrs {
+			return false, s.errf(start, "more than %d attributes on one element", maxAttrs)
+		}
+		s.attrs = append(s.attrs, attr{an, v})
+	}
+}
+
+// declare binds the namespaces the tag's attributes declare, before its own name and attributes
+// are resolved, since they apply to both; at most maxBindings in scope.
+func (s *scanner) declare(start int) error {
 	for _, a := range s.attrs {
 		var prefix []byte
 		switch {
@@ -497,17 +531,12 @@ func (s *scanner) startTag(t *Token) error {
 		}
 		s.ns = append(s.ns, binding{prefix, uri, s.classify(uri)})
 	}
-	var prefix, local []byte = nil, q
-	if colon >= 0 {
-		prefix, local = q[:colon], q[colon+1:]
-	}
-	ns, nsid, ok := s.lookup(prefix)
-	if !ok {
-		return s.errf(start, "undeclared namespace prefix %q in <%s>", prefix, Clip(q))
-	}
-	// field by field: a whole-struct store of a pointerful token costs a typed copy
-	t.kind, t.Local, t.NS, t.nsid, t.offset = tStart, local, ns, nsid, start
-	t.text, t.decode, t.cdata, t.Nil, t.mustUnderst = nil, false, false, false, false
+	return nil
+}
+
+// markers reads the attributes SOAP gives meaning to — xsi:nil and the envelope's
+// mustUnderstand — into t, every prefixed attribute's namespace declared or an error.
+func (s *scanner) markers(t *Token, start int) error {
 	for _, a := range s.attrs {
 		ap, al := splitQName(a.name)
 		if len(ap) == 0 || string(ap) == "xmlns" {
@@ -524,9 +553,6 @@ func (s *scanner) startTag(t *Token) error {
 			t.mustUnderst = string(a.value) == "1" || string(a.value) == "true"
 		}
 	}
-	s.stack = append(s.stack, frame{qs: int32(qs), qe: int32(qs + len(q)), nsMark: int32(mark)})
-	s.rootSeen = true
-	s.pending = selfClose
 	return nil
 }
 
@@ -579,7 +605,8 @@ func decodeText(dst, src []byte, cdata bool) ([]byte, error) {
 				dst = append(dst, '"')
 			default:
 				if len(ref) < 2 || ref[0] != '#' {
-					return nil, fmt.Errorf("undefined entity &%s; (only the five predefined entities and character references are allowed)", Clip(ref))
+					return nil, fmt.Errorf("undefined entity &%s; (only the five predefined entities and character references are allowed)",
+						Clip(ref))
 				}
 				r, ok := charRef(ref[1:])
 				if !ok || !IsXMLChar(r) {

@@ -144,36 +144,18 @@ func delta(base, v float64, dir direction) (string, string) {
 	return s, "worse"
 }
 
+// newCompareView is the comparison page of runs, runs[0] the baseline: the runs and what
+// changed between them, the headline metrics as a table, then the charts — each part built by
+// its own function below, in the order the page shows them.
 func newCompareView(runs []Run) compareView {
 	v := compareView{page: newPage("comparison of " + strconv.Itoa(len(runs)) + " runs")}
-	n := len(runs)
-	labels := make([]string, n)
-	col := func(f func(*report.Results) float64) []float64 {
-		out := make([]float64, n)
-		for i, r := range runs {
-			out[i] = f(r.Results)
-		}
-		return out
-	}
-	anyPeak, anyPrice := false, false
-	for i, r := range runs {
-		labels[i] = r.Label
-		rv := runView{Label: r.Label, R: r.Results, Load: offeredLoad(r.Results), Price: newPriceView(r.Results.PricePerformance), Runs: max(1, len(r.Results.Repeats))}
-		if d := r.Results.Disclosure; d != nil && len(d.Command) > 0 {
-			rv.Command = report.ShellLine(d.Command)
-		}
-		v.Runs = append(v.Runs, rv)
-		anyPeak = anyPeak || r.Results.Peak != nil
-		anyPrice = anyPrice || r.Results.PricePerformance != nil
-	}
-
-	ms := report.FormatMs
+	labels, anyPeak, anyPrice := v.addRuns(runs)
 	v.Method = MethodLine
 	v.Changed, v.Same = differences(runs)
 	v.Changed, v.Folded = fold(v.Changed)
-	load := changesOf(v.Changed, n, isLoadSetting)
+	load := changesOf(v.Changed, len(runs), isLoadSetting)
 	v.LoadNotes = loadNotes(runs, load)
-	for i, vs := range changesOf(v.Changed, n, isSystemVariant) {
+	for i, vs := range changesOf(v.Changed, len(runs), isSystemVariant) {
 		if len(vs) > 0 {
 			v.Variants = append(v.Variants, runs[i].Label+": "+strings.Join(vs, ", "))
 		}
@@ -181,11 +163,60 @@ func newCompareView(runs []Run) compareView {
 	for _, r := range runs[1:] {
 		v.Caveats = append(v.Caveats, report.Caveats(runs[0].Results, r.Results)...)
 	}
-	// bars show what the headline shows: the median over a repeated run's runs
-	tps := col(func(r *report.Results) float64 { return centreOf(r, report.MetricTPS) })
-	p50 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP50) })
-	p90 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP90) })
-	p99 := col(func(r *report.Results) float64 { return centreOf(r, report.MetricP99) })
+	v.addMetrics(runs, load, anyPeak)
+	var perTPS []float64
+	if anyPrice {
+		var row metricRow
+		row, perTPS = priceRow(runs)
+		v.Metrics = append(v.Metrics, row)
+	}
+	x := make([]float64, len(runs))
+	for i := range x {
+		x[i] = float64(i)
+	}
+	v.Charts = append(v.Charts, runCharts(runs, x, labels, anyPeak)...)
+	v.addTransactions(runs, load)
+	if anyPrice {
+		v.Charts = append(v.Charts, comparePriceChart(runs, x, labels, perTPS))
+	}
+	if c := overTime(runs); len(c.X) > 0 {
+		// runs too short to close a second have no series: no chart, rather than one that breaks
+		v.Charts = append(v.Charts, c)
+	}
+	v.Charts = append(v.Charts, distCharts(runs)...)
+	return v
+}
+
+// column is f of each run's results, in the runs' order: one bar or cell per run.
+func column(runs []Run, f func(*report.Results) float64) []float64 {
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		out[i] = f(r.Results)
+	}
+	return out
+}
+
+// addRuns lists the runs (label, load, price, the command that made each) and says whether
+// any has a capacity search's peak or a price, which add rows and charts of their own.
+func (v *compareView) addRuns(runs []Run) (labels []string, anyPeak, anyPrice bool) {
+	labels = make([]string, len(runs))
+	for i, r := range runs {
+		labels[i] = r.Label
+		rv := runView{Label: r.Label, R: r.Results, Load: offeredLoad(r.Results), Price: newPriceView(r.Results.PricePerformance),
+			Runs: max(1, len(r.Results.Repeats))}
+		if d := r.Results.Disclosure; d != nil && len(d.Command) > 0 {
+			rv.Command = report.ShellLine(d.Command)
+		}
+		v.Runs = append(v.Runs, rv)
+		anyPeak = anyPeak || r.Results.Peak != nil
+		anyPrice = anyPrice || r.Results.PricePerformance != nil
+	}
+	return labels, anyPeak, anyPrice
+}
+
+// addMetrics is the headline table: a row per headline metric (hits only when a run made
+// HTTP requests), the peak's row after throughput when any run searched for one.
+func (v *compareView) addMetrics(runs []Run, load [][]string, anyPeak bool) {
 	anyHits := false
 	for _, r := range runs {
 		anyHits = anyHits || r.Results.Hits > 0
@@ -199,72 +230,73 @@ func newCompareView(runs []Run) compareView {
 			v.Metrics = append(v.Metrics, peakRow(runs))
 		}
 	}
-	var peaks []float64
-	var noPeak []bool
+}
+
+// priceRow is the cost per TPS of each priced run (lower is better), and the figures its chart
+// draws; the value shown is the exact decimal from the results, with its currency.
+func priceRow(runs []Run) (metricRow, []float64) {
+	noPrice := make([]bool, len(runs))
+	perTPS := make([]float64, len(runs))
+	for i, r := range runs {
+		if pp := r.Results.PricePerformance; pp != nil {
+			perTPS[i] = decimalValue(pp.PerTPS)
+		} else {
+			noPrice[i] = true
+		}
+	}
+	row := metricRow{"Cost per TPS", cells(perTPS, noPrice, func(f float64) string { return "" }, lowerBetter)}
+	for i, r := range runs {
+		if pp := r.Results.PricePerformance; pp != nil {
+			row.Cells[i].Value = pp.PerTPS + " " + pp.Currency
+		}
+	}
+	return row, perTPS
+}
+
+// runCharts are the papers' side-by-side bars per run: throughput (with the peak beside it when
+// any run searched for one) and response time. The bars show what the headline shows: the
+// median over a repeated run's runs.
+func runCharts(runs []Run, x []float64, labels []string, anyPeak bool) []chartSpec {
+	tps := column(runs, func(r *report.Results) float64 { return centreOf(r, report.MetricTPS) })
+	p50 := column(runs, func(r *report.Results) float64 { return centreOf(r, report.MetricP50) })
+	p90 := column(runs, func(r *report.Results) float64 { return centreOf(r, report.MetricP90) })
+	p99 := column(runs, func(r *report.Results) float64 { return centreOf(r, report.MetricP99) })
+	tpsSeries := []seriesSpec{{Label: "steady-state TPS", Values: vals(tps)}}
 	if anyPeak {
-		noPeak = make([]bool, n)
-		peaks = col(func(r *report.Results) float64 {
+		pk := vals(column(runs, func(r *report.Results) float64 {
 			if r.Peak == nil {
 				return 0
 			}
 			return r.Peak.PeakTPS
-		})
+		}))
 		for i, r := range runs {
-			noPeak[i] = r.Results.Peak == nil
-		}
-	}
-	var perTPS []float64
-	if anyPrice {
-		noPrice := make([]bool, n)
-		perTPS = make([]float64, n)
-		for i, r := range runs {
-			if pp := r.Results.PricePerformance; pp != nil {
-				perTPS[i] = decimalValue(pp.PerTPS)
-			} else {
-				noPrice[i] = true
-			}
-		}
-		v.Metrics = append(v.Metrics, metricRow{"Cost per TPS", cells(perTPS, noPrice, func(f float64) string { return "" }, lowerBetter)})
-		// the value shown is the exact decimal from the results, with its currency
-		for i, r := range runs {
-			if pp := r.Results.PricePerformance; pp != nil {
-				v.Metrics[len(v.Metrics)-1].Cells[i].Value = pp.PerTPS + " " + pp.Currency
-			}
-		}
-	}
-
-	// charts: the papers' side-by-side bars, per run and per transaction
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = float64(i)
-	}
-	tpsSeries := []seriesSpec{{Label: "steady-state TPS", Values: vals(tps)}}
-	if anyPeak {
-		pk := vals(peaks)
-		for i := range pk {
-			if noPeak[i] {
+			if r.Results.Peak == nil {
 				pk[i] = nil
 			}
 		}
 		tpsSeries = append(tpsSeries, seriesSpec{Label: "peak TPS", Values: pk})
 	}
-	v.Charts = append(v.Charts,
-		chartSpec{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
+	return []chartSpec{
+		{ID: "cmp-tps", Title: "Throughput per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "TPS", Series: tpsSeries,
 			Note: "Transactions passed per second of the measured steady state (the median over the runs of a repeated run)."},
-		chartSpec{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
+		{ID: "cmp-latency", Title: "Response time per run", Kind: "bars", X: x, Labels: labels, XLabel: "run", YLabel: "ms",
 			Series: []seriesSpec{{Label: "p50", Values: vals(p50)}, {Label: "p90", Values: vals(p90)}, {Label: "p99", Values: vals(p99)}},
-			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."})
+			Note:   "Percentiles over all transactions of the measured steady state (medians over the runs of a repeated run)."}}
+}
 
-	// transactions: in the baseline's order, then any the others add
+// addTransactions is the per-transaction part, in the baseline's order and then any the others
+// add: a throughput and a p90 chart with a bar per run, and a table row per transaction.
+func (v *compareView) addTransactions(runs []Run, load [][]string) {
 	names := txNames(runs)
 	tx := make([]float64, len(names))
 	for i := range tx {
 		tx[i] = float64(i)
 	}
-	tpsByTx := chartSpec{ID: "cmp-tx-tps", Title: "Throughput per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction", YLabel: "TPS",
-		Note: "Each transaction's passed transactions per second, run by run (the median over the runs of a repeated run)."}
-	p90ByTx := chartSpec{ID: "cmp-tx-p90", Title: "p90 response time per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction", YLabel: "ms",
-		Note: "Each transaction's 90th percentile, run by run (the median over the runs of a repeated run)."}
+	tpsByTx := chartSpec{ID: "cmp-tx-tps", Title: "Throughput per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction",
+		YLabel: "TPS",
+		Note:   "Each transaction's passed transactions per second, run by run (the median over the runs of a repeated run)."}
+	p90ByTx := chartSpec{ID: "cmp-tx-p90", Title: "p90 response time per transaction", Kind: "bars", X: tx, Labels: names, XLabel: "transaction",
+		YLabel: "ms", Note: "Each transaction's 90th percentile, run by run (the median over the runs of a repeated run)."}
 	for _, r := range runs {
 		// the bars show what the tables show: a repeated run's median over its runs
 		t, p := make([]*float64, len(names)), make([]*float64, len(names))
@@ -279,43 +311,46 @@ func newCompareView(runs []Run) compareView {
 		v.Charts = append(v.Charts, tpsByTx, p90ByTx)
 	}
 	for _, name := range names {
-		row := txRow{Name: name}
-		t, p, e := make([]float64, n), make([]float64, n), make([]float64, n)
-		missing := make([]bool, n)
-		for i, r := range runs {
-			tr, ok := r.Results.Transaction(name)
-			missing[i] = !ok
-			t[i], p[i], e[i] = tr.TPS, tr.P90Ms, float64(tr.Errors)
-		}
-		row.TPS = repeatedTxCells(runs, name, func(_ *report.Results, t report.Transaction) float64 { return t.TPS }, formatTPS, true, true, load)
-		row.P90 = repeatedTxCells(runs, name, txPercentile(90), ms, false, false, load)
-		row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
-		v.Tx = append(v.Tx, row)
+		v.Tx = append(v.Tx, txRowOf(runs, name, load))
 	}
-	if anyPrice {
-		pt := vals(perTPS)
-		for i, r := range runs {
-			if r.Results.PricePerformance == nil {
-				pt[i] = nil
-			}
-		}
-		cur := ""
-		for _, r := range runs {
-			if pp := r.Results.PricePerformance; pp != nil {
-				cur = pp.Currency
-				break
-			}
-		}
-		v.Charts = append(v.Charts, chartSpec{ID: "cmp-price", Title: "Price/performance", Kind: "bars", X: x, Labels: labels, XLabel: "run",
-			YLabel: cur + " per TPS", Series: []seriesSpec{{Label: "cost per TPS", Values: pt}},
-			Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."})
+}
+
+// txRowOf is one transaction's row: throughput and p90 as the headline's cells (a repeated
+// run's median, tested against the baseline), and its errors.
+func txRowOf(runs []Run, name string, load [][]string) txRow {
+	row := txRow{Name: name}
+	e := make([]float64, len(runs))
+	missing := make([]bool, len(runs))
+	for i, r := range runs {
+		tr, ok := r.Results.Transaction(name)
+		missing[i] = !ok
+		e[i] = float64(tr.Errors)
 	}
-	if c := overTime(runs); len(c.X) > 0 {
-		// runs too short to close a second have no series: no chart, rather than one that breaks
-		v.Charts = append(v.Charts, c)
+	row.TPS = repeatedTxCells(runs, name, func(_ *report.Results, t report.Transaction) float64 { return t.TPS }, formatTPS, true, true, load)
+	row.P90 = repeatedTxCells(runs, name, txPercentile(90), report.FormatMs, false, false, load)
+	row.Errs = cells(e, missing, func(f float64) string { return groupDigits(strconv.FormatFloat(f, 'f', 0, 64)) }, lowerBetter)
+	return row
+}
+
+// comparePriceChart is the price/performance bars of the priced runs, in the first priced run's
+// currency.
+func comparePriceChart(runs []Run, x []float64, labels []string, perTPS []float64) chartSpec {
+	pt := vals(perTPS)
+	for i, r := range runs {
+		if r.Results.PricePerformance == nil {
+			pt[i] = nil
+		}
 	}
-	v.Charts = append(v.Charts, distCharts(runs)...)
-	return v
+	cur := ""
+	for _, r := range runs {
+		if pp := r.Results.PricePerformance; pp != nil {
+			cur = pp.Currency
+			break
+		}
+	}
+	return chartSpec{ID: "cmp-price", Title: "Price/performance", Kind: "bars", X: x, Labels: labels, XLabel: "run",
+		YLabel: cur + " per TPS", Series: []seriesSpec{{Label: "cost per TPS", Values: pt}},
+		Note: "Total price of the system under test divided by its throughput (lower is better); see each run's price list below."}
 }
 
 func vals(f []float64) []*float64 {

@@ -88,7 +88,8 @@ func reportDist(r *report.Results) *chartSpec {
 // each transaction, one line per run.
 func distCharts(runs []Run) []chartSpec {
 	x := distX()
-	all := chartSpec{ID: "cmp-dist", Title: "Latency by percentile, all transactions", Kind: "dist", X: x, XLabel: "percentile", YLabel: "ms", Log: true, Note: distNote}
+	all := chartSpec{ID: "cmp-dist", Title: "Latency by percentile, all transactions", Kind: "dist", X: x, XLabel: "percentile",
+		YLabel: "ms", Log: true, Note: distNote}
 	for _, r := range runs {
 		if h := r.Results.AllHistogram(); h != nil {
 			all.Series = append(all.Series, distSeries(r.Label, h, len(x)))
@@ -100,7 +101,8 @@ func distCharts(runs []Run) []chartSpec {
 	out := []chartSpec{all}
 	names := txNames(runs)
 	for i, name := range names {
-		c := chartSpec{ID: "cmp-dist-" + strconv.Itoa(i), Title: "Latency by percentile: " + name, Kind: "dist", X: x, XLabel: "percentile", YLabel: "ms", Log: true, Group: "per-transaction", Note: distNote}
+		c := chartSpec{ID: "cmp-dist-" + strconv.Itoa(i), Title: "Latency by percentile: " + name, Kind: "dist", X: x, XLabel: "percentile",
+			YLabel: "ms", Log: true, Group: "per-transaction", Note: distNote}
 		for _, r := range runs {
 			t, ok := r.Results.Transaction(name)
 			if !ok {

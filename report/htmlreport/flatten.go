@@ -34,7 +34,9 @@ func flatten(prefix string, v any) []field {
 	out := fl.out
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	if fl.cut > 0 {
-		out = append(out, field{Key: prefix + "(truncated)", Value: strconv.Itoa(fl.cut) + " more fields not shown: the report lists at most " + strconv.Itoa(maxFlatBytes>>10) + " KiB of one document"})
+		out = append(out, field{Key: prefix + "(truncated)",
+			Value: strconv.Itoa(fl.cut) + " more fields not shown: the report lists at most " + strconv.Itoa(maxFlatBytes>>10) + " KiB " +
+				"of one document"})
 	}
 	return out
 }

@@ -34,7 +34,8 @@ type Dashboard struct {
 	version int
 	changed chan struct{} // closed and replaced at every change
 	// page is the live page drawn for pageOf: drawn once a second at most, however many
-	// viewers ask (4 clients fetching / in a loop used to cut a run's TPS from 9,915 to 3,022)
+	// viewers ask (drawn for each request, 4 clients fetching / in a loop cut a run's TPS from
+	// 9,915 to 3,022)
 	pageOf  *report.Results
 	page    []byte
 	renders int

@@ -46,7 +46,8 @@ func isThroughput(m report.Metric) bool {
 
 // perRunKey matches the facts that differ on every run whatever was changed: ids, seeds drawn at
 // random, addresses and ports picked by the system, start times, uptimes, process ids, counters.
-var perRunKey = regexp.MustCompile(`(^|\.)(run_id|seed|pid|pids|uptime[a-z_]*|started[a-z_]*|[a-z_]*_at|listen|[a-z_]*_addr|addr|[a-z_]*_url|url|port|published|command)$`)
+var perRunKey = regexp.MustCompile(`(^|\.)(run_id|seed|pid|pids|uptime[a-z_]*|started[a-z_]*|[a-z_]*_at|` +
+	`listen|[a-z_]*_addr|addr|[a-z_]*_url|url|port|published|command)$`)
 
 // portOf matches the port of an address.
 var portOf = regexp.MustCompile(`:\d+\b`)
@@ -103,7 +104,8 @@ func loadNotes(runs []Run, load [][]string) []string {
 	for i, l := range load {
 		if len(l) > 0 {
 			out = append(out, runs[i].Label+" offered another load than "+runs[0].Label+" ("+strings.Join(l, ", ")+
-				"): throughput follows the offered load, so its throughput is shown uncoloured; its response times and errors are tested as measured.")
+				"): throughput follows the offered load, so its throughput is shown uncoloured; its response times and errors are tested "+
+				"as measured.")
 		}
 	}
 	return out
@@ -129,7 +131,8 @@ func statCells(runs []Run, m report.Metric, load [][]string) []cell {
 		centre[i] = s.Median
 		out[i].Value = report.FormatMetric(m, s.Median)
 		if s.N > 1 {
-			out[i].Title = "median of " + strconv.Itoa(s.N) + " runs; 95 % interval [" + report.FormatMetric(m, s.Lo) + ", " + report.FormatMetric(m, s.Hi) + "], range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
+			out[i].Title = "median of " + strconv.Itoa(s.N) + " runs; 95 % interval [" + report.FormatMetric(m,
+				s.Lo) + ", " + report.FormatMetric(m, s.Hi) + "], range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
 			out[i].Range = "range " + report.FormatMetric(m, s.Min) + " – " + report.FormatMetric(m, s.Max)
 		}
 		if i == 0 || few[0] {
@@ -215,7 +218,8 @@ const classIncomparable = "incomparable"
 // of reads the metric from one of a run's transactions; a percentile's is NaN where the
 // transaction had too few samples for it (txPercentile), and the cell is then "—", not enough
 // samples, as in a single run's table.
-func repeatedTxCells(runs []Run, name string, of func(*report.Results, report.Transaction) float64, f func(float64) string, higher, throughput bool, load [][]string) []cell {
+func repeatedTxCells(runs []Run, name string, of func(*report.Results, report.Transaction) float64, f func(float64) string, higher,
+	throughput bool, load [][]string) []cell {
 	out := make([]cell, len(runs))
 	per := make([][]float64, len(runs))
 	few := make([]bool, len(runs))

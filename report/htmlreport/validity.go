@@ -114,7 +114,26 @@ func capacityCharts(r *report.Results) []chartSpec {
 		}
 	}
 
-	// the knee: from the last good step to the first bad one above it (the search's bracket)
+	knee, note := capacityKnee(p, x, peak, loadText)
+	if confirm != nil {
+		note += "The separate point is the longer confirming run at " + loadText(load(*confirm)) + ", whose results the report shows."
+	}
+	p90Note := ""
+	if bound > 0 {
+		p90Note = "The dashed line is the search's p90 bound (" + report.FormatMs(bound) + " ms): a step above it is past the knee."
+	}
+	return []chartSpec{
+		{ID: "capacity-tps", Title: "Throughput against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "TPS", Knee: knee,
+			Series: tpsSeries, SpanGaps: true, Note: strings.TrimSpace(note)},
+		{ID: "capacity-p90", Title: "p90 response time against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "ms", Knee: knee,
+			Series: p90Series, SpanGaps: true, Note: p90Note},
+	}
+}
+
+// capacityKnee is the chart's knee band — from the last good step to the first bad one above it,
+// the search's bracket — and the caption's start, which says what the band is or why none is
+// drawn: a knee the search never found is not claimed.
+func capacityKnee(p *report.PeakSearch, x []float64, peak float64, loadText func(float64) string) (*span, string) {
 	var knee *span
 	note := "Each point is one step of the search (growth, then bisection), in order of load. "
 	// the bracket as the search judged it: a re-measurement's own vote is not its load's verdict
@@ -135,19 +154,7 @@ func capacityCharts(r *report.Results) []chartSpec {
 	default:
 		note += "The search did not reach a knee (" + p.StopWhy + "): no band is drawn. "
 	}
-	if confirm != nil {
-		note += "The separate point is the longer confirming run at " + loadText(load(*confirm)) + ", whose results the report shows."
-	}
-	p90Note := ""
-	if bound > 0 {
-		p90Note = "The dashed line is the search's p90 bound (" + report.FormatMs(bound) + " ms): a step above it is past the knee."
-	}
-	return []chartSpec{
-		{ID: "capacity-tps", Title: "Throughput against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "TPS", Knee: knee,
-			Series: tpsSeries, SpanGaps: true, Note: strings.TrimSpace(note)},
-		{ID: "capacity-p90", Title: "p90 response time against load", Kind: "xy", XUnit: unit, X: x, XLabel: xl, YLabel: "ms", Knee: knee,
-			Series: p90Series, SpanGaps: true, Note: p90Note},
-	}
+	return knee, note
 }
 
 // cmpFloat orders two numbers (slices.SortFunc's comparison).

@@ -122,7 +122,8 @@ func newReportView(r *report.Results) reportView {
 			v.Headline.PeakTPS = c.Interval()
 			v.Headline.PeakLabel = "Capacity, median of " + strconv.Itoa(len(c.Searches)) + " searches (TPS)"
 			v.Headline.PeakUnit = "±: where a next search lands (95 %)"
-			v.Headline.Searches = "The median of " + strconv.Itoa(len(c.Searches)) + " searches is " + c.Interval() + " TPS: " + c.NextLine() + "; the figures below are the last search's"
+			v.Headline.Searches = "The median of " + strconv.Itoa(len(c.Searches)) + " searches is " + c.Interval() + " " +
+				"TPS: " + c.NextLine() + "; the figures below are the last search's"
 		} else if r.Validity != nil && r.Validity.Verdict == report.Interrupted && p.Interval == nil {
 			v.Headline.PeakLabel = "Best good step (interrupted: not a capacity)"
 		} else if p.Interval != nil {
@@ -151,7 +152,8 @@ func newReportView(r *report.Results) reportView {
 	v.DistChart = reportDist(r)
 	if n := len(r.Repeats); n > 1 {
 		v.RepeatRows = repeatRows(r)
-		v.Repeats = "A repeated measurement of " + strconv.Itoa(n) + " runs: the pages show the last run in full; the summary and 'report compare' use every run (medians, intervals, tests)."
+		v.Repeats = "A repeated measurement of " + strconv.Itoa(n) + " runs: the pages show the last run in full; the summary and " +
+			"'report compare' use every run (medians, intervals, tests)."
 	}
 	if c := txP90Chart(r); c != nil {
 		v.Charts = append(v.Charts, *c)
@@ -306,7 +308,8 @@ func secondPercentile(r *report.Results, passed, p, ms float64) *float64 {
 
 // samplesNote says which seconds a per-second percentile chart leaves out.
 func samplesNote(r *report.Results) string {
-	return fmt.Sprintf("A percentile is drawn only in the seconds with enough passed transactions for it: %d for a p99, %d for a p90 (the samples rule).",
+	return fmt.Sprintf("A percentile is drawn only in the seconds with enough passed transactions for it: %d for a p99, %d for a p90 "+
+		"(the samples rule).",
 		r.MinSamples(), r.MinSamples()/10)
 }
 
@@ -368,7 +371,8 @@ func timeCharts(r *report.Results) []chartSpec {
 		Note:   "Transactions passed in each second. " + unmeasured}
 	if hitsDiffer {
 		tpsChart.Series = append(tpsChart.Series, seriesSpec{Label: "hits/s (where not equal)", Values: hits})
-		tpsChart.Note = "Transactions passed and HTTP requests (hits) in each second; hits are drawn only in the seconds they differ from transactions. " + unmeasured
+		tpsChart.Note = "Transactions passed and HTTP requests (hits) in each second; hits are drawn only in the seconds they differ " +
+			"from transactions. " + unmeasured
 	} else if r.Hits > 0 {
 		tpsChart.Note += " Hits/s equal transactions/s in every second (one request per transaction), so they are not drawn twice."
 	}
@@ -376,7 +380,8 @@ func timeCharts(r *report.Results) []chartSpec {
 		Series: []seriesSpec{{Label: "p50", Values: pctl(50, func(p report.SeriesPoint) float64 { return p.P50Ms })},
 			{Label: "p90", Values: pctl(90, func(p report.SeriesPoint) float64 { return p.P90Ms })},
 			{Label: "p99", Values: pctl(99, func(p report.SeriesPoint) float64 { return p.P99Ms })}},
-		Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the median). " + samplesNote(r) + " " + unmeasured}
+		Note: "Percentiles of the transactions that passed in each second (log scale: a spike does not flatten the " +
+			"median). " + samplesNote(r) + " " + unmeasured}
 	if gone := dropUndrawn(&latency); len(gone) > 0 {
 		latency.Note += " No second had enough for its " + strings.Join(gone, " or ") + ": not drawn (the tables give the measured window's)."
 	}
@@ -469,7 +474,8 @@ func txLatencyChart(r *report.Results) *chartSpec {
 		return nil
 	}
 	c := chartSpec{ID: "tx-latency", Title: "p90 response time per transaction, each second", Kind: "time", XLabel: "time", YLabel: "ms", Log: true,
-		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the first " + strconv.Itoa(txShown) + " are shown). " + samplesNote(r)}
+		Note: "Each transaction's 90th percentile in each second; click a name in the legend to show or hide its line (the " +
+			"first " + strconv.Itoa(txShown) + " are shown). " + samplesNote(r)}
 	index := map[string]int{}
 	for i, n := range names {
 		index[n] = i
@@ -588,161 +594,4 @@ func priceChart(pp *report.PricePerformance, p *report.PeakSearch) *chartSpec {
 	}
 	c.Series = []seriesSpec{{Label: pp.Currency + " per TPS", Values: per}}
 	return &c
-}
-
-type codeCount struct {
-	Code  string
-	Count int64
-	Share string
-}
-
-func statusCodes(m map[string]int64) []codeCount {
-	var total int64
-	for _, n := range m {
-		total += n
-	}
-	out := make([]codeCount, 0, len(m))
-	for c, n := range m {
-		out = append(out, codeCount{Code: c, Count: n, Share: formatPct(float64(n) / float64(max(total, 1)))})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out
-}
-
-// priceView is the price/performance line: "12.34 USD per TPS".
-type priceView struct {
-	report.PricePerformance
-	Of string // which TPS was priced, in words
-}
-
-func newPriceView(p *report.PricePerformance) *priceView {
-	if p == nil {
-		return nil
-	}
-	v := &priceView{PricePerformance: *p}
-	switch p.TPSOf {
-	case report.PriceOfPeak:
-		v.Of = "the peak sustained throughput of the peak search"
-	case report.PriceOfSteady:
-		v.Of = "the steady-state throughput"
-	default:
-		v.Of = "the throughput"
-	}
-	return v
-}
-
-// disclosureView is the full disclosure laid out as the papers' section.
-type disclosureView struct {
-	*report.Disclosure
-	Memory        string
-	Configuration []field
-	Command       string
-}
-
-func newDisclosureView(d *report.Disclosure) *disclosureView {
-	if d == nil {
-		return nil
-	}
-	v := &disclosureView{Disclosure: d, Command: shellJoin(d.Command)}
-	if d.Hardware.MemoryBytes > 0 {
-		v.Memory = report.FormatBytes(float64(d.Hardware.MemoryBytes))
-	}
-	if len(d.Configuration) > 0 {
-		v.Configuration = flatten("", d.Configuration)
-	}
-	return v
-}
-
-// shellJoin writes a command line as it could be typed again (arguments with spaces or shell
-// characters quoted).
-func shellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		out[i] = a
-	}
-	return strings.Join(out, " ")
-}
-
-type auditView struct {
-	*report.AuditSummary
-	Count    int64
-	Shown    []string
-	More     int64
-	ByKind   []field
-	Examined string
-}
-
-func newAuditView(a *report.AuditSummary) *auditView {
-	if a == nil {
-		return nil
-	}
-	v := &auditView{AuditSummary: a, Count: max(a.ViolationCount, int64(len(a.Violations)))}
-	v.Shown = a.Violations[:min(len(a.Violations), 50)]
-	v.More = v.Count - int64(len(v.Shown))
-	for k, n := range a.ByKind {
-		v.ByKind = append(v.ByKind, field{Key: k, Value: strconv.FormatInt(n, 10)})
-	}
-	sort.Slice(v.ByKind, func(i, j int) bool { return v.ByKind[i].Key < v.ByKind[j].Key })
-	v.Examined = fmt.Sprintf("%s accounts, %s orders, %s holdings, %s quotes in %.2f s",
-		groupDigits(strconv.FormatInt(a.Accounts, 10)), groupDigits(strconv.FormatInt(a.Orders, 10)),
-		groupDigits(strconv.FormatInt(a.Holdings, 10)), groupDigits(strconv.FormatInt(a.Quotes, 10)), a.Seconds)
-	return v
-}
-
-func formatTPS(v float64) string {
-	switch {
-	case v >= 1000:
-		return groupDigits(strconv.FormatFloat(v, 'f', 0, 64))
-	case v >= 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	default:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-}
-
-// formatPct writes a fraction as a percentage with enough decimals to show small error rates
-// (0.0100 %, the papers' criterion, must not read as 0 %).
-func formatPct(f float64) string {
-	switch {
-	case f == 0:
-		return "0 %"
-	case f >= 0.1:
-		return strconv.FormatFloat(100*f, 'f', 1, 64) + " %"
-	default:
-		return strconv.FormatFloat(100*f, 'f', 4, 64) + " %"
-	}
-}
-
-func formatTime(t time.Time) string {
-	if t.IsZero() {
-		return notRecorded
-	}
-	return t.UTC().Format("2006-01-02 15:04:05 UTC")
-}
-
-// groupDigits puts thin spaces between thousands: 1234567 → 1 234 567 (unambiguous in every
-// locale, unlike a comma or a dot).
-func groupDigits(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if len(s) <= 4 {
-		if neg {
-			return "-" + s
-		}
-		return s
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString("\u202f")
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

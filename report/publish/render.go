@@ -170,7 +170,8 @@ func writeCapacities(log io.Writer, runs []htmlreport.Run) {
 			continue
 		}
 		c, _ := report.CapacityOf(r.Results)
-		fmt.Fprintf(log, "capacity: %s %s tps → %s %s tps: %s\n", logsafe.Terminal(runs[0].Label), base.Label(), logsafe.Terminal(r.Label), c.Label(), change)
+		fmt.Fprintf(log, "capacity: %s %s tps → %s %s tps: %s\n", logsafe.Terminal(runs[0].Label), base.Label(), logsafe.Terminal(r.Label),
+			c.Label(), change)
 	}
 }
 

@@ -139,7 +139,8 @@ func CompareSeries(a, b []float64) Comparison {
 	ba, bb := Batches(a), Batches(b)
 	out := Comparison{Method: BatchMeans, P: 1, N1: len(ba), N2: len(bb), Alpha: Alpha}
 	if ba == nil || bb == nil {
-		out.Warning = fmt.Sprintf("need a steady state of at least %d s per run for %d batches (got %d s and %d s)", MinBatches*MinBatchSeconds, MinBatches, len(a), len(b))
+		out.Warning = fmt.Sprintf("need a steady state of at least %d s per run for %d batches (got %d s and %d s)",
+			MinBatches*MinBatchSeconds, MinBatches, len(a), len(b))
 		return out
 	}
 	if constant(ba) && constant(bb) {

@@ -2,4 +2,4 @@
 # kill: ./bench/verify TestBrokenTargetsFailTheirCheck
 # file: bench/verify/level_business.go
 # expect: want exactly \[business.buy\]
-s#^\t\tif len(added) != 1 || added\[0\]\.Symbol != o\.Symbol || added\[0\]\.Quantity != o\.Quantity || added\[0\]\.PurchasePrice != o\.Price {#\t\tif false {#
+s#^\tif len(added) != 1 || added\[0\]\.Symbol != o\.Symbol || added\[0\]\.Quantity != o\.Quantity || added\[0\]\.PurchasePrice != o\.Price {#\tif false {#

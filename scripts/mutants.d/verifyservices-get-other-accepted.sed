@@ -2,4 +2,4 @@
 # kill: ./bench/verifyservices TestVerifyServicesBroken
 # file: bench/verifyservices/verifyservices.go
 # expect: want exactly \[isolation.get_other\]
-s#^\t\t\tc\.fail(req, "refused", fmt\.Sprintf("%+v", h), "%s read %s's holding", v\.a, v\.b)$#\t\t\t_ = h#
+s#^\(\t*\)c\.fail(req, "refused", fmt\.Sprintf("%+v", h), "%s read %s's holding", v\.a, v\.b)$#\1_ = h#

@@ -100,7 +100,8 @@ func (s *Switch) Set(mode string) error {
 	switch mode {
 	case remote.InProcess:
 		if s.cfg.Local == nil {
-			return errors.New("access mode inprocess needs a database in this process: this web tier was started without one (it needs the services role in this process)")
+			return errors.New("access mode inprocess needs a database in this process: this web tier was started without one (it needs the " +
+				"services role in this process)")
 		}
 		next = &impl{mode: mode, svc: s.cfg.Local, settings: remote.Settings{Access: mode}}
 	case remote.SOAP, remote.REST, remote.GRPC:
@@ -109,7 +110,8 @@ func (s *Switch) Set(mode string) error {
 			addr = s.cfg.GRPCAddr
 		}
 		if addr == "" {
-			return fmt.Errorf("access mode %s needs the services host's address (its SOAP/REST address for soap and rest, its gRPC address for grpc)", mode)
+			return fmt.Errorf("access mode %s needs the services host's address (its SOAP/REST address for soap and rest, its gRPC address "+
+				"for grpc)", mode)
 		}
 		c, err := remote.Dial(mode, addr, s.cfg.Remote)
 		if err != nil {

@@ -110,7 +110,8 @@ func runPages(t *testing.T, b *bed, mode string) {
 	b.wentOnly(t, mode, before, b.calls())
 	if mode != remote.InProcess {
 		// the pages' main operations each crossed the transport
-		for _, op := range []string{host.OpLogin, host.OpGetAccountData, host.OpGetHoldings, host.OpGetQuotes, host.OpBuy, host.OpSell, host.OpGetMarketSummary} {
+		for _, op := range []string{host.OpLogin, host.OpGetAccountData, host.OpGetHoldings, host.OpGetQuotes, host.OpBuy, host.OpSell,
+			host.OpGetMarketSummary} {
 			if b.host.Calls().Count(mode, op) == 0 {
 				t.Errorf("no %s call reached the host over %s: counts %+v", op, mode, b.host.Calls().Counts())
 			}
@@ -225,7 +226,8 @@ func TestUnavailable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sw, err := access.New(access.Config{HTTPAddr: h.HTTPAddr(), GRPCAddr: h.GRPCAddr(), Remote: remote.Options{Timeout: 5 * time.Second}}, mode)
+			sw, err := access.New(access.Config{HTTPAddr: h.HTTPAddr(), GRPCAddr: h.GRPCAddr(), Remote: remote.Options{Timeout: 5 * time.Second}},
+				mode)
 			if err != nil {
 				t.Fatal(err)
 			}

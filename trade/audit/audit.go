@@ -236,27 +236,35 @@ func describe(r store.AuditRow) string {
 	case store.AuditHoldingNoBuy:
 		return fmt.Sprintf("holding %d of %s (%d × %s) was created by no completed buy order", r.HoldingID, acct, r.Actual, r.Symbol)
 	case store.AuditHoldingQty:
-		return fmt.Sprintf("holding %d of %s (%s, buy order %d) holds %d shares, expected %d (bought − sold)", r.HoldingID, acct, r.Symbol, r.OrderID, r.Actual, r.Expected)
+		return fmt.Sprintf("holding %d of %s (%s, buy order %d) holds %d shares, expected %d (bought − sold)", r.HoldingID, acct, r.Symbol,
+			r.OrderID, r.Actual, r.Expected)
 	case store.AuditHoldingOwner:
-		return fmt.Sprintf("holding %d of %s (%s) differs from its buy order %d in account, symbol or purchase price", r.HoldingID, acct, r.Symbol, r.OrderID)
+		return fmt.Sprintf("holding %d of %s (%s) differs from its buy order %d in account, symbol or purchase price", r.HoldingID, acct,
+			r.Symbol, r.OrderID)
 	case store.AuditHoldingLost:
-		return fmt.Sprintf("holding %d of %s (%s, buy order %d) is gone, but %d bought shares were never sold", r.HoldingID, acct, r.Symbol, r.OrderID, r.Expected)
+		return fmt.Sprintf("holding %d of %s (%s, buy order %d) is gone, but %d bought shares were never sold", r.HoldingID, acct, r.Symbol,
+			r.OrderID, r.Expected)
 	case store.AuditForeignSell:
-		return fmt.Sprintf("holding %d of %s (%s, buy order %d) was sold by another account or in another symbol", r.HoldingID, acct, r.Symbol, r.OrderID)
+		return fmt.Sprintf("holding %d of %s (%s, buy order %d) was sold by another account or in another symbol", r.HoldingID, acct, r.Symbol,
+			r.OrderID)
 	case store.AuditTwoBuys:
 		return fmt.Sprintf("holding %d of %s (%s) was credited by %d completed buy orders, expected 1", r.HoldingID, acct, r.Symbol, r.Actual)
 	case store.AuditOversold:
-		return fmt.Sprintf("holding %d of %s (%s, buy order %d): %d shares sold, but only %d bought", r.HoldingID, acct, r.Symbol, r.OrderID, r.Actual, r.Expected)
+		return fmt.Sprintf("holding %d of %s (%s, buy order %d): %d shares sold, but only %d bought", r.HoldingID, acct, r.Symbol, r.OrderID,
+			r.Actual, r.Expected)
 	case store.AuditVolume:
-		return fmt.Sprintf("quote %s has volume %d, expected %d (loaded volume + shares of the orders since), off by %+d", r.Symbol, r.Actual, r.Expected, r.Actual-r.Expected)
+		return fmt.Sprintf("quote %s has volume %d, expected %d (loaded volume + shares of the orders since), off by %+d", r.Symbol, r.Actual,
+			r.Expected, r.Actual-r.Expected)
 	case store.AuditQuoteNotBased:
 		return fmt.Sprintf("quote %s is not in the loaded data set (volume %d has no baseline)", r.Symbol, r.Actual)
 	case store.AuditNegative:
 		return fmt.Sprintf("%s is overdrawn: balance %s", acct, trade.Money(r.Actual))
 	case store.AuditKeyTwice:
-		return fmt.Sprintf("idempotency key %q of user %q is stored %d times or names order %d with another key, expected once", r.Status, r.UserID, r.Actual, r.OrderID)
+		return fmt.Sprintf("idempotency key %q of user %q is stored %d times or names order %d with another key, expected once", r.Status,
+			r.UserID, r.Actual, r.OrderID)
 	case store.AuditKeyOrder:
-		return fmt.Sprintf("idempotency key %q of user %q names order %d, which is missing or another user's or kind's", r.Status, r.UserID, r.OrderID)
+		return fmt.Sprintf("idempotency key %q of user %q names order %d, which is missing or another user's or kind's", r.Status, r.UserID,
+			r.OrderID)
 	}
 	return fmt.Sprintf("%s: %s order %d holding %d %s expected %d actual %d", r.Kind, acct, r.OrderID, r.HoldingID, r.Symbol, r.Expected, r.Actual)
 }

@@ -212,7 +212,8 @@ func TestAuditCatchesCorruption(t *testing.T) {
 				[]string{"UPDATE accounts SET balance = balance - 1 WHERE accountid = 3"},
 				map[string]int64{audit.KindBalance: 1}},
 			// what a buy without a funds check does: the audit did not notice an overdrawn account
-			{"an account overdrawn", []string{"UPDATE accounts SET balance = -balance - 1, openbalance = openbalance - 2 * balance - 1 WHERE accountid = 4"},
+			{"an account overdrawn",
+				[]string{"UPDATE accounts SET balance = -balance - 1, openbalance = openbalance - 2 * balance - 1 WHERE accountid = 4"},
 				[]string{"UPDATE accounts SET openbalance = openbalance - 2 * balance - 1, balance = -balance - 1 WHERE accountid = 4"},
 				map[string]int64{audit.KindNegative: 1}},
 			{"a buy applied twice: balance debited and volume added again", []string{
@@ -225,14 +226,16 @@ func TestAuditCatchesCorruption(t *testing.T) {
 			{"a buy applied twice, holding and all (the order row names the second holding)", []string{
 				fmt.Sprintf("UPDATE accounts SET balance = balance - %d WHERE accountid = %d", total, buy.AccountID),
 				fmt.Sprintf("UPDATE quotes SET volume = volume + %d WHERE symbol = '%s'", buy.Quantity, buy.Symbol),
-				fmt.Sprintf("INSERT INTO holdings SELECT %d, accountid, symbol, quantity, price, completiondate FROM orders WHERE orderid = %d", maxH, buy.OrderID)},
+				fmt.Sprintf("INSERT INTO holdings SELECT %d, accountid, symbol, quantity, price, completiondate FROM orders WHERE orderid = %d",
+					maxH, buy.OrderID)},
 				[]string{
 					fmt.Sprintf("UPDATE accounts SET balance = balance + %d WHERE accountid = %d", total, buy.AccountID),
 					fmt.Sprintf("UPDATE quotes SET volume = volume - %d WHERE symbol = '%s'", buy.Quantity, buy.Symbol),
 					fmt.Sprintf("DELETE FROM holdings WHERE holdingid = %d", maxH)},
 				map[string]int64{audit.KindBalance: 1, audit.KindVolume: 1, audit.KindHolding: 1}},
 			{"one buy credited to a holding twice", []string{
-				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, quantity, price, fee FROM orders WHERE orderid = %d", maxH, buy.OrderID),
+				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, "+
+					"quantity, price, fee FROM orders WHERE orderid = %d", maxH, buy.OrderID),
 				fmt.Sprintf("UPDATE accounts SET balance = balance - %d WHERE accountid = %d", total, buy.AccountID),
 				fmt.Sprintf("UPDATE quotes SET volume = volume + %d WHERE symbol = '%s'", buy.Quantity, buy.Symbol)},
 				[]string{
@@ -242,12 +245,14 @@ func TestAuditCatchesCorruption(t *testing.T) {
 				// money and volume match the two rows; the holding does not
 				map[string]int64{audit.KindApplied2: 1}},
 			{"a sell applied twice to its holding", []string{
-				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, quantity, price, fee FROM orders WHERE orderid = %d", maxH, sell.OrderID)},
+				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, holdingid, symbol, ordertype, status, opendate, completiondate, "+
+					"quantity, price, fee FROM orders WHERE orderid = %d", maxH, sell.OrderID)},
 				[]string{fmt.Sprintf("DELETE FROM orders WHERE orderid = %d", maxH)},
 				// the copied sell row credits the account and adds volume with no money moved
 				dupSellKinds(t, st, sell)},
 			{"an extra holding with no buy", []string{
-				fmt.Sprintf("INSERT INTO holdings SELECT %d, accountid, symbol, quantity, purchaseprice, purchasedate FROM holdings WHERE holdingid = 101", maxH)},
+				fmt.Sprintf("INSERT INTO holdings SELECT %d, accountid, symbol, quantity, purchaseprice, purchasedate FROM holdings WHERE "+
+					"holdingid = 101", maxH)},
 				[]string{fmt.Sprintf("DELETE FROM holdings WHERE holdingid = %d", maxH)},
 				map[string]int64{audit.KindHolding: 1}},
 			{"a holding's quantity changed", []string{"UPDATE holdings SET quantity = quantity + 1 WHERE holdingid = 102"},
@@ -257,7 +262,8 @@ func TestAuditCatchesCorruption(t *testing.T) {
 				[]string{"INSERT INTO holdings SELECT * FROM holdings_base WHERE holdingid = 103"},
 				map[string]int64{audit.KindHolding: 1}},
 			{"an order of no account", []string{
-				fmt.Sprintf("INSERT INTO orders SELECT %d, 999999, NULL, symbol, 'sell', 'closed', opendate, completiondate, quantity, price, fee FROM orders WHERE orderid = 1", maxH)},
+				fmt.Sprintf("INSERT INTO orders SELECT %d, 999999, NULL, symbol, 'sell', 'closed', opendate, completiondate, quantity, price, "+
+					"fee FROM orders WHERE orderid = 1", maxH)},
 				[]string{fmt.Sprintf("DELETE FROM orders WHERE orderid = %d", maxH)},
 				// a done order since the load also counts in its quote's volume
 				map[string]int64{audit.KindOrder: 1, audit.KindVolume: 1}},
@@ -278,7 +284,8 @@ func TestAuditCatchesCorruption(t *testing.T) {
 				[]string{"DROP TABLE requestkeys", sqlstore.RequestKeysDDL, keyRow},
 				map[string]int64{audit.KindKey: 2}},
 			{"an order left open", []string{
-				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, NULL, symbol, 'buy', 'open', opendate, NULL, quantity, price, fee FROM orders WHERE orderid = 1", maxH)},
+				fmt.Sprintf("INSERT INTO orders SELECT %d, accountid, NULL, symbol, 'buy', 'open', opendate, NULL, quantity, price, fee FROM "+
+					"orders WHERE orderid = 1", maxH)},
 				[]string{fmt.Sprintf("DELETE FROM orders WHERE orderid = %d", maxH)},
 				map[string]int64{audit.KindOpen: 1}},
 		}

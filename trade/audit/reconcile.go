@@ -44,7 +44,8 @@ func (r Reconciliation) Problem() string {
 	case r.Placed < r.Acknowledged:
 		return fmt.Sprintf("%d acknowledged orders are not in the database: lost", r.Acknowledged-r.Placed)
 	case r.Placed > r.Acknowledged+r.Ambiguous:
-		return fmt.Sprintf("%d orders more than were acknowledged or ambiguous: placed twice, or by another run since the load (reset the database before the run)",
+		return fmt.Sprintf("%d orders more than were acknowledged or ambiguous: placed twice, or by another run since the load (reset the "+
+			"database before the run)",
 			r.Placed-r.Acknowledged-r.Ambiguous)
 	}
 	return ""

@@ -17,7 +17,7 @@ type claimFunc func(tx store.Tx, orderID int64) error
 // already holds — stored by an earlier request, or by a concurrent one that committed first —
 // is answered with outcome, the first request's effect as it is now, and nothing is placed.
 // A key another user's request (or another kind of request) used is CodeConflict. A call
-// without a key runs do as before: DayTrader's URLs carry none.
+// without a key runs do alone: DayTrader's URLs carry none.
 //
 // The store's unique key decides between two concurrent requests (store.Tx.ClaimKey): the
 // look-up first only spares a replay the work, and the look-up after a failure finds the

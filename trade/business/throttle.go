@@ -9,10 +9,10 @@ import (
 
 // loginThrottle counts wrong passwords in fixed windows, per (user id, client) and per client
 // across user ids (the client is trade.ClientOf the call: the web tier's visitor, carried by
-// the transports). Counting per user id alone let a stranger lock any named account out,
-// its owner's right password included; now a guesser is slowed on one account (max) and
+// the transports). Counting per user id alone would let a stranger lock any named account out,
+// its owner's right password included; so a guesser is slowed on one account (max) and
 // across accounts (clientFactor × max) while the owner, from another address, logs in. A call
-// with no client known is counted per user id, as before. Unknown user ids are counted like
+// with no client known is counted per user id. Unknown user ids are counted like
 // real ones, so the throttle does not tell them apart either. It is per process: N services
 // hosts allow N times the failures.
 type loginThrottle struct {

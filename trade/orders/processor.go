@@ -74,7 +74,7 @@ func (p *Processor) Failed() int64 { return p.failed.Load() }
 func (p *Processor) Malformed() int64 { return p.malformed.Load() }
 
 // dropMalformed counts a message that is not an order id, and logs the first and then one in
-// 1000 with the count so far: 20,000 garbage messages used to write 20,000 ERROR lines.
+// 1000 with the count so far, so that 20,000 garbage messages do not write 20,000 ERROR lines.
 func (p *Processor) dropMalformed(err error) {
 	if n := p.malformed.Add(1); n%1000 == 1 {
 		logger(p.Log).Warn("dropping malformed order messages (one logged in 1000)", "count", n, "err", err)

@@ -91,7 +91,9 @@ func (c Config) Validate() error {
 	case c.NATSPort > 0 && c.NATS == "" && c.Mode != AsyncDurable && c.Mode != AsyncVolatile:
 		// the embedded broker runs for the queued order modes only: a port for it would be a
 		// promise nothing keeps, and processes told to connect there would find no one
-		return setting.Errorf("NATSPort", "the embedded NATS server runs only in the async-durable and async-volatile order modes; in %s mode run a NATS server and give every process its URL (live quotes between processes)", c.Mode)
+		return setting.Errorf("NATSPort",
+			"the embedded NATS server runs only in the async-durable and async-volatile order modes; in %s mode run a NATS server and give "+
+				"every process its URL (live quotes between processes)", c.Mode)
 	}
 	if c.NATSToken != "" {
 		if err := natsx.ValidateToken(c.NATSToken); err != nil {
@@ -215,7 +217,8 @@ func (r *Running) broker(ctx context.Context, c Config, name string) (*nats.Conn
 // sync mode). With local set (the monolith) it also runs an order
 // processor in this process; without it (the web/bsl roles) `serve --role orders` completes
 // the orders.
-func StartServices(ctx context.Context, c Config, svc func(business.OrderDispatcher) *business.Service, local bool) (*Running, *business.Service, error) {
+func StartServices(ctx context.Context, c Config, svc func(business.OrderDispatcher) *business.Service,
+	local bool) (*Running, *business.Service, error) {
 	if err := c.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -342,7 +345,8 @@ func (r *Running) endpoints(c Config, s *business.Service, httpAddr, grpcAddr st
 		if err != nil {
 			return fmt.Errorf("order processor gRPC endpoint: %w", err)
 		}
-		gs := grpcapi.NewServer(s, grpcapi.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token, c.ServerTLS)})
+		gs := grpcapi.NewServer(s, grpcapi.ServerOptions{Processor: r.Processor, Logger: c.Log, Extra: svcauth.GRPCServerOptions(c.Auth.Token,
+			c.ServerTLS)})
 		r.GRPCAddr = ln.Addr().String()
 		go func() { _ = gs.Serve(httpserve.LimitPerClient(ln, 0)) }()
 		r.closers = append(r.closers, func() { gracefulStop(gs, 5*time.Second) })

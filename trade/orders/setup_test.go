@@ -31,7 +31,8 @@ func TestServicesWithoutProcessorThenProcessorRole(t *testing.T) {
 		if err != nil || len(open) == 0 {
 			t.Fatalf("with no processor running, orders should wait open: %v %v", open, err)
 		}
-		proc, err := orders.StartProcessor(ctx, orders.Config{Mode: orders.AsyncDurable, NATS: e.URL(), NATSToken: natstest.Token, Concurrency: 4, Batch: 8},
+		proc, err := orders.StartProcessor(ctx, orders.Config{Mode: orders.AsyncDurable, NATS: e.URL(), NATSToken: natstest.Token, Concurrency: 4,
+			Batch: 8},
 			business.New(st, business.Options{Seed: 2}), "127.0.0.1:0", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -78,7 +79,8 @@ func TestMonolithModes(t *testing.T) {
 }
 
 func TestConfigErrorsNameTheFlag(t *testing.T) {
-	for _, c := range []orders.Config{{Mode: "fast"}, {Mode: orders.Sync, NATS: "localhost:4222"}, {Mode: orders.Sync, Concurrency: -1}, {Mode: orders.Sync, Batch: -1}} {
+	for _, c := range []orders.Config{{Mode: "fast"}, {Mode: orders.Sync, NATS: "localhost:4222"}, {Mode: orders.Sync, Concurrency: -1},
+		{Mode: orders.Sync, Batch: -1}} {
 		err := c.Validate()
 		if err == nil {
 			t.Fatalf("%+v: no error", c)

@@ -14,9 +14,9 @@ import (
 	"github.com/tradebench/tradebench/trade/stream"
 )
 
-// TestOrderBrokerRefusesStrangersAndCountsGarbage: serve's embedded broker used to take anyone
-// who reached its port: a fake quote published on trade.quotes.s:1 reached every SSE client,
-// and 20,000 garbage messages on the volatile order subject wrote 20,000 ERROR lines. Now a
+// TestOrderBrokerRefusesStrangersAndCountsGarbage: serve's embedded broker must not take anyone
+// who reaches its port (a fake quote published on trade.quotes.s:1 would reach every SSE
+// client), nor log every garbage message (20,000 would write 20,000 ERROR lines): a
 // client without the broker's token cannot connect; and garbage from one that has it (a bug
 // in another tier) is counted in tradebench_malformed_messages_total and logged once in 1000.
 // Mutants checked by hand: natsx.Start without Authorization → "connected without the token";

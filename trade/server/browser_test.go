@@ -190,7 +190,8 @@ func TestQuotesPageLiveInBrowser(t *testing.T) {
 	// the StockTrader pages and the JSF contract's (their header's background #1f3a5f)
 	b.waitFor("stylesheet applied", `getComputedStyle(document.querySelector("header")).backgroundColor`, "rgb(31, 58, 95)")
 	b.call("Page.navigate", map[string]any{"url": s.URL() + "/daytrader/welcome.faces"}, nil)
-	b.waitFor("JSF stylesheet applied", `(document.querySelector("#header") && getComputedStyle(document.querySelector("#header")).backgroundColor)`, "rgb(31, 58, 95)")
+	b.waitFor("JSF stylesheet applied",
+		`(document.querySelector("#header") && getComputedStyle(document.querySelector("#header")).backgroundColor)`, "rgb(31, 58, 95)")
 	b.call("Page.navigate", map[string]any{"url": page}, nil)
 	b.waitFor("live status", `(document.querySelector("[data-live-status]")||{}).textContent`, "live")
 	waitSubscribed(t, s, 1)

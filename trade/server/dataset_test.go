@@ -75,7 +75,8 @@ func TestRemoteWebTierReportsTheDataSet(t *testing.T) {
 		t.Fatalf("config.json: %d %v\n%s", code, err, body)
 	}
 	if doc.Store != nil || doc.Access == nil || doc.Access.DataSet == nil || doc.Access.DataSet.Accounts != 37 || doc.Access.DataSet.Quotes != 101 {
-		t.Fatalf("a remote web tier's config.json: store %+v, access %+v; want the services host's 37 accounts and 101 quotes under access", doc.Store, doc.Access)
+		t.Fatalf("a remote web tier's config.json: store %+v, access %+v; want the services host's 37 accounts and 101 quotes under access",
+			doc.Store, doc.Access)
 	}
 	if _, page := get(t, c, w.URL()+"/trade/config"); !strings.Contains(page, "37 accounts, 101 quotes (the services host") {
 		t.Errorf("the config page does not show the data set:\n%s", page)

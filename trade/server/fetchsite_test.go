@@ -7,10 +7,10 @@ import (
 )
 
 // TestSameSiteLinksCannotTrade: a GET trading link followed from a page on another port of the
-// same host (Sec-Fetch-Site: same-site) used to place an order. Now a state-changing request is
+// same host (Sec-Fetch-Site: same-site) must not place an order: a state-changing request is
 // served only when Sec-Fetch-Site is absent (scripts, DayTrader's JMeter plan), same-origin or
 // none; same-site and cross-site get 403 and change nothing.
-// Mutant checked by hand: the check refusing only "cross-site" (as before) → "same-site buy: 200, want 403".
+// Mutant checked by hand: the check refusing only "cross-site" → "same-site buy: 200, want 403".
 func TestSameSiteLinksCannotTrade(t *testing.T) {
 	s := startTest(t, 5, 5)
 	c := newClient()

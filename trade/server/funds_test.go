@@ -15,8 +15,9 @@ import (
 	"github.com/tradebench/tradebench/trade/store"
 )
 
-// TestBuyBeyondBalanceRefused: a buy of 1,000,000 shares used to take the balance to −$105 M
-// and answer 200. Now the page answers 422 with the numbers, and nothing changes.
+// TestBuyBeyondBalanceRefused: a buy of 1,000,000 shares costs more than the balance (unchecked,
+// it would take it to −$105 M and answer 200): the page answers 422 with the numbers, and
+// nothing changes.
 func TestBuyBeyondBalanceRefused(t *testing.T) {
 	s := startTest(t, 10, 10)
 	ctx := context.Background()
@@ -156,7 +157,8 @@ func concurrentBuys(t *testing.T, s *Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d buys: %d placed, %d filled, %d cancelled, %d refused; balance %s of %s", clients, placed, filled, cancelled, clients-placed, acct.Balance, open)
+	t.Logf("%d buys: %d placed, %d filled, %d cancelled, %d refused; balance %s of %s", clients, placed, filled, cancelled, clients-placed,
+		acct.Balance, open)
 	if filled != affordable || acct.Balance < 0 {
 		t.Fatalf("%d orders filled, balance %s: want exactly %d and a balance ≥ 0", filled, acct.Balance, affordable)
 	}

@@ -50,7 +50,8 @@ func newOrderMetrics(mode string) *orderMetrics {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: metrics.Namespace, Name: name, Help: help}, []string{"mode"})
 	}
 	placed := counter("orders_placed_total", "Orders placed (buy and sell) by this process's trade service, by order mode.")
-	completed := counter("orders_completed_total", "Orders completed by this process's trade service (in sync mode when placed; else by the order processor), by order mode.")
+	completed := counter("orders_completed_total",
+		"Orders completed by this process's trade service (in sync mode when placed; else by the order processor), by order mode.")
 	cancelled := counter("orders_cancelled_total", "Orders cancelled when processed (e.g. a sell whose holding was sold meanwhile), by order mode.")
 	lag := prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: metrics.Namespace, Name: "order_lag_seconds",
 		Help:    "Time from an order's placement to its completion or cancellation (the queue's lag in the asynchronous modes), by order mode.",

@@ -63,7 +63,8 @@ func TestPagesFitOneWrite(t *testing.T) {
 			t.Fatalf("%s: status %d, %v, not a logged-in page:\n%.300s", path, resp.StatusCode, err, body)
 		}
 		if cc.n > connWriteBuffer {
-			t.Errorf("%s: %d bytes with its headers (body %d), over net/http's %d-byte write buffer: two writes per view", path, cc.n, len(body), connWriteBuffer)
+			t.Errorf("%s: %d bytes with its headers (body %d), over net/http's %d-byte write buffer: two writes per view", path, cc.n, len(body),
+				connWriteBuffer)
 		} else {
 			t.Logf("%s: %d bytes with its headers (body %d)", path, cc.n, len(body))
 		}

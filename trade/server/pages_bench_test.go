@@ -191,7 +191,8 @@ func pagesVerdict(med, cpuMed map[string]float64) string {
 	}
 	acc, accCPU := med["account"]/med["home"], cpuMed["account"]/cpuMed["home"]
 	okAcc, okAccCPU := acc >= 1-accountSlack, accCPU >= 1-accountSlack
-	out += fmt.Sprintf("  %-10s req/s %.3f %s   CPU %.3f %s   (account / home, want >= %.2f)\n", "account/home", acc, mark(okAcc), accCPU, mark(okAccCPU), 1-accountSlack)
+	out += fmt.Sprintf("  %-10s req/s %.3f %s   CPU %.3f %s   (account / home, want >= %.2f)\n", "account/home", acc, mark(okAcc), accCPU,
+		mark(okAccCPU), 1-accountSlack)
 	out += fmt.Sprintf("verdict: %s by requests/s, %s by CPU per request\n", mark(all && okAcc), mark(allCPU && okAccCPU))
 	return out
 }

@@ -107,7 +107,8 @@ func TestSwitchAccessFromConfigPage(t *testing.T) {
 		if mode != remote.InProcess {
 			logins, quotes = calls.Count(mode, host.OpLogin)-logins, calls.Count(mode, host.OpGetQuotes)-quotes
 			if logins != 1 || quotes < 1 {
-				t.Fatalf("pages in %s mode: %d login and %d getQuotes calls reached the host over %s, want 1 and at least 1", mode, logins, quotes, mode)
+				t.Fatalf("pages in %s mode: %d login and %d getQuotes calls reached the host over %s, want 1 and at least 1", mode, logins,
+					quotes, mode)
 			}
 		}
 	}
@@ -220,8 +221,8 @@ func TestSplitRoles(t *testing.T) {
 	waitClosed(t, bsl.Store(), bsl.Service(), "uid:1", ids1)
 	waitClosed(t, bsl.Store(), bsl.Service(), "uid:2", ids2)
 	auditPasses(t, bsl)
-	if code, body := get(t, c2, webGRPC.URL()+"/trade/config"); code != 200 || !strings.Contains(body, "grpc → "+in.GRPCAddr) || strings.Contains(body, "<th>storage</th>") ||
-		!strings.Contains(body, "set by the business services host") {
+	if code, body := get(t, c2, webGRPC.URL()+"/trade/config"); code != 200 || !strings.Contains(body, "grpc → "+in.GRPCAddr) ||
+		strings.Contains(body, "<th>storage</th>") || !strings.Contains(body, "set by the business services host") {
 		t.Fatalf("remote web tier's config page:\n%s", body)
 	}
 }

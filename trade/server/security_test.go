@@ -68,8 +68,8 @@ func holdingsOf(t *testing.T, s *Server, uid string) int {
 	return len(hs)
 }
 
-// TestLogoutEndsEveryCopy: a copy of the cookie taken before logout used to go on buying.
-// Now logout on one web tier ends it on both.
+// TestLogoutEndsEveryCopy: a copy of the cookie taken before logout must not go on buying:
+// logout on one web tier ends it on both.
 func TestLogoutEndsEveryCopy(t *testing.T) {
 	a, b := twoWebTiers(t)
 	c := newClient()
@@ -99,7 +99,7 @@ func TestLogoutEndsEveryCopy(t *testing.T) {
 var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
 // TestPasswordChangeEndsOtherSessions: after a password change the user's other sessions
-// (another browser, another web tier) used to keep working. Now they end (at once for
+// (another browser, another web tier) must not keep working: they end (at once for
 // anything that changes state; pages that only read within SessionCheckInterval of that
 // tier's last check); the session that changed the password goes on.
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
@@ -126,18 +126,20 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	// (a trade, which always checks the session: a page that only reads may rely on tier b's
 	// check of the last second, SessionCheckInterval, and b's login of the other session was one)
 	held := holdingsOf(t, a, "uid:2")
-	if code, body := get(t, other, b.URL()+"/daytrader/app?action=buy&symbol=s:1&quantity=1"); strings.Contains(body, "has been submitted") || !strings.Contains(body, "Your session has ended") {
+	code, body = get(t, other, b.URL()+"/daytrader/app?action=buy&symbol=s:1&quantity=1")
+	if strings.Contains(body, "has been submitted") || !strings.Contains(body, "Your session has ended") {
 		t.Fatalf("another session of the user survived the password change: %d", code)
 	}
 	if got := holdingsOf(t, a, "uid:2"); got != held {
 		t.Fatalf("the ended session bought: holdings %d -> %d", held, got)
 	}
-	if code, body := get(t, newClient(), a.URL()+"/daytrader/app?action=login&uid=uid:2&passwd=new-password"); code != 200 || !strings.Contains(body, "Welcome uid:2") {
+	if code, body := get(t, newClient(),
+		a.URL()+"/daytrader/app?action=login&uid=uid:2&passwd=new-password"); code != 200 || !strings.Contains(body, "Welcome uid:2") {
 		t.Fatalf("login with the new password: %d", code)
 	}
 }
 
-// TestHeadDoesNotTrade: HEAD on DayTrader's buy and sell links used to place the order. Now
+// TestHeadDoesNotTrade: HEAD on DayTrader's buy and sell links must not place the order:
 // every state-changing action answers HEAD with 405 and Allow, and nothing changes.
 func TestHeadDoesNotTrade(t *testing.T) {
 	s := startTest(t, 10, 10)
@@ -171,8 +173,8 @@ func TestHeadDoesNotTrade(t *testing.T) {
 	}
 }
 
-// TestLoginThrottled: 300 wrong passwords used to be answered at full speed, and the right one
-// then worked at once. Now, after --login-max-failures wrong ones for a known user id in a
+// TestLoginThrottled: wrong passwords must not be answered at full speed with the right one
+// working at once after 300 of them: after --login-max-failures wrong ones for a known user id in a
 // minute, its right password gets 429 with Retry-After through the web tier, in every access
 // mode; and the message for an unknown user id and a wrong password is the same. It does not
 // check that unknown ids are throttled too: the service contract test (contracttest's
@@ -217,8 +219,8 @@ func TestLoginThrottled(t *testing.T) {
 	}
 }
 
-// TestLogsStayBounded: anonymous requests with a 64 KB form field used to be logged whole (5
-// requests, 326 KB). Now request values are cut to 200 bytes and control characters escaped,
+// TestLogsStayBounded: anonymous requests with a 64 KB form field must not be logged whole (5
+// requests would write 326 KB): request values are cut to 200 bytes and control characters escaped,
 // and one client's failing requests are logged at most 10 at once, then 10 a minute.
 func TestLogsStayBounded(t *testing.T) {
 	var logBuf syncbuf.Buffer
@@ -238,9 +240,9 @@ func TestLogsStayBounded(t *testing.T) {
 			t.Fatalf("request %d with the services host down: %d, want 503", i, code)
 		}
 	}
-	// the config page's access switch put the whole refused value in the log line's err, and
-	// skipped the per-client limit: 3,000 refused switches wrote 1 MB (mutant checked by hand:
-	// setAccess logging with a.log.Warn as before → "log of 200 failing requests: 112 lines")
+	// the config page's access switch must neither put the whole refused value in the log
+	// line's err nor skip the per-client limit: 3,000 refused switches would write 1 MB (mutant
+	// checked by hand: setAccess logging with a.log.Warn → "log of 200 failing requests: 112 lines")
 	cfg = DefaultConfig()
 	cfg.DB, cfg.Listen, cfg.LoadIfEmpty = "sqlite:"+filepath.Join(t.TempDir(), "log.db"), "127.0.0.1:0", smallSpec(5, 5)
 	cfg.Logger = slog.New(slog.NewTextHandler(&logBuf, nil))

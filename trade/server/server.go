@@ -6,15 +6,13 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,19 +20,15 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/tradebench/tradebench/internal/dsn"
-	"github.com/tradebench/tradebench/internal/gctune"
 	"github.com/tradebench/tradebench/internal/httpserve"
 	"github.com/tradebench/tradebench/internal/logsafe"
 	"github.com/tradebench/tradebench/internal/metrics"
 	"github.com/tradebench/tradebench/internal/natsx"
 	"github.com/tradebench/tradebench/internal/setting"
-	"github.com/tradebench/tradebench/internal/version"
 	"github.com/tradebench/tradebench/trade"
 	"github.com/tradebench/tradebench/trade/access"
 	"github.com/tradebench/tradebench/trade/business"
-	"github.com/tradebench/tradebench/trade/dataset"
 	"github.com/tradebench/tradebench/trade/orders"
-	"github.com/tradebench/tradebench/trade/remote"
 	"github.com/tradebench/tradebench/trade/remote/host"
 	"github.com/tradebench/tradebench/trade/remote/svcauth"
 	"github.com/tradebench/tradebench/trade/store"
@@ -42,187 +36,6 @@ import (
 	"github.com/tradebench/tradebench/trade/stream"
 	"github.com/tradebench/tradebench/trade/web"
 )
-
-// Config configures a StockTrader process. Start it from DefaultConfig: a zero
-// MarketSummaryTTL means "no cache", not the default.
-type Config struct {
-	// Roles this process runs; zero = all (the monolith).
-	Roles Roles
-
-	DB     string // store DSN: sqlite:PATH or postgres://…; not needed by a web-only remote tier
-	Listen string // web role: TCP address; "127.0.0.1:0" picks a free port (see Server.Addr)
-
-	// Web is the web tier's settings (web role): session lifetime and secret, the account
-	// page's orders cap, stream limits, secure cookies, … with their defaults and checks in
-	// package web. Start fills in what the process provides: Config, Access, Logger, Quotes.
-	Web web.Options
-	// Services is the in-process business service's settings (the roles that run it): market
-	// summary cache, password hash cost, login throttle, … with their defaults and checks in
-	// package business. Start fills in Dispatch, Observe, OnCancel and Quotes.
-	Services business.Options
-
-	// Access is how the web tier calls the business services: inprocess (default), soap,
-	// rest or grpc. The remote modes call the services host at BSL (SOAP, REST) or BSLGRPC
-	// (gRPC); with the bsl role in this process, empty addresses mean its own host.
-	Access        string
-	BSL, BSLGRPC  string
-	Remote        remote.Options // the remote clients' timeout and connection pools
-	FixedAccess   bool           // the config page may not switch the access mode
-	BSLListen     string         // bsl role: the host's SOAP/REST address ("" = a free loopback port)
-	BSLGRPCListen string         // bsl role: the host's gRPC address ("" = a free loopback port)
-
-	// ServiceToken is the shared secret the services host and the order endpoints require and
-	// the web tier and the order dispatchers send (svcauth). Empty: resolved as
-	// ResolveTokens says, or else a random token for this process alone, which is right
-	// when every caller of those endpoints is in this process (the monolith, embedded runs).
-	ServiceToken string
-	// ResolveTokens makes Start find the empty tokens the way an operator's process does
-	// (serve), logging where they came from, and writing a token file a process must share
-	// when there is none (removed again if Start fails: a refused start leaves nothing):
-	//   - ServiceToken: $TRADEBENCH_SERVICE_TOKEN, ServiceTokenFile, or
-	//     ./tradebench-service-token, written where a services host or order processor of a
-	//     distributed deployment has none;
-	//   - Orders.NATSToken: $TRADEBENCH_NATS_TOKEN, NATSTokenFile, or ./tradebench-nats-token,
-	//     written where the embedded broker has a fixed port (Orders.NATSPort), so that other
-	//     processes can join it; with none, the embedded broker uses a random token of its own.
-	ResolveTokens bool
-	// ServiceTokenFile is the token file ResolveTokens reads (and, for the monolith,
-	// writes when it does not exist yet, so a smart client can call its services host).
-	ServiceTokenFile string
-	// NATSTokenFile is the NATS token file ResolveTokens reads (must exist when given).
-	NATSTokenFile string
-	// TLS, if set, is mutual TLS between the tiers: the services host and the order endpoints
-	// serve TLS and require client certificates; the web tier and the dispatchers present one.
-	TLS svcauth.TLSFiles
-
-	// Orders is the order processing mode and its broker (Mode "" = sync).
-	Orders orders.Config
-	// OrderHTTPListen and OrderGRPCListen are where an order processor that runs without the
-	// services in its process (serve --role orders) takes orders over REST and gRPC.
-	OrderHTTPListen, OrderGRPCListen string
-
-	// LoadIfEmpty, if not nil, loads this data set into a database that has never been loaded;
-	// nil makes an empty database an error that says how to load it.
-	LoadIfEmpty *store.LoadSpec
-	// LoadProgress gets the progress of that load (nil: none; LogLoadProgress logs it).
-	LoadProgress func(done, total int64)
-
-	Logger *slog.Logger // nil = slog.Default()
-
-	// MetricsListen is where the Prometheus endpoint (/metrics) listens; empty serves none (the
-	// metrics are still kept: see Server.Metrics). It is a listener of its own so the operator
-	// decides who may read it (see package internal/metrics).
-	MetricsListen string
-}
-
-// DefaultLoginMaxFailures is --login-max-failures' default (Services.LoginMaxFailures): far
-// above a person's typing mistakes, far below what guessing needs. Benchmarks log in with
-// valid passwords and never reach it.
-const DefaultLoginMaxFailures = 20
-
-// DefaultConfig is `tradebench serve` with no flags: the settings whose zero value means
-// something else (no database, no listener, no market summary cache, no login limit) set, and
-// the rest filled by SetDefaults.
-func DefaultConfig() Config {
-	c := Config{
-		DB:       dataset.DefaultDB,
-		Listen:   "127.0.0.1:8080",
-		Services: business.Options{MarketSummaryTTL: 60 * time.Second, LoginMaxFailures: DefaultLoginMaxFailures},
-	}
-	c.SetDefaults()
-	return c
-}
-
-// SetDefaults fills the zero fields that have a default, as nats-server's setBaselineOptions
-// does: the server's own here, the web tier's, the services', the remote clients' and the
-// order processing's by their packages' SetDefaults. Start calls it; Validate checks a
-// configuration as SetDefaults would leave it.
-func (c *Config) SetDefaults() {
-	c.Web.SetDefaults()
-	c.Services.SetDefaults()
-	c.Remote.SetDefaults()
-	c.Orders.SetDefaults()
-	if c.Access == "" {
-		c.Access = remote.InProcess
-	}
-	if !c.roles().Web {
-		// a services host for other processes: a fixed, documented address (with the web role
-		// in this process, "" is a free loopback port: the web tier finds it itself)
-		if c.BSLListen == "" {
-			c.BSLListen = DefaultBSLListen
-		}
-		if c.BSLGRPCListen == "" {
-			c.BSLGRPCListen = DefaultBSLGRPCListen
-		}
-	}
-}
-
-func (c Config) roles() Roles {
-	if c.Roles.IsZero() {
-		return AllRoles
-	}
-	return c.Roles
-}
-
-func (c Config) access() string {
-	if c.Access == "" {
-		return remote.InProcess
-	}
-	return c.Access
-}
-
-// localServices reports whether this process runs the in-process trade service (and so needs
-// the database): the services host, or a web tier that calls the services in-process.
-func (c Config) localServices() bool {
-	r := c.roles()
-	return r.BSL || (r.Web && c.access() == remote.InProcess)
-}
-
-func (c Config) needsDB() bool { return c.localServices() || c.roles().Orders }
-
-// Validate reports a configuration that cannot run: a *setting.Error names the Config field. It
-// checks c as SetDefaults leaves it, so a zero field (its default) is never refused.
-func (c Config) Validate() error {
-	c.SetDefaults()
-	r := c.roles()
-	switch {
-	case c.needsDB() && c.DB == "":
-		return setting.Errorf("DB", "a database is required (e.g. sqlite:tradebench.db)")
-	case r.Web && c.Listen == "":
-		return setting.Errorf("Listen", "the web tier needs an address (e.g. 127.0.0.1:8080)")
-	}
-	for _, part := range []struct {
-		field string
-		err   error
-	}{{"Web", c.Web.Validate()}, {"Services", c.Services.Validate()}, {"Remote", c.Remote.Validate()}, {"Orders", c.Orders.Validate()}} {
-		if part.err != nil {
-			return setting.In(part.field, part.err)
-		}
-	}
-	if !slices.Contains(remote.Accesses(), c.access()) {
-		return setting.Errorf("Access", "unknown access mode %q: use one of %s", c.Access, strings.Join(remote.Accesses(), ", "))
-	}
-	if r.Web && !r.BSL {
-		switch a := c.access(); {
-		case (a == remote.SOAP || a == remote.REST) && c.BSL == "":
-			return setting.Errorf("BSL", "access mode %s needs the services host's SOAP/REST address (a bsl role)", a)
-		case a == remote.GRPC && c.BSLGRPC == "":
-			return setting.Errorf("BSLGRPC", "access mode grpc needs the services host's gRPC address (a bsl role)")
-		}
-	}
-	if !c.localServices() && r.Orders && c.Orders.NATS == "" && (c.Orders.Mode == orders.AsyncDurable || c.Orders.Mode == orders.AsyncVolatile) {
-		return setting.Errorf("Orders.NATS", "order mode %s in an orders-only process needs the URL of the broker the services tier uses (give that tier a fixed embedded NATS port, e.g. 4222, and nats://127.0.0.1:4222 here, or run a NATS server)", c.Orders.Mode)
-	}
-	if c.needsDB() {
-		if _, _, err := dsn.Parse(c.DB); err != nil {
-			return &setting.Error{Field: "DB", Err: err}
-		}
-	}
-	if _, err := c.TLS.Server(); err != nil { // the files must load (nothing without TLS)
-		return &setting.Error{Field: "TLS", Err: err}
-	}
-	return nil
-}
 
 // Server is a running StockTrader process: any of the web tier, the services host and the
 // order processor, over one database.
@@ -270,7 +83,7 @@ func Start(ctx context.Context, cfg Config) (srv *Server, err error) {
 	// every role logs through it: no value a client sent is logged longer than 200 bytes
 	log = slog.New(logsafe.Handler(log.Handler()))
 	cfg.Orders.Log = log
-	var wrote []string // token files this start created
+	wrote, err := cfg.resolveTokens(log)
 	defer func() {
 		if srv == nil {
 			for _, f := range wrote {
@@ -278,58 +91,118 @@ func Start(ctx context.Context, cfg Config) (srv *Server, err error) {
 			}
 		}
 	}()
-	for _, resolve := range []func(*slog.Logger) (string, error){cfg.resolveServiceToken, cfg.resolveNATSToken} {
+	if err != nil {
+		return nil, err
+	}
+	serverTLS, err := cfg.setAuth()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, roles: cfg.roles(), log: log, done: make(chan struct{}), started: time.Now()}
+	s.metrics = metrics.NewRegistry()
+	instrument := func(h http.Handler) http.Handler { return s.metrics.Instrument(h, serviceRoutes, serviceRoute) }
+	cfg.Orders.HTTPMiddleware = instrument
+	if cfg.needsDB() {
+		if err := s.openStore(ctx); err != nil {
+			return nil, err // openStore closed what it opened
+		}
+	}
+	if err := s.startRoles(ctx, cfg.Orders, serverTLS, instrument); err != nil {
+		s.stop(context.Background())
+		return nil, err
+	}
+	return s, nil
+}
+
+// resolveTokens reads or writes the service and NATS token files the settings name, and
+// returns the files this start created (for Start to remove if it fails).
+func (c *Config) resolveTokens(log *slog.Logger) (wrote []string, err error) {
+	for _, resolve := range []func(*slog.Logger) (string, error){c.resolveServiceToken, c.resolveNATSToken} {
 		f, err := resolve(log)
 		if f != "" {
 			wrote = append(wrote, f)
 		}
 		if err != nil {
-			return nil, err
+			return wrote, err
 		}
 	}
-	if cfg.ServiceToken == "" {
-		cfg.ServiceToken = svcauth.NewToken()
-	} else if err := svcauth.Validate(cfg.ServiceToken); err != nil {
+	return wrote, nil
+}
+
+// setAuth fills in how the tiers authenticate each other — the service token (a new one when
+// none is set) and the mutual TLS files — for the order processing and the remote clients, and
+// returns the TLS config the servers of this process present (nil without TLS).
+func (c *Config) setAuth() (*tls.Config, error) {
+	if c.ServiceToken == "" {
+		c.ServiceToken = svcauth.NewToken()
+	} else if err := svcauth.Validate(c.ServiceToken); err != nil {
 		return nil, &setting.Error{Field: "ServiceToken", Err: err}
 	}
-	serverTLS, err := cfg.TLS.Server()
+	serverTLS, err := c.TLS.Server()
 	if err != nil {
 		return nil, &setting.Error{Field: "TLS", Err: err}
 	}
-	clientTLS, err := cfg.TLS.Client()
+	clientTLS, err := c.TLS.Client()
 	if err != nil {
 		return nil, &setting.Error{Field: "TLS", Err: err}
 	}
-	cfg.Orders.Auth = svcauth.Client{Token: cfg.ServiceToken, TLS: clientTLS}
-	cfg.Orders.ServerTLS = serverTLS
-	cfg.Remote.Auth = cfg.Orders.Auth
-	s := &Server{cfg: cfg, roles: cfg.roles(), log: log, done: make(chan struct{}), started: time.Now()}
-	s.metrics = metrics.NewRegistry()
-	instrument := func(h http.Handler) http.Handler { return s.metrics.Instrument(h, serviceRoutes, serviceRoute) }
-	cfg.Orders.HTTPMiddleware = instrument
-	var observe business.OrderObserver // a nil *orderMetrics in it would not be a nil interface
-	if cfg.needsDB() {
-		om := newOrderMetrics(string(cfg.Orders.Mode))
-		s.metrics.MustRegister(om.vecs...)
-		observe = om
-	}
-	fail := func(err error) (*Server, error) {
-		s.stop(context.Background())
-		return nil, err
-	}
-	if cfg.needsDB() {
-		if err := s.openStore(ctx); err != nil {
-			return nil, err
-		}
-	}
+	c.Orders.Auth = svcauth.Client{Token: c.ServiceToken, TLS: clientTLS}
+	c.Orders.ServerTLS = serverTLS
+	c.Remote.Auth = c.Orders.Auth
+	return serverTLS, nil
+}
+
+// startRoles starts the roles over the open database in the order they depend on each other:
+// the order processing and the in-process service, the quote stream they publish to, the
+// services host over that service, the web tier over the host or the service, then the
+// metrics endpoint. oc is the order processing's config, its middleware the metrics'
+// instrument; serverTLS is what the host presents.
+func (s *Server) startRoles(ctx context.Context, oc orders.Config, serverTLS *tls.Config, instrument func(http.Handler) http.Handler) error {
 	if s.roles.Web {
 		s.quotes = stream.NewHub[*stream.Event](0)
 	}
 	var local *stream.Hub[*stream.Event]
-	if cfg.localServices() {
+	if s.cfg.localServices() {
 		local = s.quotes // a web tier over its own in-process service hears it directly
 	}
-	s.pub = stream.NewPublisher(local, log)
+	s.pub = stream.NewPublisher(local, s.log)
+	if err := s.startOrders(ctx, oc); err != nil {
+		return err
+	}
+	if err := s.connectQuotes(); err != nil {
+		return err
+	}
+	s.metrics.MustRegister(s.malformedCounters()...)
+	if s.roles.BSL {
+		if err := s.startHost(ctx, serverTLS, instrument); err != nil {
+			return fmt.Errorf("services host: %w", err)
+		}
+	}
+	if s.roles.Web {
+		if err := s.startWeb(ctx); err != nil {
+			return err
+		}
+	}
+	if s.cfg.MetricsListen != "" {
+		var err error
+		if s.metEP, err = metrics.Listen(ctx, s.cfg.MetricsListen, s.metrics, s.log); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startOrders makes the in-process trade service where a role needs it and starts the order
+// processing oc configures: with the services here, the mode's dispatcher (and the processor
+// too with the orders role); with the orders role alone, a processor over every transport.
+func (s *Server) startOrders(ctx context.Context, oc orders.Config) error {
+	cfg, log := s.cfg, s.log
+	var observe business.OrderObserver // a nil *orderMetrics in it would not be a nil interface
+	if cfg.needsDB() {
+		om := newOrderMetrics(string(oc.Mode))
+		s.metrics.MustRegister(om.vecs...)
+		observe = om
+	}
 	mkService := func(d business.OrderDispatcher) *business.Service {
 		opts := cfg.Services
 		opts.Observe, opts.Dispatch, opts.Quotes = observe, d, s.pub
@@ -338,53 +211,45 @@ func Start(ctx context.Context, cfg Config) (srv *Server, err error) {
 		}
 		return business.New(s.st, opts)
 	}
+	var err error
 	switch {
 	case cfg.localServices():
 		// The service places orders through the mode's dispatcher; with the orders role here
 		// too, StartServices also runs the processor that completes them.
-		s.ord, s.svc, err = orders.StartServices(ctx, cfg.Orders, mkService, s.roles.Orders)
+		s.ord, s.svc, err = orders.StartServices(ctx, oc, mkService, s.roles.Orders)
 	case s.roles.Orders:
 		// A processor on its own: it takes orders from every transport at once.
 		s.svc = mkService(nil)
-		s.ord, err = orders.StartProcessor(ctx, cfg.Orders, s.svc, cfg.OrderHTTPListen, cfg.OrderGRPCListen)
+		s.ord, err = orders.StartProcessor(ctx, oc, s.svc, cfg.OrderHTTPListen, cfg.OrderGRPCListen)
 	}
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	if o := cfg.Orders; s.ord != nil && !s.roles.Orders && o.NATS == "" && o.NATSPort <= 0 && (o.Mode == orders.AsyncDurable || o.Mode == orders.AsyncVolatile) {
+	if s.ord != nil && !s.roles.Orders && oc.NATS == "" && oc.NATSPort <= 0 && (oc.Mode == orders.AsyncDurable || oc.Mode == orders.AsyncVolatile) {
 		log.Warn("orders go to an embedded NATS server on a random port, and no order processor runs in this process: "+
 			"start an orders-role process with Orders.NATS = "+s.ord.NATSURL+" (or give Orders.NATSPort a fixed port)", "nats", s.ord.NATSURL)
 	}
-	if err := s.connectQuotes(); err != nil {
-		return fail(err)
+	return nil
+}
+
+// startHost starts the services host over the in-process service; without a configured
+// address it takes free loopback ports, which the web tier in this process finds (SetDefaults).
+func (s *Server) startHost(ctx context.Context, serverTLS *tls.Config, instrument func(http.Handler) http.Handler) error {
+	hl, gl := s.cfg.BSLListen, s.cfg.BSLGRPCListen
+	if hl == "" {
+		hl = "127.0.0.1:0"
 	}
-	s.metrics.MustRegister(s.malformedCounters()...)
-	if s.roles.BSL {
-		hl, gl := cfg.BSLListen, cfg.BSLGRPCListen
-		if hl == "" {
-			hl = "127.0.0.1:0" // the web tier in this process finds it (SetDefaults)
-		}
-		if gl == "" {
-			gl = "127.0.0.1:0"
-		}
-		s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: log,
-			Token: cfg.ServiceToken, TLS: serverTLS, Middleware: instrument})
-		if err != nil {
-			return fail(fmt.Errorf("services host: %w", err))
-		}
-		s.metrics.MustRegister(callsCollector{s.host.Calls()})
+	if gl == "" {
+		gl = "127.0.0.1:0"
 	}
-	if s.roles.Web {
-		if err := s.startWeb(ctx); err != nil {
-			return fail(err)
-		}
+	var err error
+	s.host, err = host.Start(ctx, s.svc, host.Config{HTTPListen: hl, GRPCListen: gl, Logger: s.log,
+		Token: s.cfg.ServiceToken, TLS: serverTLS, Middleware: instrument})
+	if err != nil {
+		return err
 	}
-	if cfg.MetricsListen != "" {
-		if s.metEP, err = metrics.Listen(ctx, cfg.MetricsListen, s.metrics, log); err != nil {
-			return fail(err)
-		}
-	}
-	return s, nil
+	s.metrics.MustRegister(callsCollector{s.host.Calls()})
+	return nil
 }
 
 // connectQuotes carries quote changes over NATS when the deployment has a broker — the order
@@ -400,7 +265,9 @@ func (s *Server) connectQuotes() error {
 	if url == "" {
 		if s.roles.Web && !s.cfg.localServices() {
 			// serve's own words: this is the warning its operator reads at start
-			s.log.Warn("quote changes from a remote services host need --nats (Orders.NATS): the trades execute in the services process, so without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats nats://HOST:4222 here) this web tier's live quote streams never update")
+			s.log.Warn("quote changes from a remote services host need --nats (Orders.NATS): the trades execute in the services process, so " +
+				"without a NATS broker shared with it (e.g. serve --role bsl --orders async-volatile --nats-port 4222, and --nats " +
+				"nats://HOST:4222 here) this web tier's live quote streams never update")
 		}
 		return nil
 	}
@@ -676,105 +543,4 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return s.Shutdown(ctx)
-}
-
-// Describe is what this process runs: roles, modes, endpoints and settings, per component. The
-// config page shows it, /trade/config.json serves it, and `tradebench run` records it with the
-// results (their disclosure's configuration).
-func (s *Server) Describe() *web.Configuration {
-	c := s.cfg
-	d := &web.Configuration{
-		Tradebench: version.Version,
-		Roles:      s.roles.String(),
-		Listen:     s.Addr(),
-		Web:        web.ConfigWeb{OrdersCap: c.Web.OrdersLimit, SessionTTLSeconds: c.Web.SessionTTL.Seconds()},
-		Runtime: &web.ConfigRuntime{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
-			GOMAXPROCS: runtime.GOMAXPROCS(0), GOGC: gctune.Current(), CPUs: runtime.NumCPU(), Started: s.started, UptimeSeconds: time.Since(s.started).Seconds()},
-	}
-	if s.st != nil {
-		sp := s.info.Spec
-		d.Store = &web.ConfigStore{DSN: dsn.Redact(c.DB), Kind: s.st.Kind(),
-			DataSet: web.ConfigDataSet{Accounts: sp.Accounts, Quotes: sp.Quotes, Holdings: sp.Holdings, Seed: sp.Seed, LoadedAt: s.info.LoadedAt}}
-	}
-	if s.sw != nil {
-		a := s.sw.Settings()
-		d.Access = &web.ConfigAccess{Mode: a.Access, Addr: a.Addr, MaxConnsPerHost: a.MaxConnsPerHost, GRPCConns: a.GRPCConns}
-		if t, err := time.ParseDuration(a.Timeout); err == nil {
-			d.Access.CallTimeoutSeconds = t.Seconds()
-		}
-		if sw := s.switchable(); sw != nil {
-			d.Access.Modes = sw.Modes()
-		}
-		if !c.localServices() {
-			d.Access.DataSet = s.remote.get(s.sw)
-		}
-	}
-	if s.host != nil {
-		in := s.host.Info()
-		d.Host = &web.ConfigHost{SOAPURL: in.SOAPURL, WSDLURL: in.WSDLURL, RESTURL: in.RESTURL, OpenAPIURL: in.OpenAPIURL, GRPCAddr: in.GRPCAddr}
-	}
-	if !c.localServices() && !s.roles.Orders {
-		// a remote web tier places orders through the services host, whose mode decides
-		d.Orders.SetByServicesHost = true
-	} else {
-		d.Orders.Mode = string(c.Orders.Mode)
-		if s.ord != nil {
-			d.Orders.NATS = s.ord.NATSURL
-			if s.ord.Processor != nil {
-				d.Orders.Processor = &web.ConfigProcessor{Concurrency: c.Orders.Concurrency, Batch: c.Orders.Batch}
-			} else if c.Orders.Mode != orders.Sync {
-				d.Orders.CompletedElsewhere = true
-			}
-		}
-	}
-	if s.quotes != nil {
-		st := s.quotes.Stats()
-		ls := &web.ConfigStreams{Source: "in-process", Limit: c.Web.StreamLimit, Subscribers: st.Subscribers, Published: st.Published, Dropped: st.Dropped}
-		if s.nc != nil {
-			ls.Source, ls.NATS = "nats", s.nc.ConnectedUrlRedacted()
-		}
-		d.Streams = ls
-	}
-	if c.localServices() {
-		// settings of the in-process service; a remote web tier's are its host's
-		d.Services = &web.ConfigServices{MarketSummaryIntervalSeconds: c.Services.MarketSummaryTTL.Seconds(),
-			PasswordHash:     web.ConfigPasswordHash{Algorithm: "bcrypt", Cost: c.Services.HashCost, LoadedCost: s.info.Spec.HashCost},
-			LoginMaxFailures: c.Services.LoginMaxFailures}
-	}
-	// every role but a web tier calling its services in-process serves or calls an
-	// authenticated endpoint
-	d.Security = web.ConfigSecurity{ServiceToken: s.host != nil || s.ord != nil || (s.sw != nil && !c.localServices()), MutualTLS: c.TLS.Enabled()}
-	return d
-}
-
-// Endpoints are what this process serves and where, as slog attributes for the one start-up
-// line an operator reads (roles, order mode, database, URLs of the pages, services, broker,
-// order endpoints and metrics).
-func (s *Server) Endpoints() []any {
-	attrs := []any{"roles", s.roles.String()}
-	if s.ord != nil {
-		attrs = append(attrs, "orders", string(s.cfg.Orders.Mode))
-	}
-	if s.st != nil {
-		attrs = append(attrs, "db", dsn.Redact(s.cfg.DB))
-	}
-	if s.sw != nil {
-		attrs = append(attrs, "url", s.URL()+"/trade/", "daytrader", s.URL()+"/daytrader/app", "access", s.sw.Mode())
-	}
-	if s.host != nil {
-		in := s.host.Info()
-		attrs = append(attrs, "soap", in.SOAPURL, "rest", in.RESTURL, "grpc", in.GRPCAddr)
-	}
-	if o := s.ord; o != nil {
-		if o.NATSURL != "" {
-			attrs = append(attrs, "nats", o.NATSURL)
-		}
-		if o.HTTPAddr != "" && !s.roles.Web && !s.roles.BSL {
-			attrs = append(attrs, "order-http", o.HTTPAddr, "order-grpc", o.GRPCAddr)
-		}
-	}
-	if u := s.MetricsURL(); u != "" {
-		attrs = append(attrs, "metrics", u)
-	}
-	return attrs
 }

@@ -52,7 +52,8 @@ func BenchmarkSessionStore(b *testing.B) {
 		})
 		b.Run(c.name, func(b *testing.B) {
 			cl := newClient()
-			if code, body := get(b, cl, web.URL()+"/daytrader/app?action=login&uid=uid:1&passwd=xxx"); code != http.StatusOK || !strings.Contains(body, "Welcome uid:1") {
+			if code, body := get(b, cl,
+				web.URL()+"/daytrader/app?action=login&uid=uid:1&passwd=xxx"); code != http.StatusOK || !strings.Contains(body, "Welcome uid:1") {
 				b.Fatalf("login: %d", code)
 			}
 			page := web.URL() + "/daytrader/app?action=quotes&symbols=s:1"

@@ -46,12 +46,15 @@ func (c *Config) resolveServiceToken(log *slog.Logger) (wrote string, err error)
 	case err != nil:
 		return wrote, &setting.Error{Field: "ServiceTokenFile", Err: err}
 	case src == svcauth.NotConfigured && !monolith:
-		return wrote, setting.Errorf("ServiceTokenFile", "this process calls a services host or an order processor in another process and needs its service token: give the token's file (the host writes ./%s when it has none) or $%s", svcauth.DefaultTokenFile, svcauth.EnvToken)
+		return wrote, setting.Errorf("ServiceTokenFile", "this process calls a services host or an order processor in another process "+
+			"and needs its service token: give the token's file (the host writes ./%s when it has none) or $%s",
+			svcauth.DefaultTokenFile, svcauth.EnvToken)
 	case wrote != "":
 		log.Info("service token written: give clients of this process's services host --service-token-file "+wrote, "file", wrote)
 	case src == svcauth.Generated:
 		abs, _ := filepath.Abs(path)
-		log.Info("service token generated: give the web tiers and order processors --service-token-file "+abs+" (or its content in $"+svcauth.EnvToken+")", "file", abs)
+		log.Info("service token generated: give the web tiers and order processors --service-token-file "+abs+
+			" (or its content in $"+svcauth.EnvToken+")", "file", abs)
 	case src == svcauth.FromFile:
 		log.Info("service token read", "file", path)
 	}
@@ -78,7 +81,8 @@ func (c *Config) resolveNATSToken(log *slog.Logger) (wrote string, err error) {
 		return "", &setting.Error{Field: "NATSTokenFile", Err: err}
 	case created:
 		abs, _ := filepath.Abs(path)
-		log.Info("NATS token generated: give the processes that join this broker --nats-token-file "+abs+" (or its content in $"+natsx.EnvToken+")", "file", abs)
+		log.Info("NATS token generated: give the processes that join this broker --nats-token-file "+abs+
+			" (or its content in $"+natsx.EnvToken+")", "file", abs)
 		wrote = path
 	}
 	c.Orders.NATSToken = token

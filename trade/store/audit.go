@@ -110,74 +110,77 @@ const done = `status IN ('closed', 'completed')`
 // below what the sells recorded (holding-qty, oversold).
 func AuditQueries(loadedMaxOrderID int64) []string {
 	maxID := strconv.FormatInt(loadedMaxOrderID, 10)
-	return []string{
-		// Orders not final or not sound, found by one scan of orders with no joins (the user id
-		// is looked up for the violating rows only).
-		`SELECT CASE WHEN o.status NOT IN ('closed', 'completed', 'cancelled') THEN '` + AuditOpenOrder + `'
-				WHEN o.ordertype NOT IN ('buy', 'sell') THEN '` + AuditOrphanOrder + `'
-				ELSE '` + AuditBuyUnlinked + `' END,
-			o.accountid, COALESCE(a.userid, ''), o.orderid, COALESCE(o.holdingid, 0), o.symbol,
-			CASE WHEN o.status NOT IN ('closed', 'completed', 'cancelled') THEN o.status ELSE o.ordertype END, 0, o.quantity
-		FROM orders o LEFT JOIN accounts a ON a.accountid = o.accountid
-		WHERE o.status NOT IN ('closed', 'completed', 'cancelled') OR o.ordertype NOT IN ('buy', 'sell')
-			OR (o.ordertype = 'buy' AND o.` + done + ` AND o.holdingid IS NULL)
-		ORDER BY o.orderid`,
+	return []string{auditOrdersSQL, auditBalancesSQL, auditHoldingsSQL, auditVolumesSQL(maxID), auditNegativeSQL, auditKeysSQL}
+}
 
-		// Balances: the done orders' cash and the accounts grouped together by account id in
-		// one pass (a sort or hash of both tables, no per-row lookups). A group with no account
-		// row is orders of an account that does not exist.
-		`SELECT CASE WHEN g.n = 0 THEN '` + AuditOrphanOrder + `' ELSE '` + AuditBalance + `' END,
-			g.accountid, COALESCE(a.userid, ''), 0, 0, '', '', g.openbalance + g.delta, g.balance
-		FROM (SELECT accountid, CAST(SUM(n) AS BIGINT) AS n, CAST(SUM(delta) AS BIGINT) AS delta,
-				CAST(SUM(balance) AS BIGINT) AS balance, CAST(SUM(openbalance) AS BIGINT) AS openbalance
-			FROM (SELECT accountid, 0 AS n, CASE ordertype WHEN 'sell' THEN price * quantity - fee
-					WHEN 'buy' THEN -(price * quantity + fee) ELSE 0 END AS delta, 0 AS balance, 0 AS openbalance
-				FROM orders WHERE ` + done + `
-				UNION ALL
-				SELECT accountid, 1, 0, balance, openbalance FROM accounts) u
-			GROUP BY accountid) g
-			LEFT JOIN accounts a ON a.accountid = g.accountid
-		WHERE g.n <> 1 OR g.balance <> g.openbalance + g.delta
-		ORDER BY g.accountid`,
+// Orders not final or not sound, found by one scan of orders with no joins (the user id
+// is looked up for the violating rows only).
+const auditOrdersSQL = `SELECT CASE WHEN o.status NOT IN ('closed', 'completed', 'cancelled') THEN '` + AuditOpenOrder + `'
+			WHEN o.ordertype NOT IN ('buy', 'sell') THEN '` + AuditOrphanOrder + `'
+			ELSE '` + AuditBuyUnlinked + `' END,
+		o.accountid, COALESCE(a.userid, ''), o.orderid, COALESCE(o.holdingid, 0), o.symbol,
+		CASE WHEN o.status NOT IN ('closed', 'completed', 'cancelled') THEN o.status ELSE o.ordertype END, 0, o.quantity
+	FROM orders o LEFT JOIN accounts a ON a.accountid = o.accountid
+	WHERE o.status NOT IN ('closed', 'completed', 'cancelled') OR o.ordertype NOT IN ('buy', 'sell')
+		OR (o.ordertype = 'buy' AND o.` + done + ` AND o.holdingid IS NULL)
+	ORDER BY o.orderid`
 
-		// Holdings: the done orders naming a holding (its buy and its sells) and the holdings
-		// grouped together by holding id in one pass. Each holding id yields at most one row:
-		// its most telling violation. Few aggregates, over integers where possible (k: 1 buy,
-		// 2 sell, 3 holding), since they run for every row: all rows of a group must agree on
-		// account and symbol (min = max), and the buy and the holding on the price.
-		`SELECT CASE WHEN l.buys > 1 THEN '` + AuditTwoBuys + `'
-				WHEN l.sold > l.bought THEN '` + AuditOversold + `'
-				WHEN l.holdings > 0 AND l.buys = 0 THEN '` + AuditHoldingNoBuy + `'
-				WHEN l.holdings = 0 AND l.bought > l.sold THEN '` + AuditHoldingLost + `'
-				WHEN l.holdings > 0 AND l.hqty <> l.bought - l.sold THEN '` + AuditHoldingQty + `'
-				WHEN l.holdings = 0 THEN '` + AuditForeignSell + `'
-				ELSE '` + AuditHoldingOwner + `' END,
-			l.acct, COALESCE(a.userid, ''), COALESCE(l.buyid, 0), l.holdingid, l.sym, '',
-			CASE WHEN l.buys > 1 THEN 1 WHEN l.sold > l.bought THEN l.bought ELSE l.bought - l.sold END,
-			CASE WHEN l.buys > 1 THEN l.buys WHEN l.sold > l.bought THEN l.sold WHEN l.holdings > 0 THEN l.hqty ELSE 0 END
-		FROM (SELECT holdingid,
-				CAST(SUM(CASE WHEN k = 1 THEN 1 ELSE 0 END) AS BIGINT) AS buys,
-				CAST(SUM(CASE WHEN k = 3 THEN 1 ELSE 0 END) AS BIGINT) AS holdings,
-				MIN(CASE WHEN k = 1 THEN id END) AS buyid,
-				CAST(SUM(CASE WHEN k = 1 THEN quantity ELSE 0 END) AS BIGINT) AS bought,
-				CAST(SUM(CASE WHEN k = 2 THEN quantity ELSE 0 END) AS BIGINT) AS sold,
-				CAST(SUM(CASE WHEN k = 3 THEN quantity ELSE 0 END) AS BIGINT) AS hqty,
-				MIN(accountid) AS acct, MAX(accountid) AS acct2, MIN(symbol) AS sym, MAX(symbol) AS sym2,
-				MIN(CASE WHEN k <> 2 THEN price END) AS price, MAX(CASE WHEN k <> 2 THEN price END) AS price2
-			FROM (SELECT holdingid, CASE ordertype WHEN 'buy' THEN 1 ELSE 2 END AS k, orderid AS id, accountid, symbol, price, quantity
-					FROM orders WHERE holdingid IS NOT NULL AND ` + done + ` AND ordertype IN ('buy', 'sell')
-				UNION ALL
-				SELECT holdingid, 3, 0, accountid, symbol, purchaseprice, quantity FROM holdings) u
-			GROUP BY holdingid) l
-			LEFT JOIN accounts a ON a.accountid = l.acct
-		WHERE l.buys <> 1 OR l.holdings > 1 OR l.sold > l.bought
-			OR (l.holdings = 0 AND l.bought > l.sold) OR (l.holdings > 0 AND l.hqty <> l.bought - l.sold)
-			OR l.acct <> l.acct2 OR l.sym <> l.sym2 OR l.price <> l.price2
-		ORDER BY l.holdingid`,
+// Balances: the done orders' cash and the accounts grouped together by account id in
+// one pass (a sort or hash of both tables, no per-row lookups). A group with no account
+// row is orders of an account that does not exist.
+const auditBalancesSQL = `SELECT CASE WHEN g.n = 0 THEN '` + AuditOrphanOrder + `' ELSE '` + AuditBalance + `' END,
+		g.accountid, COALESCE(a.userid, ''), 0, 0, '', '', g.openbalance + g.delta, g.balance
+	FROM (SELECT accountid, CAST(SUM(n) AS BIGINT) AS n, CAST(SUM(delta) AS BIGINT) AS delta,
+			CAST(SUM(balance) AS BIGINT) AS balance, CAST(SUM(openbalance) AS BIGINT) AS openbalance
+		FROM (SELECT accountid, 0 AS n, CASE ordertype WHEN 'sell' THEN price * quantity - fee
+				WHEN 'buy' THEN -(price * quantity + fee) ELSE 0 END AS delta, 0 AS balance, 0 AS openbalance
+			FROM orders WHERE ` + done + `
+			UNION ALL
+			SELECT accountid, 1, 0, balance, openbalance FROM accounts) u
+		GROUP BY accountid) g
+		LEFT JOIN accounts a ON a.accountid = g.accountid
+	WHERE g.n <> 1 OR g.balance <> g.openbalance + g.delta
+	ORDER BY g.accountid`
 
-		// Volumes: the loaded volume plus the shares of the done orders placed since the load;
-		// those orders in a symbol with no quote are orphans.
-		`SELECT CASE WHEN b.symbol IS NULL THEN '` + AuditQuoteNotBased + `' ELSE '` + AuditVolume + `' END,
+// Holdings: the done orders naming a holding (its buy and its sells) and the holdings
+// grouped together by holding id in one pass. Each holding id yields at most one row:
+// its most telling violation. Few aggregates, over integers where possible (k: 1 buy,
+// 2 sell, 3 holding), since they run for every row: all rows of a group must agree on
+// account and symbol (min = max), and the buy and the holding on the price.
+const auditHoldingsSQL = `SELECT CASE WHEN l.buys > 1 THEN '` + AuditTwoBuys + `'
+			WHEN l.sold > l.bought THEN '` + AuditOversold + `'
+			WHEN l.holdings > 0 AND l.buys = 0 THEN '` + AuditHoldingNoBuy + `'
+			WHEN l.holdings = 0 AND l.bought > l.sold THEN '` + AuditHoldingLost + `'
+			WHEN l.holdings > 0 AND l.hqty <> l.bought - l.sold THEN '` + AuditHoldingQty + `'
+			WHEN l.holdings = 0 THEN '` + AuditForeignSell + `'
+			ELSE '` + AuditHoldingOwner + `' END,
+		l.acct, COALESCE(a.userid, ''), COALESCE(l.buyid, 0), l.holdingid, l.sym, '',
+		CASE WHEN l.buys > 1 THEN 1 WHEN l.sold > l.bought THEN l.bought ELSE l.bought - l.sold END,
+		CASE WHEN l.buys > 1 THEN l.buys WHEN l.sold > l.bought THEN l.sold WHEN l.holdings > 0 THEN l.hqty ELSE 0 END
+	FROM (SELECT holdingid,
+			CAST(SUM(CASE WHEN k = 1 THEN 1 ELSE 0 END) AS BIGINT) AS buys,
+			CAST(SUM(CASE WHEN k = 3 THEN 1 ELSE 0 END) AS BIGINT) AS holdings,
+			MIN(CASE WHEN k = 1 THEN id END) AS buyid,
+			CAST(SUM(CASE WHEN k = 1 THEN quantity ELSE 0 END) AS BIGINT) AS bought,
+			CAST(SUM(CASE WHEN k = 2 THEN quantity ELSE 0 END) AS BIGINT) AS sold,
+			CAST(SUM(CASE WHEN k = 3 THEN quantity ELSE 0 END) AS BIGINT) AS hqty,
+			MIN(accountid) AS acct, MAX(accountid) AS acct2, MIN(symbol) AS sym, MAX(symbol) AS sym2,
+			MIN(CASE WHEN k <> 2 THEN price END) AS price, MAX(CASE WHEN k <> 2 THEN price END) AS price2
+		FROM (SELECT holdingid, CASE ordertype WHEN 'buy' THEN 1 ELSE 2 END AS k, orderid AS id, accountid, symbol, price, quantity
+				FROM orders WHERE holdingid IS NOT NULL AND ` + done + ` AND ordertype IN ('buy', 'sell')
+			UNION ALL
+			SELECT holdingid, 3, 0, accountid, symbol, purchaseprice, quantity FROM holdings) u
+		GROUP BY holdingid) l
+		LEFT JOIN accounts a ON a.accountid = l.acct
+	WHERE l.buys <> 1 OR l.holdings > 1 OR l.sold > l.bought
+		OR (l.holdings = 0 AND l.bought > l.sold) OR (l.holdings > 0 AND l.hqty <> l.bought - l.sold)
+		OR l.acct <> l.acct2 OR l.sym <> l.sym2 OR l.price <> l.price2
+	ORDER BY l.holdingid`
+
+// Volumes: the loaded volume plus the shares of the done orders placed since the load;
+// those orders in a symbol with no quote are orphans.
+func auditVolumesSQL(maxID string) string {
+	return `SELECT CASE WHEN b.symbol IS NULL THEN '` + AuditQuoteNotBased + `' ELSE '` + AuditVolume + `' END,
 			0, '', 0, 0, q.symbol, '', COALESCE(b.volume, 0) + COALESCE(m.shares, 0), q.volume
 		FROM quotes q LEFT JOIN quotes_base b ON b.symbol = q.symbol
 			LEFT JOIN (SELECT symbol, CAST(SUM(quantity) AS BIGINT) AS shares FROM orders
@@ -188,26 +191,25 @@ func AuditQueries(loadedMaxOrderID int64) []string {
 		FROM (SELECT symbol, CAST(SUM(quantity) AS BIGINT) AS shares FROM orders
 			WHERE orderid > ` + maxID + ` GROUP BY symbol) m
 		WHERE NOT EXISTS (SELECT 1 FROM quotes q WHERE q.symbol = m.symbol)
-		ORDER BY 6`,
-
-		// Overdrawn accounts: every buy is checked against the balance, so a negative one means
-		// a buy was applied without the money (the funds check broke, or was bypassed).
-		`SELECT '` + AuditNegative + `', accountid, userid, 0, 0, '', '', 0, balance
-		FROM accounts WHERE balance < 0 ORDER BY accountid`,
-
-		// Idempotency keys (requestkeys): no key placed two orders — each key is stored once
-		// (the primary key; a database whose table lost it would show here), no order is
-		// claimed by two keys, and a buy's or sell's key names an order of its kind and user.
-		// The key itself travels in the status column.
-		`SELECT '` + AuditKeyTwice + `', 0, MIN(userid), MIN(COALESCE(orderid, 0)), 0, '', idemkey, 1, count(*)
-		FROM requestkeys GROUP BY idemkey HAVING count(*) > 1
-		UNION ALL
-		SELECT '` + AuditKeyTwice + `', 0, MIN(userid), orderid, 0, '', MIN(idemkey), 1, count(*)
-		FROM requestkeys WHERE orderid IS NOT NULL GROUP BY orderid HAVING count(*) > 1
-		UNION ALL
-		SELECT '` + AuditKeyOrder + `', COALESCE(o.accountid, 0), k.userid, COALESCE(k.orderid, 0), 0, COALESCE(o.symbol, ''), k.idemkey, 0, 0
-		FROM requestkeys k LEFT JOIN orders o ON o.orderid = k.orderid LEFT JOIN accounts a ON a.accountid = o.accountid
-		WHERE k.kind IN ('buy', 'sell') AND (o.orderid IS NULL OR o.ordertype <> k.kind OR a.userid IS NULL OR a.userid <> k.userid)
-		ORDER BY 7`,
-	}
+		ORDER BY 6`
 }
+
+// Overdrawn accounts: every buy is checked against the balance, so a negative one means
+// a buy was applied without the money (the funds check broke, or was bypassed).
+const auditNegativeSQL = `SELECT '` + AuditNegative + `', accountid, userid, 0, 0, '', '', 0, balance
+	FROM accounts WHERE balance < 0 ORDER BY accountid`
+
+// Idempotency keys (requestkeys): no key placed two orders — each key is stored once
+// (the primary key; a database whose table lost it would show here), no order is
+// claimed by two keys, and a buy's or sell's key names an order of its kind and user.
+// The key itself travels in the status column.
+const auditKeysSQL = `SELECT '` + AuditKeyTwice + `', 0, MIN(userid), MIN(COALESCE(orderid, 0)), 0, '', idemkey, 1, count(*)
+	FROM requestkeys GROUP BY idemkey HAVING count(*) > 1
+	UNION ALL
+	SELECT '` + AuditKeyTwice + `', 0, MIN(userid), orderid, 0, '', MIN(idemkey), 1, count(*)
+	FROM requestkeys WHERE orderid IS NOT NULL GROUP BY orderid HAVING count(*) > 1
+	UNION ALL
+	SELECT '` + AuditKeyOrder + `', COALESCE(o.accountid, 0), k.userid, COALESCE(k.orderid, 0), 0, COALESCE(o.symbol, ''), k.idemkey, 0, 0
+	FROM requestkeys k LEFT JOIN orders o ON o.orderid = k.orderid LEFT JOIN accounts a ON a.accountid = o.accountid
+	WHERE k.kind IN ('buy', 'sell') AND (o.orderid IS NULL OR o.ordertype <> k.kind OR a.userid IS NULL OR a.userid <> k.userid)
+	ORDER BY 7`

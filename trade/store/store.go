@@ -114,7 +114,8 @@ func OfUser[T any](ctx context.Context, r Reader, userID string, rows []T, err e
 }
 
 // OfUserWithQuotes finishes a UserHoldingsWithQuotes read as OfUser finishes the others.
-func OfUserWithQuotes(ctx context.Context, r Reader, userID string, hs []trade.Holding, qs []trade.Quote, err error) ([]trade.Holding, []trade.Quote, error) {
+func OfUserWithQuotes(ctx context.Context, r Reader, userID string, hs []trade.Holding, qs []trade.Quote, err error) ([]trade.Holding,
+	[]trade.Quote, error) {
 	if hs, err = OfUser(ctx, r, userID, hs, err); err != nil {
 		return nil, nil, err
 	}

@@ -137,7 +137,8 @@ func TestResetRestoresLoadedState(t *testing.T) {
 			if err := tx.UpdateAccount(ctx, a); err != nil {
 				return err
 			}
-			if err := tx.UpdateProfile(ctx, trade.AccountProfile{UserID: "uid:4", FullName: "x", Address: "y", Email: "z", CreditCard: "c"}, "newhash"); err != nil {
+			if err := tx.UpdateProfile(ctx, trade.AccountProfile{UserID: "uid:4", FullName: "x", Address: "y", Email: "z", CreditCard: "c"},
+				"newhash"); err != nil {
 				return err
 			}
 			hs, err := tx.Holdings(ctx, a.AccountID)
@@ -150,7 +151,8 @@ func TestResetRestoresLoadedState(t *testing.T) {
 			if err := tx.SetHoldingQuantity(ctx, hs[1].HoldingID, 1); err != nil {
 				return err
 			}
-			if newHolding, err = tx.CreateHolding(ctx, trade.Holding{AccountID: a.AccountID, Symbol: "s:1", Quantity: 7, PurchasePrice: 100, PurchaseDate: now}); err != nil {
+			if newHolding, err = tx.CreateHolding(ctx, trade.Holding{AccountID: a.AccountID, Symbol: "s:1", Quantity: 7, PurchasePrice: 100,
+				PurchaseDate: now}); err != nil {
 				return err
 			}
 			if newOrder, err = tx.CreateOrder(ctx, trade.Order{AccountID: a.AccountID, Symbol: "s:1", Type: trade.Buy, Status: trade.StatusClosed,
@@ -165,7 +167,8 @@ func TestResetRestoresLoadedState(t *testing.T) {
 			if err := tx.UpdateQuote(ctx, q); err != nil {
 				return err
 			}
-			_, err = tx.CreateAccount(ctx, trade.Account{UserID: "newbie", Balance: 5, OpenBalance: 5, CreationDate: now}, trade.AccountProfile{UserID: "newbie"}, "h")
+			_, err = tx.CreateAccount(ctx, trade.Account{UserID: "newbie", Balance: 5, OpenBalance: 5, CreationDate: now},
+				trade.AccountProfile{UserID: "newbie"}, "h")
 			return err
 		})
 		if err != nil {
@@ -188,7 +191,8 @@ func TestResetRestoresLoadedState(t *testing.T) {
 		}
 		// Ids start again after the loaded ones, as after a fresh load.
 		err = st.Update(ctx, func(tx store.Tx) error {
-			id, err := tx.CreateOrder(ctx, trade.Order{AccountID: 1, Symbol: "s:1", Type: trade.Buy, Status: trade.StatusOpen, OpenDate: now, Quantity: 1, Price: 1, Fee: 1})
+			id, err := tx.CreateOrder(ctx, trade.Order{AccountID: 1, Symbol: "s:1", Type: trade.Buy, Status: trade.StatusOpen, OpenDate: now,
+				Quantity: 1, Price: 1, Fee: 1})
 			if err == nil && id != 251 {
 				t.Errorf("first order id after reset %d, want 251", id)
 			}
@@ -228,7 +232,8 @@ func TestPrimitives(t *testing.T) {
 			if err := tx.UpdateAccount(ctx, a); err != nil {
 				return err
 			}
-			if _, err := tx.CreateAccount(ctx, trade.Account{UserID: "ghost", CreationDate: time.Now()}, trade.AccountProfile{UserID: "ghost"}, "h"); err != nil {
+			if _, err := tx.CreateAccount(ctx, trade.Account{UserID: "ghost", CreationDate: time.Now()}, trade.AccountProfile{UserID: "ghost"},
+				"h"); err != nil {
 				return err
 			}
 			return boom
@@ -267,7 +272,8 @@ func TestPrimitives(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Microsecond)
 		err = st.Update(ctx, func(tx store.Tx) error {
 			var err error
-			id, err = tx.CreateOrder(ctx, trade.Order{AccountID: 2, Symbol: "s:3", Type: trade.Buy, Status: trade.StatusClosed, OpenDate: now, CompletionDate: now, Quantity: 1, Price: 10, Fee: trade.OrderFee})
+			id, err = tx.CreateOrder(ctx, trade.Order{AccountID: 2, Symbol: "s:3", Type: trade.Buy, Status: trade.StatusClosed, OpenDate: now,
+				CompletionDate: now, Quantity: 1, Price: 10, Fee: trade.OrderFee})
 			return err
 		})
 		if err != nil {
@@ -357,10 +363,12 @@ func TestUserReads(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Microsecond)
 		var closedID int64
 		err = st.Update(ctx, func(tx store.Tx) error {
-			if _, err := tx.CreateAccount(ctx, trade.Account{UserID: "empty", CreationDate: now}, trade.AccountProfile{UserID: "empty"}, "h"); err != nil {
+			if _, err := tx.CreateAccount(ctx, trade.Account{UserID: "empty", CreationDate: now}, trade.AccountProfile{UserID: "empty"},
+				"h"); err != nil {
 				return err
 			}
-			closedID, err = tx.CreateOrder(ctx, trade.Order{AccountID: a.AccountID, Symbol: "s:3", Type: trade.Buy, Status: trade.StatusClosed, OpenDate: now, CompletionDate: now, Quantity: 1, Price: 10, Fee: trade.OrderFee})
+			closedID, err = tx.CreateOrder(ctx, trade.Order{AccountID: a.AccountID, Symbol: "s:3", Type: trade.Buy, Status: trade.StatusClosed,
+				OpenDate: now, CompletionDate: now, Quantity: 1, Price: 10, Fee: trade.OrderFee})
 			return err
 		})
 		if err != nil {

@@ -165,7 +165,8 @@ func (p Portfolio) Render(selected int) string {
 		}
 		v, c := price.Times(h.Quantity), h.PurchasePrice.Times(h.Quantity)
 		basis, value = basis+c, value+v
-		fmt.Fprintf(&b, "%s %-9d %-8s %8d %11s %11s %13s %13s\n", mark, h.HoldingID, h.Symbol, h.Quantity, money(h.PurchasePrice), money(price), money(v), signed(v-c))
+		fmt.Fprintf(&b, "%s %-9d %-8s %8d %11s %11s %13s %13s\n", mark, h.HoldingID, h.Symbol, h.Quantity, money(h.PurchasePrice), money(price),
+			money(v), signed(v-c))
 	}
 	fmt.Fprintf(&b, "\n  Total: basis %s, market value %s, gain/(loss) %s\n", money(basis), money(value), signed(value-basis))
 	return b.String()
@@ -197,7 +198,8 @@ func (q Quotes) Render(selected int, now time.Time) string {
 		if t, ok := q.Updated[x.Symbol]; ok && now.Sub(t) < 2*time.Second {
 			live = "*"
 		}
-		fmt.Fprintf(&b, "%s %-8s %-22.22s %10s %10s%s%10s %10d\n", mark, x.Symbol, x.CompanyName, money(x.Open), money(x.Price), live, signed(x.Change), x.Volume)
+		fmt.Fprintf(&b, "%s %-8s %-22.22s %10s %10s%s%10s %10d\n", mark, x.Symbol, x.CompanyName, money(x.Open), money(x.Price), live,
+			signed(x.Change), x.Volume)
 	}
 	return b.String()
 }
@@ -247,10 +249,13 @@ func (a Account) Render() string {
 	p := a.Profile
 	fmt.Fprintf(&b, "ACCOUNT — %s (account %d)\n\n", p.UserID, a.Account.AccountID)
 	fmt.Fprintf(&b, "  Full name    %s\n  Address      %s\n  Email        %s\n  Credit card  %s\n", p.FullName, p.Address, p.Email, p.CreditCard)
-	fmt.Fprintf(&b, "  Balance %s, opened %s, logins %d, logouts %d\n\n", money(a.Account.Balance), a.Account.CreationDate.Local().Format("2006-01-02"), a.Account.LoginCount, a.Account.LogoutCount)
-	fmt.Fprintf(&b, "Recent orders\n  %-8s %-5s %-10s %-8s %8s %11s %9s %11s\n", "Order", "Type", "Status", "Symbol", "Quantity", "Price", "Fee", "Total")
+	fmt.Fprintf(&b, "  Balance %s, opened %s, logins %d, logouts %d\n\n", money(a.Account.Balance),
+		a.Account.CreationDate.Local().Format("2006-01-02"), a.Account.LoginCount, a.Account.LogoutCount)
+	fmt.Fprintf(&b, "Recent orders\n  %-8s %-5s %-10s %-8s %8s %11s %9s %11s\n", "Order", "Type", "Status", "Symbol", "Quantity", "Price", "Fee",
+		"Total")
 	for _, o := range a.Orders {
-		fmt.Fprintf(&b, "  %-8d %-5s %-10s %-8s %8d %11s %9s %11s\n", o.OrderID, o.Type, o.Status, o.Symbol, o.Quantity, money(o.Price), money(o.Fee), money(o.Total()))
+		fmt.Fprintf(&b, "  %-8d %-5s %-10s %-8s %8d %11s %9s %11s\n", o.OrderID, o.Type, o.Status, o.Symbol, o.Quantity, money(o.Price),
+			money(o.Fee), money(o.Total()))
 	}
 	return b.String()
 }

@@ -320,7 +320,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if o.Type == trade.Sell {
 			verb = "Sold"
 		}
-		m.setStatus(fmt.Sprintf("%s %d %s at %s (fee %s): order %d %s", verb, o.Quantity, o.Symbol, money(o.Price), money(o.Fee), o.OrderID, o.Status), false)
+		m.setStatus(fmt.Sprintf("%s %d %s at %s (fee %s): order %d %s", verb, o.Quantity, o.Symbol, money(o.Price), money(o.Fee), o.OrderID,
+			o.Status), false)
 		return m, m.show(m.back)
 	case profileMsg:
 		m.busy = false
@@ -350,31 +351,11 @@ func (m *model) pollIfNoLive() tea.Cmd {
 
 // key handles a key press: a pending confirmation first, then an open form, then the screen keys.
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
-	s := k.String()
-	if m.confirm != nil {
-		switch s {
-		case "y", "Y", "enter":
-			c := m.confirm
-			m.confirm = nil
-			return c.yes()
-		case "n", "N", "esc":
-			m.confirm = nil
-			m.setStatus("cancelled", false)
-		}
-		return nil
-	}
 	switch {
+	case m.confirm != nil:
+		return m.confirmKey(k.String())
 	case m.screen == ScreenLogin:
-		if s == "enter" {
-			uid, pw := m.login.value(0), m.login.fields[1].value
-			m.setStatus("logging in…", false)
-			return m.call(func(ctx context.Context) tea.Msg {
-				a, err := m.svc.Login(ctx, uid, pw)
-				return orErr(err, loggedInMsg{a})
-			})
-		}
-		m.login.key(k)
-		return nil
+		return m.loginKey(k)
 	case m.screen == ScreenBuy:
 		return m.buyKey(k)
 	case m.screen == ScreenSell:
@@ -382,17 +363,58 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case m.profile != nil:
 		return m.profileKey(k)
 	case m.editSyms:
-		switch s {
-		case "enter":
-			m.editSyms = false
-			return m.loadQuotes()
-		case "esc", "tab":
-			m.editSyms = false
-		default:
-			m.symbols.key(k)
-		}
-		return nil
+		return m.symbolsKey(k)
 	}
+	return m.screenKey(k.String())
+}
+
+// confirmKey answers the pending confirmation: y or Enter runs it, n or Esc drops it; other
+// keys wait.
+func (m *model) confirmKey(s string) tea.Cmd {
+	switch s {
+	case "y", "Y", "enter":
+		c := m.confirm
+		m.confirm = nil
+		return c.yes()
+	case "n", "N", "esc":
+		m.confirm = nil
+		m.setStatus("cancelled", false)
+	}
+	return nil
+}
+
+// loginKey is the login form's keys: Enter logs in, the rest edit the form.
+func (m *model) loginKey(k tea.KeyPressMsg) tea.Cmd {
+	if k.String() == "enter" {
+		uid, pw := m.login.value(0), m.login.fields[1].value
+		m.setStatus("logging in…", false)
+		return m.call(func(ctx context.Context) tea.Msg {
+			a, err := m.svc.Login(ctx, uid, pw)
+			return orErr(err, loggedInMsg{a})
+		})
+	}
+	m.login.key(k)
+	return nil
+}
+
+// symbolsKey edits the quotes screen's symbol list: Enter loads the quotes, Esc or Tab leaves
+// the list as it is.
+func (m *model) symbolsKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "enter":
+		m.editSyms = false
+		return m.loadQuotes()
+	case "esc", "tab":
+		m.editSyms = false
+	default:
+		m.symbols.key(k)
+	}
+	return nil
+}
+
+// screenKey is a key on a screen with no form open: the screens' letters, buy, sell, edit,
+// logout, and the arrows that move the selection.
+func (m *model) screenKey(s string) tea.Cmd {
 	switch s {
 	case "h":
 		return m.show(ScreenHome)
@@ -405,27 +427,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "r":
 		return m.show(m.screen)
 	case "b":
-		sym := ""
-		if m.screen == ScreenQuotes && m.quotes != nil && m.qSel < len(m.quotes.Quotes) {
-			sym = m.quotes.Quotes[m.qSel].Symbol
-		}
-		m.back = m.screen
-		m.buy = form{fields: []field{{label: "Symbol", value: sym}, {label: "Quantity", value: "100"}}}
-		if sym != "" {
-			m.buy.focus = 1
-		}
-		m.screen = ScreenBuy
-		return nil
+		m.startBuy()
 	case "s":
-		if m.screen != ScreenPortfolio || m.portfolio == nil || len(m.portfolio.Holdings) == 0 {
-			m.setStatus("choose a holding on the portfolio screen (p), then press s", true)
-			return nil
-		}
-		m.back = ScreenPortfolio
-		m.selling = m.portfolio.Holdings[m.pSel]
-		m.sell = form{fields: []field{{label: "Quantity", value: strconv.FormatInt(m.selling.Quantity, 10)}}}
-		m.screen = ScreenSell
-		return nil
+		m.startSell()
 	case "l":
 		uid := m.uid
 		return m.call(func(ctx context.Context) tea.Msg { return orErr(m.svc.Logout(ctx, uid), loggedOutMsg{}) })
@@ -433,14 +437,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.screen == ScreenQuotes {
 			m.editSyms = true
 		}
-		return nil
 	case "e":
 		if m.screen == ScreenAccount && m.account != nil {
 			p := m.account.Profile
 			m.profile = &form{fields: []field{{label: "Full name", value: p.FullName}, {label: "Address", value: p.Address},
 				{label: "Email", value: p.Email}, {label: "Credit card", value: p.CreditCard}, {label: "New password", mask: true}}}
 		}
-		return nil
 	case "up", "down":
 		d := 1
 		if s == "up" {
@@ -454,6 +456,32 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// startBuy opens the buy form, for the selected quote's symbol on the quotes screen.
+func (m *model) startBuy() {
+	sym := ""
+	if m.screen == ScreenQuotes && m.quotes != nil && m.qSel < len(m.quotes.Quotes) {
+		sym = m.quotes.Quotes[m.qSel].Symbol
+	}
+	m.back = m.screen
+	m.buy = form{fields: []field{{label: "Symbol", value: sym}, {label: "Quantity", value: "100"}}}
+	if sym != "" {
+		m.buy.focus = 1
+	}
+	m.screen = ScreenBuy
+}
+
+// startSell opens the sell form for the holding selected on the portfolio screen (only there).
+func (m *model) startSell() {
+	if m.screen != ScreenPortfolio || m.portfolio == nil || len(m.portfolio.Holdings) == 0 {
+		m.setStatus("choose a holding on the portfolio screen (p), then press s", true)
+		return
+	}
+	m.back = ScreenPortfolio
+	m.selling = m.portfolio.Holdings[m.pSel]
+	m.sell = form{fields: []field{{label: "Quantity", value: strconv.FormatInt(m.selling.Quantity, 10)}}}
+	m.screen = ScreenSell
 }
 
 func clamp(i, n int) int { return max(0, min(i, n-1)) }
@@ -483,7 +511,8 @@ func (m *model) buyKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.quotes != nil {
 			for _, x := range m.quotes.Quotes {
 				if x.Symbol == sym {
-					q = fmt.Sprintf("Buy %d shares of %s at about %s, %s with the fee %s? y/n", qty, sym, money(x.Price), money(x.Price.Times(qty)+trade.OrderFee), money(trade.OrderFee))
+					q = fmt.Sprintf("Buy %d shares of %s at about %s, %s with the fee %s? y/n", qty, sym, money(x.Price),
+						money(x.Price.Times(qty)+trade.OrderFee), money(trade.OrderFee))
 				}
 			}
 		}
@@ -511,7 +540,8 @@ func (m *model) sellKey(k tea.KeyPressMsg) tea.Cmd {
 			qty = h.Quantity
 		}
 		uid := m.uid
-		m.confirm = &confirm{question: fmt.Sprintf("Sell %d of %d shares of %s (holding %d, fee %s)? y/n", qty, h.Quantity, h.Symbol, h.HoldingID, money(trade.OrderFee)),
+		m.confirm = &confirm{question: fmt.Sprintf("Sell %d of %d shares of %s (holding %d, fee %s)? y/n", qty, h.Quantity, h.Symbol, h.HoldingID,
+			money(trade.OrderFee)),
 			yes: func() tea.Cmd {
 				m.setStatus("selling…", false)
 				return m.call(func(ctx context.Context) tea.Msg {
@@ -530,7 +560,8 @@ func (m *model) profileKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "enter":
 		f := m.profile
-		p := trade.AccountProfile{UserID: m.uid, FullName: f.value(0), Address: f.value(1), Email: f.value(2), CreditCard: f.value(3), Password: f.fields[4].value}
+		p := trade.AccountProfile{UserID: m.uid, FullName: f.value(0), Address: f.value(1), Email: f.value(2), CreditCard: f.value(3),
+			Password: f.fields[4].value}
 		m.profile = nil
 		return m.call(func(ctx context.Context) tea.Msg {
 			out, err := m.svc.UpdateAccountProfile(ctx, p)

@@ -112,15 +112,18 @@ func TestRowsAllocateNothing(t *testing.T) {
 	rows := func(n int) []portfolioRow {
 		rs := make([]portfolioRow, n)
 		for i := range rs {
-			h := trade.Holding{HoldingID: int64(i + 1), AccountID: 7, Symbol: "s:" + strconv.Itoa(i), Quantity: 10, PurchasePrice: 1000, PurchaseDate: when}
-			rs[i] = portfolioRow{Holding: h, Quote: trade.Quote{Symbol: h.Symbol, Price: 1100}, Priced: true, Basis: 10000, Value: 11000, Gain: 1000, GainPct: "10.00"}
+			h := trade.Holding{HoldingID: int64(i + 1), AccountID: 7, Symbol: "s:" + strconv.Itoa(i), Quantity: 10, PurchasePrice: 1000,
+				PurchaseDate: when}
+			rs[i] = portfolioRow{Holding: h, Quote: trade.Quote{Symbol: h.Symbol, Price: 1100}, Priced: true, Basis: 10000, Value: 11000,
+				Gain: 1000, GainPct: "10.00"}
 		}
 		return rs
 	}
 	quotes := func(n int) []trade.Quote {
 		qs := make([]trade.Quote, n)
 		for i := range qs {
-			qs[i] = trade.Quote{Symbol: "s:" + strconv.Itoa(i), CompanyName: "S Inc", Price: 1234, Open: 1200, Low: 1100, High: 1300, Change: 34, Volume: 1000}
+			qs[i] = trade.Quote{Symbol: "s:" + strconv.Itoa(i), CompanyName: "S Inc", Price: 1234, Open: 1200, Low: 1100, High: 1300, Change: 34,
+				Volume: 1000}
 		}
 		return qs
 	}

@@ -173,7 +173,8 @@ func (c *Configuration) Sections() []ConfigSection {
 	if st := c.Store; st != nil {
 		d := st.DataSet
 		add("Store", Setting{"storage", st.DSN},
-			Setting{"data set", fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", d.Accounts, d.Quotes, d.Holdings, d.Seed, d.LoadedAt)})
+			Setting{"data set", fmt.Sprintf("%d accounts, %d quotes, %d holdings each, seed %d, loaded %s", d.Accounts, d.Quotes, d.Holdings,
+				d.Seed, d.LoadedAt)})
 	}
 	if a := c.Access; a != nil {
 		v := a.Mode
@@ -188,12 +189,14 @@ func (c *Configuration) Sections() []ConfigSection {
 		}
 		set := []Setting{{"access mode", v}}
 		if d := a.DataSet; d != nil {
-			set = append(set, Setting{"data set", fmt.Sprintf("%d accounts, %d quotes (the services host's, counted by asking it)", d.Accounts, d.Quotes)})
+			set = append(set, Setting{"data set", fmt.Sprintf("%d accounts, %d quotes (the services host's, counted by asking it)", d.Accounts,
+				d.Quotes)})
 		}
 		add("Access", set...)
 	}
 	if h := c.Host; h != nil {
-		add("Business services host", Setting{"business services host", fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", h.SOAPURL, h.WSDLURL, h.RESTURL, h.OpenAPIURL, h.GRPCAddr)})
+		add("Business services host", Setting{"business services host", fmt.Sprintf("SOAP %s (WSDL %s), REST %s (OpenAPI %s), gRPC %s", h.SOAPURL,
+			h.WSDLURL, h.RESTURL, h.OpenAPIURL, h.GRPCAddr)})
 	}
 	if o := c.Orders.describe(); o != "" {
 		add("Orders", Setting{"orders mode", o})
@@ -208,7 +211,8 @@ func (c *Configuration) Sections() []ConfigSection {
 			throttle = fmt.Sprintf("%d wrong passwords per user id per minute, then 429 until the minute has passed", s.LoginMaxFailures)
 		}
 		add("Business services", Setting{"market summary interval", ttl},
-			Setting{"password hash", fmt.Sprintf("%s, cost %d for new passwords, cost %d for the loaded users", s.PasswordHash.Algorithm, s.PasswordHash.Cost, s.PasswordHash.LoadedCost)},
+			Setting{"password hash", fmt.Sprintf("%s, cost %d for new passwords, cost %d for the loaded users", s.PasswordHash.Algorithm,
+				s.PasswordHash.Cost, s.PasswordHash.LoadedCost)},
 			Setting{"login throttle", throttle})
 	}
 	if sec := c.Security; sec.ServiceToken {
@@ -225,10 +229,13 @@ func (c *Configuration) Sections() []ConfigSection {
 			src = "NATS " + l.NATS + " (trade.quotes.SYMBOL)"
 		}
 		add("Live streams", Setting{"quote changes from", src},
-			Setting{"streams", fmt.Sprintf("%d quote subscribers now, at most %d streams at once; %d changes received, %d subscribers dropped as too slow", l.Subscribers, l.Limit, l.Published, l.Dropped)})
+			Setting{"streams",
+				fmt.Sprintf("%d quote subscribers now, at most %d streams at once; %d changes received, %d subscribers dropped as too slow",
+					l.Subscribers, l.Limit, l.Published, l.Dropped)})
 	}
 	if r := c.Runtime; r != nil {
-		add("Runtime", Setting{"Go version", r.Go + " " + r.OS + "/" + r.Arch}, Setting{"GOMAXPROCS", strconv.Itoa(r.GOMAXPROCS)}, Setting{"GOGC", strconv.Itoa(r.GOGC)},
+		add("Runtime", Setting{"Go version", r.Go + " " + r.OS + "/" + r.Arch}, Setting{"GOMAXPROCS", strconv.Itoa(r.GOMAXPROCS)}, Setting{"GOGC",
+			strconv.Itoa(r.GOGC)},
 			Setting{"CPUs", strconv.Itoa(r.CPUs)}, Setting{"started", r.Started.Format(time.RFC3339)},
 			Setting{"uptime", seconds(r.UptimeSeconds).Round(time.Second).String()})
 	}

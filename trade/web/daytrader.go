@@ -136,7 +136,8 @@ func (a *app) restQuotes(w http.ResponseWriter, r *http.Request) {
 		raw = r.PostForm.Get("symbols")
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		fail(http.StatusMethodNotAllowed, trade.CodeInvalid, "use GET /daytrader/rest/quotes/SYMBOLS or POST /daytrader/rest/quotes with form field symbols")
+		fail(http.StatusMethodNotAllowed, trade.CodeInvalid,
+			"use GET /daytrader/rest/quotes/SYMBOLS or POST /daytrader/rest/quotes with form field symbols")
 		return
 	}
 	syms, err := parseSymbols(raw)

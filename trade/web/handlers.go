@@ -420,7 +420,8 @@ func (a *app) doRegister(q *req) error {
 		a.render(q, statusOf(te.Code), "register", "Register", "", form)
 		return nil
 	}
-	err := checkFields([][2]string{{"user id", form.UserID}, {"full name", form.FullName}, {"address", form.Address}, {"email", form.Email}, {"credit card", form.CreditCard}})
+	err := checkFields([][2]string{{"user id", form.UserID}, {"full name", form.FullName}, {"address", form.Address}, {"email", form.Email},
+		{"credit card", form.CreditCard}})
 	if err != nil {
 		return fail(err)
 	}

@@ -85,17 +85,21 @@ func (a *app) serveJSF(w http.ResponseWriter, r *http.Request, pg jsfPage) {
 			return pg.show(q)
 		}
 		if r.PostForm.Get(pg.form+"_SUBMIT") != "1" {
-			return &httpError{status: http.StatusBadRequest, msg: fmt.Sprintf("This page's form %q was not submitted (the field %s_SUBMIT=1 is missing).", pg.form, pg.form)}
+			return &httpError{status: http.StatusBadRequest,
+				msg: fmt.Sprintf("This page's form %q was not submitted (the field %s_SUBMIT=1 is missing).", pg.form, pg.form)}
 		}
 		if !pg.public && !q.authed {
 			return errLoginRequired // nothing to do for a visitor not logged in: the login page
 		}
 		vs := r.PostForm.Get(jsfViewStateField)
 		if vs == "" {
-			return &httpError{status: http.StatusBadRequest, msg: "The form carries no " + jsfViewStateField + ". Reload the page and submit the form again."}
+			return &httpError{status: http.StatusBadRequest,
+				msg: "The form carries no " + jsfViewStateField + ". Reload the page and submit the form again."}
 		}
 		if !a.checkViewState(q, vs) {
-			return &httpError{status: http.StatusForbidden, msg: "The form's " + jsfViewStateField + " is not valid for this session: it has expired, was changed, or comes from another session. Reload the page and try again."}
+			return &httpError{status: http.StatusForbidden,
+				msg: "The form's " + jsfViewStateField + " is not valid for this session: it has expired, was changed, or comes from another " +
+					"session. Reload the page and try again."}
 		}
 		return pg.post(q)
 	})
@@ -344,5 +348,6 @@ func (v *view) JSFAction() string { return v.jsfAction }
 // (Apache MyFaces) render and its JMeter plan extracts with a regex. The token is base64url and
 // digits, safe in an attribute as is.
 func (v *view) ViewStateInput() template.HTML {
-	return template.HTML(`<input type="hidden" name="` + jsfViewStateField + `" id="j_id__v_0:javax.faces.ViewState:1" value="` + template.HTMLEscapeString(v.viewState) + `"/>`)
+	return template.HTML(`<input type="hidden" name="` + jsfViewStateField + `" id="j_id__v_0:javax.faces.ViewState:1" value="` +
+		template.HTMLEscapeString(v.viewState) + `"/>`)
 }

@@ -22,9 +22,10 @@ import (
 
 // The regexes of DayTrader's JMeter plan (daytrader8_no_ws.jmx), as written there.
 var (
-	planViewState = regexp.MustCompile(`<input type="hidden" name="javax\.faces\.ViewState" id="j_id__v_0:javax\.faces\.ViewState:1" value="([^"]+)".*/>`)
-	planStock     = regexp.MustCompile(`s:([0-9]+)`)
-	planHoldings  = regexp.MustCompile(`of Holdings: </b>([1-9][0-9]*)</td>`)
+	planViewState = regexp.MustCompile(`<input type="hidden" name="javax\.faces\.ViewState" ` +
+		`id="j_id__v_0:javax\.faces\.ViewState:1" value="([^"]+)".*/>`)
+	planStock    = regexp.MustCompile(`s:([0-9]+)`)
+	planHoldings = regexp.MustCompile(`of Holdings: </b>([1-9][0-9]*)</td>`)
 )
 
 // jsfSecret is the session secret of the test's web tiers.
@@ -186,7 +187,8 @@ func TestJSFPlan(t *testing.T) {
 			"updateProfile:address", "rndAddress", "updateProfile:cpassword", "xxx", "updateProfile:ccn", "rndCC",
 			"updateProfile:email", "rndEmail@email.com", "updateProfile_SUBMIT", "1", "updateProfile:submit", "Update Profile",
 			"updateProfile:symbols", "s:0,s:1,s:2,s:3,s:4")
-		if prof, err := e.svc.GetAccountProfileData(context.Background(), uid); err != nil || prof.FullName != name || prof.Email != "rndEmail@email.com" {
+		if prof, err := e.svc.GetAccountProfileData(context.Background(),
+			uid); err != nil || prof.FullName != name || prof.Email != "rndEmail@email.com" {
 			t.Fatalf("Update Profile JSF: profile %+v, %v", prof, err)
 		}
 
@@ -269,7 +271,8 @@ func TestJSFBadInput(t *testing.T) {
 	p2.sample("QuotesPing JSF", "GET", "quote.faces", "DayTrader Quotes")
 	wantRefused(t, e, p, uid, "view state of another session of the same user", 403, "not valid for this session", "quote.faces", buy(p2.vs)...)
 
-	wantRefused(t, e, p, uid, "form not on the page", 400, "quotes_SUBMIT=1", "quote.faces", "quotes:quotes:0:buy", "buy", "quotes:symbols", "s:4", "quotes:quotes:0:quantity", "1")
+	wantRefused(t, e, p, uid, "form not on the page", 400, "quotes_SUBMIT=1", "quote.faces", "quotes:quotes:0:buy", "buy", "quotes:symbols",
+		"s:4", "quotes:quotes:0:quantity", "1")
 	p.vs = good
 	wantRefused(t, e, p, uid, "quantity not a number", 400, "whole number", "quote.faces",
 		"quotes:symbols", "s:4", "quotes:quotes:0:quantity", "ten", "quotes:quotes:0:buy", "buy", "quotes_SUBMIT", "1")
@@ -328,7 +331,8 @@ func TestJSFBadInput(t *testing.T) {
 	// a visitor not logged in cannot sell: the login page, nothing sold
 	anon.sample("WelcomePing JSF", "POST", "welcome.faces", "DayTrader Login")
 	o := orders(t, e.svc, uid)
-	if status, body := anon.do("POST", "portfolio.faces", "portfolio:_idcl", "portfolio:holdings:0:sell", "portfolio_SUBMIT", "1"); status != 200 || !strings.Contains(body, "DayTrader Login") {
+	if status, body := anon.do("POST", "portfolio.faces", "portfolio:_idcl", "portfolio:holdings:0:sell", "portfolio_SUBMIT",
+		"1"); status != 200 || !strings.Contains(body, "DayTrader Login") {
 		t.Errorf("anonymous sell: status %d:\n%s", status, body)
 	}
 	if orders(t, e.svc, uid) != o {
@@ -360,7 +364,8 @@ func TestJSFViewStateAcrossTiers(t *testing.T) {
 	p.vs = vs
 	// there neither the session nor the view state is valid: the login page, no order
 	o := orders(t, e.svc, "uid:7")
-	status, body := p.do("POST", "quote.faces", "quotes:symbols", "s:3", "quotes:quotes:0:quantity", "5", "quotes:quotes:0:buy", "buy", "quotes_SUBMIT", "1")
+	status, body := p.do("POST", "quote.faces", "quotes:symbols", "s:3", "quotes:quotes:0:quantity", "5", "quotes:quotes:0:buy", "buy",
+		"quotes_SUBMIT", "1")
 	if !strings.Contains(body, "DayTrader Login") || orders(t, e.svc, "uid:7") != o {
 		t.Errorf("a tier with another secret: status %d, orders %d → %d:\n%s", status, o, orders(t, e.svc, "uid:7"), body)
 	}

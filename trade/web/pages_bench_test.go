@@ -46,7 +46,8 @@ func BenchmarkPageHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	login := httptest.NewRequest(http.MethodPost, "/daytrader/app", strings.NewReader(url.Values{"action": {"login"}, "uid": {"uid:7"}, "passwd": {"xxx"}}.Encode()))
+	login := httptest.NewRequest(http.MethodPost, "/daytrader/app", strings.NewReader(url.Values{"action": {"login"}, "uid": {"uid:7"},
+		"passwd": {"xxx"}}.Encode()))
 	login.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, login)

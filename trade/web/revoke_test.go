@@ -22,7 +22,8 @@ func TestSessionCheckReuseIsBounded(t *testing.T) {
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	tier := func() string {
-		h, err := web.New(svc, web.Options{SessionSecret: []byte("a shared secret of 32 bytes ....."), Clock: clock, SessionCheckInterval: 10 * time.Second})
+		h, err := web.New(svc, web.Options{SessionSecret: []byte("a shared secret of 32 bytes ....."), Clock: clock,
+			SessionCheckInterval: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

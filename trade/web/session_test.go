@@ -34,14 +34,15 @@ func TestSessionTamperedRejected(t *testing.T) {
 	parts := strings.Split(v, ".")
 	other := s.encode(s.start(trade.Account{UserID: "uid:2"}))
 	cases := map[string]string{
-		"other user id":    strings.Join([]string{parts[0], b64.EncodeToString([]byte("uid:2")), parts[2], parts[3], parts[4]}, "."),
-		"later expiry":     strings.Join([]string{parts[0], parts[1], "9999999999", parts[3], parts[4]}, "."),
-		"other signature":  strings.Join(parts[:4], ".") + "." + strings.Split(other, ".")[4],
-		"no signature":     strings.Join(parts[:4], "."),
-		"truncated":        v[:len(v)-2],
-		"garbage":          "not-a-cookie",
-		"empty user":       "v1..9999999999.x." + b64.EncodeToString(s.mac("session:v1..9999999999.x")),
-		"another key":      (&sessions{secret: []byte("another secret of enough length!"), ttl: time.Hour, now: s.now}).encode(s.start(trade.Account{UserID: "uid:1"})),
+		"other user id":   strings.Join([]string{parts[0], b64.EncodeToString([]byte("uid:2")), parts[2], parts[3], parts[4]}, "."),
+		"later expiry":    strings.Join([]string{parts[0], parts[1], "9999999999", parts[3], parts[4]}, "."),
+		"other signature": strings.Join(parts[:4], ".") + "." + strings.Split(other, ".")[4],
+		"no signature":    strings.Join(parts[:4], "."),
+		"truncated":       v[:len(v)-2],
+		"garbage":         "not-a-cookie",
+		"empty user":      "v1..9999999999.x." + b64.EncodeToString(s.mac("session:v1..9999999999.x")),
+		"another key": (&sessions{secret: []byte("another secret of enough length!"), ttl: time.Hour,
+			now: s.now}).encode(s.start(trade.Account{UserID: "uid:1"})),
 		"very long cookie": strings.Repeat("a", 4000),
 	}
 	for name, c := range cases {

@@ -19,8 +19,8 @@ import (
 const (
 	// DefaultStreamLimit is how many streams a web tier holds open at once; one more gets 503.
 	DefaultStreamLimit = 1000
-	// DefaultStreamPerClient is how many of them one client address may hold: 1,000 streams
-	// from one address used to take every slot, and the next visitor got 503.
+	// DefaultStreamPerClient is how many of them one client address may hold, so that one
+	// address cannot take every slot and leave the next visitor a 503.
 	DefaultStreamPerClient = 16
 	// DefaultAnonStreamMaxAge bounds a stream opened without a session: as long as the web
 	// server's write timeout, so a stranger holds a connection no longer than any other request.
@@ -46,7 +46,8 @@ func streamSymbols(r *http.Request) ([]string, error) {
 	for _, part := range strings.Split(raw, ",") {
 		s := strings.TrimSpace(part)
 		if s == "" {
-			return nil, trade.Errorf(trade.CodeInvalid, "The symbol list %q has an empty entry: give symbols separated by commas, e.g. s:1,s:2.", truncate(raw, 60))
+			return nil, trade.Errorf(trade.CodeInvalid, "The symbol list %q has an empty entry: give symbols separated by commas, e.g. s:1,s:2.",
+				truncate(raw, 60))
 		}
 		if strings.ContainsAny(s, "*>.") || strings.IndexFunc(s, func(c rune) bool { return unicode.IsSpace(c) || !unicode.IsPrint(c) }) >= 0 {
 			return nil, trade.Errorf(trade.CodeInvalid, "%q is not a symbol: no spaces, '.', '*' or '>'.", truncate(s, 40))
@@ -66,7 +67,8 @@ func (a *app) acquireStream(q *req) (release func(), err error) {
 	if a.perClient[client] >= a.opts.StreamPerClient {
 		a.streamMu.Unlock()
 		q.w.Header().Set("Retry-After", "5")
-		return nil, &httpError{status: http.StatusTooManyRequests, msg: fmt.Sprintf("This address already holds %d streams, the most one client may. Close one and try again.", a.opts.StreamPerClient)}
+		return nil, &httpError{status: http.StatusTooManyRequests,
+			msg: fmt.Sprintf("This address already holds %d streams, the most one client may. Close one and try again.", a.opts.StreamPerClient)}
 	}
 	a.perClient[client]++
 	a.streamMu.Unlock()
@@ -81,7 +83,8 @@ func (a *app) acquireStream(q *req) (release func(), err error) {
 		a.streams.Add(-1)
 		releaseClient()
 		q.w.Header().Set("Retry-After", "5")
-		return nil, &httpError{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("This server already streams to %d clients, its limit. Try again shortly.", a.opts.StreamLimit)}
+		return nil, &httpError{status: http.StatusServiceUnavailable,
+			msg: fmt.Sprintf("This server already streams to %d clients, its limit. Try again shortly.", a.opts.StreamLimit)}
 	}
 	return func() { a.streams.Add(-1); releaseClient() }, nil
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/tradebench/tradebench/trade/web"
 )
 
-// TestStreamPerClientCap: 1,000 streams from one address used to take every slot of the web
-// tier, and the next visitor got 503. Now one address holds at most StreamPerClient streams
+// TestStreamPerClientCap: 1,000 streams from one address must not take every slot of the web
+// tier (the next visitor would get 503): one address holds at most StreamPerClient streams
 // (429 beyond, saying so) while the tier's own limit is far from reached; a closed stream
 // frees its slot.
 // Mutant checked by hand: acquireStream without the per-client count → "stream 4 from one
@@ -68,8 +68,8 @@ func TestStreamPerClientCap(t *testing.T) {
 }
 
 // TestLoggedInStreamBoundedLikeAnonymous: registration is public, so a session is no
-// credential: a logged-in visitor's stream used to live 30 minutes against an anonymous
-// one's 60 s. Now, unless configured otherwise, it ends at the anonymous bound too.
+// credential, and a logged-in visitor's stream must not outlive an anonymous one's 60 s by
+// far (30 minutes): unless configured otherwise, it ends at the anonymous bound too.
 // Mutant checked by hand: StreamMaxAge defaulting to 30 minutes → "logged-in stream: still
 // open after 3s".
 func TestLoggedInStreamBoundedLikeAnonymous(t *testing.T) {

@@ -248,9 +248,10 @@ var (
 	hdrNosniff    = []string{"nosniff"}
 	hdrSameOrigin = []string{"same-origin"}
 	hdrDeny       = []string{"DENY"}
-	hdrCSP        = []string{"default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"}
-	hdrHTML       = []string{"text/html; charset=utf-8"}
-	hdrNoStore    = []string{"no-store"}
+	hdrCSP        = []string{"default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action " +
+		"'self'; frame-ancestors 'none'; base-uri 'none'"}
+	hdrHTML    = []string{"text/html; charset=utf-8"}
+	hdrNoStore = []string{"no-store"}
 )
 
 // statusWriter remembers whether a response has started, so a late panic does not write twice.
@@ -414,7 +415,8 @@ func (a *app) guard(h handler, public, token bool) handler {
 			return errLoginRequired
 		}
 		if token && q.authed && !a.sess.checkCSRF(q.sess, q.r.PostFormValue("csrf")) {
-			return &httpError{status: http.StatusForbidden, msg: "This form has expired or did not come from this site. Go back, reload the page and try again."}
+			return &httpError{status: http.StatusForbidden,
+				msg: "This form has expired or did not come from this site. Go back, reload the page and try again."}
 		}
 		if token && !q.authed {
 			return errLoginRequired

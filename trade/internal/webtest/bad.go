@@ -6,6 +6,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +39,9 @@ type badCase struct {
 	header map[string]string
 }
 
+// testBadInput sends every bad request of badCases as one logged-in user: each must get a 4xx
+// page with its message, echo nothing unescaped, and change nothing in the database, and the
+// session must still work after them all.
 func (e *env) testBadInput(t *testing.T) {
 	const uid = "uid:4"
 	b := e.browser(t)
@@ -46,6 +50,122 @@ func (e *env) testBadInput(t *testing.T) {
 	token := b.csrf()
 	other := e.holdings(t, "uid:5")[0]
 	own := e.holdings(t, uid)[0]
+	before := e.snap(t, uid, "s:1", own.Symbol)
+	beforeOther := e.snap(t, "uid:5")
+	for _, c := range badCases(uid, own, other) {
+		body, ok := sendBad(t, b, c, token)
+		if !ok {
+			continue
+		}
+		checkBadPage(t, c, body)
+		if after := e.snap(t, uid, "s:1", own.Symbol); after != before {
+			t.Fatalf("%s changed the database:\nbefore %s\nafter  %s", c.name, before, after)
+		}
+	}
+	if after := e.snap(t, "uid:5"); after != beforeOther {
+		t.Fatalf("bad input changed another user:\nbefore %s\nafter  %s", beforeOther, after)
+	}
+	if _, err := e.f.Truth.GetAccountData(e.ctx, "bad:new"); err == nil {
+		t.Error("a rejected registration created an account")
+	}
+	// still logged in and working after all that
+	code, body := b.get("/trade/home")
+	wantStatus(t, "home after bad input", code, http.StatusOK)
+	must(t, body, "Welcome "+uid+"</p>")
+}
+
+// sendBad sends c in b's session (token its form token) and reports whether the answer was the
+// 4xx c wants; it fails the test when not.
+func sendBad(t *testing.T, b *browser, c badCase, token string) (body string, ok bool) {
+	t.Helper()
+	var code int
+	form := url.Values{}
+	for k, v := range c.form {
+		form[k] = v
+	}
+	if c.csrf {
+		form.Set("csrf", token)
+	}
+	if c.method == "GET" {
+		code, body = b.get(c.path)
+	} else {
+		code, body = b.post(c.path, form)
+	}
+	if code < 400 || code > 499 || (c.status != 0 && code != c.status) {
+		t.Errorf("%s: status %d, want %v (4xx); page:\n%s", c.name, code, c.status, clip(body))
+		return body, false
+	}
+	return body, true
+}
+
+// checkBadPage checks the error page of c: its message shown, no input echoed unescaped.
+func checkBadPage(t *testing.T, c badCase, body string) {
+	t.Helper()
+	if c.text != "" && !strings.Contains(body, c.text) {
+		t.Errorf("%s: page lacks the message %q:\n%s", c.name, c.text, clip(body))
+	}
+	if c.path != "/daytrader/rest/quotes" && !strings.Contains(body, `class="err"`) {
+		t.Errorf("%s: no error message on the page:\n%s", c.name, clip(body))
+	}
+	for _, raw := range []string{"<script>", "<img src=x", "<b>nope"} {
+		if strings.Contains(body, raw) {
+			t.Errorf("%s: user input %q echoed unescaped", c.name, raw)
+		}
+	}
+}
+
+// dtApp is DayTrader's one servlet, where every action is a query parameter.
+const dtApp = "/daytrader/app"
+
+// badCases are the bad requests testBadInput sends as uid, whose holding own is; other is
+// another user's.
+func badCases(uid string, own, other trade.Holding) []badCase {
+	return slices.Concat(badTrades(own, other), badAccounts(uid), badPages())
+}
+
+// badTrades are bad buys and sells: unknown or malformed symbols, quantities and holdings.
+func badTrades(own, other trade.Holding) []badCase {
+	dt := dtApp
+	long := strings.Repeat("x", 200)
+	sell := func(holding trade.Holding, quantity string) url.Values {
+		v := url.Values{"holdingID": {strconv.FormatInt(holding.HoldingID, 10)}}
+		if quantity != "" {
+			v.Set("quantity", quantity)
+		}
+		return v
+	}
+	return []badCase{
+		{name: "unknown symbol (dt)", method: "GET", path: dt + "?action=buy&symbol=nosuch&quantity=10", status: 404},
+		{name: "unknown symbol (trade)", method: "POST", path: "/trade/buy",
+			form: url.Values{"symbol": {"s:999999"}, "quantity": {"10"}}, csrf: true, status: 404},
+		{name: "markup symbol", method: "GET", path: dt + "?action=buy&symbol=%3Cscript%3E&quantity=10", status: 404},
+		{name: "empty symbol", method: "GET", path: dt + "?action=buy&symbol=&quantity=10", status: 400, text: "symbol is required"},
+		{name: "long symbol", method: "GET", path: dt + "?action=buy&symbol=" + long + "&quantity=10", status: 400},
+		{name: "quantity text", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=abc", status: 400, text: "whole number"},
+		{name: "quantity zero", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=0", status: 400, text: "positive"},
+		{name: "quantity negative", method: "POST", path: "/trade/buy",
+			form: url.Values{"symbol": {"s:1"}, "quantity": {"-5"}}, csrf: true, status: 400},
+		{name: "quantity float", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=1.5", status: 400},
+		{name: "quantity exponent", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=1e3", status: 400},
+		{name: "quantity absurd", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=1000000000", status: 400, text: "maximum"},
+		{name: "quantity overflow", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=99999999999999999999999",
+			status: 400, text: "maximum"},
+		{name: "quantity missing", method: "GET", path: dt + "?action=buy&symbol=s:1", status: 400, text: "required"},
+		{name: "holding id text", method: "GET", path: dt + "?action=sell&holdingID=abc", status: 400, text: "holdingID"},
+		{name: "holding id missing", method: "GET", path: dt + "?action=sell", status: 400},
+		{name: "holding id negative", method: "POST", path: "/trade/sell", form: url.Values{"holdingID": {"-3"}}, csrf: true, status: 400},
+		{name: "holding unknown", method: "GET", path: dt + "?action=sell&holdingID=999999999", status: 404},
+		{name: "someone else's holding (dt)", method: "GET", path: dt + "?action=sell&holdingID=" + strconv.FormatInt(other.HoldingID, 10)},
+		{name: "someone else's holding (trade)", method: "POST", path: "/trade/sell", form: sell(other, ""), csrf: true},
+		{name: "sell more than held", method: "POST", path: "/trade/sell",
+			form: sell(own, strconv.FormatInt(own.Quantity+1, 10)), csrf: true, status: 400},
+		{name: "sell negative quantity", method: "POST", path: "/trade/sell", form: sell(own, "-1"), csrf: true, status: 400},
+	}
+}
+
+// badAccounts are bad logins, registrations and profile updates of uid's session.
+func badAccounts(uid string) []badCase {
+	dt := dtApp
 	long := strings.Repeat("x", 200)
 	reg := func(kv ...string) url.Values {
 		v := url.Values{"action": {"register"}, "Full Name": {"R"}, "snail mail": {"a"}, "email": {"e@x"}, "user id": {"bad:new"},
@@ -62,30 +182,9 @@ func (e *env) testBadInput(t *testing.T) {
 		}
 		return v
 	}
-	dt := "/daytrader/app"
-	cases := []badCase{
-		{name: "unknown symbol (dt)", method: "GET", path: dt + "?action=buy&symbol=nosuch&quantity=10", status: 404},
-		{name: "unknown symbol (trade)", method: "POST", path: "/trade/buy", form: url.Values{"symbol": {"s:999999"}, "quantity": {"10"}}, csrf: true, status: 404},
-		{name: "markup symbol", method: "GET", path: dt + "?action=buy&symbol=%3Cscript%3E&quantity=10", status: 404},
-		{name: "empty symbol", method: "GET", path: dt + "?action=buy&symbol=&quantity=10", status: 400, text: "symbol is required"},
-		{name: "long symbol", method: "GET", path: dt + "?action=buy&symbol=" + long + "&quantity=10", status: 400},
-		{name: "quantity text", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=abc", status: 400, text: "whole number"},
-		{name: "quantity zero", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=0", status: 400, text: "positive"},
-		{name: "quantity negative", method: "POST", path: "/trade/buy", form: url.Values{"symbol": {"s:1"}, "quantity": {"-5"}}, csrf: true, status: 400},
-		{name: "quantity float", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=1.5", status: 400},
-		{name: "quantity exponent", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=1e3", status: 400},
-		{name: "quantity absurd", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=1000000000", status: 400, text: "maximum"},
-		{name: "quantity overflow", method: "GET", path: dt + "?action=buy&symbol=s:1&quantity=99999999999999999999999", status: 400, text: "maximum"},
-		{name: "quantity missing", method: "GET", path: dt + "?action=buy&symbol=s:1", status: 400, text: "required"},
-		{name: "holding id text", method: "GET", path: dt + "?action=sell&holdingID=abc", status: 400, text: "holdingID"},
-		{name: "holding id missing", method: "GET", path: dt + "?action=sell", status: 400},
-		{name: "holding id negative", method: "POST", path: "/trade/sell", form: url.Values{"holdingID": {"-3"}}, csrf: true, status: 400},
-		{name: "holding unknown", method: "GET", path: dt + "?action=sell&holdingID=999999999", status: 404},
-		{name: "someone else's holding (dt)", method: "GET", path: dt + "?action=sell&holdingID=" + strconv.FormatInt(other.HoldingID, 10)},
-		{name: "someone else's holding (trade)", method: "POST", path: "/trade/sell", form: url.Values{"holdingID": {strconv.FormatInt(other.HoldingID, 10)}}, csrf: true},
-		{name: "sell more than held", method: "POST", path: "/trade/sell", form: url.Values{"holdingID": {strconv.FormatInt(own.HoldingID, 10)}, "quantity": {strconv.FormatInt(own.Quantity+1, 10)}}, csrf: true, status: 400},
-		{name: "sell negative quantity", method: "POST", path: "/trade/sell", form: url.Values{"holdingID": {strconv.FormatInt(own.HoldingID, 10)}, "quantity": {"-1"}}, csrf: true, status: 400},
-		{name: "wrong password", method: "POST", path: "/trade/login", form: url.Values{"uid": {uid}, "passwd": {"wrong"}}, status: 401, text: "not correct"},
+	return []badCase{
+		{name: "wrong password", method: "POST", path: "/trade/login",
+			form: url.Values{"uid": {uid}, "passwd": {"wrong"}}, status: 401, text: "not correct"},
 		{name: "unknown user", method: "GET", path: dt + "?action=login&uid=nobody&passwd=xxx", status: 401, text: "not correct"},
 		{name: "empty login", method: "POST", path: "/trade/login", form: url.Values{"uid": {""}}, status: 400},
 		{name: "duplicate user id", method: "POST", path: dt, form: reg("user id", "uid:0"), status: 409},
@@ -104,60 +203,23 @@ func (e *env) testBadInput(t *testing.T) {
 		{name: "profile markup", method: "POST", path: dt, form: prof("fullname", `<img src=x onerror=alert(1)>`), status: 400, text: "must not contain"},
 		{name: "profile password mismatch", method: "POST", path: dt, form: prof("password", "a", "cpassword", "b"), status: 400, text: "do not match"},
 		{name: "profile other user", method: "POST", path: dt, form: prof("userID", "uid:5", "fullname", "Hacked"), status: 403},
+	}
+}
+
+// badPages are bad requests of pages: unknown ones, wrong methods, oversized or malformed
+// bodies, too many or unknown quotes.
+func badPages() []badCase {
+	dt := dtApp
+	return []badCase{
 		{name: "quotes unknown symbol", method: "GET", path: "/trade/quotes?symbols=s:1,%3Cscript%3Ealert(1)%3C/script%3E", status: 404},
 		{name: "quotes too many", method: "GET", path: "/trade/quotes?symbols=" + manySymbols(trade.MaxSymbols+1), status: 400, text: "At most"},
 		{name: "unknown action", method: "GET", path: dt + "?action=<b>nope</b>", status: 400, text: "Unknown action"},
 		{name: "unknown page", method: "GET", path: "/trade/nope", status: 404},
 		{name: "wrong method", method: "GET", path: "/trade/buy", status: 405},
-		{name: "huge body", method: "POST", path: "/trade/buy", form: url.Values{"symbol": {"s:1"}, "quantity": {"1"}, "pad": {strings.Repeat("z", 100<<10)}}, csrf: true, status: 413},
+		{name: "huge body", method: "POST", path: "/trade/buy",
+			form: url.Values{"symbol": {"s:1"}, "quantity": {"1"}, "pad": {strings.Repeat("z", 100<<10)}}, csrf: true, status: 413},
 		{name: "malformed form", method: "POST", path: dt + "?action=buy&symbol=s:1&quantity=1%zz", status: 400},
 	}
-	before := e.snap(t, uid, "s:1", own.Symbol)
-	beforeOther := e.snap(t, "uid:5")
-	for _, c := range cases {
-		var code int
-		var body string
-		form := url.Values{}
-		for k, v := range c.form {
-			form[k] = v
-		}
-		if c.csrf {
-			form.Set("csrf", token)
-		}
-		if c.method == "GET" {
-			code, body = b.get(c.path)
-		} else {
-			code, body = b.post(c.path, form)
-		}
-		if code < 400 || code > 499 || (c.status != 0 && code != c.status) {
-			t.Errorf("%s: status %d, want %v (4xx); page:\n%s", c.name, code, c.status, clip(body))
-			continue
-		}
-		if c.text != "" && !strings.Contains(body, c.text) {
-			t.Errorf("%s: page lacks the message %q:\n%s", c.name, c.text, clip(body))
-		}
-		if c.path != "/daytrader/rest/quotes" && !strings.Contains(body, `class="err"`) {
-			t.Errorf("%s: no error message on the page:\n%s", c.name, clip(body))
-		}
-		for _, raw := range []string{"<script>", "<img src=x", "<b>nope"} {
-			if strings.Contains(body, raw) {
-				t.Errorf("%s: user input %q echoed unescaped", c.name, raw)
-			}
-		}
-		if after := e.snap(t, uid, "s:1", own.Symbol); after != before {
-			t.Fatalf("%s changed the database:\nbefore %s\nafter  %s", c.name, before, after)
-		}
-	}
-	if after := e.snap(t, "uid:5"); after != beforeOther {
-		t.Fatalf("bad input changed another user:\nbefore %s\nafter  %s", beforeOther, after)
-	}
-	if _, err := e.f.Truth.GetAccountData(e.ctx, "bad:new"); err == nil {
-		t.Error("a rejected registration created an account")
-	}
-	// still logged in and working after all that
-	code, body := b.get("/trade/home")
-	wantStatus(t, "home after bad input", code, http.StatusOK)
-	must(t, body, "Welcome "+uid+"</p>")
 }
 
 // testIsolation: a user never sees or changes another user's data.
@@ -305,8 +367,10 @@ func (e *env) testCSRF(t *testing.T) {
 	}
 	b.get("/trade/home")
 	tok := b.csrf()
-	wantStatus(t, "cross-site POST /trade/buy", crossSite("POST", "/trade/buy", url.Values{"symbol": {"s:1"}, "quantity": {"1"}, "csrf": {tok}}), http.StatusForbidden)
-	wantStatus(t, "cross-site POST daytrader buy", crossSite("POST", "/daytrader/app", url.Values{"action": {"buy"}, "symbol": {"s:1"}, "quantity": {"1"}}), http.StatusForbidden)
+	wantStatus(t, "cross-site POST /trade/buy",
+		crossSite("POST", "/trade/buy", url.Values{"symbol": {"s:1"}, "quantity": {"1"}, "csrf": {tok}}), http.StatusForbidden)
+	wantStatus(t, "cross-site POST daytrader buy",
+		crossSite("POST", "/daytrader/app", url.Values{"action": {"buy"}, "symbol": {"s:1"}, "quantity": {"1"}}), http.StatusForbidden)
 	wantStatus(t, "cross-site GET daytrader buy", crossSite("GET", "/daytrader/app?action=buy&symbol=s:1&quantity=1", nil), http.StatusForbidden)
 	// a cross-site GET of a page that changes nothing is fine (links from other sites work)
 	wantStatus(t, "cross-site GET quotes", crossSite("GET", "/daytrader/app?action=quotes&symbols=s:1", nil), http.StatusOK)

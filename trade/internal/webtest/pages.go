@@ -29,7 +29,8 @@ func (e *env) testLoginPages(t *testing.T) {
 
 func (e *env) testNotLoggedIn(t *testing.T) {
 	b := e.browser(t)
-	for _, a := range []string{"home", "account", "portfolio", "quotes&symbols=s:1", "mksummary", "buy&symbol=s:1&quantity=1", "sell&holdingID=1", "update_profile&fullname=x"} {
+	for _, a := range []string{"home", "account", "portfolio", "quotes&symbols=s:1", "mksummary",
+		"buy&symbol=s:1&quantity=1", "sell&holdingID=1", "update_profile&fullname=x"} {
 		code, body := b.get("/daytrader/app?action=" + a)
 		wantStatus(t, a, code, http.StatusOK) // DayTrader's behaviour
 		must(t, body, "DayTrader Login", "Please log in")
@@ -73,24 +74,36 @@ func (e *env) testDayTraderHome(t *testing.T) {
 	}
 }
 
-// testPages checks every page of one contract renders the service's data for uid.
+// testPages checks every page of one contract renders the service's data for uid, one page
+// after the other in one logged-in browser.
 func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	b := e.browser(t)
 	b.login(dt, uid, e.f.Password)
+	a := e.testHomePage(t, b, dt, uid)
+	e.testAccountPage(t, b, dt, uid, a)
+	e.testPortfolioPage(t, b, dt, uid)
+	e.testQuotesPages(t, b, dt)
+	e.testMarketSummaryPage(t, b, dt)
+	e.testPublicPages(t, dt)
+}
+
+// testHomePage checks the home page's welcome and account summary, and returns uid's account.
+func (e *env) testHomePage(t *testing.T, b *browser, dt bool, uid string) trade.Account {
 	brand := "tradebench"
 	if dt {
 		brand = "DayTrader"
 	}
-
-	// home
 	code, body := b.page(dt, "home")
 	wantStatus(t, "home", code, http.StatusOK)
 	a := e.account(t, uid)
 	must(t, body, "Welcome to "+brand, "Welcome "+uid+"</p>", "<td><b>Number of Holdings: </b>"+strconv.Itoa(e.f.Holdings)+"</td>",
 		"Cash Balance: </b>"+money(a.Balance)+"</td>", "Opening Balance: </b>"+money(a.OpenBalance)+"</td>")
+	return a
+}
 
-	// account: data, profile form, orders
-	code, body = b.page(dt, "account")
+// testAccountPage checks the account page: the account's data, the profile form, the orders.
+func (e *env) testAccountPage(t *testing.T, b *browser, dt bool, uid string, a trade.Account) {
+	code, body := b.page(dt, "account")
 	wantStatus(t, "account", code, http.StatusOK)
 	prof, err := e.f.Truth.GetAccountProfileData(e.ctx, uid)
 	if err != nil {
@@ -111,9 +124,12 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	} else {
 		must(t, body, `action="/trade/account"`, `name="csrf"`)
 	}
+}
 
-	// portfolio: every holding, valued at its quote, with a sell link or form
-	code, body = b.page(dt, "portfolio")
+// testPortfolioPage checks the portfolio: every holding, valued at its quote, with a sell link
+// or form.
+func (e *env) testPortfolioPage(t *testing.T, b *browser, dt bool, uid string) {
+	code, body := b.page(dt, "portfolio")
 	wantStatus(t, "portfolio", code, http.StatusOK)
 	hs := e.holdings(t, uid)
 	var syms []string
@@ -141,8 +157,11 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 		}
 	}
 	must(t, body, money(total), "Number of holdings: "+strconv.Itoa(len(hs)))
+}
 
-	// quotes: one and many symbols, each with a buy form
+// testQuotesPages checks the quotes page for one and many symbols, each with a buy form, and
+// for none (DayTrader's default list).
+func (e *env) testQuotesPages(t *testing.T, b *browser, dt bool) {
 	for _, list := range []string{"s:1", "s:1,s:2,s:5"} {
 		var path string
 		if dt {
@@ -150,7 +169,7 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 		} else {
 			path = "/trade/quotes?symbols=" + url.QueryEscape(list)
 		}
-		code, body = b.get(path)
+		code, body := b.get(path)
 		wantStatus(t, path, code, http.StatusOK)
 		must(t, body, "<title>"+map[bool]string{true: "DayTrader: Quotes and Trading", false: "Quotes and Trading · tradebench"}[dt]+"</title>")
 		qs, err := e.f.Truth.GetQuotes(e.ctx, strings.Split(list, ","))
@@ -162,12 +181,14 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 		}
 	}
 	// no symbols: DayTrader's default list
-	code, body = b.page(dt, "quotes")
+	code, body := b.page(dt, "quotes")
 	wantStatus(t, "quotes default", code, http.StatusOK)
 	must(t, body, "<td>s:0</td>", "<td>s:4</td>")
+}
 
-	// market summary
-	code, body = b.page(dt, "marketsummary")
+// testMarketSummaryPage checks the market summary against the service's.
+func (e *env) testMarketSummaryPage(t *testing.T, b *browser, dt bool) {
+	code, body := b.page(dt, "marketsummary")
 	wantStatus(t, "market summary", code, http.StatusOK)
 	ms, err := e.f.Truth.GetMarketSummary(e.ctx)
 	if err != nil {
@@ -177,9 +198,12 @@ func (e *env) testPages(t *testing.T, dt bool, uid string) {
 	for _, q := range slices.Concat(ms.TopGainers, ms.TopLosers) {
 		must(t, body, ">"+q.Symbol+"</a>")
 	}
+}
 
-	// config (public)
-	code, body = e.browser(t).get("/trade/config")
+// testPublicPages checks the pages a visitor sees without logging in: the configuration and
+// the registration form.
+func (e *env) testPublicPages(t *testing.T, dt bool) {
+	code, body := e.browser(t).get("/trade/config")
 	wantStatus(t, "config", code, http.StatusOK)
 	must(t, body, "Configuration")
 	if e.f.Options.Config != nil {

@@ -242,7 +242,8 @@ func testProfile(t *testing.T, svc trade.Service) {
 	if p != want {
 		t.Errorf("profile\n got %+v\nwant %+v (the password is never returned)", p, want)
 	}
-	upd := trade.AccountProfile{UserID: r.UserID, FullName: "Grace Hopper", Address: "Ünïcødé — 東京 ✓", Email: "grace@example.org", CreditCard: "", Password: "new-secret"}
+	upd := trade.AccountProfile{UserID: r.UserID, FullName: "Grace Hopper", Address: "Ünïcødé — 東京 ✓", Email: "grace@example.org",
+		CreditCard: "", Password: "new-secret"}
 	got := must[trade.AccountProfile](t, "UpdateAccountProfile")(svc.UpdateAccountProfile(ctx(t), upd))
 	upd.Password = ""
 	if got != upd {
@@ -268,7 +269,8 @@ func testProfile(t *testing.T, svc trade.Service) {
 	wantCode(t, "UpdateAccountProfile with an over-long name", err, trade.CodeInvalid)
 	_, err = svc.UpdateAccountProfile(ctx(t), trade.AccountProfile{UserID: r.UserID, FullName: "x", Email: "uid:5@example.com"})
 	wantCode(t, "UpdateAccountProfile with a colon in the email", err, trade.CodeInvalid)
-	if p := must[trade.AccountProfile](t, "GetAccountProfileData")(svc.GetAccountProfileData(ctx(t), r.UserID)); p.Email != "e@x" || p.FullName != "G. Hopper" {
+	p = must[trade.AccountProfile](t, "GetAccountProfileData")(svc.GetAccountProfileData(ctx(t), r.UserID))
+	if p.Email != "e@x" || p.FullName != "G. Hopper" {
 		t.Errorf("a refused profile update changed the profile: %+v", p)
 	}
 }
@@ -364,10 +366,12 @@ func testBuySell(t *testing.T, env Env) {
 		t.Fatalf("GetHoldings after one buy: %d holdings", len(hs))
 	}
 	h := hs[0]
-	if h.HoldingID != o.HoldingID || h.AccountID != acct.AccountID || h.Symbol != sym || h.Quantity != 7 || h.PurchasePrice != o.Price || h.PurchaseDate.IsZero() {
+	if h.HoldingID != o.HoldingID || h.AccountID != acct.AccountID || h.Symbol != sym || h.Quantity != 7 || h.PurchasePrice != o.Price ||
+		h.PurchaseDate.IsZero() {
 		t.Errorf("holding %+v does not match order %+v", h, o)
 	}
-	if one := must[trade.Holding](t, "GetHolding")(svc.GetHolding(ctx(t), r.UserID, h.HoldingID)); one.HoldingID != h.HoldingID || one.Quantity != h.Quantity || one.PurchasePrice != h.PurchasePrice || !one.PurchaseDate.Equal(h.PurchaseDate) {
+	one := must[trade.Holding](t, "GetHolding")(svc.GetHolding(ctx(t), r.UserID, h.HoldingID))
+	if one.HoldingID != h.HoldingID || one.Quantity != h.Quantity || one.PurchasePrice != h.PurchasePrice || !one.PurchaseDate.Equal(h.PurchaseDate) {
 		t.Errorf("GetHolding %+v, GetHoldings %+v", one, h)
 	}
 
@@ -507,7 +511,8 @@ func testOrders(t *testing.T, env Env) {
 	}
 	for i, o := range all {
 		want := placed[len(placed)-1-i]
-		if o.OrderID != want.OrderID || o.Quantity != want.Quantity || o.Symbol != want.Symbol || o.Price != want.Price || o.Fee != want.Fee || o.Type != trade.Buy {
+		if o.OrderID != want.OrderID || o.Quantity != want.Quantity || o.Symbol != want.Symbol || o.Price != want.Price ||
+			o.Fee != want.Fee || o.Type != trade.Buy {
 			t.Errorf("GetOrders[%d] = %+v, want %+v (most recent first)", i, o, want)
 		}
 	}
@@ -563,7 +568,8 @@ func testOtherUsersHolding(t *testing.T, env Env) {
 	_, err := svc.GetHolding(ctx(t), thief.UserID, o.HoldingID)
 	wantCode(t, "GetHolding of another user's holding", err, trade.CodeNotFound)
 	_, none := svc.GetHolding(ctx(t), thief.UserID, 1<<40)
-	if err != nil && none != nil && strings.ReplaceAll(err.Error(), strconv.FormatInt(o.HoldingID, 10), "N") != strings.ReplaceAll(none.Error(), strconv.FormatInt(1<<40, 10), "N") {
+	if err != nil && none != nil &&
+		strings.ReplaceAll(err.Error(), strconv.FormatInt(o.HoldingID, 10), "N") != strings.ReplaceAll(none.Error(), strconv.FormatInt(1<<40, 10), "N") {
 		t.Errorf("another user's holding says %q, a missing one %q: the answers differ", err, none)
 	}
 	_, err = svc.Sell(ctx(t), thief.UserID, o.HoldingID, 0)

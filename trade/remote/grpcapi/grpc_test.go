@@ -72,7 +72,8 @@ func TestHostile(t *testing.T) {
 		// A known field with the wrong wire type is an unknown field to protobuf: quantity
 		// stays 0 and the service refuses it.
 		{"quantity with the wrong wire type", pb.TradeService_Buy_FullMethodName, quantityAsText, codes.InvalidArgument},
-		{"oversized", pb.TradeService_GetQuotes_FullMethodName, protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), strings.Repeat("s", 16<<10)), codes.ResourceExhausted},
+		{"oversized", pb.TradeService_GetQuotes_FullMethodName, protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType),
+			strings.Repeat("s", 16<<10)), codes.ResourceExhausted},
 		{"unknown method", "/tradebench.trade.v1.TradeService/DropTables", nil, codes.Unimplemented},
 		{"unknown service", "/evil.Service/Buy", nil, codes.Unimplemented},
 	}

@@ -31,8 +31,8 @@ import (
 
 const token = "test-service-token-0123456789abcdef"
 
-// TestServiceTokenRequired: the host used to serve anyone who reached its port — profiles
-// with credit cards, password changes, buys for any account. Now a call without the token,
+// TestServiceTokenRequired: the host must not serve anyone who reaches its port — profiles
+// with credit cards, password changes, buys for any account: a call without the token,
 // or with a wrong one, is refused with 401 (SOAP: a fault with HTTP 401; gRPC:
 // UNAUTHENTICATED) and changes nothing; with it, every transport works.
 func TestServiceTokenRequired(t *testing.T) {
@@ -67,7 +67,8 @@ func TestServiceTokenRequired(t *testing.T) {
 		return resp.StatusCode, resp.Header, string(b)
 	}
 	soapBuy := `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
-		`<buy xmlns="urn:tradebench:trade:v1"><userID>` + testenv.User + `</userID><symbol>s:1</symbol><quantity>1</quantity></buy></soap:Body></soap:Envelope>`
+		`<buy xmlns="urn:tradebench:trade:v1"><userID>` + testenv.User + `</userID><symbol>s:1</symbol><quantity>1</quantity></buy>` +
+		`</soap:Body></soap:Envelope>`
 	for _, auth := range []string{"", "Bearer wrong-token-0123456789abcdef", token, "Basic " + token} {
 		code, hd, body := raw("GET", in.RESTURL+"/accounts/"+testenv.User+"/profile", "", "", auth)
 		if code != 401 || hd.Get("WWW-Authenticate") == "" || !strings.Contains(body, rest401) || strings.Contains(body, "creditCard") {
@@ -95,7 +96,8 @@ func TestServiceTokenRequired(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.Buy(ctx, testenv.User, "s:1", 1)
-		if st, ok := status.FromError(err); err == nil || (ok && st.Code() != codes.Unauthenticated) || (!ok && !strings.Contains(err.Error(), codes.Unauthenticated.String())) {
+		if st, ok := status.FromError(err); err == nil || (ok && st.Code() != codes.Unauthenticated) ||
+			(!ok && !strings.Contains(err.Error(), codes.Unauthenticated.String())) {
 			t.Errorf("gRPC buy with %+v: %v, want UNAUTHENTICATED", auth, err)
 		}
 		c.Close()

@@ -105,8 +105,8 @@ func (h *h2conn) answers(t *testing.T, want int) (unauth, refused int) {
 }
 
 // TestGRPCStreamsWithoutTokenHoldNothing: one connection opening streams (headers only, no
-// token, no message) on the services host's gRPC port used to get a goroutine and buffers per
-// stream (100,000 streams: 100,020 goroutines, 1.23 GB). Now each stream is refused
+// token, no message) on the services host's gRPC port must not get a goroutine and buffers per
+// stream (100,000 streams would hold 100,020 goroutines, 1.23 GB): each stream is refused
 // UNAUTHENTICATED when its headers arrive and the server holds nothing for it; a caller with
 // the token holds at most httpserve.DefaultGRPCMaxStreams streams per connection, and one
 // address at most httpserve.DefaultMaxConnsPerClient connections.

@@ -151,7 +151,9 @@ func handler(svc trade.Service, cfg Config, calls *Calls) http.Handler {
 			w.Write([]byte("ok\n"))
 		case p == "/":
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			fmt.Fprintf(w, "tradebench trade business services\n\nSOAP 1.1:  POST %s   (WSDL: GET %s?wsdl)\nREST/JSON: %s…        (OpenAPI: GET %sopenapi.json)\ngRPC:      tradebench.trade.v1.TradeService on the host's gRPC port\n",
+			fmt.Fprintf(w,
+				"tradebench trade business services\n\nSOAP 1.1:  POST %s   (WSDL: GET %s?wsdl)\nREST/JSON: %s…        (OpenAPI: GET "+
+					"%sopenapi.json)\ngRPC:      tradebench.trade.v1.TradeService on the host's gRPC port\n",
 				soap.Path, soap.Path, rest.Prefix, rest.Prefix)
 		default:
 			http.Error(w, "404 not found: the services are at "+soap.Path+" (SOAP) and "+rest.Prefix+" (REST)", http.StatusNotFound)

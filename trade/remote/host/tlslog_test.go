@@ -13,10 +13,10 @@ import (
 	"github.com/tradebench/tradebench/trade/remote/internal/testenv"
 )
 
-// TestFailedHandshakesLogBounded: 3,000 failed TLS handshakes on the mutual-TLS host used to
-// write 519 KB of log (http.Server's error log, one line each). Now the server's error log goes
-// through logsafe.ErrorLog: one client's lines stop after the limiter's burst.
-// Mutant checked by hand: httpserve.New with slog.NewLogLogger as before → "300 failed
+// TestFailedHandshakesLogBounded: 3,000 failed TLS handshakes on the mutual-TLS host must not
+// write 519 KB of log (http.Server's error log, one line each): the server's error log goes
+// through logsafe.ErrorLog, and one client's lines stop after the limiter's burst.
+// Mutant checked by hand: httpserve.New with slog.NewLogLogger → "300 failed
 // handshakes wrote 300 log lines".
 func TestFailedHandshakesLogBounded(t *testing.T) {
 	files := writeTLSFiles(t)

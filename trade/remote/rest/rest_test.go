@@ -59,9 +59,11 @@ func TestHostile(t *testing.T) {
 		{"huge quantity", "POST", "/api/v1/orders/buy", js, `{"userID":"` + u + `","symbol":"s:1","quantity":1e30}`, 400, CodeMalformed},
 		{"user as a number", "POST", "/api/v1/orders/sell", js, `{"userID":0,"holdingID":1,"quantity":0}`, 400, CodeMalformed},
 		{"unknown field", "POST", "/api/v1/orders/buy", js, `{"userID":"` + u + `","symbol":"s:1","quantity":1,"price":"0.01"}`, 400, CodeMalformed},
-		{"two objects", "POST", "/api/v1/orders/buy", js, `{"userID":"` + u + `","symbol":"s:1","quantity":1}{"userID":"` + u + `","symbol":"s:1","quantity":1}`, 400, CodeMalformed},
+		{"two objects", "POST", "/api/v1/orders/buy", js,
+			`{"userID":"` + u + `","symbol":"s:1","quantity":1}{"userID":"` + u + `","symbol":"s:1","quantity":1}`, 400, CodeMalformed},
 		{"an array", "POST", "/api/v1/orders/buy", js, `[{"userID":"` + u + `","symbol":"s:1","quantity":1}]`, 400, CodeMalformed},
-		{"deep nesting", "POST", "/api/v1/orders/buy", js, `{"userID":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, 400, CodeMalformed},
+		{"deep nesting", "POST", "/api/v1/orders/buy", js, `{"userID":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, 400,
+			CodeMalformed},
 		{"oversized", "POST", "/api/v1/orders/buy", js, `{"userID":"` + strings.Repeat("u", DefaultMaxBodyBytes) + `"}`, 413, CodeTooLarge},
 		{"money as a number", "POST", "/api/v1/accounts", js, `{"userID":"h:1","password":"p","openBalance":100}`, 400, CodeMalformed},
 		{"money with three places", "POST", "/api/v1/accounts", js, `{"userID":"h:2","password":"p","openBalance":"1.001"}`, 400, CodeMalformed},
@@ -77,7 +79,8 @@ func TestHostile(t *testing.T) {
 		{"non-numeric limit", "GET", "/api/v1/accounts/" + u + "/orders?limit=ten", "", ``, 400, CodeMalformed},
 		{"bad query escape", "GET", "/api/v1/quotes?symbol=%zz", "", ``, 400, CodeMalformed},
 		{"profile of another user", "PUT", "/api/v1/accounts/" + u + "/profile", js, `{"userID":"uid:1","fullName":"x"}`, 400, CodeMalformed},
-		{"domain: invalid quantity", "POST", "/api/v1/orders/buy", js, `{"userID":"` + u + `","symbol":"s:1","quantity":0}`, 400, string(trade.CodeInvalid)},
+		{"domain: invalid quantity", "POST", "/api/v1/orders/buy", js, `{"userID":"` + u + `","symbol":"s:1","quantity":0}`, 400,
+			string(trade.CodeInvalid)},
 		{"domain: wrong password", "POST", "/api/v1/login", js, `{"userID":"` + u + `","password":"bad"}`, 401, string(trade.CodeUnauthorized)},
 	}
 	for _, tc := range cases {

@@ -169,7 +169,8 @@ var orderFields = []field{
 
 var (
 	orderTypes    = []string{string(trade.Buy), string(trade.Sell)}
-	orderStatuses = []string{string(trade.StatusOpen), string(trade.StatusProcessing), string(trade.StatusClosed), string(trade.StatusCompleted), string(trade.StatusCancelled)}
+	orderStatuses = []string{string(trade.StatusOpen), string(trade.StatusProcessing), string(trade.StatusClosed), string(trade.StatusCompleted),
+		string(trade.StatusCancelled)}
 )
 
 func appendOrder(b []byte, name string, o trade.Order) []byte {

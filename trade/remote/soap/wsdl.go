@@ -74,7 +74,8 @@ func buildWSDL() *soapxml.WSDL {
 `)
 	for _, op := range ops {
 		sb.WriteString(`  <wsdl:message name="` + op.name + `Request"><wsdl:part name="parameters" element="tns:` + op.name + `"/></wsdl:message>` + "\n")
-		sb.WriteString(`  <wsdl:message name="` + op.name + `Response"><wsdl:part name="parameters" element="tns:` + op.name + `Response"/></wsdl:message>` + "\n")
+		sb.WriteString(`  <wsdl:message name="` + op.name + `Response">` +
+			`<wsdl:part name="parameters" element="tns:` + op.name + `Response"/></wsdl:message>` + "\n")
 	}
 	sb.WriteString(`  <wsdl:portType name="TradeServicePortType">` + "\n")
 	for _, op := range ops {

@@ -51,7 +51,8 @@ func NewToken() string { return secretfile.New() }
 // Validate refuses a token too short to be a secret or that cannot travel in a header.
 func Validate(token string) error {
 	if len(token) < MinTokenLen {
-		return fmt.Errorf("service token is %d characters; use at least %d (e.g. the output of `head -c 32 /dev/urandom | base64`)", len(token), MinTokenLen)
+		return fmt.Errorf("service token is %d characters; use at least %d (e.g. the output of `head -c 32 /dev/urandom | base64`)", len(token),
+			MinTokenLen)
 	}
 	for _, c := range []byte(token) {
 		if c <= ' ' || c >= 0x7f {
@@ -140,7 +141,8 @@ const (
 )
 
 // Refusal is the message a refused caller gets: it says what is missing, never the token.
-const Refusal = "missing or wrong service token: send Authorization: Bearer <token> (the token is in $" + EnvToken + " or the services host's token file)"
+const Refusal = "missing or wrong service token: send Authorization: Bearer <token> (the token is in $" + EnvToken + " or the services host's " +
+	"token file)"
 
 // RequireHTTP passes to h only requests carrying the token; others get deny (which answers
 // 401 in its transport's format). open lists paths served without the token (health checks).
@@ -176,8 +178,8 @@ func RequireHTTP(token string, h http.Handler, deny func(http.ResponseWriter, *h
 //
 // The check is a tap handle: grpc-go runs it when a stream's headers arrive, before it
 // registers the stream or starts a goroutine for its handler. An interceptor runs only after
-// both, so 100,000 streams opened without a token on one connection used to hold 100,000
-// goroutines and 1.2 GB waiting for a message that never came.
+// both, so 100,000 streams opened without a token on one connection would hold 100,000
+// goroutines and 1.2 GB waiting for a message that never comes.
 func GRPCServerOptions(token string, tlsConf *tls.Config) []grpc.ServerOption {
 	var so []grpc.ServerOption
 	if tlsConf != nil {
@@ -301,7 +303,8 @@ func (f TLSFiles) Enabled() bool { return f.Cert != "" || f.Key != "" || f.CA !=
 
 func (f TLSFiles) load() (tls.Certificate, *x509.CertPool, error) {
 	if f.Cert == "" || f.Key == "" || f.CA == "" {
-		return tls.Certificate{}, nil, errors.New("mutual TLS needs all three files: this process's certificate, its key and the CA (TLSFiles.Cert, Key and CA)")
+		return tls.Certificate{}, nil, errors.New("mutual TLS needs all three files: this process's certificate, its key and the CA " +
+			"(TLSFiles.Cert, Key and CA)")
 	}
 	cert, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 	if err != nil {
@@ -328,7 +331,8 @@ func (f TLSFiles) Server() (*tls.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tls.Config{Certificates: []tls.Certificate{cert}, ClientCAs: pool, ClientAuth: tls.RequireAndVerifyClientCert, MinVersion: tls.VersionTLS12}, nil
+	return &tls.Config{Certificates: []tls.Certificate{cert}, ClientCAs: pool, ClientAuth: tls.RequireAndVerifyClientCert,
+		MinVersion: tls.VersionTLS12}, nil
 }
 
 // Client is the client side's configuration: present Cert, trust servers signed by CA.

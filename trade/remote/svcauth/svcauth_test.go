@@ -93,7 +93,10 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func BenchmarkTokenCost(b *testing.B) {
 	const tok = "bench-service-token-0123456789abcdef"
 	b.Run("server-check", func(b *testing.B) {
-		h := RequireHTTP(tok, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), func(http.ResponseWriter, *http.Request) { b.Fatal("refused") })
+		ok := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+		h := RequireHTTP(tok, ok, func(http.ResponseWriter, *http.Request) {
+			b.Fatal("refused")
+		})
 		r := httptest.NewRequest("POST", "/api/v1/quotes/s:1", nil)
 		r.Header.Set("Authorization", "Bearer "+tok)
 		r.Header.Set("Content-Type", "application/json")

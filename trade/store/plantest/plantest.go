@@ -28,10 +28,30 @@ var BigTables = regexp.MustCompile(`\b(accounts|holdings|orders|quotes)\b`)
 
 // ReadAll calls every store.Reader method once, as the pages do for the loaded user uid: login
 // (the password), home, account, portfolio, quotes, market summary, and the order relay's
-// reads. It fails the test on an error or an empty answer where the data set has rows.
+// reads. It fails the test on an error or an empty answer where the data set has rows. The
+// reads are grouped below as the pages make them; each page's one-statement reads are checked
+// against the reads they stand for.
 func ReadAll(t testing.TB, r store.Reader, uid string) {
 	t.Helper()
 	ctx := context.Background()
+	a := readAccount(ctx, t, r, uid)
+	hs := readByAccount(ctx, t, r, a)
+	readPortfolio(ctx, t, r, uid, hs)
+	readAccountPage(ctx, t, r, uid)
+	readQuotes(ctx, t, r, hs[0].Symbol)
+	if s, ok := r.(store.Store); ok {
+		if _, err := s.OpenOrders(ctx, 0, 64); err != nil {
+			t.Fatalf("OpenOrders: %v", err)
+		}
+		if _, err := s.OrdersAfter(ctx, 0, 64); err != nil {
+			t.Fatalf("OrdersAfter: %v", err)
+		}
+	}
+}
+
+// readAccount makes the login's and the home page's reads of uid's account.
+func readAccount(ctx context.Context, t testing.TB, r store.Reader, uid string) trade.Account {
+	t.Helper()
 	a, err := r.Account(ctx, uid)
 	if err != nil {
 		t.Fatalf("Account(%s): %v", uid, err)
@@ -63,6 +83,13 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if _, err := r.PasswordHash(ctx, uid); err != nil {
 		t.Fatalf("PasswordHash: %v", err)
 	}
+	return a
+}
+
+// readByAccount makes the reads by account and row id (the trades' and the relay's), and
+// returns the account's holdings.
+func readByAccount(ctx context.Context, t testing.TB, r store.Reader, a trade.Account) []trade.Holding {
+	t.Helper()
 	hs, err := r.Holdings(ctx, a.AccountID)
 	if err != nil || len(hs) == 0 {
 		t.Fatalf("Holdings: %d, %v", len(hs), err)
@@ -80,6 +107,12 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if _, err := r.ClosedOrders(ctx, a.AccountID); err != nil {
 		t.Fatalf("ClosedOrders: %v", err)
 	}
+	return hs
+}
+
+// readPortfolio makes the portfolio page's reads of uid, whose holdings are hs.
+func readPortfolio(ctx context.Context, t testing.TB, r store.Reader, uid string, hs []trade.Holding) {
+	t.Helper()
 	if hs, err := r.UserHoldings(ctx, uid); err != nil || len(hs) == 0 {
 		t.Fatalf("UserHoldings: %d, %v", len(hs), err)
 	}
@@ -99,6 +132,12 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if _, _, err := r.UserHoldingsWithQuotes(ctx, "no such user"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("UserHoldingsWithQuotes of a missing user: %v, want store.ErrNotFound", err)
 	}
+}
+
+// readAccountPage makes the account page's reads of uid: its one statement must answer what the
+// reads it stands for do.
+func readAccountPage(ctx context.Context, t testing.TB, r store.Reader, uid string) {
+	t.Helper()
 	if os, err := r.UserOrders(ctx, uid, 100); err != nil || len(os) == 0 {
 		t.Fatalf("UserOrders: %d, %v", len(os), err)
 	}
@@ -106,7 +145,6 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if err != nil {
 		t.Fatalf("UserClosedOrders: %v", err)
 	}
-	// the account page's one statement must answer what the two do
 	recent, err := r.UserOrders(ctx, uid, 3)
 	if err != nil {
 		t.Fatalf("UserOrders: %v", err)
@@ -122,7 +160,12 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	if _, err := r.UserAccountPage(ctx, "no such user", 3); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("UserAccountPage of a missing user: %v, want store.ErrNotFound", err)
 	}
-	if _, err := r.Quote(ctx, hs[0].Symbol); err != nil {
+}
+
+// readQuotes makes the quotes page's and the market summary's reads; symbol is a loaded one.
+func readQuotes(ctx context.Context, t testing.TB, r store.Reader, symbol string) {
+	t.Helper()
+	if _, err := r.Quote(ctx, symbol); err != nil {
 		t.Fatalf("Quote: %v", err)
 	}
 	if qs, err := r.Quotes(ctx, []string{"s:0", "s:1", "s:2", "s:3", "s:4"}); err != nil || len(qs) != 5 {
@@ -130,13 +173,5 @@ func ReadAll(t testing.TB, r store.Reader, uid string) {
 	}
 	if qs, err := r.IndexQuotes(ctx); err != nil || len(qs) == 0 {
 		t.Fatalf("IndexQuotes: %d, %v", len(qs), err)
-	}
-	if s, ok := r.(store.Store); ok {
-		if _, err := s.OpenOrders(ctx, 0, 64); err != nil {
-			t.Fatalf("OpenOrders: %v", err)
-		}
-		if _, err := s.OrdersAfter(ctx, 0, 64); err != nil {
-			t.Fatalf("OrdersAfter: %v", err)
-		}
 	}
 }

@@ -94,7 +94,8 @@ func (l *Load) Marker() (store.LoadInfo, string) {
 // The loaded tables' columns, in the order of the row values below and of the tables'
 // definitions (both stores' DDL lists them so).
 var (
-	AccountRowCols = []string{"accountid", "userid", "passwd", "fullname", "address", "email", "creditcard", "balance", "openbalance", "creationdate", "lastlogin", "logincount", "logoutcount"}
+	AccountRowCols = []string{"accountid", "userid", "passwd", "fullname", "address", "email", "creditcard", "balance", "openbalance",
+		"creationdate", "lastlogin", "logincount", "logoutcount"}
 	HoldingRowCols = strings.Split(HoldingCols, ", ")
 	OrderRowCols   = strings.Split(OrderCols, ", ")
 	QuoteRowCols   = strings.Split(QuoteCols, ", ")

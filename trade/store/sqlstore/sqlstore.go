@@ -176,7 +176,8 @@ func (s Scan[T, P]) Order(r Scanner) (trade.Order, error) {
 
 // orderDest appends the destinations of OrderCols in d to dest.
 func (Scan[T, P]) orderDest(d *orderRow[T], dest []any) []any {
-	return append(dest, &d.o.OrderID, &d.o.AccountID, &d.hid, &d.o.Symbol, &d.typ, &d.status, P(&d.opened), P(&d.done), &d.o.Quantity, &d.price, &d.fee)
+	return append(dest, &d.o.OrderID, &d.o.AccountID, &d.hid, &d.o.Symbol, &d.typ, &d.status, P(&d.opened), P(&d.done), &d.o.Quantity, &d.price,
+		&d.fee)
 }
 
 // orderOf is the order scanned into d.
@@ -197,8 +198,9 @@ func (Scan[T, P]) orderOf(d *orderRow[T]) trade.Order {
 //	OrderCols:   orderid  accountid holdingid   symbol ordertype status  opendate     completiondate quantity   price       fee  +2
 //	account row: balance  accountid openbalance userid fullname  address creationdate lastlogin      logincount logoutcount 0    email creditcard
 const (
-	accountPageAccount = "0, balance, accountid, openbalance, userid, fullname, address, creationdate, lastlogin, logincount, logoutcount, 0, email, creditcard"
-	accountPageOrder   = OrderCols + ", '', ''"
+	accountPageAccount = "0, balance, accountid, openbalance, userid, fullname, address, creationdate, lastlogin, " +
+		"logincount, logoutcount, 0, email, creditcard"
+	accountPageOrder = OrderCols + ", '', ''"
 )
 
 // accountPageSQL is store.Reader.UserAccountPage's statement, with ? for the user id (three
@@ -299,7 +301,8 @@ func nullID(id int64) any {
 
 // The columns Reset restores from the pristine copies (all but the key).
 const (
-	restoreAccountCols = "userid, passwd, fullname, address, email, creditcard, balance, openbalance, creationdate, lastlogin, logincount, logoutcount"
+	restoreAccountCols = "userid, passwd, fullname, address, email, creditcard, balance, openbalance, creationdate, lastlogin, logincount, " +
+		"logoutcount"
 	restoreHoldingCols = "accountid, symbol, quantity, purchaseprice, purchasedate"
 	restoreQuoteCols   = "companyname, price, open, low, high, change, volume"
 )
@@ -325,10 +328,11 @@ type restoreSQL struct {
 // operator is distinct.
 func newRestore(distinct string) restoreSQL {
 	return restoreSQL{
-		missingHoldings: "INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = b.holdingid)",
-		holdings:        restore("holdings", "holdingid", restoreHoldingCols, distinct),
-		accounts:        restore("accounts", "accountid", restoreAccountCols, distinct),
-		quotes:          restore("quotes", "symbol", restoreQuoteCols, distinct),
+		missingHoldings: "INSERT INTO holdings SELECT b.* FROM holdings_base b WHERE NOT EXISTS (SELECT 1 FROM holdings h WHERE h.holdingid = " +
+			"b.holdingid)",
+		holdings: restore("holdings", "holdingid", restoreHoldingCols, distinct),
+		accounts: restore("accounts", "accountid", restoreAccountCols, distinct),
+		quotes:   restore("quotes", "symbol", restoreQuoteCols, distinct),
 	}
 }
 
