@@ -11,10 +11,11 @@ import (
 
 // Phases is the load shape every job runs under, in one vocabulary: how much load (the closed
 // model's Users, or the open model's Rate), for how long (an unmeasured ramp-up, the measured
-// steady state, an unmeasured ramp-down) and the users' pause between transactions. Every job's
-// Config embeds it (driver.Config, wstestjob, xmlmarkjob, cacheperfjob, smartclient), the
-// command line registers its flags once for every load command, and Drive hands it to the load
-// engine: a phase setting added here reaches every job with nothing to copy.
+// steady state, an unmeasured ramp-down) and the users' pause between transactions. A job's
+// Config embeds it (driver.Config, wstestjob, xmlmarkjob, cacheperfjob; the smart client runs
+// under the drive's), the command line registers its flags once for every load command, and
+// Drive hands it to the load engine: a phase setting added here reaches every job with nothing
+// to copy.
 //
 // It has no defaults to fill: 0 users or a 0 s window is a mistake Validate names, a zero ramp
 // is a run without one, and a workload's own think time is what ThinkOr gives when Think is nil.

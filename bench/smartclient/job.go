@@ -16,11 +16,11 @@ import (
 )
 
 // Job is the smart client load as the driver runs it (drive --scenario client): virtual users
-// calling a services host over Access, under the drive's phases, through the one pipeline
-// (preflight, repeats, live views, run rules, interruption) like every other workload.
+// calling a services host over Access, under the drive's phases (the think time's default is
+// DefaultThink), through the one pipeline (preflight, repeats, live views, run rules,
+// interruption) like every other workload. Its load shape is the drive's alone: drive's flags
+// set it, so the Job carries none.
 type Job struct {
-	// Phases is the load shape (the think time's default is DefaultThink).
-	driver.Phases
 	// Access is the transport to the business services: soap, rest or grpc.
 	Access string
 	// BSL is the services host's endpoint for Access (host:port).
@@ -32,9 +32,8 @@ type Job struct {
 	Params map[string]string
 }
 
-// Run drives the job: its phases under the drive's other settings d, through driver.Drive.
+// Run drives the job under the drive d (its phases included), through driver.Drive.
 func Run(ctx context.Context, j Job, d driver.Config) (*report.Results, error) {
-	d.Phases = j.Phases
 	return driver.Drive(ctx, d, &j)
 }
 
