@@ -12,9 +12,9 @@ import (
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
 
-// TestStrangerCannotLockOwnerOut: --login-max-failures counted wrong passwords per user id from
-// any client, so a stranger locked any named account out, its owner's right password
-// included. Now the count is per (user id, client): the stranger is refused on that account
+// TestStrangerCannotLockOwnerOut: wrong passwords counted per user id from any client would let
+// a stranger lock any named account out, its owner's right password included; so the count
+// is per (user id, client): the stranger is refused on that account
 // and, after ten times the limit across accounts, on every account, while the owner from
 // another client logs in.
 // Mutant checked by hand: loginThrottle keying on the user id alone (client ignored) → "the

@@ -12,9 +12,9 @@ import (
 	"github.com/tradebench/tradebench/trade/store/storetest"
 )
 
-// TestProcessorHealthzIsOpen: the order processor's REST /healthz answered 401 while the docs
-// (and the services host) leave it open for load balancers. Now it answers 200 without the
-// token; every other path still wants it.
+// TestProcessorHealthzIsOpen: the order processor's REST /healthz is open for load balancers,
+// as the docs and the services host have it: it answers 200 without the token; every other
+// path still wants it.
 // Mutant checked by hand: RequireHTTP without "/healthz" open → "/healthz without the token: 401".
 func TestProcessorHealthzIsOpen(t *testing.T) {
 	st := loaded(t, storetest.SQLiteDSN(t))

@@ -13,10 +13,10 @@ import (
 	"github.com/tradebench/tradebench/trade/store"
 )
 
-// TestSellBelowFeeCannotOverdraw: the probe registered with $30, bought 1 share at $1.01 and
-// sold it; the sale's proceeds are below the $24.95 fee and the balance went to −$19.99 in
-// every order mode. Now the sell page answers 422 with the numbers, nothing changes, and the
-// audit passes — in all five modes, through the monolith's pages.
+// TestSellBelowFeeCannotOverdraw: a user registered with $30 buys 1 share at $1.01 and sells
+// it; the sale's proceeds are below the $24.95 fee, so unchecked the balance would go to
+// −$19.99: the sell page answers 422 with the numbers, nothing changes, and the audit
+// passes — in all five modes, through the monolith's pages.
 // Mutant checked by hand: checkFunds returns nil for a Sell → "sell below the fee: 200".
 func TestSellBelowFeeCannotOverdraw(t *testing.T) {
 	for _, mode := range orders.Modes {
