@@ -119,7 +119,7 @@ func TestTourRunsTheBlockAsWritten(t *testing.T) {
 		"# a comment line\n"+
 		"echo 'kept # not a comment' > quoted.txt     # a trailing comment\n"+
 		"export TOUR_SEEN=exported\n"+
-		"sleep 1 && tradebench wstest serve --listen %[1]s &     # a server, in the background\n"+
+		"sleep 1 && tradebench wstest serve --grpc-listen '' --listen %[1]s &     # a server, in the background\n"+
 		"echo \"$TOUR_SEEN\" > exported.txt\n"+
 		"tradebench drive --url http://%[1]s/ \\\n"+
 		"  -c 1 -d 1s --progress off --out quick.json\n"+
