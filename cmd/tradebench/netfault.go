@@ -66,6 +66,12 @@ func runNetfault(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Whoever can connect can cut the test bed's network: the socket is its owner's alone,
+	// whatever the umask.
+	if err := os.Chmod(*control, 0o600); err != nil {
+		ln.Close()
+		return err
+	}
 	srv := &http.Server{Handler: netfaultControl(ctx, proxies), ReadHeaderTimeout: 10 * time.Second}
 	go func() { <-ctx.Done(); srv.Close() }()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

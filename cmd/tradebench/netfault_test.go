@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +94,38 @@ func TestNetfaultControl(t *testing.T) {
 	}
 	if strings.Contains(tb(t, "--help").stdout, "netfault") {
 		t.Error("tradebench --help lists the test bed's netfault command")
+	}
+}
+
+// TestNetfaultControlSocketIsTheOwners: the control socket, which can cut the test bed's
+// network, is readable and writable by its owner only, whatever the umask (syscall.Umask(0)
+// here would make it 0777).
+func TestNetfaultControlSocketIsTheOwners(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "ctl")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runNetfault(ctx, []string{"--forward", "127.0.0.1:0=127.0.0.1:1", "--control", sock}) }()
+	defer func() { cancel(); <-done }()
+	// an answer over the socket: the command serves only once the socket's mode is set
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	for {
+		if resp, err := hc.Get("http://netfault/status"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("netfault ended: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	fi, err := os.Stat(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fi.Mode().Perm(); m != 0o600 {
+		t.Errorf("the control socket's mode is %v, want 0600", m)
 	}
 }
